@@ -1,0 +1,51 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Checked CUDA runtime and cuFFT calls. Safe to include from .cu files (no GNU Radio).
+
+#ifndef INCLUDED_GPUFFT_CUDA_CHECK_H
+#define INCLUDED_GPUFFT_CUDA_CHECK_H
+
+#include <cuda_runtime.h>
+#include <cufft.h>
+#include <string>
+
+namespace gr {
+namespace gpufft {
+namespace cuda {
+
+//! Throws std::runtime_error naming the call, its location and CUDA's message.
+[[noreturn]] void
+throw_cuda_error(cudaError_t err, const char* call, const char* file, int line);
+[[noreturn]] void
+throw_cufft_error(cufftResult err, const char* call, const char* file, int line);
+const char* cufft_error_name(cufftResult err);
+
+} // namespace cuda
+} // namespace gpufft
+} // namespace gr
+
+#define GPUFFT_CUDA_CHECK(call)                          \
+    do {                                                 \
+        cudaError_t gpufft_err_ = (call);                \
+        if (gpufft_err_ != cudaSuccess)                  \
+            ::gr::gpufft::cuda::throw_cuda_error(        \
+                gpufft_err_, #call, __FILE__, __LINE__); \
+    } while (0)
+
+#define GPUFFT_CUFFT_CHECK(call)                         \
+    do {                                                 \
+        cufftResult gpufft_err_ = (call);                \
+        if (gpufft_err_ != CUFFT_SUCCESS)                \
+            ::gr::gpufft::cuda::throw_cufft_error(       \
+                gpufft_err_, #call, __FILE__, __LINE__); \
+    } while (0)
+
+//! After a kernel launch: the launch configuration error, if any, becomes an exception.
+#define GPUFFT_CUDA_CHECK_LAUNCH() GPUFFT_CUDA_CHECK(cudaGetLastError())
+
+#endif /* INCLUDED_GPUFFT_CUDA_CHECK_H */

@@ -1,0 +1,237 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// RAII owners for device memory, pinned host memory, streams and events, and a guard
+// that selects a device for a scope. Destructors never throw (errors there are ignored:
+// they only happen when the context is already broken).
+
+#ifndef INCLUDED_GPUFFT_CUDA_RESOURCES_H
+#define INCLUDED_GPUFFT_CUDA_RESOURCES_H
+
+#include "cuda_check.h"
+#include <cstddef>
+#include <utility>
+
+namespace gr {
+namespace gpufft {
+namespace cuda {
+
+//! Makes `device` current for the guard's lifetime, then restores the previous one.
+class device_guard
+{
+public:
+    explicit device_guard(int device)
+    {
+        GPUFFT_CUDA_CHECK(cudaGetDevice(&d_previous));
+        if (device != d_previous)
+            GPUFFT_CUDA_CHECK(cudaSetDevice(device));
+    }
+    ~device_guard()
+    {
+        int now = -1;
+        if (cudaGetDevice(&now) == cudaSuccess && now != d_previous)
+            cudaSetDevice(d_previous);
+    }
+    device_guard(const device_guard&) = delete;
+    device_guard& operator=(const device_guard&) = delete;
+
+private:
+    int d_previous = 0;
+};
+
+//! `count` elements of T in device memory (cudaMalloc), uninitialised.
+template <typename T>
+class device_buffer
+{
+public:
+    device_buffer() = default;
+    explicit device_buffer(std::size_t count) { allocate(count); }
+    ~device_buffer() { release(); }
+    device_buffer(device_buffer&& o) noexcept
+        : d_ptr(std::exchange(o.d_ptr, nullptr)), d_count(std::exchange(o.d_count, 0))
+    {
+    }
+    device_buffer& operator=(device_buffer&& o) noexcept
+    {
+        if (this != &o) {
+            release();
+            d_ptr = std::exchange(o.d_ptr, nullptr);
+            d_count = std::exchange(o.d_count, 0);
+        }
+        return *this;
+    }
+    device_buffer(const device_buffer&) = delete;
+    device_buffer& operator=(const device_buffer&) = delete;
+
+    void allocate(std::size_t count)
+    {
+        release();
+        if (count == 0)
+            return;
+        void* p = nullptr;
+        GPUFFT_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
+        d_ptr = static_cast<T*>(p);
+        d_count = count;
+    }
+    void release() noexcept
+    {
+        if (d_ptr)
+            cudaFree(d_ptr);
+        d_ptr = nullptr;
+        d_count = 0;
+    }
+    T* get() const { return d_ptr; }
+    std::size_t size() const { return d_count; }
+    std::size_t bytes() const { return d_count * sizeof(T); }
+
+private:
+    T* d_ptr = nullptr;
+    std::size_t d_count = 0;
+};
+
+//! `count` elements of T in page-locked host memory (cudaMallocHost), uninitialised.
+template <typename T>
+class pinned_buffer
+{
+public:
+    pinned_buffer() = default;
+    explicit pinned_buffer(std::size_t count) { allocate(count); }
+    ~pinned_buffer() { release(); }
+    pinned_buffer(pinned_buffer&& o) noexcept
+        : d_ptr(std::exchange(o.d_ptr, nullptr)), d_count(std::exchange(o.d_count, 0))
+    {
+    }
+    pinned_buffer& operator=(pinned_buffer&& o) noexcept
+    {
+        if (this != &o) {
+            release();
+            d_ptr = std::exchange(o.d_ptr, nullptr);
+            d_count = std::exchange(o.d_count, 0);
+        }
+        return *this;
+    }
+    pinned_buffer(const pinned_buffer&) = delete;
+    pinned_buffer& operator=(const pinned_buffer&) = delete;
+
+    void allocate(std::size_t count)
+    {
+        release();
+        if (count == 0)
+            return;
+        void* p = nullptr;
+        GPUFFT_CUDA_CHECK(cudaMallocHost(&p, count * sizeof(T)));
+        d_ptr = static_cast<T*>(p);
+        d_count = count;
+    }
+    void release() noexcept
+    {
+        if (d_ptr)
+            cudaFreeHost(d_ptr);
+        d_ptr = nullptr;
+        d_count = 0;
+    }
+    T* get() const { return d_ptr; }
+    T& operator[](std::size_t i) const { return d_ptr[i]; }
+    std::size_t size() const { return d_count; }
+    std::size_t bytes() const { return d_count * sizeof(T); }
+
+private:
+    T* d_ptr = nullptr;
+    std::size_t d_count = 0;
+};
+
+//! A non-blocking CUDA stream.
+class stream
+{
+public:
+    stream()
+    {
+        GPUFFT_CUDA_CHECK(cudaStreamCreateWithFlags(&d_stream, cudaStreamNonBlocking));
+    }
+    ~stream()
+    {
+        if (d_stream)
+            cudaStreamDestroy(d_stream);
+    }
+    stream(stream&& o) noexcept : d_stream(std::exchange(o.d_stream, nullptr)) {}
+    stream& operator=(stream&& o) noexcept
+    {
+        if (this != &o) {
+            if (d_stream)
+                cudaStreamDestroy(d_stream);
+            d_stream = std::exchange(o.d_stream, nullptr);
+        }
+        return *this;
+    }
+    stream(const stream&) = delete;
+    stream& operator=(const stream&) = delete;
+
+    cudaStream_t get() const { return d_stream; }
+    void synchronize() const { GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_stream)); }
+
+private:
+    cudaStream_t d_stream = nullptr;
+};
+
+//! A CUDA event; `timing` events can measure elapsed time.
+class event
+{
+public:
+    explicit event(bool timing = false)
+    {
+        GPUFFT_CUDA_CHECK(cudaEventCreateWithFlags(
+            &d_event, timing ? cudaEventDefault : cudaEventDisableTiming));
+    }
+    ~event()
+    {
+        if (d_event)
+            cudaEventDestroy(d_event);
+    }
+    event(event&& o) noexcept : d_event(std::exchange(o.d_event, nullptr)) {}
+    event& operator=(event&& o) noexcept
+    {
+        if (this != &o) {
+            if (d_event)
+                cudaEventDestroy(d_event);
+            d_event = std::exchange(o.d_event, nullptr);
+        }
+        return *this;
+    }
+    event(const event&) = delete;
+    event& operator=(const event&) = delete;
+
+    cudaEvent_t get() const { return d_event; }
+    void record(cudaStream_t s) const { GPUFFT_CUDA_CHECK(cudaEventRecord(d_event, s)); }
+    void synchronize() const { GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_event)); }
+    //! Milliseconds from `start` to this event (both recorded, this one completed).
+    float elapsed_ms_since(const event& start) const
+    {
+        float ms = 0.f;
+        GPUFFT_CUDA_CHECK(cudaEventElapsedTime(&ms, start.d_event, d_event));
+        return ms;
+    }
+
+private:
+    cudaEvent_t d_event = nullptr;
+};
+
+//! True when `p` is page-locked host memory (cudaMallocHost or cudaHostRegister).
+inline bool is_pinned(const void* p)
+{
+    cudaPointerAttributes attr{};
+    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+        cudaGetLastError(); // clear the sticky-free error from plain pageable pointers
+        return false;
+    }
+    return attr.type == cudaMemoryTypeHost;
+}
+
+} // namespace cuda
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_CUDA_RESOURCES_H */

@@ -1,0 +1,14 @@
+#
+# Copyright 2026 gr-gpufft authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+'''
+gr-gpufft: GPU Fourier engines with CPU twins, and GNU Radio blocks on top of them.
+
+Engines (usable without a flowgraph): dense_fft_plan, and the sparse FFT, type-3 NUFFT
+and large-FFT plans. Every plan takes backend="auto" | "cpu" | "cuda" and device_id.
+'''
+
+# import pybind11 generated symbols into the gpufft namespace
+from .gpufft_python import *

@@ -1,0 +1,134 @@
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Hand-written bindings for the engine layer's common pieces: backend and device
+// queries and the dense FFT plan. numpy in, numpy out; the GIL is released while a
+// transform runs. std::invalid_argument reaches Python as ValueError, std::runtime_error
+// as RuntimeError.
+
+#include <pybind11/complex.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/dense_fft_plan.h>
+#include <gnuradio/gpufft/device.h>
+#include <stdexcept>
+
+namespace py = pybind11;
+using namespace gr::gpufft;
+
+namespace {
+
+template <typename T>
+py::array_t<std::complex<T>> run_dense(dense_fft_plan& plan, py::array x_any)
+{
+    auto x =
+        py::array_t<std::complex<T>, py::array::c_style | py::array::forcecast>::ensure(
+            x_any);
+    if (!x)
+        throw std::invalid_argument("x: must be convertible to a complex numpy array");
+    if (x.size() != plan.extent())
+        throw std::invalid_argument("x: has " + std::to_string(x.size()) +
+                                    " elements; this plan transforms " +
+                                    std::to_string(plan.extent()));
+    py::array_t<std::complex<T>> y(
+        std::vector<py::ssize_t>(x.shape(), x.shape() + x.ndim()));
+    const std::complex<T>* in = x.data();
+    std::complex<T>* out = y.mutable_data();
+    {
+        py::gil_scoped_release release;
+        plan.execute(in, out);
+    }
+    return y;
+}
+
+} // namespace
+
+void bind_core(py::module& m)
+{
+    m.def("cuda_compiled", &cuda_compiled, "True when gr-gpufft was built with CUDA.");
+    m.def("cuda_device_count", &cuda_device_count, "Number of usable CUDA devices.");
+    m.def("cuda_available",
+          &cuda_available,
+          py::arg("device_id") = 0,
+          "True when device_id (after the GPUFFT_DEVICE override) is a usable GPU.");
+    m.def("describe_backend",
+          &describe_backend,
+          py::arg("device_id") = 0,
+          "One line: the backend 'auto' picks, with the device name and memory.");
+    m.def(
+        "resolve_backend",
+        [](const std::string& name, int device_id) {
+            return to_string(resolve_backend(parse_backend(name), device_id));
+        },
+        py::arg("backend") = "auto",
+        py::arg("device_id") = 0,
+        "The backend ('cpu' or 'cuda') a plan asking for `backend` would use.");
+    m.def(
+        "device_info",
+        [](int device_id) {
+            const device_info d = get_device_info(device_id);
+            py::dict r;
+            r["id"] = d.id;
+            r["name"] = d.name;
+            r["total_memory"] = d.total_memory;
+            r["free_memory"] = d.free_memory;
+            r["compute_capability"] = py::make_tuple(d.compute_major, d.compute_minor);
+            r["multiprocessors"] = d.multiprocessors;
+            r["l2_cache_bytes"] = d.l2_cache_bytes;
+            return r;
+        },
+        py::arg("device_id") = 0,
+        "Properties of a CUDA device as a dict; ValueError for an unknown id.");
+
+    py::class_<dense_fft_plan>(
+        m,
+        "dense_fft_plan",
+        "Batched 1-D complex FFT (FFTW on the CPU, cuFFT on the GPU), "
+        "unnormalized in both directions.")
+        .def(py::init([](std::int64_t n,
+                         std::int64_t batch,
+                         bool forward,
+                         const std::string& precision_name,
+                         const std::string& backend_name,
+                         int device_id,
+                         int threads) {
+                 dense_fft_options opt;
+                 opt.backend = parse_backend(backend_name);
+                 opt.precision = parse_precision(precision_name);
+                 opt.device_id = device_id;
+                 opt.threads = threads;
+                 return std::make_unique<dense_fft_plan>(
+                     n, batch, forward ? direction::forward : direction::backward, opt);
+             }),
+             py::arg("n"),
+             py::arg("batch") = 1,
+             py::arg("forward") = true,
+             py::arg("precision") = "single",
+             py::arg("backend") = "auto",
+             py::arg("device_id") = 0,
+             py::arg("threads") = 0)
+        .def(
+            "execute",
+            [](dense_fft_plan& p, py::array x) -> py::array {
+                if (p.precision() == precision::single)
+                    return run_dense<float>(p, x);
+                return run_dense<double>(p, x);
+            },
+            py::arg("x"),
+            "Transform of x (n*batch elements, any shape; batch transforms back to "
+            "back). "
+            "Returns a new array of the same shape.")
+        .def_property_readonly("n", &dense_fft_plan::size)
+        .def_property_readonly("batch", &dense_fft_plan::batch)
+        .def_property_readonly(
+            "backend", [](const dense_fft_plan& p) { return to_string(p.backend()); })
+        .def_property_readonly(
+            "precision", [](const dense_fft_plan& p) { return to_string(p.precision()); })
+        .def_property_readonly("device_id", &dense_fft_plan::device_id);
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Compiles every examples/*.grc with grcc and runs each *_headless one (they stop by
+# themselves). Each flowgraph's id (Options block) must equal its file name. Used by ctest (examples_grcc) with the build tree's module on PYTHONPATH
+# and the source tree's GRC blocks on GRC_BLOCKS_PATH.
+#   check-examples.sh EXAMPLES_DIR OUTPUT_DIR
+set -uo pipefail
+src=${1:?examples dir} out=${2:?output dir}
+mkdir -p "$out"
+shopt -s nullglob
+grcs=("$src"/*.grc)
+if [ ${#grcs[@]} -eq 0 ]; then
+    echo "no example flowgraphs yet"
+    exit 77
+fi
+fail=0
+for g in "${grcs[@]}"; do
+    name=$(basename "$g" .grc)
+    if grcc -o "$out" "$g" >"$out/$name.grcc.log" 2>&1; then
+        echo "grcc $name: ok"
+    else
+        echo "grcc $name: FAILED"; cat "$out/$name.grcc.log"; fail=1; continue
+    fi
+    if [[ $name == *_headless ]]; then
+        py="$out/$name.py" # each example's flowgraph id is its file name
+        if timeout 300 /usr/bin/python3 "$py" >"$out/$name.run.log" 2>&1; then
+            echo "run  $name: ok ($(tail -n 1 "$out/$name.run.log"))"
+        else
+            echo "run  $name: FAILED"; tail -n 30 "$out/$name.run.log"; fail=1
+        fi
+    fi
+done
+exit $fail
