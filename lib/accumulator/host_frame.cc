@@ -1,0 +1,94 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "host_frame.h"
+#include <unistd.h>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#ifdef GPUFFT_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace gr {
+namespace gpufft {
+namespace accumulator {
+
+std::uint64_t host_physical_memory()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page = sysconf(_SC_PAGE_SIZE);
+    return (pages > 0 && page > 0) ? std::uint64_t(pages) * std::uint64_t(page) : 0;
+}
+
+host_frame::host_frame(std::int64_t samples, bool pinned) : d_size(samples)
+{
+    if (samples < 1)
+        throw std::invalid_argument("host_frame: size must be >= 1");
+    const std::size_t bytes = std::size_t(samples) * sizeof(std::complex<float>);
+#ifdef GPUFFT_HAVE_CUDA
+    if (pinned) {
+        void* p = nullptr;
+        if (cudaMallocHost(&p, bytes) == cudaSuccess) {
+            d_data = static_cast<std::complex<float>*>(p);
+            d_pinned = true;
+            return;
+        }
+        cudaGetLastError(); // clear it: pageable memory below works, only slower
+    }
+#else
+    (void)pinned;
+#endif
+    const std::size_t rounded = (bytes + 63) / 64 * 64;
+    d_data = static_cast<std::complex<float>*>(std::aligned_alloc(64, rounded));
+    if (!d_data)
+        throw std::runtime_error("fft_size: cannot allocate a frame of " +
+                                 std::to_string(samples) + " samples (" +
+                                 std::to_string(bytes >> 20) + " MiB) in host memory");
+}
+
+host_frame::~host_frame() { release(); }
+
+host_frame::host_frame(host_frame&& o) noexcept
+    : d_data(std::exchange(o.d_data, nullptr)),
+      d_size(std::exchange(o.d_size, 0)),
+      d_pinned(std::exchange(o.d_pinned, false))
+{
+}
+
+host_frame& host_frame::operator=(host_frame&& o) noexcept
+{
+    if (this != &o) {
+        release();
+        d_data = std::exchange(o.d_data, nullptr);
+        d_size = std::exchange(o.d_size, 0);
+        d_pinned = std::exchange(o.d_pinned, false);
+    }
+    return *this;
+}
+
+void host_frame::release() noexcept
+{
+    if (!d_data)
+        return;
+#ifdef GPUFFT_HAVE_CUDA
+    if (d_pinned)
+        cudaFreeHost(d_data);
+    else
+        std::free(d_data);
+#else
+    std::free(d_data);
+#endif
+    d_data = nullptr;
+    d_size = 0;
+}
+
+} // namespace accumulator
+} // namespace gpufft
+} // namespace gr

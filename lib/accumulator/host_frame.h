@@ -1,0 +1,56 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_ACCUMULATOR_HOST_FRAME_H
+#define INCLUDED_GPUFFT_ACCUMULATOR_HOST_FRAME_H
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+
+namespace gr {
+namespace gpufft {
+namespace accumulator {
+
+//! Physical memory of this host in bytes (0 if unknown).
+std::uint64_t host_physical_memory();
+
+/*!
+ * One frame of complex samples in host memory. Page-locked (cudaMallocHost) when
+ * `pinned` is asked for and CUDA can provide it, so the engine's copies to the GPU run
+ * at full PCIe rate instead of through a pageable bounce; otherwise ordinary 64-byte
+ * aligned memory. Pages are not touched here: the first frame fill does that.
+ * Throws std::runtime_error naming the size when the memory cannot be had.
+ */
+class host_frame
+{
+public:
+    host_frame() = default;
+    host_frame(std::int64_t samples, bool pinned);
+    ~host_frame();
+    host_frame(host_frame&& o) noexcept;
+    host_frame& operator=(host_frame&& o) noexcept;
+    host_frame(const host_frame&) = delete;
+    host_frame& operator=(const host_frame&) = delete;
+
+    std::complex<float>* data() const { return d_data; }
+    std::int64_t size() const { return d_size; }
+    bool pinned() const { return d_pinned; }
+
+private:
+    void release() noexcept;
+
+    std::complex<float>* d_data = nullptr;
+    std::int64_t d_size = 0;
+    bool d_pinned = false;
+};
+
+} // namespace accumulator
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_ACCUMULATOR_HOST_FRAME_H */

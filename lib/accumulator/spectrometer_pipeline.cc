@@ -1,0 +1,311 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "parallel_for.h"
+#include "spectrometer_pipeline.h"
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufft {
+namespace accumulator {
+
+namespace {
+constexpr std::int64_t max_output_bins = std::int64_t(1) << 18;
+
+std::string gib(std::uint64_t bytes)
+{
+    char s[32];
+    std::snprintf(s, sizeof s, "%.1f GiB", double(bytes) / double(1ull << 30));
+    return s;
+}
+} // namespace
+
+accumulate_mode parse_mode(const std::string& name)
+{
+    if (name == "mean" || name == "average" || name == "avg")
+        return accumulate_mode::mean;
+    if (name == "max" || name == "max-hold" || name == "max_hold" || name == "maxhold")
+        return accumulate_mode::max_hold;
+    throw std::invalid_argument("mode: '" + name + "' is not one of mean, max");
+}
+
+std::string to_string(accumulate_mode m)
+{
+    return m == accumulate_mode::mean ? "mean" : "max";
+}
+
+std::uint64_t frame_memory_bytes(std::int64_t fft_size)
+{
+    return 2ull * std::uint64_t(fft_size) * sizeof(std::complex<float>);
+}
+
+void validate(const pipeline_config& c)
+{
+    if (c.fft_size < 2)
+        throw std::invalid_argument("fft_size must be >= 2, got " +
+                                    std::to_string(c.fft_size));
+    // Two frames (one filling, one transforming) must fit with room to spare for the
+    // engine's scratch memory and everything else on the host.
+    const std::uint64_t phys = host_physical_memory();
+    const std::uint64_t need = frame_memory_bytes(c.fft_size);
+    if (phys > 0 && need > phys / 10 * 8) {
+        const std::int64_t largest = std::int64_t(phys / 10 * 8 / frame_memory_bytes(1));
+        throw std::invalid_argument(
+            "fft_size: " + std::to_string(c.fft_size) + " samples need two frames of " +
+            gib(need / 2) + " (" + gib(need) +
+            ") of host memory, more than 80% of this " + "host's " + gib(phys) +
+            "; fft_size must be <= " + std::to_string(largest));
+    }
+    if (c.overlap < 0 || c.overlap >= c.fft_size)
+        throw std::invalid_argument("overlap must be in [0, fft_size) = [0, " +
+                                    std::to_string(c.fft_size) + "), got " +
+                                    std::to_string(c.overlap));
+    if (c.n_integrations < 1)
+        throw std::invalid_argument("n_integrations must be >= 1, got " +
+                                    std::to_string(c.n_integrations));
+    if (c.output_bins > max_output_bins)
+        throw std::invalid_argument("output_bins must be in [1, " +
+                                    std::to_string(max_output_bins) +
+                                    "] (each output is one GNU Radio vector item), got " +
+                                    std::to_string(c.output_bins));
+    if (c.threads < 0)
+        throw std::invalid_argument("threads must be >= 0 (0: all cores), got " +
+                                    std::to_string(c.threads));
+    band_reducer(c.fft_size, c.band_start, c.band_stop, c.output_bins); // checks the band
+}
+
+namespace {
+const pipeline_config& validated(const pipeline_config& c)
+{
+    validate(c);
+    return c;
+}
+} // namespace
+
+spectrometer_pipeline::spectrometer_pipeline(const pipeline_config& config,
+                                             frame_transform transform)
+    : d_config(validated(config)),
+      d_reducer(config.fft_size, config.band_start, config.band_stop, config.output_bins),
+      d_window(config.window, config.fft_size),
+      d_transform(std::move(transform)),
+      d_threads(config.threads > 0 ? config.threads : hardware_threads()),
+      d_scale(1.0 / (d_window.sum() * d_window.sum())),
+      d_next_n_integrations(config.n_integrations),
+      d_next_mode(int(config.mode)),
+      d_frame_power(std::size_t(config.output_bins)),
+      d_acc(std::size_t(config.output_bins))
+{
+    if (!d_transform)
+        throw std::invalid_argument("spectrometer_pipeline: no transform");
+    d_frames[0] = host_frame(config.fft_size, config.pinned);
+    d_frames[1] = host_frame(config.fft_size, config.pinned);
+    d_thread = std::thread([this] { worker(); });
+}
+
+spectrometer_pipeline::~spectrometer_pipeline()
+{
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        d_stop = true;
+    }
+    d_work_cv.notify_all();
+    if (d_thread.joinable())
+        d_thread.join();
+}
+
+void spectrometer_pipeline::rethrow_worker_error()
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (d_error)
+        std::rethrow_exception(d_error);
+}
+
+std::int64_t spectrometer_pipeline::push(const std::complex<float>* in, std::int64_t n)
+{
+    rethrow_worker_error();
+    const std::int64_t size = d_config.fft_size;
+    std::int64_t taken = 0;
+    while (taken < n) {
+        {
+            std::lock_guard<std::mutex> lock(d_mutex);
+            if (d_busy[d_fill_slot])
+                break; // both frames are with the worker
+        }
+        std::int64_t pos = d_fill_pos.load();
+        const std::int64_t count = std::min(size - pos, n - taken);
+        std::memcpy(d_frames[d_fill_slot].data() + pos,
+                    in + taken,
+                    std::size_t(count) * sizeof(std::complex<float>));
+        taken += count;
+        pos += count;
+        if (pos < size) {
+            d_fill_pos = pos;
+            continue;
+        }
+        job j{ d_fill_slot, d_frame_start, d_fill_frames == 0, false, 0, d_fill_mode };
+        if (j.starts_integration) {
+            d_fill_n_integrations = d_next_n_integrations;
+            d_fill_mode = accumulate_mode(d_next_mode.load());
+        }
+        j.n_integrations = d_fill_n_integrations;
+        j.mode = d_fill_mode;
+        j.closes_integration = ++d_fill_frames >= d_fill_n_integrations;
+        if (j.closes_integration)
+            d_fill_frames = 0;
+        {
+            std::lock_guard<std::mutex> lock(d_mutex);
+            d_busy[d_fill_slot] = true;
+            d_jobs.push_back(j);
+        }
+        d_work_cv.notify_one();
+        d_fill_slot ^= 1;
+        d_frame_start += hop();
+        // The worker copies this frame's last `overlap` samples to the head of the next
+        // before it touches them, so filling resumes after them.
+        d_fill_pos = d_config.overlap;
+    }
+    return taken;
+}
+
+bool spectrometer_pipeline::pop(integrated_spectrum& out)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (d_error)
+        std::rethrow_exception(d_error);
+    if (d_ready.empty())
+        return false;
+    out = std::move(d_ready.front());
+    d_ready.pop_front();
+    return true;
+}
+
+bool spectrometer_pipeline::pending() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return !d_ready.empty() ||
+           std::any_of(d_jobs.begin(), d_jobs.end(), [](const job& j) {
+               return j.closes_integration;
+           });
+}
+
+void spectrometer_pipeline::wait(std::chrono::microseconds timeout)
+{
+    std::unique_lock<std::mutex> lock(d_mutex);
+    if (d_jobs.empty() || !d_ready.empty() || d_error)
+        return;
+    d_done_cv.wait_for(lock, timeout);
+}
+
+void spectrometer_pipeline::set_n_integrations(int n)
+{
+    if (n < 1)
+        throw std::invalid_argument("n_integrations must be >= 1, got " +
+                                    std::to_string(n));
+    d_next_n_integrations = n;
+}
+
+void spectrometer_pipeline::set_mode(accumulate_mode m) { d_next_mode = int(m); }
+
+void spectrometer_pipeline::worker()
+{
+    for (;;) {
+        job j;
+        {
+            std::unique_lock<std::mutex> lock(d_mutex);
+            d_work_cv.wait(lock, [this] { return d_stop || !d_jobs.empty(); });
+            if (d_stop)
+                return;
+            j = d_jobs.front();
+        }
+        try {
+            process(j);
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(d_mutex);
+            d_error = std::current_exception();
+            d_jobs.clear();
+            d_done_cv.notify_all();
+            return;
+        }
+    }
+}
+
+void spectrometer_pipeline::process(const job& j)
+{
+    std::complex<float>* x = d_frames[j.slot].data();
+    const std::int64_t overlap = d_config.overlap;
+    if (overlap > 0)
+        std::memcpy(d_frames[j.slot ^ 1].data(),
+                    x + hop(),
+                    std::size_t(overlap) * sizeof(std::complex<float>));
+
+    if (j.starts_integration) {
+        d_current = integrated_spectrum();
+        d_current.first_sample = j.first_sample;
+        d_current.index = d_integrations;
+        d_current.n_integrations = j.n_integrations;
+        d_current.mode = j.mode;
+        d_frames_done = 0;
+    }
+
+    d_window.apply_frame(x, d_threads);
+    bool finite = true;
+    try {
+        d_transform(x);
+    } catch (const std::invalid_argument&) {
+        finite = false; // the engine found a NaN or infinity in the frame
+    }
+    if (finite) {
+        d_reducer.reduce(x, d_scale, d_frame_power.data(), d_threads);
+        // A NaN anywhere in a frame spreads to every bin, so the band shows it even
+        // when the engine does not check; huge finite samples can overflow to inf.
+        finite = std::all_of(d_frame_power.begin(), d_frame_power.end(), [](double v) {
+            return std::isfinite(v);
+        });
+    }
+    if (finite) {
+        if (d_current.frames == 0)
+            std::copy(d_frame_power.begin(), d_frame_power.end(), d_acc.begin());
+        else if (d_current.mode == accumulate_mode::mean)
+            for (std::size_t c = 0; c < d_acc.size(); ++c)
+                d_acc[c] += d_frame_power[c];
+        else
+            for (std::size_t c = 0; c < d_acc.size(); ++c)
+                d_acc[c] = std::max(d_acc[c], d_frame_power[c]);
+        ++d_current.frames;
+    } else {
+        ++d_current.skipped;
+        ++d_skipped_total;
+    }
+
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_busy[j.slot] = false;
+    d_jobs.pop_front();
+    ++d_frames_done;
+    if (j.closes_integration) {
+        if (d_current.frames > 0) {
+            const double norm = d_current.mode == accumulate_mode::mean
+                                    ? 1.0 / double(d_current.frames)
+                                    : 1.0;
+            d_current.power.resize(d_acc.size());
+            for (std::size_t c = 0; c < d_acc.size(); ++c)
+                d_current.power[c] = float(d_acc[c] * norm);
+        }
+        d_ready.push_back(std::move(d_current));
+        d_current = integrated_spectrum();
+        d_frames_done = 0;
+        ++d_integrations;
+    }
+    d_done_cv.notify_all();
+}
+
+} // namespace accumulator
+} // namespace gpufft
+} // namespace gr

@@ -1,0 +1,184 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_ACCUMULATOR_SPECTROMETER_PIPELINE_H
+#define INCLUDED_GPUFFT_ACCUMULATOR_SPECTROMETER_PIPELINE_H
+
+#include "band_reducer.h"
+#include "host_frame.h"
+#include "spectral_window.h"
+#include <condition_variable>
+#include <atomic>
+#include <chrono>
+#include <complex>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace accumulator {
+
+enum class accumulate_mode { mean, max_hold };
+
+//! "mean" (or "average") and "max" (or "max-hold"); anything else throws
+//! std::invalid_argument naming the choices.
+accumulate_mode parse_mode(const std::string& name);
+std::string to_string(accumulate_mode m);
+
+struct pipeline_config {
+    std::int64_t fft_size = 1024;
+    std::int64_t overlap = 0; //!< samples shared by consecutive frames, < fft_size
+    window_type window = window_type::none;
+    int n_integrations = 1; //!< frames per output spectrum
+    accumulate_mode mode = accumulate_mode::mean;
+    std::int64_t band_start = 0;
+    std::int64_t band_stop = 0; //!< 0: fft_size
+    std::int64_t output_bins = 1024;
+    int threads = 0;     //!< for window and reduction passes; 0: all cores
+    bool pinned = false; //!< page-locked frames (CUDA engine)
+};
+
+//! Bytes of host memory the two frames take.
+std::uint64_t frame_memory_bytes(std::int64_t fft_size);
+
+/*!
+ * Throws std::invalid_argument naming the first bad parameter and its valid range,
+ * including an fft_size whose two frames do not fit in this host's memory.
+ */
+void validate(const pipeline_config& config);
+
+//! One integrated spectrum: mean or max over n_integrations frames, linear power.
+struct integrated_spectrum {
+    //! output_bins channels; a tone A*exp(i w t) on a bin centre reads A^2 in its bin
+    //! (times 1/decimation after channel averaging); white noise of variance s^2 reads
+    //! s^2 * sum(w^2) / sum(w)^2 per bin.
+    std::vector<float> power;
+    std::int64_t first_sample = 0; //!< stream index of the integration's first sample
+    std::int64_t frames = 0;       //!< frames accumulated
+    std::int64_t skipped = 0;      //!< frames skipped for non-finite samples
+    std::int64_t index = 0;        //!< integration number, from 0
+    int n_integrations = 1;        //!< frames the integration spanned
+    accumulate_mode mode = accumulate_mode::mean;
+};
+
+//! In-place forward FFT of one frame of fft_size samples (the large-FFT engine).
+//! Throwing std::invalid_argument means "non-finite samples": the frame is skipped.
+using frame_transform = std::function<void(std::complex<float>* frame)>;
+
+/*!
+ * The accumulator's engine room, free of GNU Radio so it can be tested on its own:
+ * two frames in host memory, one filled by push() while a worker thread windows,
+ * transforms (through `transform`) and reduces the other, so the input never waits
+ * for a transform unless the worker falls a whole frame behind. The worker
+ * accumulates |X|^2 over n_integrations frames and queues one spectrum per
+ * integration for pop().
+ */
+class spectrometer_pipeline
+{
+public:
+    spectrometer_pipeline(const pipeline_config& config, frame_transform transform);
+    ~spectrometer_pipeline();
+    spectrometer_pipeline(const spectrometer_pipeline&) = delete;
+    spectrometer_pipeline& operator=(const spectrometer_pipeline&) = delete;
+
+    /*!
+     * Copies up to n samples into the frames; returns how many were taken: fewer than
+     * n only while both frames wait for the worker. Rethrows a worker failure (any
+     * exception of the transform but std::invalid_argument).
+     */
+    std::int64_t push(const std::complex<float>* in, std::int64_t n);
+    //! Takes the oldest finished spectrum, if any.
+    bool pop(integrated_spectrum& out);
+    //! True while a spectrum is ready or the worker holds a frame that ends one.
+    bool pending() const;
+    //! Sleeps until the worker finishes a frame or `timeout` passes.
+    void wait(std::chrono::microseconds timeout);
+
+    //! Takes effect from the next integration to start filling.
+    void set_n_integrations(int n);
+    void set_mode(accumulate_mode m);
+
+    const pipeline_config& config() const { return d_config; }
+    const band_reducer& reducer() const { return d_reducer; }
+    const spectral_window& window() const { return d_window; }
+    std::int64_t hop() const { return d_config.fft_size - d_config.overlap; }
+    bool pinned() const { return d_frames[0].pinned(); }
+
+    // Progress, readable from any thread.
+    //! Samples in the frame being filled.
+    std::int64_t samples_in_frame() const { return d_fill_pos.load(); }
+    //! Frames of the current integration already transformed.
+    std::int64_t frames_in_integration() const { return d_frames_done.load(); }
+    std::int64_t integrations_done() const { return d_integrations.load(); }
+    std::int64_t frames_skipped() const { return d_skipped_total.load(); }
+
+private:
+    struct job {
+        int slot;
+        std::int64_t first_sample;
+        bool starts_integration;
+        bool closes_integration;
+        int n_integrations;
+        accumulate_mode mode;
+    };
+    void worker();
+    void process(const job& j);
+    void rethrow_worker_error();
+
+    const pipeline_config d_config;
+    const band_reducer d_reducer;
+    const spectral_window d_window;
+    const frame_transform d_transform;
+    const int d_threads;
+    const double d_scale; // 1 / sum(w)^2
+
+    host_frame d_frames[2];
+
+    // Filler side (the caller of push); d_fill_pos is atomic for progress readers.
+    int d_fill_slot = 0;
+    std::atomic<std::int64_t> d_fill_pos{ 0 };
+    std::int64_t d_frame_start = 0;
+    // Integration bookkeeping is done as frames are handed off, so a setting applies
+    // from a definite point in the stream.
+    int d_fill_frames = 0;
+    int d_fill_n_integrations = 1;
+    accumulate_mode d_fill_mode = accumulate_mode::mean;
+
+    mutable std::mutex d_mutex;
+    std::condition_variable d_work_cv; // worker waits for jobs
+    std::condition_variable d_done_cv; // filler waits for a free frame
+    std::deque<job> d_jobs;            // handed off, not finished (front: in progress)
+    bool d_busy[2] = { false, false };
+    std::deque<integrated_spectrum> d_ready;
+    std::exception_ptr d_error;
+    bool d_stop = false;
+
+    std::atomic<int> d_next_n_integrations;
+    std::atomic<int> d_next_mode;
+
+    // Worker side.
+    std::vector<double> d_frame_power;
+    std::vector<double> d_acc;
+    integrated_spectrum d_current;
+    std::atomic<std::int64_t> d_frames_done{ 0 };
+    std::atomic<std::int64_t> d_integrations{ 0 };
+    std::atomic<std::int64_t> d_skipped_total{ 0 };
+
+    std::thread d_thread;
+};
+
+} // namespace accumulator
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_ACCUMULATOR_SPECTROMETER_PIPELINE_H */
