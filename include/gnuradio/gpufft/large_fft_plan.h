@@ -83,7 +83,7 @@ public:
     int device_id() const;
     //! The memory budget in effect, in bytes (after resolving 0).
     std::size_t memory_budget() const;
-    //! Number of passes over the host array (1: in-card).
+    //! Rounds over the host array of the out-of-place schedule (1: in-card).
     int passes() const;
     //! The pass schedule in words: decomposition, pass sizes, chunk sizes.
     std::string describe() const;

@@ -1,0 +1,74 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "large_fft_backend.h"
+#include <set>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+using i64 = std::int64_t;
+
+std::vector<fft_call> pass_fft_calls(const large_round& r, const large_pass& p)
+{
+    std::vector<fft_call> calls;
+    switch (r.type) {
+    case large_round::kind::whole: {
+        const auto& d = r.dims;
+        if (d.size() == 1) {
+            calls.push_back({ { d[0], 1, 1, d[0] }, 0 });
+        } else if (d.size() == 2) {
+            calls.push_back({ { d[1], d[0], 1, d[1] }, 0 }); // rows
+            calls.push_back({ { d[0], d[1], d[1], 1 }, 0 }); // columns
+        } else {
+            const i64 z = d[0], y = d[1], x = d[2];
+            calls.push_back({ { x, z * y, 1, x }, 0 });
+            for (i64 k = 0; k < z; ++k)
+                calls.push_back({ { y, x, x, 1 }, k * y * x });
+            calls.push_back({ { z, y * x, y * x, 1 }, 0 });
+        }
+        break;
+    }
+    case large_round::kind::columns:
+        if (r.B == 1) {
+            calls.push_back({ { r.L, p.ac, 1, r.L }, 0 });
+        } else if (p.bc == r.B) {
+            for (i64 a = 0; a < p.ac; ++a)
+                calls.push_back({ { r.L, r.B, r.B, 1 }, a * r.L * r.B });
+        } else {
+            calls.push_back({ { r.L, p.bc, p.bc, 1 }, 0 });
+        }
+        if (r.trailing)
+            calls.push_back({ { r.B, p.ac * r.L, 1, r.B }, 0 });
+        break;
+    case large_round::kind::tile_transpose:
+        break;
+    }
+    return calls;
+}
+
+std::vector<fft_geometry> schedule_geometries(const std::vector<const large_schedule*>& s)
+{
+    std::set<fft_geometry> g;
+    for (const auto* sched : s)
+        for (const auto& r : sched->rounds) {
+            if (r.type == large_round::kind::whole) {
+                for (const auto& c : pass_fft_calls(r, large_pass{}))
+                    g.insert(c.g);
+                continue;
+            }
+            for (const auto& p : make_passes(r))
+                for (const auto& c : pass_fft_calls(r, p))
+                    g.insert(c.g);
+        }
+    return { g.begin(), g.end() };
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr

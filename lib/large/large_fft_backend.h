@@ -1,0 +1,74 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_LARGE_FFT_BACKEND_H
+#define INCLUDED_GPUFFT_LARGE_FFT_BACKEND_H
+
+#include "large_fft_schedule.h"
+#include <gnuradio/gpufft/backend.h>
+#include <cstdint>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+//! A batched 1-D FFT inside a pass buffer (FFTW / cuFFT "many" layout).
+struct fft_geometry {
+    std::int64_t n = 1, batch = 1, stride = 1, dist = 1;
+    bool operator<(const fft_geometry& o) const
+    {
+        return std::tie(n, batch, stride, dist) <
+               std::tie(o.n, o.batch, o.stride, o.dist);
+    }
+};
+struct fft_call {
+    fft_geometry g;
+    std::int64_t offset = 0; //!< first element in the pass buffer
+};
+
+//! The FFTs a pass of round `r` runs on its buffer, in order (whole: on the whole array).
+std::vector<fft_call> pass_fft_calls(const large_round& r, const large_pass& p);
+
+//! Every geometry the schedules need, so backends can plan them all up front.
+std::vector<fft_geometry>
+schedule_geometries(const std::vector<const large_schedule*>& s);
+
+/*!
+ * Runs a schedule's rounds (the host permutation, if any, is the caller's). Throws
+ * std::invalid_argument when an input sample is not finite.
+ */
+class large_fft_executor
+{
+public:
+    virtual ~large_fft_executor() = default;
+    virtual void run(const large_schedule& s, const void* in, void* out) = 0;
+};
+
+struct large_exec_config {
+    direction dir = direction::forward;
+    precision prec = precision::single;
+    int threads = 1;
+    int device_id = 0;
+};
+
+std::unique_ptr<large_fft_executor>
+make_large_fft_cpu(const std::vector<const large_schedule*>& schedules,
+                   const large_exec_config& cfg);
+#ifdef GPUFFT_HAVE_CUDA
+std::unique_ptr<large_fft_executor>
+make_large_fft_cuda(const std::vector<const large_schedule*>& schedules,
+                    const large_exec_config& cfg);
+#endif
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_LARGE_FFT_BACKEND_H */

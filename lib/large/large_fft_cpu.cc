@@ -1,0 +1,158 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// CPU backend of the large FFT: the same passes as the CUDA backend, with two host
+// scratch buffers standing in for the device memory and FFTW (through dense_fft_plan)
+// for cuFFT. CI runs the multi-pass schedules through this on tiny budgets.
+
+#include "large_fft_backend.h"
+#include "large_fft_host.h"
+#include <gnuradio/gpufft/dense_fft_plan.h>
+#include <cmath>
+#include <complex>
+#include <map>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+namespace {
+
+using i64 = std::int64_t;
+
+template <typename T>
+void transpose(
+    const std::complex<T>* in, std::complex<T>* out, i64 rows, i64 cols, int threads)
+{
+    constexpr i64 blk = 32;
+    parallel_for((rows + blk - 1) / blk, threads, [&](i64 lo, i64 hi) {
+        for (i64 rb = lo * blk; rb < std::min(rows, hi * blk); rb += blk)
+            for (i64 cb = 0; cb < cols; cb += blk)
+                for (i64 r = rb; r < std::min(rows, rb + blk); ++r)
+                    for (i64 c = cb; c < std::min(cols, cb + blk); ++c)
+                        out[c * rows + r] = in[r * cols + c];
+    });
+}
+
+// Element (a, k, j) of an [ac][L][bc] buffer times exp(sign 2 pi i k*((b0+j)/div) / n),
+// the angle reduced exactly in integers and evaluated in double.
+template <typename T>
+void twiddle(std::complex<T>* buf,
+             const large_round& r,
+             const large_pass& p,
+             int sign,
+             int threads)
+{
+    const double w = sign * 2.0 * M_PI / double(r.tw_n);
+    parallel_for(p.ac * r.L, threads, [&](i64 lo, i64 hi) {
+        for (i64 row = lo; row < hi; ++row) {
+            const i64 k = row % r.L;
+            std::complex<T>* x = buf + row * p.bc;
+            for (i64 j = 0; j < p.bc; ++j) {
+                const i64 e = (k * ((p.b0 + j) / r.tw_div)) % r.tw_n;
+                const std::complex<double> t = std::polar(1.0, w * double(e));
+                x[j] = std::complex<T>(std::complex<double>(x[j]) * t);
+            }
+        }
+    });
+}
+
+template <typename T>
+class large_fft_cpu final : public large_fft_executor
+{
+public:
+    large_fft_cpu(const std::vector<const large_schedule*>& schedules,
+                  const large_exec_config& cfg)
+        : d_cfg(cfg)
+    {
+        i64 cap = 0;
+        for (const auto* s : schedules)
+            cap = std::max(cap, s->pass_elems);
+        d_buf0.resize(cap);
+        d_buf1.resize(cap);
+        dense_fft_options o;
+        o.backend = backend::cpu;
+        o.precision = cfg.prec;
+        o.threads = cfg.threads;
+        for (const auto& g : schedule_geometries(schedules)) {
+            o.stride = g.stride;
+            o.distance = g.dist;
+            d_plans.emplace(g, dense_fft_plan(g.n, g.batch, cfg.dir, o));
+        }
+    }
+
+    void run(const large_schedule& s, const void* in_v, void* out_v) override
+    {
+        using C = std::complex<T>;
+        const C* in = static_cast<const C*>(in_v);
+        C* out = static_cast<C*>(out_v);
+        const int sign = static_cast<int>(d_cfg.dir);
+        const int th = d_cfg.threads;
+        for (const auto& r : s.rounds) {
+            const C* src = r.from_input ? in : out;
+            if (r.type == large_round::kind::whole) {
+                if (!all_finite(in, s.size, sizeof(C), th))
+                    throw_nonfinite();
+                if (in != out)
+                    gather_blocks(
+                        in, out, { { 0, 1, s.size, s.size, 0 } }, sizeof(C), th);
+                for (const auto& c : pass_fft_calls(r, large_pass{}))
+                    d_plans.at(c.g).execute(out + c.offset, out + c.offset);
+                continue;
+            }
+            for (const auto& p : r.pass_list) {
+                C* buf = d_buf0.data();
+                gather_blocks(src, buf, p.reads, sizeof(C), th);
+                if (r.from_input && !all_finite(buf, p.elements, sizeof(C), th))
+                    throw_nonfinite();
+                C* res = buf;
+                if (r.type == large_round::kind::tile_transpose) {
+                    res = d_buf1.data();
+                    const i64 t = r.tile;
+                    for (std::size_t i = 0; i < p.reads.size(); ++i)
+                        transpose(buf + i * t * t, res + i * t * t, t, t, th);
+                } else {
+                    for (const auto& c : pass_fft_calls(r, p))
+                        d_plans.at(c.g).execute(buf + c.offset, buf + c.offset);
+                    if (r.twiddle)
+                        twiddle(buf, r, p, sign, th);
+                    if (r.transposed_write) {
+                        res = d_buf1.data();
+                        transpose(buf, res, r.L, p.bc, th);
+                    }
+                }
+                scatter_blocks(res, out, p.writes, sizeof(C), th);
+            }
+        }
+    }
+
+private:
+    [[noreturn]] static void throw_nonfinite()
+    {
+        throw std::invalid_argument("execute: the input holds a NaN or infinite sample");
+    }
+
+    large_exec_config d_cfg;
+    std::vector<std::complex<T>> d_buf0, d_buf1;
+    std::map<fft_geometry, dense_fft_plan> d_plans;
+};
+
+} // namespace
+
+std::unique_ptr<large_fft_executor>
+make_large_fft_cpu(const std::vector<const large_schedule*>& schedules,
+                   const large_exec_config& cfg)
+{
+    if (cfg.prec == precision::single)
+        return std::make_unique<large_fft_cpu<float>>(schedules, cfg);
+    return std::make_unique<large_fft_cpu<double>>(schedules, cfg);
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr

@@ -1,0 +1,172 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "large_fft_host.h"
+#include <unistd.h>
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <thread>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+using i64 = std::int64_t;
+
+void parallel_for(i64 n, int threads, const std::function<void(i64, i64)>& fn)
+{
+    const i64 t = std::max<i64>(1, std::min<i64>(threads, n));
+    if (t == 1) {
+        if (n > 0)
+            fn(0, n);
+        return;
+    }
+    std::vector<std::thread> pool;
+    pool.reserve(t - 1);
+    const i64 step = (n + t - 1) / t;
+    for (i64 i = 1; i < t; ++i) {
+        const i64 b = i * step, e = std::min(n, b + step);
+        if (b < e)
+            pool.emplace_back(fn, b, e);
+    }
+    fn(0, std::min(n, step));
+    for (auto& th : pool)
+        th.join();
+}
+
+namespace {
+
+// Copies rows of all blocks, threads splitting the rows (or, for one long row, the
+// bytes).
+template <bool Gather>
+void copy_blocks(const void* src,
+                 void* dst,
+                 const std::vector<host_block>& blocks,
+                 std::size_t e,
+                 int threads)
+{
+    i64 total = 0;
+    for (const auto& b : blocks)
+        total += b.elements();
+    // below ~1 MiB thread start-up costs more than it saves
+    const int t = total * i64(e) < (i64(1) << 20) ? 1 : threads;
+    for (const auto& b : blocks) {
+        const auto* s = static_cast<const unsigned char*>(src);
+        auto* d = static_cast<unsigned char*>(dst);
+        if (b.rows == 1) {
+            const i64 bytes = b.width * i64(e);
+            const i64 host = b.host_offset * i64(e), dev = b.dev_offset * i64(e);
+            parallel_for(bytes, t, [&](i64 lo, i64 hi) {
+                if (Gather)
+                    std::memcpy(d + dev + lo, s + host + lo, hi - lo);
+                else
+                    std::memcpy(d + host + lo, s + dev + lo, hi - lo);
+            });
+        } else {
+            parallel_for(b.rows, t, [&](i64 lo, i64 hi) {
+                for (i64 r = lo; r < hi; ++r) {
+                    const i64 host = (b.host_offset + r * b.pitch) * i64(e);
+                    const i64 dev = (b.dev_offset + r * b.width) * i64(e);
+                    if (Gather)
+                        std::memcpy(d + dev, s + host, b.width * e);
+                    else
+                        std::memcpy(d + host, s + dev, b.width * e);
+                }
+            });
+        }
+    }
+}
+
+} // namespace
+
+void gather_blocks(const void* host,
+                   void* buf,
+                   const std::vector<host_block>& blocks,
+                   std::size_t elem_bytes,
+                   int threads)
+{
+    copy_blocks<true>(host, buf, blocks, elem_bytes, threads);
+}
+
+void scatter_blocks(const void* buf,
+                    void* host,
+                    const std::vector<host_block>& blocks,
+                    std::size_t elem_bytes,
+                    int threads)
+{
+    copy_blocks<false>(buf, host, blocks, elem_bytes, threads);
+}
+
+bool all_finite(const void* data, i64 n, std::size_t elem_bytes, int threads)
+{
+    std::atomic<bool> ok{ true };
+    const int t = n < (i64(1) << 17) ? 1 : threads;
+    parallel_for(n * 2, t, [&](i64 lo, i64 hi) {
+        bool good = true;
+        if (elem_bytes == 8) {
+            const float* p = static_cast<const float*>(data);
+            for (i64 i = lo; i < hi; ++i)
+                good &= std::isfinite(p[i]);
+        } else {
+            const double* p = static_cast<const double*>(data);
+            for (i64 i = lo; i < hi; ++i)
+                good &= std::isfinite(p[i]);
+        }
+        if (!good)
+            ok = false;
+    });
+    return ok;
+}
+
+void permute_digits(void* data, const std::vector<i64>& factors, std::size_t elem_bytes)
+{
+    i64 n = 1;
+    for (i64 f : factors)
+        n *= f;
+    // destination of row-major position p: digits (k1..kr), k1 most significant
+    auto dest = [&](i64 p) {
+        i64 k = 0;
+        i64 rem = p;
+        i64 d[64];
+        for (std::size_t i = factors.size(); i-- > 0;) {
+            d[i] = rem % factors[i];
+            rem /= factors[i];
+        }
+        for (std::size_t i = factors.size(); i-- > 0;)
+            k = k * factors[i] + d[i];
+        return k;
+    };
+    std::vector<std::uint64_t> done((n + 63) / 64, 0);
+    auto* bytes = static_cast<unsigned char*>(data);
+    unsigned char carry[16], tmp[16];
+    for (i64 s = 0; s < n; ++s) {
+        if (done[s >> 6] >> (s & 63) & 1)
+            continue;
+        std::memcpy(carry, bytes + s * elem_bytes, elem_bytes);
+        i64 p = s;
+        do {
+            const i64 q = dest(p);
+            std::memcpy(tmp, bytes + q * elem_bytes, elem_bytes);
+            std::memcpy(bytes + q * elem_bytes, carry, elem_bytes);
+            std::memcpy(carry, tmp, elem_bytes);
+            done[q >> 6] |= std::uint64_t(1) << (q & 63);
+            p = q;
+        } while (p != s);
+    }
+}
+
+std::size_t host_physical_memory()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : 0;
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr

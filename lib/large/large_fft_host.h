@@ -1,0 +1,62 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Host-side pieces shared by both backends: threaded block gather/scatter (the staging
+// of the paper's blocked buffer), the finite check and the final digit reversal.
+
+#ifndef INCLUDED_GPUFFT_LARGE_FFT_HOST_H
+#define INCLUDED_GPUFFT_LARGE_FFT_HOST_H
+
+#include "large_fft_schedule.h"
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+//! Runs fn(begin, end) over [0, n) split across up to `threads` threads.
+void parallel_for(std::int64_t n,
+                  int threads,
+                  const std::function<void(std::int64_t, std::int64_t)>& fn);
+
+//! Copies host blocks into a dense buffer (dev_offset positions).
+void gather_blocks(const void* host,
+                   void* buf,
+                   const std::vector<host_block>& blocks,
+                   std::size_t elem_bytes,
+                   int threads);
+//! Copies a dense buffer out to host blocks.
+void scatter_blocks(const void* buf,
+                    void* host,
+                    const std::vector<host_block>& blocks,
+                    std::size_t elem_bytes,
+                    int threads);
+
+//! True when every real and imaginary part of n complex values is finite.
+bool all_finite(const void* data, std::int64_t n, std::size_t elem_bytes, int threads);
+
+/*!
+ * In place: the element at row-major digit position (k1, ..., kr) over `factors` moves
+ * to natural index k1 + N1*(k2 + N2*(...)). Follows permutation cycles with a bitmap
+ * of n bits; single-threaded and random-access, so only for the rare schedules that
+ * need it (see large_schedule::host_permute).
+ */
+void permute_digits(void* data,
+                    const std::vector<std::int64_t>& factors,
+                    std::size_t elem_bytes);
+
+//! Total physical memory of this host in bytes (0 if unknown).
+std::size_t host_physical_memory();
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_LARGE_FFT_HOST_H */

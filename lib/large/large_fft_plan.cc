@@ -1,0 +1,195 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "core/fftw_lock.h"
+#include "large_fft_backend.h"
+#include "large_fft_host.h"
+#include <gnuradio/gpufft/device.h>
+#include <gnuradio/gpufft/large_fft_plan.h>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufft {
+
+using i64 = std::int64_t;
+
+class large_fft_plan::impl
+{
+public:
+    std::vector<i64> shape;
+    i64 n = 0;
+    gpufft::direction dir = direction::forward;
+    gpufft::precision prec = precision::single;
+    gpufft::backend used = backend::cpu;
+    int device_id = -1;
+    std::size_t budget = 0;
+    std::size_t elem_bytes = 8;
+    // Both schedules are planned up front: in == out needs passes that write only where
+    // they read, and execute() must not plan or allocate.
+    detail::large_schedule out_of_place, in_place;
+    std::unique_ptr<detail::large_fft_executor> engine;
+
+    void run(const void* in, void* out)
+    {
+        const auto& s = in == out ? in_place : out_of_place;
+        engine->run(s, in, out);
+        if (!s.host_permute.empty())
+            detail::permute_digits(out, s.host_permute, elem_bytes);
+    }
+};
+
+namespace {
+
+std::string shape_string(const std::vector<i64>& shape)
+{
+    std::ostringstream s;
+    s << "[";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        s << (i ? "," : "") << shape[i];
+    s << "]";
+    return s.str();
+}
+
+// CPU default: enough for the in-card schedule up to a quarter of the host's memory.
+std::size_t default_cpu_budget(i64 n, std::size_t elem_bytes)
+{
+    const std::size_t floor = std::size_t(256) << 20;
+    const std::size_t quarter = detail::host_physical_memory() / 4;
+    const std::size_t want = std::size_t(n) * elem_bytes * 2;
+    return std::max(floor, std::min(want, quarter));
+}
+
+} // namespace
+
+large_fft_plan::large_fft_plan(std::vector<std::int64_t> shape,
+                               gpufft::direction dir,
+                               const large_fft_options& options)
+    : d_impl(std::make_unique<impl>())
+{
+    auto& d = *d_impl;
+    if (shape.empty() || shape.size() > 3)
+        throw std::invalid_argument("shape: " + shape_string(shape) + " has " +
+                                    std::to_string(shape.size()) +
+                                    " dimensions; must have 1, 2 or 3");
+    d.elem_bytes = options.precision == precision::single ? 8 : 16;
+    long double total = 1;
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        if (shape[i] <= 0)
+            throw std::invalid_argument("shape[" + std::to_string(i) +
+                                        "]: " + std::to_string(shape[i]) +
+                                        " is invalid; every size must be >= 1");
+        total *= shape[i];
+    }
+    if (total > (long double)(std::numeric_limits<i64>::max() / 16))
+        throw std::invalid_argument("shape: " + shape_string(shape) +
+                                    " has more elements than a 64-bit index can address");
+    d.shape = shape;
+    d.n = 1;
+    for (i64 s : shape)
+        d.n *= s;
+    const std::size_t bytes = std::size_t(d.n) * d.elem_bytes;
+    const std::size_t host_mem = detail::host_physical_memory();
+    if (host_mem && bytes > host_mem)
+        throw std::invalid_argument("shape: " + shape_string(shape) + " needs " +
+                                    std::to_string(bytes) +
+                                    " bytes per array; this host has " +
+                                    std::to_string(host_mem) + " bytes of memory");
+    if (dir != direction::forward && dir != direction::backward)
+        throw std::invalid_argument("direction: must be forward (-1) or backward (+1)");
+    if (options.threads < 0)
+        throw std::invalid_argument("threads: " + std::to_string(options.threads) +
+                                    " is invalid; must be >= 0 (0: all cores)");
+    d.dir = dir;
+    d.prec = options.precision;
+
+    d.used = resolve_backend(options.backend, options.device_id);
+    d.budget = options.memory_budget;
+    if (d.used == backend::cuda) {
+        d.device_id = resolve_device_id(options.device_id);
+        const auto info = get_device_info(d.device_id);
+        if (d.budget == 0) {
+            // most of what is free: leave room for the context and other plans
+            const std::size_t reserve = std::size_t(768) << 20;
+            d.budget = info.free_memory > 2 * reserve
+                           ? std::size_t(double(info.free_memory - reserve) * 0.92)
+                           : info.free_memory / 2;
+        } else if (d.budget > info.total_memory) {
+            throw std::invalid_argument(
+                "memory_budget: " + std::to_string(d.budget) + " bytes exceeds the " +
+                std::to_string(info.total_memory) + " bytes of device " +
+                std::to_string(d.device_id));
+        }
+    } else if (d.budget == 0) {
+        d.budget = default_cpu_budget(d.n, d.elem_bytes);
+    }
+
+    d.out_of_place = detail::plan_large_fft(shape, d.elem_bytes, d.budget, false);
+    d.in_place = detail::plan_large_fft(shape, d.elem_bytes, d.budget, true);
+
+    detail::large_exec_config cfg;
+    cfg.dir = dir;
+    cfg.prec = d.prec;
+    cfg.threads = detail::cpu_threads(options.threads, (long long)d.n);
+    cfg.device_id = d.device_id;
+    const std::vector<const detail::large_schedule*> both{ &d.out_of_place, &d.in_place };
+    if (d.used == backend::cuda) {
+#ifdef GPUFFT_HAVE_CUDA
+        d.engine = detail::make_large_fft_cuda(both, cfg);
+#endif
+    } else {
+        d.engine = detail::make_large_fft_cpu(both, cfg);
+    }
+}
+
+large_fft_plan::~large_fft_plan() = default;
+large_fft_plan::large_fft_plan(large_fft_plan&&) noexcept = default;
+large_fft_plan& large_fft_plan::operator=(large_fft_plan&&) noexcept = default;
+
+void large_fft_plan::execute(const std::complex<float>* in, std::complex<float>* out)
+{
+    if (d_impl->prec != precision::single)
+        throw std::invalid_argument(
+            "execute: complex64 arrays given to a plan made for precision 'double'");
+    if (!in || !out)
+        throw std::invalid_argument("execute: null array");
+    d_impl->run(in, out);
+}
+
+void large_fft_plan::execute(const std::complex<double>* in, std::complex<double>* out)
+{
+    if (d_impl->prec != precision::double_)
+        throw std::invalid_argument(
+            "execute: complex128 arrays given to a plan made for precision 'single'");
+    if (!in || !out)
+        throw std::invalid_argument("execute: null array");
+    d_impl->run(in, out);
+}
+
+std::vector<std::int64_t> large_fft_plan::shape() const { return d_impl->shape; }
+std::int64_t large_fft_plan::size() const { return d_impl->n; }
+direction large_fft_plan::direction() const { return d_impl->dir; }
+precision large_fft_plan::precision() const { return d_impl->prec; }
+backend large_fft_plan::backend() const { return d_impl->used; }
+int large_fft_plan::device_id() const { return d_impl->device_id; }
+std::size_t large_fft_plan::memory_budget() const { return d_impl->budget; }
+int large_fft_plan::passes() const { return int(d_impl->out_of_place.rounds.size()); }
+
+std::string large_fft_plan::describe() const
+{
+    std::ostringstream s;
+    s << "large_fft_plan on " << to_string(d_impl->used);
+    if (d_impl->used == backend::cuda)
+        s << " (device " << d_impl->device_id << ")";
+    s << "\nout of place: " << d_impl->out_of_place.describe()
+      << "in place: " << d_impl->in_place.describe();
+    return s.str();
+}
+
+} // namespace gpufft
+} // namespace gr

@@ -1,0 +1,127 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The backend-independent pass planner of the large FFT. A schedule is a list of rounds;
+// each round streams the whole host array through the working memory in passes, and a
+// pass moves rectangular host blocks in, transforms them and moves them out. The CPU and
+// CUDA backends execute the same schedule: only where the "working memory" is differs.
+
+#ifndef INCLUDED_GPUFFT_LARGE_FFT_SCHEDULE_H
+#define INCLUDED_GPUFFT_LARGE_FFT_SCHEDULE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+//! Pass buffers in flight at once (the CUDA ring: copy in, compute, copy out).
+constexpr int large_fft_slots = 3;
+//! Budget units per pass: two buffers per slot plus one shared FFT work area.
+constexpr int large_fft_budget_units = 2 * large_fft_slots + 1;
+
+/*!
+ * A rectangle of `rows` x `width` elements of a host array (row pitch `pitch`, first
+ * element at `host_offset`), stored densely (rows x width) at `dev_offset` in a pass
+ * buffer.
+ */
+struct host_block {
+    std::int64_t host_offset = 0;
+    std::int64_t rows = 1;
+    std::int64_t width = 0;
+    std::int64_t pitch = 0;
+    std::int64_t dev_offset = 0;
+    std::int64_t elements() const { return rows * width; }
+};
+
+//! A pass: what it reads, what it writes, and its geometry inside the round.
+struct large_pass {
+    std::int64_t a0 = 0, ac = 1, b0 = 0,
+                 bc = 1;         //!< columns: the block of the [A][L][B] view
+    std::int64_t ti = 0, tj = 0; //!< tile_transpose: the tile pair
+    std::vector<host_block> reads, writes;
+    std::int64_t elements = 0; //!< elements in the pass buffer
+};
+
+struct large_round {
+    enum class kind {
+        //! The whole array fits: copy in by chunks, one multi-dimensional FFT, copy out.
+        whole,
+        /*!
+         * The array viewed as [A][L][B] (row-major); FFTs of length L along the middle
+         * axis (stride B), passes of ac x L x bc elements (ac > 1 only when bc == B).
+         */
+        columns,
+        //! Square M x M array: transpose in place by swapping t x t tile pairs.
+        tile_transpose,
+    };
+    kind type = kind::columns;
+    bool from_input = false; //!< reads the caller's input (else the output array)
+
+    // whole
+    std::vector<std::int64_t> dims;
+    std::int64_t chunk = 0; //!< elements per transfer
+
+    // columns
+    std::int64_t A = 1, L = 1, B = 1;
+    std::int64_t ac = 1, bc = 1;
+    //! Multiply element (k, b) of the result by exp(sign 2 pi i k * (b / tw_div) / tw_n).
+    bool twiddle = false;
+    std::int64_t tw_n = 1, tw_div = 1;
+    //! After the L transform, also transform the contiguous rows of length B (bc == B).
+    bool trailing = false;
+    //! Write element (k, b) to host position b * L + k (A == 1): the four-step transpose.
+    bool transposed_write = false;
+
+    // tile_transpose
+    std::int64_t M = 0, tile = 0;
+
+    std::vector<large_pass> pass_list; //!< filled by the planner
+
+    std::int64_t passes() const;
+    std::string describe(std::size_t elem_bytes) const;
+};
+
+//! Enumerates the passes of a round (whole rounds: one pass per chunk of the array).
+std::vector<large_pass> make_passes(const large_round& r);
+
+struct large_schedule {
+    std::vector<std::int64_t> shape;
+    std::int64_t size = 0;
+    std::size_t elem_bytes = 8;
+    std::size_t budget = 0;      //!< bytes
+    std::int64_t pass_elems = 0; //!< capacity of one pass buffer (0 for whole)
+    bool in_place = false;
+    std::vector<large_round> rounds;
+    //! Non-empty: after the rounds the element at row-major digit position (k1..kr) over
+    //! these factors belongs at natural index k1 + N1*(k2 + N2*(...)); permuted on the
+    //! host.
+    std::vector<std::int64_t> host_permute;
+    std::string describe() const;
+};
+
+/*!
+ * Plans the transform of `shape` (1-3 dims, validated by the caller) with `budget` bytes
+ * of working memory. Throws std::invalid_argument when the budget is below the smallest
+ * workable pass (the message gives the minimum).
+ */
+large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
+                              std::size_t elem_bytes,
+                              std::size_t budget,
+                              bool in_place);
+
+//! Prime factors of n (with multiplicity, ascending).
+std::vector<std::int64_t> prime_factors(std::int64_t n);
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_LARGE_FFT_SCHEDULE_H */

@@ -1,0 +1,224 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The large FFT's schedules on the CPU backend, on small sizes with tiny budgets so
+// every decomposition (in-card, two rounds, three rounds, 2-D, 3-D, in place) runs.
+
+#include "large_fft_checks.h"
+#include <limits>
+
+using namespace gr::gpufft;
+using namespace gpufft_test;
+
+namespace {
+
+large_fft_options cpu(std::size_t budget, precision p = precision::double_)
+{
+    large_fft_options o;
+    o.backend = backend::cpu;
+    o.precision = p;
+    o.memory_budget = budget;
+    return o;
+}
+
+const char* kind_name(detail::large_round::kind k)
+{
+    switch (k) {
+    case detail::large_round::kind::whole:
+        return "whole";
+    case detail::large_round::kind::columns:
+        return "columns";
+    default:
+        return "tile_transpose";
+    }
+}
+
+std::string kinds(const detail::large_schedule& s)
+{
+    std::string r;
+    for (const auto& x : s.rounds)
+        r += std::string(r.empty() ? "" : ",") + kind_name(x.type);
+    if (!s.host_permute.empty())
+        r += ",permute";
+    return r;
+}
+
+// Every element of the host array is read exactly once and written exactly once per
+// round: the passes tile the array.
+void check_coverage(const detail::large_schedule& s)
+{
+    for (const auto& r : s.rounds) {
+        std::vector<int> reads(s.size, 0), writes(s.size, 0);
+        for (const auto& p : r.pass_list) {
+            for (const auto& b : p.reads)
+                for (std::int64_t i = 0; i < b.rows; ++i)
+                    for (std::int64_t j = 0; j < b.width; ++j)
+                        ++reads[b.host_offset + i * b.pitch + j];
+            for (const auto& b : p.writes)
+                for (std::int64_t i = 0; i < b.rows; ++i)
+                    for (std::int64_t j = 0; j < b.width; ++j)
+                        ++writes[b.host_offset + i * b.pitch + j];
+            if (r.type != detail::large_round::kind::whole)
+                GPUFFT_CHECK_LE(p.elements, s.pass_elems);
+        }
+        for (std::int64_t i = 0; i < s.size; ++i) {
+            GPUFFT_CHECK_EQ(reads[i], 1);
+            GPUFFT_CHECK_EQ(writes[i], 1);
+        }
+    }
+}
+
+} // namespace
+
+GPUFFT_TEST(planner_picks_the_paper_schedules)
+{
+    using detail::plan_large_fft;
+    // fits: one in-card round
+    GPUFFT_CHECK_EQ(kinds(plan_large_fft({ 4096 }, 16, 2 * 4096 * 16, false)), "whole");
+    // 64 x 64 four-step out of place: transposing round 1, round 2 in place
+    auto s2 = plan_large_fft({ 4096 }, 16, budget_for_pass(1024, 16), false);
+    GPUFFT_CHECK_EQ(kinds(s2), "columns,columns");
+    GPUFFT_CHECK(s2.rounds[0].transposed_write && s2.rounds[0].twiddle);
+    GPUFFT_CHECK_EQ(s2.rounds[0].L, 64);
+    check_coverage(s2);
+    // in place and square: tile-pair transpose round
+    auto s2i = plan_large_fft({ 4096 }, 16, budget_for_pass(1024, 16), true);
+    GPUFFT_CHECK_EQ(kinds(s2i), "columns,columns,tile_transpose");
+    check_coverage(s2i);
+    // in place, not square: host digit reversal
+    GPUFFT_CHECK_EQ(kinds(plan_large_fft({ 8192 }, 16, budget_for_pass(1024, 16), true)),
+                    "columns,columns,permute");
+    // passes too small for 64-point lines: three rounds of 16
+    auto s3 = plan_large_fft({ 4096 }, 16, budget_for_pass(40, 16), false);
+    GPUFFT_CHECK_EQ(kinds(s3), "columns,columns,columns,permute");
+    GPUFFT_CHECK_EQ(s3.host_permute[1], 16);
+    check_coverage(s3);
+    // 2-D and 3-D (slabs when Y*X fits a pass, else one more round)
+    auto s2d = plan_large_fft({ 48, 60 }, 16, budget_for_pass(300, 16), false);
+    GPUFFT_CHECK_EQ(kinds(s2d), "columns,columns");
+    check_coverage(s2d);
+    auto s3d = plan_large_fft({ 12, 10, 14 }, 16, budget_for_pass(300, 16), false);
+    GPUFFT_CHECK_EQ(kinds(s3d), "columns,columns");
+    GPUFFT_CHECK(s3d.rounds[1].trailing);
+    check_coverage(s3d);
+    auto s3d3 = plan_large_fft({ 12, 10, 14 }, 16, budget_for_pass(100, 16), false);
+    GPUFFT_CHECK_EQ(kinds(s3d3), "columns,columns,columns");
+    check_coverage(s3d3);
+    GPUFFT_CHECK(!s3d3.describe().empty());
+}
+
+GPUFFT_TEST(in_card_matches_direct_dft)
+{
+    for (auto dir : { direction::forward, direction::backward }) {
+        large_fft_plan p({ 1000 }, dir, cpu(0)); // default CPU budget: in card
+        GPUFFT_CHECK_EQ(p.passes(), 1);
+        GPUFFT_CHECK_LE(check_plan<double>(p, int(dir)), 1e-12);
+    }
+}
+
+GPUFFT_TEST(two_rounds_match_direct_dft)
+{
+    // square (tile transpose in place), 2^13 (host permutation in place), small primes
+    for (std::int64_t n : { 4096, 8192, 6000, 2 * 3 * 5 * 7 * 11 * 4 }) {
+        for (auto dir : { direction::forward, direction::backward }) {
+            large_fft_plan p({ n }, dir, cpu(budget_for_pass(1024, 16)));
+            GPUFFT_CHECK_EQ(p.passes(), 2);
+            GPUFFT_CHECK_LE(check_plan<double>(p, int(dir)), 1e-12);
+        }
+    }
+}
+
+GPUFFT_TEST(three_rounds_match_direct_dft)
+{
+    for (std::int64_t n : { 4096, 3000 }) {
+        large_fft_plan p({ n }, direction::forward, cpu(budget_for_pass(40, 16)));
+        GPUFFT_CHECK_EQ(p.passes(), 3);
+        GPUFFT_CHECK_LE(check_plan<double>(p, -1), 1e-12);
+    }
+}
+
+GPUFFT_TEST(single_precision_two_rounds)
+{
+    large_fft_plan p({ 1 << 14 },
+                     direction::forward,
+                     cpu(budget_for_pass(4096, 8), precision::single));
+    GPUFFT_CHECK_EQ(p.passes(), 2);
+    GPUFFT_CHECK_LE(check_plan<float>(p, -1), 2e-6);
+}
+
+GPUFFT_TEST(two_and_three_dimensions)
+{
+    struct c {
+        std::vector<std::int64_t> shape;
+        std::int64_t pass;
+        int rounds;
+    };
+    for (const auto& t : { c{ { 48, 60 }, 300, 2 },
+                           c{ { 12, 10, 14 }, 300, 2 },
+                           c{ { 12, 10, 14 }, 100, 3 },
+                           c{ { 6, 5, 9 }, 0, 1 } }) {
+        for (auto dir : { direction::forward, direction::backward }) {
+            large_fft_plan p(t.shape, dir, cpu(t.pass ? budget_for_pass(t.pass, 16) : 0));
+            GPUFFT_CHECK_EQ(p.passes(), t.rounds);
+            GPUFFT_CHECK_LE(check_plan<double>(p, int(dir)), 1e-12);
+        }
+    }
+}
+
+GPUFFT_TEST(bad_input_is_refused)
+{
+    GPUFFT_CHECK_THROWS(
+        large_fft_plan({}, direction::forward, cpu(0)), std::invalid_argument, "shape");
+    GPUFFT_CHECK_THROWS(large_fft_plan({ 2, 2, 2, 2 }, direction::forward, cpu(0)),
+                        std::invalid_argument,
+                        "shape");
+    GPUFFT_CHECK_THROWS(large_fft_plan({ 0 }, direction::forward, cpu(0)),
+                        std::invalid_argument,
+                        "shape[0]");
+    GPUFFT_CHECK_THROWS(large_fft_plan({ 16, -4 }, direction::forward, cpu(0)),
+                        std::invalid_argument,
+                        "shape[1]");
+    // 2^50 complex doubles: more than any host has
+    GPUFFT_CHECK_THROWS(
+        large_fft_plan({ std::int64_t(1) << 50 }, direction::forward, cpu(0)),
+        std::invalid_argument,
+        "bytes of memory");
+    GPUFFT_CHECK_THROWS(large_fft_plan({ std::int64_t(1) << 40, std::int64_t(1) << 40 },
+                                       direction::forward,
+                                       cpu(0)),
+                        std::invalid_argument,
+                        "64-bit");
+    // a prime size cannot be split: it must fit a pass
+    GPUFFT_CHECK_THROWS(
+        large_fft_plan({ 4099 }, direction::forward, cpu(budget_for_pass(64, 16))),
+        std::invalid_argument,
+        "memory_budget");
+    GPUFFT_CHECK_THROWS(
+        large_fft_plan({ 4096 }, direction::forward, cpu(budget_for_pass(8, 16))),
+        std::invalid_argument,
+        "memory_budget");
+    GPUFFT_CHECK_THROWS(
+        large_fft_plan({ 512, 8 }, direction::forward, cpu(budget_for_pass(100, 16))),
+        std::invalid_argument,
+        "memory_budget");
+
+    large_fft_plan p({ 4096 }, direction::forward, cpu(budget_for_pass(1024, 16)));
+    auto x = random_complex<double>(4096, fresh_seed());
+    std::vector<std::complex<double>> y(4096);
+    x[1234] = { 0.0, std::numeric_limits<double>::infinity() };
+    GPUFFT_CHECK_THROWS(p.execute(x.data(), y.data()), std::invalid_argument, "NaN");
+    x[1234] = { std::numeric_limits<double>::quiet_NaN(), 0.0 };
+    GPUFFT_CHECK_THROWS(p.execute(x.data(), x.data()), std::invalid_argument, "NaN");
+    std::vector<std::complex<float>> xf(4096);
+    GPUFFT_CHECK_THROWS(
+        p.execute(xf.data(), xf.data()), std::invalid_argument, "precision");
+    GPUFFT_CHECK_THROWS(p.execute(nullptr, y.data()), std::invalid_argument, "null");
+    // the plan still works after refusing
+    GPUFFT_CHECK_LE(check_plan<double>(p, -1), 1e-12);
+}
+
+GPUFFT_TEST_MAIN()

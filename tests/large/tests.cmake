@@ -1,0 +1,2 @@
+# Large out-of-card FFT engine (issue 5).
+gpufft_add_test(test_large_fft_cpu SOURCES large/test_large_fft_cpu.cc)
