@@ -1,0 +1,9 @@
+# Copyright 2026 gr-gpufft authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+# Sparse FFT engine: plan front end, parameters/cost model and CPU backend always;
+# the CUDA backend when CUDA is found.
+list(APPEND GPUFFT_SOURCES sparse/sparse_fft_plan.cc sparse/sparse_params.cc
+            sparse/sparse_cpu.cc)
+list(APPEND GPUFFT_CUDA_SOURCES sparse/sparse_cuda.cu)

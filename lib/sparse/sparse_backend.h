@@ -1,0 +1,56 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_SPARSE_BACKEND_H
+#define INCLUDED_GPUFFT_SPARSE_BACKEND_H
+
+#include "sparse_params.h"
+#include <gnuradio/gpufft/backend.h>
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+//! One backend of the sparse FFT (sublinear path or dense fallback).
+class sparse_backend
+{
+public:
+    virtual ~sparse_backend() = default;
+    //! bins ascending, values X[bins]; throws std::invalid_argument on non-finite input.
+    virtual void execute(const std::complex<float>* x,
+                         memory where,
+                         std::vector<std::int64_t>& bins,
+                         std::vector<std::complex<float>>& values) = 0;
+    //! Extra words for describe() (e.g. the host-transfer choice).
+    virtual std::string notes() const { return {}; }
+};
+
+std::unique_ptr<sparse_backend> make_sparse_cpu(const sparse_params& p);
+std::unique_ptr<sparse_backend> make_dense_topk_cpu(std::int64_t n, std::int64_t k);
+#ifdef GPUFFT_HAVE_CUDA
+std::unique_ptr<sparse_backend>
+make_sparse_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer);
+std::unique_ptr<sparse_backend>
+make_dense_topk_cuda(std::int64_t n, std::int64_t k, int device_id);
+#endif
+
+//! The k largest |X| of (bins, values), then ordered by bin; drops the rest.
+void keep_top_k_sorted(std::int64_t k,
+                       std::vector<std::int64_t>& bins,
+                       std::vector<std::complex<float>>& values);
+
+[[noreturn]] void throw_non_finite();
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_SPARSE_BACKEND_H */

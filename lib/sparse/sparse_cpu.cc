@@ -1,0 +1,293 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// CPU backend of the sparse FFT: the same stages as the CUDA backend, in the same order,
+// with the same permutations (sparse_params), so the two can be checked against each
+// other. Also the dense FFT + top-k fallback.
+
+#include "../core/fftw_lock.h"
+#include "sparse_backend.h"
+#include <gnuradio/gpufft/dense_fft_plan.h>
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+void throw_non_finite()
+{
+    throw std::invalid_argument("x: holds non-finite samples (NaN or Inf) among those the "
+                                "sparse FFT reads; the transform is undefined");
+}
+
+void keep_top_k_sorted(std::int64_t k,
+                       std::vector<std::int64_t>& bins,
+                       std::vector<std::complex<float>>& values)
+{
+    std::vector<std::size_t> order(bins.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    if (std::int64_t(order.size()) > k) {
+        std::nth_element(order.begin(), order.begin() + k, order.end(), [&](auto a, auto b) {
+            return std::norm(values[a]) > std::norm(values[b]);
+        });
+        order.resize(k);
+    }
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return bins[a] < bins[b]; });
+    std::vector<std::int64_t> b2(order.size());
+    std::vector<std::complex<float>> v2(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        b2[i] = bins[order[i]];
+        v2[i] = values[order[i]];
+    }
+    bins.swap(b2);
+    values.swap(v2);
+}
+
+namespace {
+
+dense_fft_options cpu_fft_options(int threads)
+{
+    dense_fft_options o;
+    o.backend = backend::cpu;
+    o.threads = threads;
+    return o;
+}
+
+double median_of(double* v, int count)
+{
+    std::sort(v, v + count);
+    return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
+}
+
+class sparse_cpu final : public sparse_backend
+{
+public:
+    explicit sparse_cpu(const sparse_params& p)
+        : d_p(p),
+          d_taps(make_window(p)),
+          d_fft(p.c.B, p.hashes(), direction::forward, cpu_fft_options(1)),
+          d_z(std::size_t(p.hashes()) * p.c.B),
+          d_Z(d_z.size()),
+          d_re(d_z.size()),
+          d_im(d_z.size())
+    {
+        d_found_f.reserve(p.max_found);
+        d_index.reserve(2 * p.max_found);
+    }
+
+    void execute(const std::complex<float>* x,
+                 memory where,
+                 std::vector<std::int64_t>& bins,
+                 std::vector<std::complex<float>>& values) override
+    {
+        if (where != memory::host)
+            throw std::invalid_argument("where: the CPU backend takes host arrays only");
+        hash(x);
+        d_fft.execute(d_z.data(), d_Z.data());
+        locate();
+        estimate();
+        bins.assign(d_found_f.begin(), d_found_f.end());
+        values.resize(bins.size());
+        for (std::size_t i = 0; i < bins.size(); ++i)
+            values[i] = std::complex<float>(float(d_xr[i]), float(d_xi[i]));
+        keep_top_k_sorted(d_p.k, bins, values);
+    }
+
+private:
+    // Window, permute and fold: z[h][t mod B] += G[t] x[sigma (t + a) + tau].
+    void hash(const std::complex<float>* x)
+    {
+        const auto& c = d_p.c;
+        const std::uint64_t n = std::uint64_t(c.n);
+        const std::int64_t hw = d_p.half_window;
+        for (int h = 0; h < d_p.hashes(); ++h) {
+            std::complex<float>* z = d_z.data() + std::size_t(h) * c.B;
+            std::fill(z, z + c.B, std::complex<float>(0, 0));
+            const std::uint64_t step = d_p.sigma[h / c.levels];
+            std::uint64_t idx = d_p.sample_index(h, -hw);
+            std::int64_t q = ((-hw) % c.B + c.B) % c.B;
+            for (std::int64_t i = 0; i < d_p.window; ++i) {
+                z[q] += d_taps[i] * x[idx];
+                idx += step;
+                if (idx >= n)
+                    idx -= n;
+                if (++q == c.B)
+                    q = 0;
+            }
+        }
+    }
+
+    // Phase-based location with peeling: decode every clean bucket of every loop, keep the
+    // new tones, subtract them from every hash, repeat while new tones appear.
+    void locate()
+    {
+        const auto& c = d_p.c;
+        const std::size_t total = d_Z.size();
+        double peak2 = 0;
+        for (std::size_t i = 0; i < total; ++i) {
+            d_re[i] = d_Z[i].real();
+            d_im[i] = d_Z[i].imag();
+            const double m = d_re[i] * d_re[i] + d_im[i] * d_im[i];
+            if (!std::isfinite(m))
+                throw_non_finite();
+            peak2 = std::max(peak2, m);
+        }
+        const double thr2 = peak2 * d_p.threshold_rel * d_p.threshold_rel;
+        d_found_f.clear();
+        d_found_g.clear();
+        d_xr.clear();
+        d_xi.clear();
+        d_index.clear();
+
+        double zr[sparse_max_levels], zi[sparse_max_levels];
+        for (int round = 0; round < d_p.rounds; ++round) {
+            const std::size_t first_new = d_found_f.size();
+            for (int r = 0; r < c.loops; ++r) {
+                for (std::int64_t b = 0; b < c.B; ++b) {
+                    for (int j = 0; j < c.levels; ++j) {
+                        const std::size_t at = std::size_t(r * c.levels + j) * c.B + b;
+                        zr[j] = d_re[at];
+                        zi[j] = d_im[at];
+                    }
+                    std::int64_t f;
+                    double xr, xi;
+                    if (!decode_bucket(c, zr, zi, b, d_p.sigma_inv[r], d_p.tau[r], thr2, f, xr, xi))
+                        continue;
+                    if (std::int64_t(d_found_f.size()) >= d_p.max_found ||
+                        !d_index.emplace(f, d_found_f.size()).second)
+                        continue;
+                    d_found_f.push_back(f);
+                    d_xr.push_back(xr);
+                    d_xi.push_back(xi);
+                }
+            }
+            if (d_found_f.size() == first_new)
+                break;
+            for (std::size_t i = first_new; i < d_found_f.size(); ++i)
+                add_tone(d_found_f[i], -d_xr[i], -d_xi[i]);
+        }
+    }
+
+    // Adds tone (f, X) to the residual buckets it reaches (own bucket and neighbours).
+    void add_tone(std::int64_t f, double xr, double xi)
+    {
+        const auto& c = d_p.c;
+        for (int r = 0; r < c.loops; ++r) {
+            const std::int64_t g =
+                std::int64_t(mulmod(d_p.sigma[r], std::uint64_t(f), std::uint64_t(c.n)));
+            const std::int64_t b0 = own_bucket(c, g);
+            for (int db = -1; db <= 1; ++db) {
+                const std::int64_t b = (b0 + db + c.B) % c.B;
+                for (int j = 0; j < c.levels; ++j) {
+                    double zr, zi;
+                    tone_in_bucket(c, f, g, xr, xi, b, std::uint64_t(c.offset[j]), d_p.tau[r], zr, zi);
+                    const std::size_t at = std::size_t(r * c.levels + j) * c.B + b;
+                    d_re[at] += zr;
+                    d_im[at] += zi;
+                }
+            }
+        }
+    }
+
+    // Values: each hash gives X + (what is left in the tone's bucket) / response; the
+    // median over hashes (real and imaginary apart) ignores the few that share a bucket.
+    void estimate()
+    {
+        const auto& c = d_p.c;
+        const int H = d_p.hashes();
+        std::vector<double> er(H), ei(H);
+        std::vector<double> nr(d_found_f.size()), ni(d_found_f.size());
+        for (std::size_t i = 0; i < d_found_f.size(); ++i) {
+            const std::int64_t f = d_found_f[i];
+            for (int r = 0; r < c.loops; ++r) {
+                const std::int64_t g =
+                    std::int64_t(mulmod(d_p.sigma[r], std::uint64_t(f), std::uint64_t(c.n)));
+                const std::int64_t b = own_bucket(c, g);
+                for (int j = 0; j < c.levels; ++j) {
+                    // The residual divided by the unit tone's contribution.
+                    double ur, ui;
+                    tone_in_bucket(c, f, g, 1.0, 0.0, b, std::uint64_t(c.offset[j]), d_p.tau[r], ur, ui);
+                    const std::size_t at = std::size_t(r * c.levels + j) * c.B + b;
+                    const double den = ur * ur + ui * ui;
+                    const double rr = d_re[at], ri = d_im[at];
+                    er[r * c.levels + j] = d_xr[i] + (rr * ur + ri * ui) / den;
+                    ei[r * c.levels + j] = d_xi[i] + (ri * ur - rr * ui) / den;
+                }
+            }
+            nr[i] = median_of(er.data(), H);
+            ni[i] = median_of(ei.data(), H);
+        }
+        d_xr.swap(nr);
+        d_xi.swap(ni);
+    }
+
+    sparse_params d_p;
+    std::vector<float> d_taps;
+    dense_fft_plan d_fft;
+    std::vector<std::complex<float>> d_z, d_Z;
+    std::vector<double> d_re, d_im;
+    std::vector<std::int64_t> d_found_f, d_found_g;
+    std::vector<double> d_xr, d_xi;
+    std::unordered_map<std::int64_t, std::size_t> d_index;
+};
+
+class dense_topk_cpu final : public sparse_backend
+{
+public:
+    dense_topk_cpu(std::int64_t n, std::int64_t k)
+        : d_k(k), d_fft(n, 1, direction::forward, cpu_fft_options(0)), d_X(n), d_order(n)
+    {
+    }
+    void execute(const std::complex<float>* x,
+                 memory where,
+                 std::vector<std::int64_t>& bins,
+                 std::vector<std::complex<float>>& values) override
+    {
+        if (where != memory::host)
+            throw std::invalid_argument("where: the CPU backend takes host arrays only");
+        d_fft.execute(x, d_X.data());
+        auto& order = d_order;
+        std::iota(order.begin(), order.end(), std::int64_t(0));
+        for (const auto& v : d_X)
+            if (!std::isfinite(v.real()) || !std::isfinite(v.imag()))
+                throw_non_finite();
+        std::nth_element(order.begin(), order.begin() + d_k, order.end(), [&](auto a, auto b) {
+            return std::norm(d_X[a]) > std::norm(d_X[b]);
+        });
+        bins.assign(order.begin(), order.begin() + d_k);
+        std::sort(bins.begin(), bins.end());
+        values.resize(bins.size());
+        for (std::size_t i = 0; i < bins.size(); ++i)
+            values[i] = d_X[bins[i]];
+    }
+
+private:
+    std::int64_t d_k;
+    dense_fft_plan d_fft;
+    std::vector<std::complex<float>> d_X;
+    std::vector<std::int64_t> d_order;
+};
+
+} // namespace
+
+std::unique_ptr<sparse_backend> make_sparse_cpu(const sparse_params& p)
+{
+    return std::make_unique<sparse_cpu>(p);
+}
+
+std::unique_ptr<sparse_backend> make_dense_topk_cpu(std::int64_t n, std::int64_t k)
+{
+    return std::make_unique<dense_topk_cpu>(n, k);
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr

@@ -1,0 +1,62 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_SPARSE_PARAMS_H
+#define INCLUDED_GPUFFT_SPARSE_PARAMS_H
+
+#include "sparse_math.h"
+#include <gnuradio/gpufft/sparse_fft_plan.h>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+/*!
+ * A sparse FFT plan's parameters, drawn once per plan: the same on every backend for the
+ * same (n, k, seed, overrides), which is what makes CPU and CUDA results comparable.
+ */
+struct sparse_params {
+    sparse_consts c;
+    std::int64_t k = 0;
+    std::int64_t half_window = 0; //!< taps t = -half_window .. half_window
+    std::int64_t window = 0;      //!< 2 half_window + 1
+    double window_sigma = 0;      //!< the Gaussian's std. dev., in samples
+    std::uint64_t seed = 0;
+    std::vector<std::uint64_t> sigma, sigma_inv, tau; //!< per loop: y[t] = x[sigma t + tau]
+    int rounds = 0;               //!< peeling rounds at most
+    std::int64_t max_found = 0;   //!< capacity for located tones
+    double threshold_rel = 0;     //!< buckets below this x the largest are empty
+    bool dense = false;
+    std::string dense_reason;
+
+    int hashes() const { return c.loops * c.levels; }
+    //! Sample index of hash h = loop * levels + level, tap t (t in [-half_window, half_window]).
+    std::uint64_t sample_index(int h, std::int64_t t) const;
+    //! sigma * (t + a_level) + tau for t = 0, and the step sigma * B, both mod n.
+    std::uint64_t hash_start(int h) const;
+    //! Samples read per execute.
+    std::int64_t samples_read() const { return dense ? c.n : std::int64_t(hashes()) * window; }
+};
+
+//! Validates n, k and the options (std::invalid_argument naming the parameter) and runs
+//! the cost model.
+sparse_params choose_sparse_params(std::int64_t n, std::int64_t k, const sparse_fft_options& o);
+
+//! Window taps G[t + half_window]: sin(pi t / B) / (pi t) x exp(-t^2 / (2 sigma^2)).
+std::vector<float> make_window(const sparse_params& p);
+
+//! One line: B, loops, levels, offsets, window, samples read, or why dense.
+std::string describe_params(const sparse_params& p);
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_SPARSE_PARAMS_H */

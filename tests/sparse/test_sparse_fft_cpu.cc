@@ -1,0 +1,139 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "sparse_checks.h"
+#include <cstdio>
+#include <limits>
+
+using namespace gr::gpufft;
+using namespace gpufft_test;
+
+namespace {
+
+sparse_fft_options cpu_options(std::uint64_t seed = 0)
+{
+    sparse_fft_options o;
+    o.backend = backend::cpu;
+    o.seed = seed;
+    return o;
+}
+
+} // namespace
+
+GPUFFT_TEST(power_of_two_sizes)
+{
+    for (int trial = 0; trial < 3; ++trial) {
+        const std::uint64_t seed = fresh_seed();
+        sparse_fft_plan plan(1 << 20, 50, cpu_options(seed));
+        GPUFFT_CHECK(!plan.dense_fallback());
+        GPUFFT_CHECK(plan.backend() == backend::cpu);
+        check_sparse(plan, 50, seed + 1);
+    }
+    sparse_fft_plan plan(1 << 22, 200, cpu_options());
+    GPUFFT_CHECK(!plan.dense_fallback());
+    check_sparse(plan, 200, fresh_seed());
+}
+
+GPUFFT_TEST(non_power_of_two_sizes)
+{
+    for (std::int64_t n : { std::int64_t(3) << 18, std::int64_t(1000000) }) {
+        sparse_fft_plan plan(n, 40, cpu_options());
+        GPUFFT_CHECK(!plan.dense_fallback());
+        check_sparse(plan, 40, fresh_seed());
+    }
+}
+
+GPUFFT_TEST(fewer_tones_than_k)
+{
+    // A signal sparser than k: every tone comes back, nothing else above float noise.
+    sparse_fft_plan plan(1 << 20, 60, cpu_options());
+    check_sparse(plan, 9, fresh_seed());
+}
+
+GPUFFT_TEST(prime_size_falls_back_to_dense)
+{
+    const std::int64_t n = 65537; // prime: no bucket count divides it
+    sparse_fft_plan plan(n, 12, cpu_options());
+    GPUFFT_CHECK(plan.dense_fallback());
+    GPUFFT_CHECK(plan.describe().find("dense") != std::string::npos);
+    check_sparse(plan, 12, fresh_seed());
+}
+
+GPUFFT_TEST(same_seed_same_answer)
+{
+    const std::uint64_t seed = fresh_seed();
+    const std::int64_t n = 1 << 20;
+    const auto truth = sparse_bins(n, 30, seed);
+    const auto x = sparse_signal(n, truth, seed);
+    sparse_fft_plan a(n, 30, cpu_options(1234)), b(n, 30, cpu_options(1234));
+    GPUFFT_CHECK_EQ(a.describe(), b.describe());
+    std::vector<std::int64_t> ba, bb;
+    std::vector<cf> va, vb;
+    a.execute(x.data(), ba, va);
+    b.execute(x.data(), bb, vb);
+    GPUFFT_CHECK(ba == bb);
+    GPUFFT_CHECK(va == vb);
+    // And execute twice on one plan: no state leaks from call to call.
+    a.execute(x.data(), ba, va);
+    GPUFFT_CHECK(ba == bb);
+    GPUFFT_CHECK(va == vb);
+}
+
+GPUFFT_TEST(forced_dense_matches)
+{
+    sparse_fft_options o = cpu_options();
+    o.force_dense = true;
+    sparse_fft_plan plan(1 << 16, 20, o);
+    GPUFFT_CHECK(plan.dense_fallback());
+    check_sparse(plan, 20, fresh_seed());
+}
+
+GPUFFT_TEST(overrides_are_used)
+{
+    sparse_fft_options o = cpu_options();
+    o.buckets = 512;
+    o.loops = 5;
+    sparse_fft_plan plan(1 << 20, 50, o);
+    GPUFFT_CHECK(plan.describe().find("B=512 loops=5") != std::string::npos);
+    check_sparse(plan, 50, fresh_seed());
+}
+
+GPUFFT_TEST(bad_input_is_rejected)
+{
+    const auto o = cpu_options();
+    GPUFFT_CHECK_THROWS(sparse_fft_plan(1 << 20, 0, o), std::invalid_argument, "k");
+    GPUFFT_CHECK_THROWS(sparse_fft_plan(1 << 20, -3, o), std::invalid_argument, "k");
+    GPUFFT_CHECK_THROWS(sparse_fft_plan(1 << 20, 1 << 20, o), std::invalid_argument, "k");
+    GPUFFT_CHECK_THROWS(sparse_fft_plan(8, 2, o), std::invalid_argument, "n");
+    sparse_fft_options r = o;
+    r.mode = sparse_fft_mode::robust;
+    GPUFFT_CHECK_THROWS(sparse_fft_plan(1 << 20, 10, r), std::invalid_argument, "mode");
+    sparse_fft_options b = o;
+    b.buckets = 1000; // does not divide 2^20
+    GPUFFT_CHECK_THROWS(sparse_fft_plan(1 << 20, 10, b), std::invalid_argument, "buckets");
+    sparse_fft_options l = o;
+    l.loops = -1;
+    GPUFFT_CHECK_THROWS(sparse_fft_plan(1 << 20, 10, l), std::invalid_argument, "loops");
+
+    // Non-finite samples: poison every sample, so whichever ones the plan reads are NaN.
+    const std::int64_t n = 1 << 20;
+    std::vector<cf> x = sparse_signal(n, sparse_bins(n, 10, 7), 7);
+    for (std::size_t i = 0; i < x.size(); i += 2)
+        x[i] = cf(std::numeric_limits<float>::quiet_NaN(), 0.f);
+    sparse_fft_plan plan(n, 10, o);
+    std::vector<std::int64_t> bins;
+    std::vector<cf> values;
+    GPUFFT_CHECK_THROWS(plan.execute(x.data(), bins, values), std::invalid_argument, "x");
+    for (auto& v : x)
+        v = cf(std::numeric_limits<float>::infinity(), 1.f);
+    GPUFFT_CHECK_THROWS(plan.execute(x.data(), bins, values), std::invalid_argument, "x");
+    GPUFFT_CHECK_THROWS(plan.execute(nullptr, bins, values), std::invalid_argument, "x");
+    GPUFFT_CHECK_THROWS(plan.execute(x.data(), bins, values, memory::device),
+                        std::invalid_argument, "where");
+}
+
+GPUFFT_TEST_MAIN()
