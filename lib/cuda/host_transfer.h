@@ -16,21 +16,23 @@ namespace gpufft {
 namespace cuda {
 
 /*!
- * Host <-> device copies for arrays that may be pinned or pageable.
+ * Host <-> device copies that run near the pinned rate whatever the host memory is.
  *
  * Pinned memory is copied asynchronously at the DMA rate (~52 GB/s on the GPU machine).
- * Pageable memory goes through the driver's own staging: measured on an H200 host, our
- * single-threaded staging through two pinned chunks (memcpy overlapped with DMA) moved
- * 7.6 GB/s against the driver's 10.3 GB/s, because the host memcpy is the bottleneck.
- * A multi-threaded staging copy could beat the driver; until then the driver path is used.
+ * The driver copies pageable memory at 7-10 GB/s, limited by its single-threaded staging.
+ * Here pageable data goes through a ring of pinned chunks owned by the stager: several
+ * host threads (detail::shared_copier) fill or drain one chunk while the DMA engine moves
+ * another, so the rate is that of the slower of the parallel memcpy and PCIe.
  */
 class host_stager
 {
 public:
+    explicit host_stager(std::size_t chunk_bytes = std::size_t(16) << 20);
+
     /*!
      * Enqueue host -> device on `s`. For pageable `src` this returns once `src` has been
-     * read; for pinned `src` it returns at once and the caller must keep `src` alive
-     * until `s` reaches this point.
+     * read (the last DMA may still be in flight); for pinned `src` it returns at once and
+     * the caller must keep `src` alive until `s` reaches this point.
      */
     void to_device(void* dst, const void* src, std::size_t bytes, cudaStream_t s);
 
@@ -39,6 +41,14 @@ public:
      * for pinned `dst` it only enqueues (synchronize `s` before reading).
      */
     void to_host(void* dst, const void* src, std::size_t bytes, cudaStream_t s);
+
+private:
+    static constexpr int ring = 3;
+    void ensure_chunks();
+
+    std::size_t d_chunk_bytes;
+    pinned_buffer<unsigned char> d_chunk[ring];
+    event d_free[ring]; // recorded after the DMA that uses chunk i
 };
 
 } // namespace cuda
