@@ -1,0 +1,132 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_NUFFT3_PLAN_H
+#define INCLUDED_GPUFFT_NUFFT3_PLAN_H
+
+#include <gnuradio/gpufft/api.h>
+#include <gnuradio/gpufft/backend.h>
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace gr {
+namespace gpufft {
+
+//! The spreading/interpolation kernel of a type-3 NUFFT.
+enum class nufft_kernel {
+    //! Exponential of semicircle (Barnett et al., FINUFFT): width from eps, the default.
+    es,
+    //! Gaussian gridding with the parameter rules of Capozzoli et al. (Table 1, eq. 6):
+    //! the reference method of the paper this engine started from; wider, so slower.
+    gaussian,
+};
+
+//! "es" or "gaussian" -> nufft_kernel; anything else throws std::invalid_argument.
+GPUFFT_API nufft_kernel parse_nufft_kernel(const std::string& name);
+GPUFFT_API std::string to_string(nufft_kernel k);
+
+struct nufft3_options {
+    gpufft::backend backend = backend::automatic;
+    int device_id = 0;
+    gpufft::precision precision = precision::double_;
+    //! Sign of the exponent: -1 (default) or +1.
+    int sign = -1;
+    nufft_kernel kernel = nufft_kernel::es;
+    /*!
+     * Fine-grid upsampling factor. 0 picks one by a cost model among those that reach eps
+     * in the plan's precision: 2 or 1.25 (es), R in {2.2, 2.5, 3, 4} (gaussian, whose
+     * rules need R > 2). es accepts 1.25 <= upsampling <= 2, gaussian 2 < R <= 4.
+     */
+    double upsampling = 0;
+    //! Largest fine grid plus point arrays, in bytes; 0: 3/4 of the device's free memory
+    //! (CUDA) or 1/2 of the host's physical memory (CPU).
+    std::size_t memory_budget = 0;
+    //! CPU threads; 0 uses every hardware thread.
+    int threads = 0;
+};
+
+/*!
+ * Type-3 non-uniform FFT in 1 or 2 dimensions:
+ *
+ *   F[k] = sum_j c[j] exp(sign * i * (s[k] x[j] + t[k] y[j]))       (2D; 1D drops t, y)
+ *
+ * for arbitrary real sources (x, y) and targets (s, t), to a relative l2 error of about
+ * eps. Sources and targets are centred and rescaled (in double), the sources spread with
+ * a compact kernel onto a fine grid, which is FFT'd and interpolated at the targets; the
+ * kernels' Fourier transforms are divided out on the grid and at the targets.
+ *
+ * set_points() does every per-point computation that does not depend on c (extents, the
+ * fine grid, sorting the sources into bins, the correction factors), so execute() with
+ * new strengths is cheap. Call set_points() again for new points: the plan re-uses its
+ * buffers and FFT plans whenever the new fine grid fits the old one.
+ *
+ * Arrays given with memory::device must be CUDA device pointers (CUDA backend only);
+ * with the CUDA backend every stage runs on the device between set_points and the result.
+ * Not thread-safe: one plan, one caller at a time.
+ */
+class GPUFFT_API nufft3_plan
+{
+public:
+    //! dim: 1 or 2. eps: 1e-6..1e-1 (single) or 1e-13..1e-1 (double).
+    nufft3_plan(int dim, double eps, const nufft3_options& options = nufft3_options());
+    ~nufft3_plan();
+    nufft3_plan(nufft3_plan&&) noexcept;
+    nufft3_plan& operator=(nufft3_plan&&) noexcept;
+    nufft3_plan(const nufft3_plan&) = delete;
+    nufft3_plan& operator=(const nufft3_plan&) = delete;
+
+    //! 1D: n_sources x and n_targets s.
+    void set_points(std::int64_t n_sources,
+                    const double* x,
+                    std::int64_t n_targets,
+                    const double* s,
+                    memory where = memory::host);
+    //! 2D: sources (x, y) and targets (s, t).
+    void set_points(std::int64_t n_sources,
+                    const double* x,
+                    const double* y,
+                    std::int64_t n_targets,
+                    const double* s,
+                    const double* t,
+                    memory where = memory::host);
+
+    //! F (n_targets) from c (n_sources); single-precision plans only.
+    void execute(const std::complex<float>* c,
+                 std::complex<float>* F,
+                 memory where = memory::host);
+    //! F (n_targets) from c (n_sources); double-precision plans only.
+    void execute(const std::complex<double>* c,
+                 std::complex<double>* F,
+                 memory where = memory::host);
+
+    int dim() const;
+    double eps() const;
+    gpufft::precision precision() const;
+    gpufft::backend backend() const; //!< never automatic
+    int device_id() const;
+    int sign() const;
+    nufft_kernel kernel() const;
+    std::int64_t n_sources() const; //!< 0 before set_points
+    std::int64_t n_targets() const;
+    //! The fine grid chosen by the last set_points (1 in unused dimensions).
+    std::int64_t grid_size(int axis) const;
+    //! Kernel width in grid cells and upsampling factor chosen by the last set_points.
+    double kernel_width() const;
+    double upsampling() const;
+
+    class impl;
+
+private:
+    std::unique_ptr<impl> d_impl;
+};
+
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_NUFFT3_PLAN_H */

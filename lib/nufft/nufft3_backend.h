@@ -1,0 +1,63 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_NUFFT3_BACKEND_H
+#define INCLUDED_GPUFFT_NUFFT3_BACKEND_H
+
+#include "nufft3_params.h"
+#include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/nufft3_plan.h>
+#include <cstdint>
+#include <memory>
+
+namespace gr {
+namespace gpufft {
+namespace nufft {
+
+//! A validated plan request (the plan front end resolves backend and device).
+struct nufft3_config {
+    int dim = 1;
+    double eps = 1e-6;
+    precision prec = precision::double_;
+    int sign = -1;
+    nufft_kernel kernel = nufft_kernel::es;
+    double upsampling = 0;
+    std::size_t memory_budget = 0; //!< 0: the backend's default
+    int threads = 1;               //!< resolved (CPU)
+    int device_id = 0;             //!< resolved (CUDA)
+};
+
+//! One backend of the type-3 NUFFT. y and t are null in 1D. c and F are complex<float>
+//! or complex<double> by the plan's precision.
+class nufft3_backend
+{
+public:
+    virtual ~nufft3_backend() = default;
+    virtual void set_points(std::int64_t n_sources,
+                            const double* x,
+                            const double* y,
+                            std::int64_t n_targets,
+                            const double* s,
+                            const double* t,
+                            memory where) = 0;
+    virtual void execute(const void* c, void* F, memory where) = 0;
+    virtual const geometry& current_geometry() const = 0;
+};
+
+std::unique_ptr<nufft3_backend> make_nufft3_cpu(const nufft3_config& cfg);
+#ifdef GPUFFT_HAVE_CUDA
+std::unique_ptr<nufft3_backend> make_nufft3_cuda(const nufft3_config& cfg);
+#endif
+
+//! Throws std::invalid_argument naming `name` when a coordinate is NaN or infinite.
+void throw_non_finite(const char* name, std::int64_t count);
+
+} // namespace nufft
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_NUFFT3_BACKEND_H */

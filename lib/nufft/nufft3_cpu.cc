@@ -1,0 +1,464 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// CPU backend of the type-3 NUFFT: the same stages as the CUDA one, with threads.
+// Sources are sorted by cell along the last axis and split into one contiguous slab per
+// thread; each thread spreads into its own slab buffer (no locks), and the slabs are
+// added into the fine grid with the pre-correction applied on the way.
+
+#include "nufft3_backend.h"
+#include <gnuradio/gpufft/dense_fft_plan.h>
+#include <unistd.h>
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <exception>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace nufft {
+
+namespace {
+
+//! fn(part, begin, end) over [0, n) in `threads` contiguous parts (inline when small).
+template <typename Fn>
+void parallel_for(std::int64_t n, int threads, Fn fn)
+{
+    const std::int64_t parts =
+        std::max<std::int64_t>(1, std::min<std::int64_t>(threads, n / 4096));
+    if (parts <= 1) {
+        fn(0, std::int64_t(0), n);
+        return;
+    }
+    std::vector<std::thread> pool;
+    std::vector<std::exception_ptr> errors(parts);
+    for (std::int64_t p = 0; p < parts; ++p)
+        pool.emplace_back([&, p] {
+            try {
+                fn(int(p), n * p / parts, n * (p + 1) / parts);
+            } catch (...) {
+                errors[p] = std::current_exception();
+            }
+        });
+    for (auto& t : pool)
+        t.join();
+    for (auto& e : errors)
+        if (e)
+            std::rethrow_exception(e);
+}
+
+std::size_t default_host_budget()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0)
+        return std::size_t(4) << 30;
+    return std::size_t(pages) * std::size_t(page) / 2;
+}
+
+extent scan_extent(const double* v, std::int64_t n, const char* name)
+{
+    extent e{ v[0], v[0] };
+    std::int64_t bad = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+        const double a = v[i];
+        if (!std::isfinite(a)) {
+            ++bad;
+            continue;
+        }
+        e.lo = std::min(e.lo, a);
+        e.hi = std::max(e.hi, a);
+    }
+    if (bad)
+        throw_non_finite(name, bad);
+    return e;
+}
+
+template <typename T>
+class nufft3_cpu : public nufft3_backend
+{
+public:
+    using cplx = std::complex<T>;
+
+    explicit nufft3_cpu(const nufft3_config& cfg) : d_cfg(cfg) {}
+
+    const geometry& current_geometry() const override { return d_geom; }
+
+    void set_points(std::int64_t n_src,
+                    const double* x,
+                    const double* y,
+                    std::int64_t n_tgt,
+                    const double* s,
+                    const double* t,
+                    memory where) override
+    {
+        if (where != memory::host)
+            throw std::invalid_argument(
+                "where: the CPU backend takes host arrays only (memory::host)");
+        const int dim = d_cfg.dim;
+        const double* src[2] = { x, y };
+        const double* tgt[2] = { s, t };
+        const char* src_name[2] = { "x", "y" };
+        const char* tgt_name[2] = { "s", "t" };
+        extent ex[2], es[2];
+        for (int a = 0; a < dim; ++a) {
+            ex[a] = scan_extent(src[a], n_src, src_name[a]);
+            es[a] = scan_extent(tgt[a], n_tgt, tgt_name[a]);
+        }
+
+        plan_request req;
+        req.dim = dim;
+        req.eps = d_cfg.eps;
+        req.prec = d_cfg.prec;
+        req.kernel = d_cfg.kernel;
+        req.upsampling = d_cfg.upsampling;
+        req.budget_bytes =
+            d_cfg.memory_budget ? d_cfg.memory_budget : default_host_budget();
+        req.n_sources = n_src;
+        req.n_targets = n_tgt;
+        req.bytes_per_source = dim * (4.0 + sizeof(T)) + 8 + sizeof(cplx);
+        req.bytes_per_target = dim * (4.0 + sizeof(T)) + sizeof(cplx);
+        const geometry g = choose_geometry(req, ex, es);
+
+        const bool new_grid = g.dim != d_geom.dim ||
+                              g.axis[0].cells != d_geom.axis[0].cells ||
+                              g.axis[1].cells != d_geom.axis[1].cells || d_fft.empty();
+        d_geom = g;
+        d_n_src = n_src;
+        d_n_tgt = n_tgt;
+        if (new_grid)
+            make_grid();
+        compute_corrections();
+        sort_sources(src);
+        prepare_targets(tgt);
+    }
+
+    void execute(const void* c_in, void* F_out, memory where) override
+    {
+        if (where != memory::host)
+            throw std::invalid_argument(
+                "where: the CPU backend takes host arrays only (memory::host)");
+        const cplx* c = static_cast<const cplx*>(c_in);
+        cplx* F = static_cast<cplx*>(F_out);
+        spread(c);
+        for (auto& p : d_fft)
+            p->execute(d_grid.data(), d_grid.data());
+        interpolate(F);
+    }
+
+private:
+    void make_grid()
+    {
+        const geometry& g = d_geom;
+        const std::int64_t M0 = g.axis[0].cells, M1 = g.dim == 2 ? g.axis[1].cells : 1;
+        d_grid.assign(std::size_t(M0 * M1), cplx(0));
+        d_fft.clear();
+        dense_fft_options o;
+        o.backend = backend::cpu;
+        o.precision = d_cfg.prec;
+        o.threads = d_cfg.threads;
+        const direction dir = d_cfg.sign < 0 ? direction::forward : direction::backward;
+        if (g.dim == 1) {
+            d_fft.push_back(std::make_unique<dense_fft_plan>(M0, 1, dir, o));
+        } else {
+            // Rows (axis 0, contiguous), then columns (axis 1, stride M0).
+            d_fft.push_back(std::make_unique<dense_fft_plan>(M0, M1, dir, o));
+            o.stride = M0;
+            o.distance = 1;
+            d_fft.push_back(std::make_unique<dense_fft_plan>(M1, M0, dir, o));
+        }
+    }
+
+    //! 1 / khat(2 pi n / M) for every cell n (grid index p = n + M/2).
+    void compute_corrections()
+    {
+        const geometry& g = d_geom;
+        for (int a = 0; a < g.dim; ++a) {
+            const std::int64_t M = g.axis[a].cells;
+            auto& v = d_precorr[a];
+            v.resize(std::size_t(M));
+            const double w = 2 * 3.14159265358979323846 / double(M);
+            parallel_for(M, d_cfg.threads, [&](int, std::int64_t b, std::int64_t e) {
+                for (std::int64_t p = b; p < e; ++p)
+                    v[p] = T(1.0 /
+                             kernel_transform<double>(g.kernel, w * double(p - M / 2)));
+            });
+        }
+    }
+
+    void sort_sources(const double* const* src)
+    {
+        const geometry& g = d_geom;
+        const int dim = g.dim;
+        const std::int64_t n = d_n_src;
+        const double sign = d_cfg.sign;
+        std::vector<std::int32_t> first[2];
+        std::vector<T> z0[2];
+        for (int a = 0; a < dim; ++a) {
+            first[a].resize(n);
+            z0[a].resize(n);
+            const auto& ax = g.axis[a];
+            parallel_for(n, d_cfg.threads, [&](int, std::int64_t b, std::int64_t e) {
+                for (std::int64_t j = b; j < e; ++j) {
+                    long long f;
+                    double z;
+                    split_coordinate(
+                        (src[a][j] - ax.x_centre) / ax.h, g.kernel.half_width, f, z);
+                    first[a][j] = std::int32_t(f + ax.cells / 2);
+                    z0[a][j] = T(z);
+                }
+            });
+        }
+
+        // Counting sort by the first cell on the last axis.
+        const int key = dim - 1;
+        const std::int64_t keys = g.axis[key].cells;
+        std::vector<std::int64_t> start(std::size_t(keys) + 1, 0);
+        for (std::int64_t j = 0; j < n; ++j)
+            ++start[first[key][j] + 1];
+        for (std::int64_t k = 0; k < keys; ++k)
+            start[k + 1] += start[k];
+        d_perm.resize(n);
+        {
+            std::vector<std::int64_t> next(start.begin(), start.end() - 1);
+            for (std::int64_t j = 0; j < n; ++j)
+                d_perm[next[first[key][j]]++] = j;
+        }
+        const bool prephase = g.needs_prephase();
+        d_prephase.resize(prephase ? n : 0);
+        for (int a = 0; a < dim; ++a) {
+            d_first[a].resize(n);
+            d_z0[a].resize(n);
+        }
+        parallel_for(n, d_cfg.threads, [&](int, std::int64_t b, std::int64_t e) {
+            for (std::int64_t i = b; i < e; ++i) {
+                const std::int64_t j = d_perm[i];
+                double phase = 0;
+                for (int a = 0; a < dim; ++a) {
+                    d_first[a][i] = first[a][j];
+                    d_z0[a][i] = z0[a][j];
+                    phase += g.axis[a].s_centre * (src[a][j] - g.axis[a].x_centre);
+                }
+                if (prephase)
+                    d_prephase[i] = cplx(std::polar(1.0, sign * phase));
+            }
+        });
+
+        // One slab of whole key cells per thread, balanced by point count.
+        const int parts = int(
+            std::max<std::int64_t>(1, std::min<std::int64_t>(d_cfg.threads, n / 4096)));
+        d_slabs.clear();
+        std::int64_t k = 0;
+        for (int p = 0; p < parts && k < keys; ++p) {
+            const std::int64_t want = n * (p + 1) / parts;
+            std::int64_t k_end = k + 1;
+            while (k_end < keys && start[k_end] < want)
+                ++k_end;
+            if (p == parts - 1)
+                k_end = keys;
+            if (start[k_end] > start[k])
+                d_slabs.push_back({ start[k], start[k_end], k, k_end + g.kernel.taps });
+            k = k_end;
+        }
+        d_slab_buf.resize(d_slabs.size());
+    }
+
+    void prepare_targets(const double* const* tgt)
+    {
+        const geometry& g = d_geom;
+        const int dim = g.dim;
+        const std::int64_t n = d_n_tgt;
+        const double sign = d_cfg.sign;
+        for (int a = 0; a < dim; ++a) {
+            d_tfirst[a].resize(n);
+            d_tz0[a].resize(n);
+        }
+        d_post.resize(n);
+        parallel_for(n, d_cfg.threads, [&](int, std::int64_t b, std::int64_t e) {
+            for (std::int64_t k = b; k < e; ++k) {
+                double phase = 0, khat = 1;
+                for (int a = 0; a < dim; ++a) {
+                    const auto& ax = g.axis[a];
+                    const double v = (tgt[a][k] - ax.s_centre) / ax.ds;
+                    long long f;
+                    double z;
+                    split_coordinate(v, g.kernel.half_width, f, z);
+                    d_tfirst[a][k] = std::int32_t(f);
+                    d_tz0[a][k] = T(z);
+                    phase += tgt[a][k] * ax.x_centre;
+                    khat *= kernel_transform<double>(
+                        g.kernel, 2 * 3.14159265358979323846 * v / double(ax.cells));
+                }
+                d_post[k] = cplx(std::polar(1.0 / khat, sign * phase));
+            }
+        });
+    }
+
+    void spread(const cplx* c)
+    {
+        const geometry& g = d_geom;
+        const int W = g.kernel.taps;
+        const std::int64_t M0 = g.axis[0].cells;
+        const std::int64_t row = g.dim == 2 ? M0 : 1; // cells per key cell
+        const bool prephase = !d_prephase.empty();
+        std::vector<std::thread> pool;
+        std::vector<std::exception_ptr> errors(d_slabs.size());
+        auto work = [&](std::size_t si) {
+            try {
+                const slab& sl = d_slabs[si];
+                auto& buf = d_slab_buf[si];
+                buf.assign(std::size_t((sl.key_end - sl.key_begin) * row), cplx(0));
+                T kx[max_taps], ky[max_taps];
+                for (std::int64_t i = sl.begin; i < sl.end; ++i) {
+                    cplx v = c[d_perm[i]];
+                    if (prephase)
+                        v *= d_prephase[i];
+                    for (int q = 0; q < W; ++q)
+                        kx[q] = kernel_value<T>(g.kernel, d_z0[0][i] + T(q));
+                    if (g.dim == 1) {
+                        cplx* out = buf.data() + (d_first[0][i] - sl.key_begin);
+                        for (int q = 0; q < W; ++q)
+                            out[q] += v * kx[q];
+                    } else {
+                        for (int q = 0; q < W; ++q)
+                            ky[q] = kernel_value<T>(g.kernel, d_z0[1][i] + T(q));
+                        for (int r = 0; r < W; ++r) {
+                            const cplx vr = v * ky[r];
+                            cplx* out = buf.data() +
+                                        (d_first[1][i] - sl.key_begin + r) * row +
+                                        d_first[0][i];
+                            for (int q = 0; q < W; ++q)
+                                out[q] += vr * kx[q];
+                        }
+                    }
+                }
+            } catch (...) {
+                errors[si] = std::current_exception();
+            }
+        };
+        if (d_slabs.size() == 1) {
+            work(0);
+        } else {
+            for (std::size_t si = 0; si < d_slabs.size(); ++si)
+                pool.emplace_back(work, si);
+            for (auto& t : pool)
+                t.join();
+        }
+        for (auto& e : errors)
+            if (e)
+                std::rethrow_exception(e);
+
+        // Slabs overlap by the kernel width, so they are added one after the other; each
+        // row is split over the threads instead.
+        std::fill(d_grid.begin(), d_grid.end(), cplx(0));
+        const T* pc0 = d_precorr[0].data();
+        const T* pc1 = g.dim == 2 ? d_precorr[1].data() : nullptr;
+        for (std::size_t si = 0; si < d_slabs.size(); ++si) {
+            const slab& sl = d_slabs[si];
+            const cplx* buf = d_slab_buf[si].data();
+            const std::int64_t cells = (sl.key_end - sl.key_begin) * row;
+            const std::int64_t base = sl.key_begin * row;
+            parallel_for(cells, d_cfg.threads, [&](int, std::int64_t b, std::int64_t e) {
+                for (std::int64_t q = b; q < e; ++q) {
+                    const std::int64_t cell = base + q;
+                    if (cell >= std::int64_t(d_grid.size()))
+                        break; // the slab's right margin past the grid holds only zeros
+                    const T corr =
+                        g.dim == 1 ? pc0[cell] : pc0[cell % M0] * pc1[cell / M0];
+                    d_grid[cell] += buf[q] * corr;
+                }
+            });
+        }
+    }
+
+    void interpolate(cplx* F)
+    {
+        const geometry& g = d_geom;
+        const int W = g.kernel.taps;
+        const std::int64_t M0 = g.axis[0].cells;
+        const std::int64_t M1 = g.dim == 2 ? g.axis[1].cells : 1;
+        parallel_for(d_n_tgt, d_cfg.threads, [&](int, std::int64_t b, std::int64_t e) {
+            T kx[max_taps], ky[max_taps];
+            for (std::int64_t k = b; k < e; ++k) {
+                for (int q = 0; q < W; ++q)
+                    kx[q] = kernel_value<T>(g.kernel, d_tz0[0][k] + T(q));
+                const std::int64_t f0 = d_tfirst[0][k];
+                cplx acc(0);
+                if (g.dim == 1) {
+                    for (int q = 0; q < W; ++q) {
+                        const std::int64_t m = f0 + q;
+                        const cplx v = d_grid[(m % M0 + M0) % M0];
+                        acc += (m & 1) ? -v * kx[q] : v * kx[q];
+                    }
+                } else {
+                    for (int q = 0; q < W; ++q)
+                        ky[q] = kernel_value<T>(g.kernel, d_tz0[1][k] + T(q));
+                    const std::int64_t f1 = d_tfirst[1][k];
+                    for (int r = 0; r < W; ++r) {
+                        const std::int64_t m1 = f1 + r;
+                        const cplx* rowp = d_grid.data() + ((m1 % M1 + M1) % M1) * M0;
+                        cplx racc(0);
+                        for (int q = 0; q < W; ++q) {
+                            const std::int64_t m0 = f0 + q;
+                            const cplx v = rowp[(m0 % M0 + M0) % M0];
+                            racc += ((m0 + m1) & 1) ? -v * kx[q] : v * kx[q];
+                        }
+                        acc += racc * ky[r];
+                    }
+                }
+                F[k] = acc * d_post[k];
+            }
+        });
+    }
+
+    struct slab {
+        std::int64_t begin, end;         //!< sorted source range
+        std::int64_t key_begin, key_end; //!< key cells covered (with the kernel's reach)
+    };
+
+    nufft3_config d_cfg;
+    geometry d_geom;
+    std::int64_t d_n_src = 0, d_n_tgt = 0;
+    std::vector<cplx> d_grid;
+    std::vector<std::unique_ptr<dense_fft_plan>> d_fft;
+    std::vector<T> d_precorr[2];
+    // Sources in sorted order.
+    std::vector<std::int64_t> d_perm;
+    std::vector<std::int32_t> d_first[2];
+    std::vector<T> d_z0[2];
+    std::vector<cplx> d_prephase;
+    std::vector<slab> d_slabs;
+    std::vector<std::vector<cplx>> d_slab_buf;
+    // Targets in the caller's order.
+    std::vector<std::int32_t> d_tfirst[2];
+    std::vector<T> d_tz0[2];
+    std::vector<cplx> d_post;
+};
+
+} // namespace
+
+void throw_non_finite(const char* name, std::int64_t count)
+{
+    throw std::invalid_argument(
+        std::string(name) + ": " + std::to_string(count) +
+        " coordinate(s) are NaN or infinite; every point must be finite");
+}
+
+std::unique_ptr<nufft3_backend> make_nufft3_cpu(const nufft3_config& cfg)
+{
+    if (cfg.prec == precision::single)
+        return std::make_unique<nufft3_cpu<float>>(cfg);
+    return std::make_unique<nufft3_cpu<double>>(cfg);
+}
+
+} // namespace nufft
+} // namespace gpufft
+} // namespace gr

@@ -1,0 +1,1 @@
+// placeholder while the CPU side is brought up

@@ -1,0 +1,349 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "nufft3_params.h"
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace nufft {
+
+namespace {
+
+constexpr double pi = 3.14159265358979323846;
+
+//! Gauss-Legendre nodes and weights on [-1, 1] (Newton on the Legendre recurrence).
+void gauss_legendre(int n, std::vector<double>& t, std::vector<double>& w)
+{
+    t.resize(n);
+    w.resize(n);
+    for (int i = 0; i < n; ++i) {
+        double x = std::cos(pi * (i + 0.75) / (n + 0.5));
+        double dp = 1;
+        for (int it = 0; it < 100; ++it) {
+            double p0 = 1, p1 = x;
+            for (int k = 2; k <= n; ++k) {
+                const double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+                p0 = p1;
+                p1 = p2;
+            }
+            dp = n * (x * p1 - p0) / (x * x - 1);
+            const double dx = p1 / dp;
+            x -= dx;
+            if (std::abs(dx) < 1e-16)
+                break;
+        }
+        t[i] = x;
+        w[i] = 2 / ((1 - x * x) * dp * dp);
+    }
+}
+
+//! Cells per axis for the ES kernel: the smallest M with room for both supports,
+//! (M / (2 sigma) - w / 2)^2 >= X S M / (2 pi), split evenly between the two sides.
+axis_geometry es_axis(double X, double S, double sigma, double w)
+{
+    const double p = X * S * sigma / pi;
+    const double a = 0.5 * (p + std::sqrt(p * p + 2 * p * w));
+    const double m = std::ceil(2 * sigma * (a + 0.5 * w));
+    axis_geometry g;
+    g.cells =
+        m > 4e18
+            ? std::numeric_limits<std::int64_t>::max()
+            : next_smooth_even(std::max<std::int64_t>(std::int64_t(m), 2 * int(w) + 4));
+    const double U = std::sqrt(X * S * double(g.cells) / (2 * pi)); // X/h == S/ds
+    g.h = X / U;
+    g.ds = 2 * pi / (double(g.cells) * g.h);
+    return g;
+}
+
+//! Cells per axis for the Gaussian, as Table 1 of the paper: dx = pi / (R S),
+//! M >= 2 (X S R^2 / pi + 2 pi R b).
+axis_geometry gaussian_axis(double X, double S, double R, double msp)
+{
+    const double m = std::ceil(2 * (X * S * R * R / pi + R * msp));
+    axis_geometry g;
+    g.cells = m > 4e18 ? std::numeric_limits<std::int64_t>::max()
+                       : next_smooth_even(std::int64_t(m));
+    g.h = pi / (R * S);
+    g.ds = 2 * pi / (double(g.cells) * g.h);
+    return g;
+}
+
+//! Half-widths that are never zero: a point set with no spread still needs a grid, and
+//! any X' >= X, S' >= S is a valid bound.
+void safe_halves(double& X, double& S)
+{
+    if (X <= 0 && S <= 0)
+        X = S = 1;
+    else if (X <= 0)
+        X = 1 / S;
+    else if (S <= 0)
+        S = 1 / X;
+}
+
+} // namespace
+
+std::int64_t next_smooth_even(std::int64_t n)
+{
+    if (n <= 2)
+        return 2;
+    if (n % 2)
+        ++n;
+    for (;; n += 2) {
+        std::int64_t m = n;
+        for (int f : { 2, 3, 5 })
+            while (m % f == 0)
+                m /= f;
+        if (m == 1)
+            return n;
+    }
+}
+
+std::string format_bytes(double bytes)
+{
+    char buf[64];
+    if (bytes >= 1024.0 * 1024 * 1024)
+        std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024 * 1024));
+    else
+        std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1024.0 * 1024));
+    return buf;
+}
+
+void validate_eps(double eps, precision prec)
+{
+    const double lo = prec == precision::single ? 1e-6 : 1e-13;
+    if (!(eps >= lo && eps <= 0.1)) {
+        std::ostringstream os;
+        os << "eps: " << eps << " is outside the supported range [" << lo << ", 0.1] for "
+           << to_string(prec) << " precision";
+        throw std::invalid_argument(os.str());
+    }
+}
+
+kernel_spec make_es_kernel(double eps, double sigma)
+{
+    kernel_spec k;
+    k.kind = kernel_es;
+    int w;
+    double beta;
+    if (sigma == 2.0) {
+        // FINUFFT's rule for sigma = 2, one tap wider: a type-3 transform passes through
+        // two kernels (spread and interpolate), so each must be about twice as accurate.
+        w = int(std::ceil(std::log10(1 / eps))) + 2;
+        w = std::max(w, 2);
+        const double beta_over_w = w == 2 ? 2.20 : w == 3 ? 2.26 : w == 4 ? 2.38 : 2.30;
+        beta = beta_over_w * w;
+    } else {
+        w = int(std::ceil(std::log(2 / eps) / (pi * std::sqrt(1 - 1 / sigma))));
+        w = std::max(w, 2);
+        beta = 0.97 * pi * (1 - 0.5 / sigma) * w;
+    }
+    if (w > max_es_width) {
+        std::ostringstream os;
+        os << "eps: " << eps << " needs an ES kernel of " << w << " taps at upsampling "
+           << sigma << " (at most " << max_es_width
+           << "); use upsampling 2 or a larger eps";
+        throw std::invalid_argument(os.str());
+    }
+    k.taps = w;
+    k.half_width = 0.5 * w;
+    k.beta = beta;
+    // The transform integrand oscillates at most about w / 2 times over the support.
+    const int q = std::min(max_quadrature, 2 + (3 * w) / 2 + 4);
+    std::vector<double> t, wt;
+    gauss_legendre(2 * q, t, wt);
+    int j = 0;
+    for (int i = 0; i < 2 * q; ++i) {
+        if (t[i] <= 0)
+            continue;
+        k.quad_t[j] = t[i];
+        // khat(xi) = half * int_{-1}^{1} es(t) cos(xi half t) dt, even in t.
+        k.quad_a[j] =
+            2 * k.half_width * wt[i] * std::exp(beta * (std::sqrt(1 - t[i] * t[i]) - 1));
+        ++j;
+    }
+    k.quad_n = j;
+    return k;
+}
+
+kernel_spec make_gaussian_kernel(double eps, double R)
+{
+    // Eq. 6: b = log(4 alpha b / e + 9 alpha / e) / gamma, by successive approximation.
+    const double alpha = 2 + 1 / std::sqrt(2 * pi);
+    const double gamma = pi * pi * (1 - 2 / (R * R));
+    double b = 1;
+    for (int i = 0; i < 100; ++i)
+        b = std::log(4 * alpha * b / eps + 9 * alpha / eps) / gamma;
+    const int msp = int(std::ceil(2 * pi * b));
+    if (2 * msp + 1 > max_taps) {
+        std::ostringstream os;
+        os << "upsampling: R = " << R << " gives the Gaussian kernel " << 2 * msp + 1
+           << " taps at eps = " << eps << " (at most " << max_taps << "); use R >= 2.2";
+        throw std::invalid_argument(os.str());
+    }
+    kernel_spec k;
+    k.kind = kernel_gaussian;
+    k.gauss_b = b;
+    k.taps = 2 * msp + 1;
+    k.half_width = msp + 0.5;
+    return k;
+}
+
+kernel_spec
+make_kernel(nufft_kernel kind, int dim, double eps, double sigma, precision prec)
+{
+    kernel_spec k = kind == nufft_kernel::es ? make_es_kernel(eps, sigma)
+                                             : make_gaussian_kernel(eps, sigma);
+    // Both corrections divide by the kernel's transform, which falls by `ratio` towards
+    // the band edge pi / sigma: rounding in the grid is amplified by as much.
+    const double ratio = std::pow(
+        kernel_transform<double>(k, 0) / kernel_transform<double>(k, pi / sigma), dim);
+    const double unit = prec == precision::single ? 6e-8 : 1.1e-16;
+    const double floor = 2 * unit * ratio;
+    if (floor > eps) {
+        std::ostringstream os;
+        os << "eps: " << eps << " is below what the " << to_string(kind)
+           << " kernel at upsampling " << sigma << " reaches in " << to_string(prec)
+           << " precision (about " << floor
+           << ": its correction factors amplify rounding by " << ratio
+           << "); use double precision, the es kernel at upsampling 2, or a larger eps";
+        throw std::invalid_argument(os.str());
+    }
+    return k;
+}
+
+std::vector<double> candidate_upsampling(nufft_kernel kind, double upsampling)
+{
+    if (upsampling != 0)
+        return { upsampling };
+    if (kind == nufft_kernel::es)
+        return { 2.0, 1.25 };
+    // The paper leaves R > 2 free; a larger R narrows the Gaussian and tames its
+    // correction factors, at the price of a larger grid.
+    return { 2.2, 2.5, 3.0, 4.0 };
+}
+
+void check_reachable(
+    nufft_kernel kind, int dim, double eps, double upsampling, precision prec)
+{
+    const auto sigmas = candidate_upsampling(kind, upsampling);
+    for (std::size_t i = 0; i < sigmas.size(); ++i) {
+        try {
+            make_kernel(kind, dim, eps, sigmas[i], prec);
+            return;
+        } catch (const std::invalid_argument&) {
+            if (i + 1 == sigmas.size())
+                throw;
+        }
+    }
+}
+
+geometry choose_geometry(const plan_request& req, const extent* x, const extent* s)
+{
+    const std::size_t cell_bytes = req.prec == precision::single ? 8 : 16;
+    const double point_bytes =
+        req.bytes_per_source * req.n_sources + req.bytes_per_target * req.n_targets;
+
+    auto build = [&](double sigma) {
+        geometry g;
+        g.dim = req.dim;
+        g.sigma = sigma;
+        g.kernel = make_kernel(req.kernel, req.dim, req.eps, sigma, req.prec);
+        for (int a = 0; a < req.dim; ++a) {
+            double X = x[a].half(), S = s[a].half();
+            safe_halves(X, S);
+            axis_geometry ax =
+                req.kernel == nufft_kernel::es
+                    ? es_axis(X, S, sigma, g.kernel.taps)
+                    : gaussian_axis(X, S, sigma, g.kernel.half_width - 0.5);
+            ax.x_centre = x[a].centre();
+            ax.s_centre = s[a].centre();
+            g.axis[a] = ax;
+        }
+        return g;
+    };
+    auto grid_bytes = [&](const geometry& g) {
+        double cells = 1;
+        for (int a = 0; a < g.dim; ++a)
+            cells *= double(g.axis[a].cells);
+        return cells * cell_bytes;
+    };
+
+    const std::vector<double> sigmas = candidate_upsampling(req.kernel, req.upsampling);
+
+    const double budget = double(req.budget_bytes);
+    bool have = false;
+    geometry best, smallest;
+    double best_cost = 0, smallest_bytes = 0;
+    for (double sigma : sigmas) {
+        geometry g;
+        try {
+            g = build(sigma);
+        } catch (const std::invalid_argument&) {
+            if (sigmas.size() == 1)
+                throw;
+            continue; // eps too small for this upsampling: the other one will do
+        }
+        const double bytes = grid_bytes(g);
+        if (smallest_bytes == 0 || bytes < smallest_bytes) {
+            smallest = g;
+            smallest_bytes = bytes;
+        }
+        if (bytes + point_bytes > budget)
+            continue;
+        // Cost model: spreading and interpolation touch taps^dim cells per point; the FFT
+        // costs about M log2 M. On both backends a tap and an FFT element-pass cost about
+        // the same memory traffic, with the FFT's streaming access about twice as cheap.
+        const double cells = bytes / cell_bytes;
+        const double taps = std::pow(double(g.kernel.taps), g.dim);
+        const double cost = double(req.n_sources + req.n_targets) * taps +
+                            0.5 * cells * std::log2(std::max(2.0, cells));
+        if (!have || cost < best_cost) {
+            best = g;
+            best_cost = cost;
+            have = true;
+        }
+    }
+    if (have)
+        return best;
+
+    // Nothing fits: say which grid, why, and what would.
+    const geometry& g = smallest;
+    std::ostringstream os;
+    os << "fine grid of ";
+    double sbp = 1;
+    for (int a = 0; a < g.dim; ++a) {
+        os << (a ? " x " : "") << g.axis[a].cells;
+        double X = x[a].half(), S = s[a].half();
+        safe_halves(X, S);
+        sbp *= X * S;
+    }
+    const double free_cells = std::max(0.0, (budget - point_bytes) / cell_bytes);
+    const double sig2 = g.sigma * g.sigma;
+    // Per axis M ~ 2 sigma^2 X S / pi (+ kernel margin): the product that would fit.
+    const double fit_sbp =
+        std::pow(std::pow(free_cells, 1.0 / g.dim) * pi / (2 * sig2), double(g.dim));
+    os << " cells (" << format_bytes(smallest_bytes) << ") plus point arrays ("
+       << format_bytes(point_bytes) << ") exceeds the memory budget of "
+       << format_bytes(budget) << ": the space-bandwidth product ";
+    os << (g.dim == 1 ? "X*S = " : "X*S*Y*T = ") << sbp
+       << " (half-widths of the sources times those of the targets) is too large; about "
+       << std::int64_t(free_cells) << " cells fit, i.e. a product up to about " << fit_sbp
+       << " at upsampling " << g.sigma << " (memory_budget sets the limit)";
+    throw std::invalid_argument(os.str());
+}
+
+} // namespace nufft
+} // namespace gpufft
+} // namespace gr

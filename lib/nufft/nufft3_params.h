@@ -1,0 +1,109 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Parameter choice of the type-3 NUFFT: the kernel from eps, and from the extents of the
+// points the fine grid (size, spacings), shared by both backends.
+//
+// The method (per axis; a 2D plan does it on both): with centred sources x' in [-X, X]
+// and targets s' in [-S, S], sources are spread onto a grid of M cells of spacing h (in
+// x), the grid is divided by the transform of the interpolation kernel and FFT'd, giving
+// samples spaced ds = 2 pi / (M h) in s, which are interpolated at the targets and
+// divided by the transform of the spreading kernel. Both kernels must see their support
+// inside 1/upsampling of the band: X/h + w/2 <= M/(2 sigma) and S/ds + w/2 <= M/(2
+// sigma), so M is about 2 sigma^2 X S / pi + O(w).
+
+#ifndef INCLUDED_GPUFFT_NUFFT3_PARAMS_H
+#define INCLUDED_GPUFFT_NUFFT3_PARAMS_H
+
+#include "nufft3_kernel.h"
+#include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/nufft3_plan.h>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace nufft {
+
+//! min and max of one coordinate array.
+struct extent {
+    double lo = 0, hi = 0;
+    double centre() const { return 0.5 * (lo + hi); }
+    double half() const { return 0.5 * (hi - lo); }
+};
+
+//! One axis of the fine grid.
+struct axis_geometry {
+    double x_centre = 0;    //!< sources are x = x_centre + h * u
+    double s_centre = 0;    //!< targets are s = s_centre + ds * v
+    double h = 1;           //!< source-space spacing of a cell
+    double ds = 1;          //!< target-space spacing of a cell, 2 pi / (M h)
+    std::int64_t cells = 1; //!< M (even)
+};
+
+struct geometry {
+    int dim = 1;
+    double sigma = 2; //!< upsampling factor used
+    kernel_spec kernel;
+    axis_geometry axis[2];
+    std::int64_t total_cells() const { return axis[0].cells * axis[1].cells; }
+    bool needs_prephase() const
+    {
+        return axis[0].s_centre != 0 || (dim == 2 && axis[1].s_centre != 0);
+    }
+};
+
+//! The requested accuracy range for a precision; throws std::invalid_argument naming eps.
+void validate_eps(double eps, precision prec);
+
+//! ES kernel of about eps accuracy at upsampling sigma (1.25 <= sigma <= 2).
+kernel_spec make_es_kernel(double eps, double sigma);
+//! The paper's Gaussian: b from eq. 6 by successive approximation, m_sp = ceil(2 pi b).
+kernel_spec make_gaussian_kernel(double eps, double R);
+
+//! The kernel for eps at upsampling sigma; throws std::invalid_argument when rounding in
+//! `prec` would keep it from reaching eps.
+kernel_spec
+make_kernel(nufft_kernel kind, int dim, double eps, double sigma, precision prec);
+
+//! Upsampling factors a plan may choose from (one when the user fixed it).
+std::vector<double> candidate_upsampling(nufft_kernel kind, double upsampling);
+
+//! Throws make_kernel's error when no candidate upsampling reaches eps.
+void check_reachable(
+    nufft_kernel kind, int dim, double eps, double upsampling, precision prec);
+
+struct plan_request {
+    int dim = 1;
+    double eps = 1e-6;
+    precision prec = precision::double_;
+    nufft_kernel kernel = nufft_kernel::es;
+    double upsampling = 0;
+    std::size_t budget_bytes = 0;
+    //! Bytes per source and per target the backend needs besides the grid.
+    double bytes_per_source = 0, bytes_per_target = 0;
+    std::int64_t n_sources = 0, n_targets = 0;
+};
+
+/*!
+ * The geometry for sources with extents x[0..dim) and targets s[0..dim). Throws
+ * std::invalid_argument when the grid plus point arrays exceed the budget, naming the
+ * grid, the space-bandwidth product and what would fit.
+ */
+geometry choose_geometry(const plan_request& req, const extent* x, const extent* s);
+
+//! Smallest even 2,3,5-smooth integer >= n (FFT-friendly sizes).
+std::int64_t next_smooth_even(std::int64_t n);
+
+std::string format_bytes(double bytes);
+
+} // namespace nufft
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_NUFFT3_PARAMS_H */

@@ -1,0 +1,216 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "../core/fftw_lock.h"
+#include "nufft3_backend.h"
+#include <gnuradio/gpufft/device.h>
+#include <gnuradio/gpufft/nufft3_plan.h>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufft {
+
+nufft_kernel parse_nufft_kernel(const std::string& name)
+{
+    if (name == "es")
+        return nufft_kernel::es;
+    if (name == "gaussian")
+        return nufft_kernel::gaussian;
+    throw std::invalid_argument("kernel: '" + name +
+                                "' is unknown; use 'es' or 'gaussian'");
+}
+
+std::string to_string(nufft_kernel k)
+{
+    return k == nufft_kernel::es ? "es" : "gaussian";
+}
+
+class nufft3_plan::impl
+{
+public:
+    nufft::nufft3_config cfg;
+    gpufft::backend used = gpufft::backend::cpu;
+    std::unique_ptr<nufft::nufft3_backend> engine;
+    std::int64_t n_src = 0, n_tgt = 0;
+};
+
+nufft3_plan::nufft3_plan(int dim, double eps, const nufft3_options& options)
+    : d_impl(std::make_unique<impl>())
+{
+    if (dim != 1 && dim != 2)
+        throw std::invalid_argument("dim: " + std::to_string(dim) +
+                                    " is unsupported; use 1 or 2");
+    nufft::validate_eps(eps, options.precision);
+    if (options.sign != -1 && options.sign != 1)
+        throw std::invalid_argument("sign: " + std::to_string(options.sign) +
+                                    " is invalid; use -1 or +1");
+    if (options.kernel == nufft_kernel::es && options.upsampling != 0 &&
+        !(options.upsampling >= 1.25 && options.upsampling <= 2.0)) {
+        std::ostringstream os;
+        os << "upsampling: " << options.upsampling
+           << " is invalid for the es kernel; use 0 (auto) or 1.25 <= upsampling <= 2";
+        throw std::invalid_argument(os.str());
+    }
+    if (options.kernel == nufft_kernel::gaussian && options.upsampling != 0 &&
+        !(options.upsampling > 2.0 && options.upsampling <= 4.0)) {
+        std::ostringstream os;
+        os << "upsampling: " << options.upsampling
+           << " is invalid for the gaussian kernel; its rules need 2 < R <= 4 (0: auto)";
+        throw std::invalid_argument(os.str());
+    }
+    if (options.threads < 0)
+        throw std::invalid_argument("threads: " + std::to_string(options.threads) +
+                                    " is invalid; must be >= 0 (0: all cores)");
+    auto& c = d_impl->cfg;
+    c.dim = dim;
+    c.eps = eps;
+    c.prec = options.precision;
+    c.sign = options.sign;
+    c.kernel = options.kernel;
+    c.upsampling = options.upsampling;
+    c.memory_budget = options.memory_budget;
+    c.threads = detail::cpu_threads(options.threads, 1 << 20);
+    // The Gaussian's rule for a given eps must be representable before any points come.
+    // A kernel that cannot reach eps is a constructor error, not a set_points one.
+    nufft::check_reachable(
+        options.kernel, dim, eps, options.upsampling, options.precision);
+
+    d_impl->used = resolve_backend(options.backend, options.device_id);
+    if (d_impl->used == gpufft::backend::cuda) {
+#ifdef GPUFFT_HAVE_CUDA
+        c.device_id = resolve_device_id(options.device_id);
+        d_impl->engine = nufft::make_nufft3_cuda(c);
+#endif
+    } else {
+        c.device_id = -1;
+        d_impl->engine = nufft::make_nufft3_cpu(c);
+    }
+}
+
+nufft3_plan::~nufft3_plan() = default;
+nufft3_plan::nufft3_plan(nufft3_plan&&) noexcept = default;
+nufft3_plan& nufft3_plan::operator=(nufft3_plan&&) noexcept = default;
+
+namespace {
+
+void check_array(const char* name, const void* p, std::int64_t n)
+{
+    if (!p)
+        throw std::invalid_argument(std::string(name) + ": null pointer for " +
+                                    std::to_string(n) + " points");
+}
+
+void check_count(const char* what, std::int64_t n)
+{
+    if (n <= 0)
+        throw std::invalid_argument(std::string(what) + ": " + std::to_string(n) +
+                                    " points; at least one is needed");
+    if (n > (std::int64_t(1) << 31) - 1)
+        throw std::invalid_argument(std::string(what) + ": " + std::to_string(n) +
+                                    " points; at most 2^31 - 1 per set_points");
+}
+
+} // namespace
+
+void nufft3_plan::set_points(std::int64_t n_sources,
+                             const double* x,
+                             std::int64_t n_targets,
+                             const double* s,
+                             memory where)
+{
+    if (d_impl->cfg.dim != 1)
+        throw std::invalid_argument("set_points: this plan is 2D; pass x, y and s, t");
+    check_count("n_sources", n_sources);
+    check_count("n_targets", n_targets);
+    check_array("x", x, n_sources);
+    check_array("s", s, n_targets);
+    d_impl->n_src = d_impl->n_tgt = 0; // unusable until set_points succeeds
+    d_impl->engine->set_points(n_sources, x, nullptr, n_targets, s, nullptr, where);
+    d_impl->n_src = n_sources;
+    d_impl->n_tgt = n_targets;
+}
+
+void nufft3_plan::set_points(std::int64_t n_sources,
+                             const double* x,
+                             const double* y,
+                             std::int64_t n_targets,
+                             const double* s,
+                             const double* t,
+                             memory where)
+{
+    if (d_impl->cfg.dim != 2)
+        throw std::invalid_argument("set_points: this plan is 1D; pass x and s only");
+    check_count("n_sources", n_sources);
+    check_count("n_targets", n_targets);
+    check_array("x", x, n_sources);
+    check_array("y", y, n_sources);
+    check_array("s", s, n_targets);
+    check_array("t", t, n_targets);
+    d_impl->n_src = d_impl->n_tgt = 0;
+    d_impl->engine->set_points(n_sources, x, y, n_targets, s, t, where);
+    d_impl->n_src = n_sources;
+    d_impl->n_tgt = n_targets;
+}
+
+void nufft3_plan::execute(const std::complex<float>* c,
+                          std::complex<float>* F,
+                          memory where)
+{
+    if (d_impl->cfg.prec != precision::single)
+        throw std::invalid_argument(
+            "execute: this plan is double precision; pass complex<double>");
+    if (d_impl->n_src == 0)
+        throw std::runtime_error("execute: call set_points first");
+    check_array("c", c, d_impl->n_src);
+    check_array("F", F, d_impl->n_tgt);
+    d_impl->engine->execute(c, F, where);
+}
+
+void nufft3_plan::execute(const std::complex<double>* c,
+                          std::complex<double>* F,
+                          memory where)
+{
+    if (d_impl->cfg.prec != precision::double_)
+        throw std::invalid_argument(
+            "execute: this plan is single precision; pass complex<float>");
+    if (d_impl->n_src == 0)
+        throw std::runtime_error("execute: call set_points first");
+    check_array("c", c, d_impl->n_src);
+    check_array("F", F, d_impl->n_tgt);
+    d_impl->engine->execute(c, F, where);
+}
+
+int nufft3_plan::dim() const { return d_impl->cfg.dim; }
+double nufft3_plan::eps() const { return d_impl->cfg.eps; }
+gpufft::precision nufft3_plan::precision() const { return d_impl->cfg.prec; }
+gpufft::backend nufft3_plan::backend() const { return d_impl->used; }
+int nufft3_plan::device_id() const { return d_impl->cfg.device_id; }
+int nufft3_plan::sign() const { return d_impl->cfg.sign; }
+nufft_kernel nufft3_plan::kernel() const { return d_impl->cfg.kernel; }
+std::int64_t nufft3_plan::n_sources() const { return d_impl->n_src; }
+std::int64_t nufft3_plan::n_targets() const { return d_impl->n_tgt; }
+std::int64_t nufft3_plan::grid_size(int axis) const
+{
+    if (axis < 0 || axis > 1)
+        throw std::invalid_argument("axis: must be 0 or 1");
+    if (d_impl->n_src == 0 || axis >= d_impl->cfg.dim)
+        return d_impl->n_src == 0 ? 0 : 1;
+    return d_impl->engine->current_geometry().axis[axis].cells;
+}
+double nufft3_plan::kernel_width() const
+{
+    return d_impl->n_src ? d_impl->engine->current_geometry().kernel.taps : 0;
+}
+double nufft3_plan::upsampling() const
+{
+    return d_impl->n_src ? d_impl->engine->current_geometry().sigma : 0;
+}
+
+} // namespace gpufft
+} // namespace gr

@@ -1,0 +1,7 @@
+# Copyright 2026 gr-gpufft authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+# Type-3 NUFFT engine: parameter choice and CPU backend (plain C++), CUDA backend.
+list(APPEND GPUFFT_SOURCES nufft/nufft3_plan.cc nufft/nufft3_params.cc nufft/nufft3_cpu.cc)
+list(APPEND GPUFFT_CUDA_SOURCES nufft/nufft3_cuda.cu)

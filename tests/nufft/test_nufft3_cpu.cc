@@ -1,0 +1,254 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Type-3 NUFFT, CPU backend: accuracy against a direct NUDFT over the supported eps
+// range, plan re-use, and the errors bad input must give.
+
+#include "nufft/nufft3_checks.h"
+#include "test_harness.h"
+#include <gnuradio/gpufft/nufft3_plan.h>
+#include <cmath>
+#include <limits>
+
+using namespace gr::gpufft;
+using namespace gpufft_test;
+
+namespace {
+
+nufft3_options cpu_options(precision p, nufft_kernel k = nufft_kernel::es, double up = 0)
+{
+    nufft3_options o;
+    o.backend = backend::cpu;
+    o.precision = p;
+    o.kernel = k;
+    o.upsampling = up;
+    return o;
+}
+
+//! Error of one plan on fresh points, printed so a drift towards eps shows in the log.
+template <typename T>
+double run_case(int dim, double eps, nufft_kernel kernel, double up, int sign = -1)
+{
+    const std::uint64_t seed = fresh_seed();
+    auto o =
+        cpu_options(sizeof(T) == 4 ? precision::single : precision::double_, kernel, up);
+    o.sign = sign;
+    nufft3_plan plan(dim, eps, o);
+    // 1D: X S = 3 * 60 (a grid of a few hundred cells); 2D: about 40 x 40.
+    const auto p = dim == 1 ? random_points(1, 3000, 700, 3.0, 60.0, seed)
+                            : random_points(2, 2000, 400, 2.0, 12.0, seed);
+    set_points(plan, p);
+    const double err = plan_error<T>(plan, p, seed + 1);
+    std::printf("    dim %d %s %s eps %.0e up %.2f (grid %lld x %lld, %g taps): err %.2e "
+                "(seed %llu)\n",
+                dim,
+                sizeof(T) == 4 ? "float" : "double",
+                to_string(kernel).c_str(),
+                eps,
+                plan.upsampling(),
+                (long long)plan.grid_size(0),
+                (long long)plan.grid_size(1),
+                plan.kernel_width(),
+                err,
+                (unsigned long long)seed);
+    return err;
+}
+
+} // namespace
+
+GPUFFT_TEST(es_1d_float_meets_eps)
+{
+    for (double eps : { 1e-2, 1e-3, 1e-4, 1e-5, 1e-6 })
+        GPUFFT_CHECK_LE(run_case<float>(1, eps, nufft_kernel::es, 0), eps);
+}
+
+GPUFFT_TEST(es_1d_double_meets_eps)
+{
+    for (double eps : { 1e-2, 1e-4, 1e-6, 1e-8, 1e-10, 1e-12, 1e-13 })
+        GPUFFT_CHECK_LE(run_case<double>(1, eps, nufft_kernel::es, 0), eps);
+}
+
+GPUFFT_TEST(es_2d_float_meets_eps)
+{
+    for (double eps : { 1e-2, 1e-4, 1e-6 })
+        GPUFFT_CHECK_LE(run_case<float>(2, eps, nufft_kernel::es, 0), eps);
+}
+
+GPUFFT_TEST(es_2d_double_meets_eps)
+{
+    for (double eps : { 1e-3, 1e-7, 1e-10, 1e-13 })
+        GPUFFT_CHECK_LE(run_case<double>(2, eps, nufft_kernel::es, 0), eps);
+}
+
+GPUFFT_TEST(es_both_upsampling_factors_meet_eps)
+{
+    for (double up : { 1.25, 2.0 }) {
+        GPUFFT_CHECK_LE(run_case<double>(1, 1e-9, nufft_kernel::es, up), 1e-9);
+        GPUFFT_CHECK_LE(run_case<float>(1, 1e-5, nufft_kernel::es, up), 1e-5);
+        GPUFFT_CHECK_LE(run_case<double>(2, 1e-6, nufft_kernel::es, up), 1e-6);
+    }
+}
+
+GPUFFT_TEST(gaussian_kernel_meets_eps)
+{
+    for (double eps : { 1e-2, 1e-4, 1e-6 })
+        GPUFFT_CHECK_LE(run_case<float>(1, eps, nufft_kernel::gaussian, 0), eps);
+    GPUFFT_CHECK_LE(run_case<float>(1, 1e-4, nufft_kernel::gaussian, 2.2), 1e-4);
+    GPUFFT_CHECK_LE(run_case<double>(2, 1e-8, nufft_kernel::gaussian, 2.5), 1e-8);
+    // At R = 2.2 the Gaussian's correction factors (up to exp(pi^2 b / R^2) per axis)
+    // amplify single-precision rounding past 1e-6: the plan refuses instead of missing
+    // eps.
+    GPUFFT_CHECK_THROWS(
+        nufft3_plan(1, 1e-6, cpu_options(precision::single, nufft_kernel::gaussian, 2.2)),
+        std::invalid_argument,
+        "rounding");
+    for (double eps : { 1e-6, 1e-10 }) {
+        GPUFFT_CHECK_LE(run_case<double>(1, eps, nufft_kernel::gaussian, 0), eps);
+        GPUFFT_CHECK_LE(run_case<double>(2, eps, nufft_kernel::gaussian, 0), eps);
+    }
+}
+
+GPUFFT_TEST(positive_sign_meets_eps)
+{
+    GPUFFT_CHECK_LE(run_case<double>(1, 1e-10, nufft_kernel::es, 0, +1), 1e-10);
+    GPUFFT_CHECK_LE(run_case<float>(2, 1e-5, nufft_kernel::es, 0, +1), 1e-5);
+}
+
+GPUFFT_TEST(plan_reuse_with_new_strengths_and_new_points)
+{
+    const std::uint64_t seed = fresh_seed();
+    nufft3_plan plan(2, 1e-9, cpu_options(precision::double_));
+    auto p = random_points(2, 1500, 300, 2.0, 10.0, seed);
+    set_points(plan, p);
+    GPUFFT_CHECK_LE(plan_error<double>(plan, p, seed + 1), 1e-9);
+    GPUFFT_CHECK_LE(plan_error<double>(plan, p, seed + 2), 1e-9); // new c, same points
+    // New points with other counts and a wider band: the grid must grow.
+    const std::int64_t old_grid = plan.grid_size(0);
+    p = random_points(2, 2500, 500, 3.0, 25.0, seed + 3);
+    set_points(plan, p);
+    GPUFFT_CHECK(plan.grid_size(0) > old_grid);
+    GPUFFT_CHECK_EQ(plan.n_sources(), 2500);
+    GPUFFT_CHECK_LE(plan_error<double>(plan, p, seed + 4), 1e-9);
+    // And back to a small set: the grid shrinks and the answer stays right.
+    p = random_points(2, 100, 50, 1.0, 3.0, seed + 5);
+    set_points(plan, p);
+    GPUFFT_CHECK_LE(plan_error<double>(plan, p, seed + 6), 1e-9);
+}
+
+GPUFFT_TEST(degenerate_point_sets)
+{
+    const std::uint64_t seed = fresh_seed();
+    nufft3_plan plan(1, 1e-10, cpu_options(precision::double_));
+    // Every source at one place, one target, and zero-width target sets.
+    nufft3_points p;
+    p.x.assign(50, 1.25);
+    p.s = { -3.5 };
+    set_points(plan, p);
+    GPUFFT_CHECK_LE(plan_error<double>(plan, p, seed), 1e-10);
+    p = random_points(1, 200, 1, 2.0, 1.0, seed + 1);
+    set_points(plan, p);
+    GPUFFT_CHECK_LE(plan_error<double>(plan, p, seed + 2), 1e-10);
+    p.s.assign(30, 0.0); // all targets at s = 0: F = sum c
+    set_points(plan, p);
+    GPUFFT_CHECK_LE(plan_error<double>(plan, p, seed + 3), 1e-10);
+}
+
+GPUFFT_TEST(bad_parameters_are_rejected)
+{
+    GPUFFT_CHECK_THROWS(nufft3_plan(3, 1e-6, cpu_options(precision::double_)),
+                        std::invalid_argument,
+                        "dim");
+    GPUFFT_CHECK_THROWS(nufft3_plan(1, 1e-7, cpu_options(precision::single)),
+                        std::invalid_argument,
+                        "eps");
+    GPUFFT_CHECK_THROWS(nufft3_plan(1, 1e-14, cpu_options(precision::double_)),
+                        std::invalid_argument,
+                        "eps");
+    GPUFFT_CHECK_THROWS(nufft3_plan(1, 0.5, cpu_options(precision::double_)),
+                        std::invalid_argument,
+                        "eps");
+    GPUFFT_CHECK_THROWS(nufft3_plan(1,
+                                    std::numeric_limits<double>::quiet_NaN(),
+                                    cpu_options(precision::double_)),
+                        std::invalid_argument,
+                        "eps");
+    auto o = cpu_options(precision::double_);
+    o.sign = 0;
+    GPUFFT_CHECK_THROWS(nufft3_plan(1, 1e-6, o), std::invalid_argument, "sign");
+    GPUFFT_CHECK_THROWS(
+        nufft3_plan(1, 1e-6, cpu_options(precision::double_, nufft_kernel::es, 3)),
+        std::invalid_argument,
+        "upsampling");
+    GPUFFT_CHECK_THROWS(
+        nufft3_plan(1, 1e-6, cpu_options(precision::double_, nufft_kernel::gaussian, 2)),
+        std::invalid_argument,
+        "upsampling");
+    // eps = 1e-13 needs more than 16 ES taps at upsampling 1.25.
+    GPUFFT_CHECK_THROWS(
+        nufft3_plan(1, 1e-13, cpu_options(precision::double_, nufft_kernel::es, 1.25)),
+        std::invalid_argument,
+        "upsampling");
+    // Single precision at upsampling 1.25 cannot reach 1e-6 (corrections amplify
+    // rounding).
+    GPUFFT_CHECK_THROWS(
+        nufft3_plan(1, 1e-6, cpu_options(precision::single, nufft_kernel::es, 1.25)),
+        std::invalid_argument,
+        "rounding");
+    GPUFFT_CHECK_THROWS(parse_nufft_kernel("kaiser"), std::invalid_argument, "kernel");
+}
+
+GPUFFT_TEST(bad_points_are_rejected)
+{
+    nufft3_plan plan(1, 1e-6, cpu_options(precision::double_));
+    auto p = random_points(1, 100, 50, 2.0, 5.0, fresh_seed());
+    std::vector<std::complex<double>> c(100), F(50);
+    GPUFFT_CHECK_THROWS(
+        plan.execute(c.data(), F.data()), std::runtime_error, "set_points");
+    GPUFFT_CHECK_THROWS(plan.set_points(0, p.x.data(), 50, p.s.data()),
+                        std::invalid_argument,
+                        "n_sources");
+    GPUFFT_CHECK_THROWS(plan.set_points(100, p.x.data(), 0, p.s.data()),
+                        std::invalid_argument,
+                        "n_targets");
+    GPUFFT_CHECK_THROWS(
+        plan.set_points(100, nullptr, 50, p.s.data()), std::invalid_argument, "x");
+    GPUFFT_CHECK_THROWS(
+        plan.set_points(100, p.x.data(), p.x.data(), 50, p.s.data(), p.s.data()),
+        std::invalid_argument,
+        "1D");
+    auto bad = p;
+    bad.x[17] = std::numeric_limits<double>::quiet_NaN();
+    GPUFFT_CHECK_THROWS(set_points(plan, bad), std::invalid_argument, "x: 1 coordinate");
+    bad = p;
+    bad.s[3] = std::numeric_limits<double>::infinity();
+    GPUFFT_CHECK_THROWS(set_points(plan, bad), std::invalid_argument, "s: 1 coordinate");
+    // A failed set_points leaves the plan unusable rather than stale.
+    GPUFFT_CHECK_THROWS(
+        plan.execute(c.data(), F.data()), std::runtime_error, "set_points");
+    // Wrong precision.
+    std::vector<std::complex<float>> cf(100), Ff(50);
+    set_points(plan, p);
+    GPUFFT_CHECK_THROWS(
+        plan.execute(cf.data(), Ff.data()), std::invalid_argument, "double");
+}
+
+GPUFFT_TEST(grid_over_memory_budget_says_what_fits)
+{
+    auto o = cpu_options(precision::single);
+    o.memory_budget = std::size_t(1) << 20; // 1 MiB
+    nufft3_plan plan(1, 1e-6, o);
+    // X S = 1e3 * 1e3: a grid of millions of cells.
+    auto p = random_points(1, 100, 100, 1e3, 1e3, fresh_seed());
+    GPUFFT_CHECK_THROWS(set_points(plan, p), std::invalid_argument, "memory budget");
+    GPUFFT_CHECK_THROWS(set_points(plan, p), std::invalid_argument, "cells fit");
+    // A product that fits in the same budget works.
+    p = random_points(1, 100, 100, 10, 10, fresh_seed());
+    set_points(plan, p);
+    GPUFFT_CHECK_LE(plan_error<float>(plan, p, fresh_seed()), 1e-6);
+}
+
+GPUFFT_TEST_MAIN()

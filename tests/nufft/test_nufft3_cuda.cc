@@ -1,0 +1,2 @@
+#include "test_harness.h"
+GPUFFT_TEST_MAIN()

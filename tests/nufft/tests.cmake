@@ -1,0 +1,6 @@
+# Copyright 2026 gr-gpufft authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+gpufft_add_test(test_nufft3_cpu SOURCES nufft/test_nufft3_cpu.cc)
+gpufft_add_test(test_nufft3_cuda SOURCES nufft/test_nufft3_cuda.cc GPU)
