@@ -12,3 +12,4 @@ list(APPEND GPUFFT_SOURCES
      accumulator/spectrometer_pipeline.cc
      accumulator/tag_timeline.cc)
 
+list(APPEND GPUFFT_BLOCK_SOURCES large_fft_accumulator_impl.cc)

@@ -1,0 +1,471 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "large_fft_accumulator_impl.h"
+#include <gnuradio/io_signature.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufft {
+
+namespace {
+const pmt::pmt_t k_rx_time = pmt::mp("rx_time");
+const pmt::pmt_t k_rx_freq = pmt::mp("rx_freq");
+const pmt::pmt_t k_rx_rate = pmt::mp("rx_rate");
+const pmt::pmt_t k_spectrum = pmt::mp("spectrum");
+const pmt::pmt_t k_progress = pmt::mp("progress");
+
+// A few microseconds would do; waiting longer only delays taking new input, and
+// waiting less turns the wait for a frame into a spin.
+constexpr auto worker_poll = std::chrono::microseconds(500);
+
+pmt::pmt_t time_pmt(const accumulator::stream_time& t)
+{
+    return pmt::make_tuple(
+        pmt::from_uint64(std::uint64_t(std::max<std::int64_t>(0, t.secs))),
+        pmt::from_double(t.frac));
+}
+
+std::string power_of_two_or_number(std::int64_t n)
+{
+    if (n > 0 && (n & (n - 1)) == 0) {
+        int e = 0;
+        while ((std::int64_t(1) << e) < n)
+            ++e;
+        return std::to_string(n) + " (2^" + std::to_string(e) + ")";
+    }
+    return std::to_string(n);
+}
+} // namespace
+
+large_fft_accumulator::sptr
+large_fft_accumulator::make(std::int64_t fft_size,
+                            int n_integrations,
+                            std::int64_t output_bins,
+                            std::int64_t band_start,
+                            std::int64_t band_stop,
+                            std::int64_t overlap,
+                            const std::string& window,
+                            const std::string& mode,
+                            bool output_db,
+                            double samp_rate,
+                            double center_freq,
+                            const std::string& filterbank_path,
+                            const std::string& source_name,
+                            const std::string& backend,
+                            int device_id,
+                            std::uint64_t memory_budget)
+{
+    accumulator::pipeline_config c;
+    c.fft_size = fft_size;
+    c.n_integrations = n_integrations;
+    c.output_bins = output_bins;
+    c.band_start = band_start;
+    c.band_stop = band_stop;
+    c.overlap = overlap;
+    c.window = accumulator::parse_window(window);
+    c.mode = accumulator::parse_mode(mode);
+    if (!(samp_rate > 0) || !std::isfinite(samp_rate))
+        throw std::invalid_argument("samp_rate must be a finite number > 0 Hz, got " +
+                                    std::to_string(samp_rate));
+    if (!std::isfinite(center_freq))
+        throw std::invalid_argument("center_freq must be finite");
+    large_fft_options o;
+    o.backend = parse_backend(backend);
+    o.device_id = device_id;
+    o.memory_budget = std::size_t(memory_budget);
+    return gnuradio::make_block_sptr<large_fft_accumulator_impl>(
+        c, output_db, samp_rate, center_freq, filterbank_path, source_name, o);
+}
+
+namespace {
+// Checked before the base class is built, so bad parameters throw before GNU Radio
+// sees a block with an impossible output size.
+const accumulator::pipeline_config& checked(const accumulator::pipeline_config& c)
+{
+    accumulator::validate(c);
+    return c;
+}
+} // namespace
+
+large_fft_accumulator_impl::large_fft_accumulator_impl(
+    const accumulator::pipeline_config& config,
+    bool output_db,
+    double samp_rate,
+    double center_freq,
+    const std::string& filterbank_path,
+    const std::string& source_name,
+    const large_fft_options& engine_options)
+    : gr::block("large_fft_accumulator",
+                gr::io_signature::make(1, 1, sizeof(gr_complex)),
+                gr::io_signature::make(
+                    1, 1, sizeof(float) * std::size_t(checked(config).output_bins))),
+      d_config(config),
+      d_filterbank_path(filterbank_path),
+      d_source_name(source_name),
+      d_n_integrations(config.n_integrations),
+      d_mode(int(config.mode)),
+      d_output_db(output_db),
+      d_samp_rate(samp_rate),
+      d_center_freq(center_freq),
+      d_timeline(samp_rate, center_freq)
+{
+    // The plan is made here, so an engine that cannot do this size (budget too small,
+    // CUDA asked for and missing) fails when the block is made, not mid-run.
+    d_plan =
+        std::make_shared<large_fft_plan>(std::vector<std::int64_t>{ d_config.fft_size },
+                                         direction::forward,
+                                         engine_options);
+    d_config.pinned = d_plan->backend() == gpufft::backend::cuda;
+    d_logger->info("fft_size {:s} on the {:s} backend",
+                   power_of_two_or_number(d_config.fft_size),
+                   backend());
+    d_logger->debug("engine schedule: {:s}", d_plan->describe());
+
+    message_port_register_out(k_spectrum);
+    message_port_register_out(k_progress);
+    // Tags are re-made per output item (time of the integration's first sample).
+    set_tag_propagation_policy(TPP_DONT);
+}
+
+large_fft_accumulator_impl::~large_fft_accumulator_impl() = default;
+
+std::int64_t large_fft_accumulator_impl::band_stop() const
+{
+    return d_config.band_stop == 0 ? d_config.fft_size : d_config.band_stop;
+}
+
+std::string large_fft_accumulator_impl::backend() const
+{
+    return to_string(d_plan->backend());
+}
+
+void large_fft_accumulator_impl::set_n_integrations(int n_integrations)
+{
+    if (n_integrations < 1)
+        throw std::invalid_argument("n_integrations must be >= 1, got " +
+                                    std::to_string(n_integrations));
+    std::lock_guard<std::mutex> lock(d_pipeline_mutex);
+    d_n_integrations = n_integrations;
+    if (d_pipeline)
+        d_pipeline->set_n_integrations(n_integrations);
+}
+
+void large_fft_accumulator_impl::set_mode(const std::string& mode)
+{
+    const auto m = accumulator::parse_mode(mode);
+    std::lock_guard<std::mutex> lock(d_pipeline_mutex);
+    d_mode = int(m);
+    if (d_pipeline)
+        d_pipeline->set_mode(m);
+}
+
+std::string large_fft_accumulator_impl::mode() const
+{
+    return accumulator::to_string(accumulator::accumulate_mode(d_mode.load()));
+}
+
+double large_fft_accumulator_impl::fraction_filled() const
+{
+    std::lock_guard<std::mutex> lock(d_pipeline_mutex);
+    return d_pipeline ? double(d_pipeline->samples_in_frame()) / double(d_config.fft_size)
+                      : 0.0;
+}
+
+std::uint64_t large_fft_accumulator_impl::integrations_done() const
+{
+    std::lock_guard<std::mutex> lock(d_pipeline_mutex);
+    return d_integrations_before + (d_pipeline ? d_pipeline->integrations_done() : 0);
+}
+
+std::uint64_t large_fft_accumulator_impl::frames_skipped() const
+{
+    std::lock_guard<std::mutex> lock(d_pipeline_mutex);
+    return d_skipped_before + (d_pipeline ? d_pipeline->frames_skipped() : 0);
+}
+
+bool large_fft_accumulator_impl::start()
+{
+    // start() runs on the block's thread, where an exception would leave the rest of
+    // the flowgraph waiting forever: log the reason and let general_work() end the run.
+    std::unique_ptr<accumulator::spectrometer_pipeline> pipeline;
+    try {
+        if (!d_filterbank_path.empty()) {
+            // Fail now with the path in the message, not at the first spectrum.
+            std::FILE* f = std::fopen(d_filterbank_path.c_str(), "wb");
+            if (!f)
+                throw std::runtime_error("filterbank_path: cannot write '" +
+                                         d_filterbank_path + "'");
+            std::fclose(f);
+        }
+        accumulator::pipeline_config c = d_config;
+        c.n_integrations = d_n_integrations;
+        c.mode = accumulator::accumulate_mode(d_mode.load());
+        auto plan = d_plan;
+        pipeline = std::make_unique<accumulator::spectrometer_pipeline>(
+            c, [plan](std::complex<float>* x) { plan->execute(x, x); });
+        if (d_config.pinned && !pipeline->pinned())
+            d_logger->warn("could not page-lock the frames: host-to-GPU copies will be "
+                           "slower");
+    } catch (const std::exception& e) {
+        d_logger->error("cannot start: {:s}", e.what());
+    }
+    {
+        std::lock_guard<std::mutex> lock(d_pipeline_mutex);
+        d_pipeline = std::move(pipeline);
+    }
+    d_timeline = accumulator::tag_timeline(d_samp_rate, d_center_freq);
+    d_first_work = true;
+    d_time_from_host = false;
+    d_filterbank.reset();
+    d_warned_retune = false;
+    d_last_progress = {}; // the first call publishes at once
+    d_last_log = std::chrono::steady_clock::now();
+    return block::start();
+}
+
+bool large_fft_accumulator_impl::stop()
+{
+    std::unique_ptr<accumulator::spectrometer_pipeline> pipeline;
+    {
+        std::lock_guard<std::mutex> lock(d_pipeline_mutex);
+        pipeline = std::move(d_pipeline);
+        if (pipeline) {
+            d_integrations_before += pipeline->integrations_done();
+            d_skipped_before += pipeline->frames_skipped();
+        }
+    }
+    if (pipeline && pipeline->samples_in_frame() > d_config.overlap)
+        d_logger->info("stopped with a frame {:.1f}% filled; its samples are not in any "
+                       "output",
+                       100.0 * double(pipeline->samples_in_frame()) /
+                           double(d_config.fft_size));
+    pipeline.reset(); // joins the worker (after the frame it is transforming, if any)
+    if (d_filterbank) {
+        d_logger->info("wrote {:d} spectra to {:s}",
+                       d_filterbank->spectra_written(),
+                       d_filterbank->path());
+        d_filterbank.reset();
+    }
+    return block::stop();
+}
+
+void large_fft_accumulator_impl::forecast(int, gr_vector_int& ninput_items_required)
+{
+    // While the worker holds a frame that completes a spectrum, ask for no input: the
+    // scheduler then calls general_work() even after the input has ended, so the last
+    // spectrum is not lost when a finite stream stops.
+    ninput_items_required[0] = (d_pipeline && d_pipeline->pending()) ? 0 : 1;
+}
+
+void large_fft_accumulator_impl::read_tags(std::uint64_t begin, std::uint64_t end)
+{
+    std::vector<gr::tag_t> tags;
+    get_tags_in_range(tags, 0, begin, end);
+    for (const auto& t : tags) {
+        const std::int64_t at = std::int64_t(t.offset - d_offset_base);
+        if (pmt::eqv(t.key, k_rx_time) && pmt::is_tuple(t.value) &&
+            pmt::length(t.value) == 2) {
+            d_timeline.set_time(
+                at,
+                { std::int64_t(pmt::to_uint64(pmt::tuple_ref(t.value, 0))),
+                  pmt::to_double(pmt::tuple_ref(t.value, 1)) });
+            d_time_from_host = false;
+        } else if (pmt::eqv(t.key, k_rx_freq) && pmt::is_number(t.value)) {
+            d_timeline.set_freq(at, pmt::to_double(t.value));
+        } else if (pmt::eqv(t.key, k_rx_rate) && pmt::is_number(t.value)) {
+            d_timeline.set_rate(at, pmt::to_double(t.value));
+        }
+    }
+}
+
+int large_fft_accumulator_impl::general_work(int noutput_items,
+                                             gr_vector_int& ninput_items,
+                                             gr_vector_const_void_star& input_items,
+                                             gr_vector_void_star& output_items)
+{
+    const auto* in = static_cast<const gr_complex*>(input_items[0]);
+    auto* out = static_cast<float*>(output_items[0]);
+    const std::uint64_t read = nitems_read(0);
+    if (!d_pipeline)
+        return WORK_DONE; // start() failed and said why
+
+    if (d_first_work) {
+        d_first_work = false;
+        d_offset_base = read;
+        // Until an rx_time tag says otherwise, the host clock dates the first sample.
+        std::vector<gr::tag_t> t0;
+        get_tags_in_range(t0, 0, read, read + 1, k_rx_time);
+        if (t0.empty()) {
+            const double now = std::chrono::duration<double>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count();
+            d_timeline.set_time(0, accumulator::stream_time{}.plus(now));
+            d_time_from_host = true;
+        }
+    }
+
+    const std::int64_t available = ninput_items[0];
+    std::int64_t consumed = 0;
+    try {
+        consumed = d_pipeline->push(in, available);
+        if (consumed < available) {
+            // Both frames are with the worker: give it a moment, then take what fits.
+            d_pipeline->wait(worker_poll);
+            consumed += d_pipeline->push(in + consumed, available - consumed);
+        } else if (available == 0) {
+            // Called with no input only while a spectrum is on its way (forecast).
+            d_pipeline->wait(worker_poll);
+        }
+        read_tags(read, read + std::uint64_t(consumed));
+        consume_each(int(consumed));
+
+        int produced = 0;
+        accumulator::integrated_spectrum s;
+        while (produced < noutput_items && d_pipeline->pop(s)) {
+            if (s.skipped > 0)
+                d_logger->warn(
+                    "integration {:d}: {:d} of {:d} frames skipped (non-finite "
+                    "samples)",
+                    s.index,
+                    s.skipped,
+                    s.n_integrations);
+            if (s.frames == 0)
+                continue; // nothing to show: every frame was bad
+            emit(s,
+                 out + std::size_t(produced) * std::size_t(d_config.output_bins),
+                 nitems_written(0) + std::uint64_t(produced));
+            d_timeline.forget_before(s.first_sample);
+            ++produced;
+        }
+        publish_progress(false);
+        return produced;
+    } catch (const std::exception& e) {
+        // An engine failure (device lost, out of memory): stop this flowgraph cleanly
+        // with the reason, rather than leave a thread dead and the graph hanging.
+        d_logger->error("stopping: {:s}", e.what());
+        consume_each(int(consumed));
+        return WORK_DONE;
+    }
+}
+
+void large_fft_accumulator_impl::emit(const accumulator::integrated_spectrum& s,
+                                      float* out,
+                                      std::uint64_t out_offset)
+{
+    const accumulator::stream_state at = d_timeline.at(s.first_sample);
+    const auto& reducer = d_pipeline->reducer();
+    const double bin_hz = at.rate / double(d_config.fft_size);
+    const double fch1 = at.freq + reducer.channel_centre_bins(0) * bin_hz;
+    const double foff = double(reducer.decimation()) * bin_hz;
+    const double tsamp =
+        double(s.n_integrations) * double(d_config.fft_size - d_config.overlap) / at.rate;
+
+    const std::size_t nchans = s.power.size();
+    if (d_output_db)
+        for (std::size_t c = 0; c < nchans; ++c)
+            out[c] = 10.0f * std::log10(std::max(s.power[c], 1e-30f));
+    else
+        std::copy(s.power.begin(), s.power.end(), out);
+
+    const pmt::pmt_t t = time_pmt(at.time);
+    add_item_tag(0, out_offset, k_rx_time, t);
+    add_item_tag(0, out_offset, k_rx_freq, pmt::from_double(at.freq));
+    add_item_tag(0, out_offset, k_rx_rate, pmt::from_double(1.0 / tsamp));
+
+    pmt::pmt_t meta = pmt::make_dict();
+    meta = pmt::dict_add(meta, k_rx_time, t);
+    meta = pmt::dict_add(meta, k_rx_freq, pmt::from_double(at.freq));
+    meta = pmt::dict_add(meta, k_rx_rate, pmt::from_double(at.rate));
+    meta = pmt::dict_add(meta, pmt::mp("fch1"), pmt::from_double(fch1));
+    meta = pmt::dict_add(meta, pmt::mp("foff"), pmt::from_double(foff));
+    meta = pmt::dict_add(meta, pmt::mp("nchans"), pmt::from_long(long(nchans)));
+    meta = pmt::dict_add(meta, pmt::mp("tsamp"), pmt::from_double(tsamp));
+    meta = pmt::dict_add(meta, pmt::mp("integrations"), pmt::from_long(long(s.frames)));
+    meta = pmt::dict_add(meta, pmt::mp("skipped"), pmt::from_long(long(s.skipped)));
+    meta =
+        pmt::dict_add(meta, pmt::mp("integration_index"), pmt::from_long(long(s.index)));
+    meta =
+        pmt::dict_add(meta, pmt::mp("fft_size"), pmt::from_long(long(d_config.fft_size)));
+    meta = pmt::dict_add(meta, pmt::mp("mode"), pmt::mp(accumulator::to_string(s.mode)));
+    meta = pmt::dict_add(meta, pmt::mp("db"), pmt::from_bool(d_output_db));
+    meta = pmt::dict_add(meta,
+                         pmt::mp("time_source"),
+                         pmt::mp(d_time_from_host ? "host_clock" : "rx_time"));
+    message_port_pub(k_spectrum, pmt::cons(meta, pmt::init_f32vector(nchans, out)));
+
+    if (!d_filterbank_path.empty())
+        write_filterbank(s, at);
+}
+
+void large_fft_accumulator_impl::write_filterbank(
+    const accumulator::integrated_spectrum& s, const accumulator::stream_state& at)
+{
+    const auto& reducer = d_pipeline->reducer();
+    const double bin_hz = at.rate / double(d_config.fft_size);
+    if (!d_filterbank) {
+        accumulator::filterbank_header h;
+        h.source_name = d_source_name;
+        h.rawdatafile = "gr-gpufft large_fft_accumulator";
+        h.fch1 = (at.freq + reducer.channel_centre_bins(0) * bin_hz) * 1e-6;
+        h.foff = double(reducer.decimation()) * bin_hz * 1e-6;
+        h.nchans = int(d_config.output_bins);
+        h.tstart = at.time.mjd();
+        h.tsamp = double(s.n_integrations) *
+                  double(d_config.fft_size - d_config.overlap) / at.rate;
+        d_filterbank =
+            std::make_unique<accumulator::filterbank_writer>(d_filterbank_path, h);
+        d_filterbank_freq = at.freq;
+    } else if (at.freq != d_filterbank_freq && !d_warned_retune) {
+        d_warned_retune = true;
+        d_logger->warn("rx_freq changed to {:g} Hz; {:s} keeps the header of {:g} Hz",
+                       at.freq,
+                       d_filterbank_path,
+                       d_filterbank_freq);
+    }
+    // Filterbank data are linear power, whatever the stream output shows.
+    d_filterbank->write_spectrum(s.power.data());
+}
+
+void large_fft_accumulator_impl::publish_progress(bool force)
+{
+    const auto now = std::chrono::steady_clock::now();
+    if (!force && now - d_last_progress < std::chrono::seconds(1))
+        return;
+    d_last_progress = now;
+    const double filled =
+        double(d_pipeline->samples_in_frame()) / double(d_config.fft_size);
+    const std::int64_t frames = d_pipeline->frames_in_integration();
+    const std::int64_t done = d_pipeline->integrations_done();
+    pmt::pmt_t p = pmt::make_dict();
+    p = pmt::dict_add(p, pmt::mp("fraction_filled"), pmt::from_double(filled));
+    p = pmt::dict_add(p, pmt::mp("frames_done"), pmt::from_long(long(frames)));
+    p = pmt::dict_add(p, pmt::mp("n_integrations"), pmt::from_long(d_n_integrations));
+    p = pmt::dict_add(p, pmt::mp("integrations_done"), pmt::from_long(long(done)));
+    p = pmt::dict_add(
+        p, pmt::mp("skipped_frames"), pmt::from_long(long(d_pipeline->frames_skipped())));
+    message_port_pub(k_progress, p);
+    // Long frames take seconds to fill: say how far along they are now and then.
+    if (now - d_last_log >= std::chrono::seconds(10)) {
+        d_last_log = now;
+        d_logger->info("frame {:.0f}% filled, {:d}/{:d} frames of integration {:d} done",
+                       100.0 * filled,
+                       frames,
+                       d_n_integrations.load(),
+                       done);
+    }
+}
+
+} // namespace gpufft
+} // namespace gr

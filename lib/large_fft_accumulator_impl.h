@@ -1,0 +1,107 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_LARGE_FFT_ACCUMULATOR_IMPL_H
+#define INCLUDED_GPUFFT_LARGE_FFT_ACCUMULATOR_IMPL_H
+
+#include "accumulator/filterbank_writer.h"
+#include "accumulator/spectrometer_pipeline.h"
+#include "accumulator/tag_timeline.h"
+#include <gnuradio/gpufft/large_fft_accumulator.h>
+#include <gnuradio/gpufft/large_fft_plan.h>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+
+namespace gr {
+namespace gpufft {
+
+class large_fft_accumulator_impl : public large_fft_accumulator
+{
+public:
+    large_fft_accumulator_impl(const accumulator::pipeline_config& config,
+                               bool output_db,
+                               double samp_rate,
+                               double center_freq,
+                               const std::string& filterbank_path,
+                               const std::string& source_name,
+                               const large_fft_options& engine_options);
+    ~large_fft_accumulator_impl() override;
+
+    void set_n_integrations(int n_integrations) override;
+    int n_integrations() const override { return d_n_integrations; }
+    void set_mode(const std::string& mode) override;
+    std::string mode() const override;
+    void set_output_db(bool output_db) override { d_output_db = output_db; }
+    bool output_db() const override { return d_output_db; }
+
+    std::int64_t fft_size() const override { return d_config.fft_size; }
+    std::int64_t output_bins() const override { return d_config.output_bins; }
+    std::int64_t band_start() const override { return d_config.band_start; }
+    std::int64_t band_stop() const override;
+    std::int64_t overlap() const override { return d_config.overlap; }
+    std::string window() const override
+    {
+        return accumulator::to_string(d_config.window);
+    }
+    std::string backend() const override;
+    std::string describe() const override { return d_plan->describe(); }
+
+    double fraction_filled() const override;
+    std::uint64_t integrations_done() const override;
+    std::uint64_t frames_skipped() const override;
+
+    bool start() override;
+    bool stop() override;
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
+    int general_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) override;
+
+private:
+    void read_tags(std::uint64_t begin, std::uint64_t end);
+    void
+    emit(const accumulator::integrated_spectrum& s, float* out, std::uint64_t out_offset);
+    void write_filterbank(const accumulator::integrated_spectrum& s,
+                          const accumulator::stream_state& at);
+    void publish_progress(bool force);
+
+    accumulator::pipeline_config d_config;
+    const std::string d_filterbank_path;
+    const std::string d_source_name;
+    std::shared_ptr<large_fft_plan> d_plan;
+
+    std::atomic<int> d_n_integrations;
+    std::atomic<int> d_mode;
+    std::atomic<bool> d_output_db;
+
+    // Created in start(), destroyed in stop(): the frames may be tens of GiB, and a
+    // flowgraph that is only built (GRC, tests) should not hold them.
+    mutable std::mutex d_pipeline_mutex;
+    std::unique_ptr<accumulator::spectrometer_pipeline> d_pipeline;
+    std::atomic<std::uint64_t> d_integrations_before{ 0 }; // of earlier runs
+    std::atomic<std::uint64_t> d_skipped_before{ 0 };
+
+    const double d_samp_rate;
+    const double d_center_freq;
+    accumulator::tag_timeline d_timeline;
+    bool d_first_work = true;
+    std::uint64_t d_offset_base = 0; // nitems_read(0) at the pipeline's first sample
+    bool d_time_from_host = false;
+    std::unique_ptr<accumulator::filterbank_writer> d_filterbank;
+    double d_filterbank_freq = 0.0; // rx_freq the header was written for
+    bool d_warned_retune = false;
+    std::chrono::steady_clock::time_point d_last_progress;
+    std::chrono::steady_clock::time_point d_last_log;
+};
+
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_LARGE_FFT_ACCUMULATOR_IMPL_H */
