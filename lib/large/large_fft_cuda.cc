@@ -5,20 +5,403 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Placeholder until the CUDA pass pipeline lands (same session): refuses clearly.
+// CUDA backend of the large FFT: the planner's passes through a ring of three device
+// slots on three streams, so the copy in of pass i+1, the FFTs of pass i and the copy out
+// of pass i-1 run at once (both PCIe directions busy). Pinned caller arrays are copied
+// directly with 2-D copies; pageable ones go through a pinned staging ring (the paper's
+// blocked buffer: the CPU gathers the strided blocks so every DMA is one wide transfer),
+// with the scatter of pass i-1 running beside the gather of pass i.
 
+#include "cuda/cuda_resources.h"
 #include "large_fft_backend.h"
+#include "large_fft_host.h"
+#include "large_fft_kernels.h"
+#include <cufft.h>
+#include <exception>
+#include <map>
 #include <stdexcept>
+#include <thread>
 
 namespace gr {
 namespace gpufft {
 namespace detail {
 
-std::unique_ptr<large_fft_executor>
-make_large_fft_cuda(const std::vector<const large_schedule*>&, const large_exec_config&)
+namespace {
+
+using i64 = std::int64_t;
+constexpr int K = large_fft_slots;
+
+class cufft_handle
 {
-    throw std::runtime_error("large_fft_plan: the CUDA backend is not available yet; "
-                             "use backend 'cpu'");
+public:
+    cufft_handle() { GPUFFT_CUFFT_CHECK(cufftCreate(&d_h)); }
+    ~cufft_handle()
+    {
+        if (d_h)
+            cufftDestroy(d_h);
+    }
+    cufft_handle(const cufft_handle&) = delete;
+    cufft_handle& operator=(const cufft_handle&) = delete;
+    cufftHandle get() const { return d_h; }
+
+private:
+    cufftHandle d_h = 0;
+};
+
+template <typename T>
+class large_fft_cuda final : public large_fft_executor
+{
+    static constexpr bool dbl = sizeof(T) == 8;
+    using C = std::conditional_t<dbl, cufftDoubleComplex, cufftComplex>;
+
+public:
+    large_fft_cuda(const std::vector<const large_schedule*>& schedules,
+                   const large_exec_config& cfg)
+        : d_cfg(cfg), d_guard_device(cfg.device_id)
+    {
+        cuda::device_guard g(cfg.device_id);
+        for (const auto* s : schedules) {
+            d_pass = std::max(d_pass, s->pass_elems);
+            for (const auto& r : s->rounds)
+                if (r.type == large_round::kind::whole) {
+                    d_whole = std::max(d_whole, s->size);
+                    d_stage = std::max(d_stage, r.chunk);
+                }
+        }
+        d_stage = std::max(d_stage, d_pass);
+
+        // All FFTs run on the compute stream one after the other: one shared work area.
+        std::size_t work = 0;
+        for (const auto& geo : schedule_geometries(schedules)) {
+            auto h = std::make_unique<cufft_handle>();
+            GPUFFT_CUFFT_CHECK(cufftSetAutoAllocation(h->get(), 0));
+            long long n = geo.n, embed = geo.n;
+            std::size_t ws = 0;
+            GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(h->get(),
+                                                   1,
+                                                   &n,
+                                                   &embed,
+                                                   geo.stride,
+                                                   geo.dist,
+                                                   &embed,
+                                                   geo.stride,
+                                                   geo.dist,
+                                                   dbl ? CUFFT_Z2Z : CUFFT_C2C,
+                                                   geo.batch,
+                                                   &ws));
+            work = std::max(work, ws);
+            d_plans.emplace(geo, std::move(h));
+        }
+        if (d_whole)
+            d_whole_buf.allocate(std::size_t(d_whole));
+        for (int s = 0; s < K && d_pass; ++s) {
+            d_buf0[s].allocate(std::size_t(d_pass));
+            d_buf1[s].allocate(std::size_t(d_pass));
+        }
+        d_work.allocate(std::max<std::size_t>(work, 1));
+        for (auto& p : d_plans)
+            GPUFFT_CUFFT_CHECK(cufftSetWorkArea(p.second->get(), d_work.get()));
+        d_flag.allocate(1);
+    }
+
+    ~large_fft_cuda() override { drain(); }
+
+    void run(const large_schedule& s, const void* in, void* out) override
+    {
+        cuda::device_guard g(d_cfg.device_id);
+        try {
+            for (const auto& r : s.rounds) {
+                const void* src = r.from_input ? in : out;
+                if (r.from_input)
+                    GPUFFT_CUDA_CHECK(
+                        cudaMemsetAsync(d_flag.get(), 0, sizeof(int), d_comp.get()));
+                if (r.type == large_round::kind::whole)
+                    run_whole(r, s.size, src, out);
+                else
+                    run_passes(r, src, out);
+                if (r.from_input) {
+                    int bad = 0;
+                    GPUFFT_CUDA_CHECK(cudaMemcpy(
+                        &bad, d_flag.get(), sizeof(int), cudaMemcpyDeviceToHost));
+                    if (bad)
+                        throw std::invalid_argument(
+                            "execute: the input holds a NaN or infinite sample");
+                }
+            }
+        } catch (...) {
+            drain();
+            throw;
+        }
+    }
+
+private:
+    void drain() noexcept
+    {
+        cudaStreamSynchronize(d_h2d.get());
+        cudaStreamSynchronize(d_comp.get());
+        cudaStreamSynchronize(d_d2h.get());
+    }
+
+    void ensure_staging()
+    {
+        if (d_stage_in[0].size())
+            return;
+        for (int s = 0; s < K; ++s) {
+            d_stage_in[s].allocate(std::size_t(d_stage));
+            d_stage_out[s].allocate(std::size_t(d_stage));
+        }
+    }
+
+    void fft(C* buf, const fft_call& c)
+    {
+        const cufftHandle h = d_plans.at(c.g)->get();
+        GPUFFT_CUFFT_CHECK(cufftSetStream(h, d_comp.get()));
+        const int dir = static_cast<int>(d_cfg.dir); // CUFFT_FORWARD == -1 as ours
+        if constexpr (dbl)
+            GPUFFT_CUFFT_CHECK(cufftExecZ2Z(h, buf + c.offset, buf + c.offset, dir));
+        else
+            GPUFFT_CUFFT_CHECK(cufftExecC2C(h, buf + c.offset, buf + c.offset, dir));
+    }
+
+    void copy_blocks(void* dst_base,
+                     const void* src_base,
+                     const std::vector<host_block>& blocks,
+                     bool to_device,
+                     cudaStream_t st)
+    {
+        const std::size_t e = sizeof(C);
+        for (const auto& b : blocks) {
+            auto* host = static_cast<const char*>(to_device ? src_base : dst_base) +
+                         b.host_offset * e;
+            auto* dev = static_cast<const char*>(to_device ? dst_base : src_base) +
+                        b.dev_offset * e;
+            if (to_device)
+                GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(const_cast<char*>(dev),
+                                                    b.width * e,
+                                                    host,
+                                                    b.pitch * e,
+                                                    b.width * e,
+                                                    b.rows,
+                                                    cudaMemcpyHostToDevice,
+                                                    st));
+            else
+                GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(const_cast<char*>(host),
+                                                    b.pitch * e,
+                                                    dev,
+                                                    b.width * e,
+                                                    b.width * e,
+                                                    b.rows,
+                                                    cudaMemcpyDeviceToHost,
+                                                    st));
+        }
+    }
+
+    // One round of passes through the three-slot ring.
+    void run_passes(const large_round& r, const void* src, void* out)
+    {
+        const bool direct_in = cuda::is_pinned(src), direct_out = cuda::is_pinned(out);
+        if (!direct_in || !direct_out)
+            ensure_staging();
+        const int th = std::max(1, d_cfg.threads);
+        const int half = std::max(1, th / 2);
+        const auto& passes = r.pass_list;
+        std::exception_ptr scatter_error;
+
+        auto scatter = [&](std::size_t i) {
+            const int s = int(i % K);
+            GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_d2h_done[s].get()));
+            scatter_blocks(d_stage_out[s].get(), out, passes[i].writes, sizeof(C), half);
+        };
+
+        for (std::size_t i = 0; i < passes.size(); ++i) {
+            const auto& p = passes[i];
+            const int s = int(i % K);
+            std::thread scatter_prev;
+            if (!direct_out && i > 0)
+                scatter_prev = std::thread([&, i] {
+                    try {
+                        scatter(i - 1);
+                    } catch (...) {
+                        scatter_error = std::current_exception();
+                    }
+                });
+            try {
+                // copy in (waits until pass i-K has left this slot)
+                GPUFFT_CUDA_CHECK(
+                    cudaStreamWaitEvent(d_h2d.get(), d_d2h_done[s].get(), 0));
+                if (direct_in) {
+                    copy_blocks(d_buf0[s].get(), src, p.reads, true, d_h2d.get());
+                } else {
+                    GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_h2d_done[s].get()));
+                    gather_blocks(src,
+                                  d_stage_in[s].get(),
+                                  p.reads,
+                                  sizeof(C),
+                                  direct_out ? th : half);
+                    GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_buf0[s].get(),
+                                                      d_stage_in[s].get(),
+                                                      p.elements * sizeof(C),
+                                                      cudaMemcpyHostToDevice,
+                                                      d_h2d.get()));
+                }
+                d_h2d_done[s].record(d_h2d.get());
+
+                // compute
+                GPUFFT_CUDA_CHECK(
+                    cudaStreamWaitEvent(d_comp.get(), d_h2d_done[s].get(), 0));
+                C* buf = d_buf0[s].get();
+                C* res = buf;
+                if (r.from_input)
+                    launch_finite_check(buf, dbl, p.elements, d_flag.get(), d_comp.get());
+                twiddle_params tw;
+                if (r.twiddle) {
+                    tw.on = true;
+                    tw.b0 = p.b0;
+                    tw.n = r.tw_n;
+                    tw.div = r.tw_div;
+                    tw.sign = static_cast<int>(d_cfg.dir);
+                }
+                if (r.type == large_round::kind::tile_transpose) {
+                    res = d_buf1[s].get();
+                    launch_transpose(buf,
+                                     res,
+                                     dbl,
+                                     i64(p.reads.size()),
+                                     r.tile,
+                                     r.tile,
+                                     twiddle_params{},
+                                     d_comp.get());
+                } else {
+                    for (const auto& c : pass_fft_calls(r, p))
+                        fft(buf, c);
+                    if (r.transposed_write) {
+                        res = d_buf1[s].get();
+                        launch_transpose(buf, res, dbl, 1, r.L, p.bc, tw, d_comp.get());
+                    } else if (r.twiddle) {
+                        launch_twiddle(buf, dbl, p.ac, r.L, p.bc, tw, d_comp.get());
+                    }
+                }
+                d_comp_done[s].record(d_comp.get());
+
+                // copy out
+                GPUFFT_CUDA_CHECK(
+                    cudaStreamWaitEvent(d_d2h.get(), d_comp_done[s].get(), 0));
+                if (direct_out)
+                    copy_blocks(out, res, p.writes, false, d_d2h.get());
+                else
+                    GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_stage_out[s].get(),
+                                                      res,
+                                                      p.elements * sizeof(C),
+                                                      cudaMemcpyDeviceToHost,
+                                                      d_d2h.get()));
+                d_d2h_done[s].record(d_d2h.get());
+            } catch (...) {
+                if (scatter_prev.joinable())
+                    scatter_prev.join();
+                throw;
+            }
+            if (scatter_prev.joinable())
+                scatter_prev.join();
+            if (scatter_error)
+                std::rethrow_exception(scatter_error);
+        }
+        if (!direct_out && !passes.empty())
+            scatter(passes.size() - 1);
+        // the next round reads what this one wrote
+        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_d2h.get()));
+        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_comp.get()));
+    }
+
+    // In-card: the whole array in by chunks, the FFT, out by chunks.
+    void run_whole(const large_round& r, i64 n, const void* src, void* out)
+    {
+        const bool direct_in = cuda::is_pinned(src), direct_out = cuda::is_pinned(out);
+        if (!direct_in || !direct_out)
+            ensure_staging();
+        const int th = std::max(1, d_cfg.threads);
+        C* buf = d_whole_buf.get();
+        const auto& chunks = r.pass_list;
+        if (direct_in) {
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                buf, src, n * sizeof(C), cudaMemcpyHostToDevice, d_h2d.get()));
+        } else {
+            for (std::size_t i = 0; i < chunks.size(); ++i) {
+                const int s = int(i % K);
+                const auto& b = chunks[i].reads[0];
+                GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_h2d_done[s].get()));
+                gather_blocks(src,
+                              d_stage_in[s].get(),
+                              { { b.host_offset, 1, b.width, b.width, 0 } },
+                              sizeof(C),
+                              th);
+                GPUFFT_CUDA_CHECK(cudaMemcpyAsync(buf + b.host_offset,
+                                                  d_stage_in[s].get(),
+                                                  b.width * sizeof(C),
+                                                  cudaMemcpyHostToDevice,
+                                                  d_h2d.get()));
+                d_h2d_done[s].record(d_h2d.get());
+            }
+        }
+        d_h2d_done[0].record(d_h2d.get());
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_comp.get(), d_h2d_done[0].get(), 0));
+        launch_finite_check(buf, dbl, n, d_flag.get(), d_comp.get());
+        for (const auto& c : pass_fft_calls(r, large_pass{}))
+            fft(buf, c);
+        d_comp_done[0].record(d_comp.get());
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_d2h.get(), d_comp_done[0].get(), 0));
+        if (direct_out) {
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                out, buf, n * sizeof(C), cudaMemcpyDeviceToHost, d_d2h.get()));
+        } else {
+            auto scatter = [&](std::size_t i) {
+                const auto& b = chunks[i].writes[0];
+                GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_d2h_done[i % K].get()));
+                scatter_blocks(d_stage_out[i % K].get(),
+                               out,
+                               { { b.host_offset, 1, b.width, b.width, 0 } },
+                               sizeof(C),
+                               th);
+            };
+            for (std::size_t i = 0; i < chunks.size(); ++i) {
+                if (i >= std::size_t(K))
+                    scatter(i - K);
+                const auto& b = chunks[i].writes[0];
+                GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_stage_out[i % K].get(),
+                                                  buf + b.host_offset,
+                                                  b.width * sizeof(C),
+                                                  cudaMemcpyDeviceToHost,
+                                                  d_d2h.get()));
+                d_d2h_done[i % K].record(d_d2h.get());
+            }
+            for (std::size_t i = chunks.size() > std::size_t(K) ? chunks.size() - K : 0;
+                 i < chunks.size();
+                 ++i)
+                scatter(i);
+        }
+        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_d2h.get()));
+    }
+
+    large_exec_config d_cfg;
+    int d_guard_device;
+    i64 d_pass = 0, d_whole = 0, d_stage = 0;
+    std::map<fft_geometry, std::unique_ptr<cufft_handle>> d_plans;
+    cuda::device_buffer<C> d_whole_buf, d_buf0[K], d_buf1[K];
+    cuda::device_buffer<char> d_work;
+    cuda::device_buffer<int> d_flag;
+    cuda::pinned_buffer<C> d_stage_in[K], d_stage_out[K];
+    cuda::stream d_h2d, d_comp, d_d2h;
+    cuda::event d_h2d_done[K], d_comp_done[K], d_d2h_done[K];
+};
+
+} // namespace
+
+std::unique_ptr<large_fft_executor>
+make_large_fft_cuda(const std::vector<const large_schedule*>& schedules,
+                    const large_exec_config& cfg)
+{
+    if (cfg.prec == precision::single)
+        return std::make_unique<large_fft_cuda<float>>(schedules, cfg);
+    return std::make_unique<large_fft_cuda<double>>(schedules, cfg);
 }
 
 } // namespace detail

@@ -318,10 +318,11 @@ large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
             too_small(max3,
                       "1-D: the largest factor of a three-round split is " +
                           std::to_string(max3));
-        // Two rounds move 4x the data, three 6x: only take three when two would make
-        // the transfers narrower than 4 KiB (or than sqrt(pass)/4 for tiny budgets).
-        const i64 want_width = std::max<i64>(
-            1, std::min<i64>(4096 / i64(elem_bytes), i64(std::sqrt(double(p))) / 4));
+        // Two rounds move 4x the data, three 6x plus a host reordering: take three only
+        // when two do not fit or would move rows narrower than 32 elements (sqrt(pass)/4
+        // for tiny budgets), where transfers lose most of their bandwidth.
+        const i64 want_width =
+            std::max<i64>(1, std::min<i64>(32, i64(std::sqrt(double(p))) / 4));
         const bool two = max2 <= p && (p / max2 >= want_width || max3 >= max2);
         if (two) {
             const i64 n1 = f2.first, n2 = f2.second;

@@ -1,0 +1,461 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// gpufft-bench large: the out-of-card FFT of host-resident complex64 arrays against, in
+// the same run, pinned copy + cuFFT + copy back (in card) and FFTW with every host
+// thread; the measured pinned copy rates beside our effective PCIe rate.
+//
+//   gpufft-bench large [--sizes 2^24,2^26,2^28,2^30] [--reps 5] [--fftw-max 2^30]
+//                      [--shapes 8192x8192,512x512x512] [--inplace-only 0|1]
+//                      [--pageable 0|1] [--budget-fraction 8]
+//
+// Host arrays are pinned (cudaMallocHost) unless --pageable 1 adds pageable cases. The
+// out-of-card case gets a budget of 1/8 of the data (--budget-fraction). Accuracy: the
+// relative error over 16 bins against a direct DFT in double.
+
+#include "bench_common.h"
+#include "core/fftw_lock.h"
+#include <gnuradio/gpufft/device.h>
+#include <gnuradio/gpufft/large_fft_plan.h>
+#include <fftw3.h>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#ifdef GPUFFT_HAVE_CUDA
+#include "cuda/cuda_resources.h"
+#include <cufft.h>
+#endif
+
+using namespace gr::gpufft;
+using namespace gpufft_bench;
+
+#ifdef GPUFFT_HAVE_CUDA
+namespace {
+
+using cf = std::complex<float>;
+using i64 = std::int64_t;
+
+int host_threads() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+
+void parallel(i64 n, const std::function<void(i64, i64)>& fn)
+{
+    const int t = host_threads();
+    std::vector<std::thread> pool;
+    const i64 step = (n + t - 1) / t;
+    for (int i = 0; i < t; ++i) {
+        const i64 b = i * step, e = std::min(n, b + step);
+        if (b < e)
+            pool.emplace_back(fn, b, e);
+    }
+    for (auto& th : pool)
+        th.join();
+}
+
+// Fresh random samples in [-1, 1)^2, filled by every host thread.
+void fill_random(cf* x, i64 n, std::uint64_t seed)
+{
+    parallel(n, [&](i64 b, i64 e) {
+        std::mt19937_64 rng(seed + std::uint64_t(b) * 0x9E3779B97F4A7C15ull);
+        std::uniform_real_distribution<float> u(-1.f, 1.f);
+        for (i64 i = b; i < e; ++i)
+            x[i] = cf(u(rng), u(rng));
+    });
+}
+
+// Bins k of the n-point forward DFT of x, in double, every host thread (phase re-anchored
+// with sincospi-accurate std::polar every 1024 samples so the reference stays exact).
+std::vector<std::complex<double>> dft_bins(const cf* x, i64 n, const std::vector<i64>& ks)
+{
+    std::vector<std::complex<double>> X(ks.size());
+    for (std::size_t b = 0; b < ks.size(); ++b) {
+        const i64 k = ks[b];
+        std::vector<std::complex<double>> part(host_threads());
+        std::vector<std::thread> pool;
+        const int t = host_threads();
+        const i64 step = (n + t - 1) / t;
+        for (int i = 0; i < t; ++i)
+            pool.emplace_back([&, i] {
+                const i64 lo = i * step, hi = std::min(n, lo + step);
+                std::complex<double> acc = 0;
+                const double w = -2.0 * M_PI / double(n);
+                const std::complex<double> step1 = std::polar(1.0, w * double(k % n));
+                for (i64 t0 = lo; t0 < hi; t0 += 1024) {
+                    std::complex<double> ph =
+                        std::polar(1.0, w * double((__int128(k) * t0) % n));
+                    for (i64 t1 = t0; t1 < std::min(hi, t0 + 1024); ++t1) {
+                        acc += std::complex<double>(x[t1]) * ph;
+                        ph *= step1;
+                    }
+                }
+                part[i] = acc;
+            });
+        for (auto& th : pool)
+            th.join();
+        for (auto& p : part)
+            X[b] += p;
+    }
+    return X;
+}
+
+double subset_error(const cf* x, const cf* y, i64 n, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::vector<i64> ks{ 0, 1, n - 1, n / 2 };
+    while (ks.size() < 16)
+        ks.push_back(i64(rng() % std::uint64_t(n)));
+    const auto ref = dft_bins(x, n, ks);
+    double num = 0, den = 0;
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+        num += std::norm(std::complex<double>(y[ks[i]]) - ref[i]);
+        den += std::norm(ref[i]);
+    }
+    return std::sqrt(num / den);
+}
+
+double full_rel_diff(const cf* a, const cf* b, i64 n)
+{
+    std::vector<double> num(host_threads()), den(host_threads());
+    std::vector<std::thread> pool;
+    const int t = host_threads();
+    const i64 step = (n + t - 1) / t;
+    for (int i = 0; i < t; ++i)
+        pool.emplace_back([&, i] {
+            for (i64 j = i * step; j < std::min(n, (i + 1) * step); ++j) {
+                num[i] +=
+                    std::norm(std::complex<double>(a[j]) - std::complex<double>(b[j]));
+                den[i] += std::norm(std::complex<double>(b[j]));
+            }
+        });
+    for (auto& th : pool)
+        th.join();
+    double nn = 0, dd = 0;
+    for (int i = 0; i < t; ++i) {
+        nn += num[i];
+        dd += den[i];
+    }
+    return std::sqrt(nn / dd);
+}
+
+struct copy_rates {
+    double h2d = 0, d2h = 0, both = 0; // GB/s (both: total of the two directions at once)
+};
+
+copy_rates measure_copy(std::size_t bytes)
+{
+    cuda::pinned_buffer<char> h1(bytes), h2(bytes);
+    cuda::device_buffer<char> d1(bytes), d2(bytes);
+    std::memset(h1.get(), 1, bytes);
+    std::memset(h2.get(), 2, bytes);
+    cuda::stream s1, s2;
+    auto h2d = time_device(
+        [&](int) {
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                d1.get(), h1.get(), bytes, cudaMemcpyHostToDevice, s1.get()));
+        },
+        s1.get(),
+        5,
+        1);
+    auto d2h = time_device(
+        [&](int) {
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                h2.get(), d2.get(), bytes, cudaMemcpyDeviceToHost, s1.get()));
+        },
+        s1.get(),
+        5,
+        1);
+    auto both = time_host(
+        [&](int) {
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                d1.get(), h1.get(), bytes, cudaMemcpyHostToDevice, s1.get()));
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                h2.get(), d2.get(), bytes, cudaMemcpyDeviceToHost, s2.get()));
+            s1.synchronize();
+            s2.synchronize();
+        },
+        5,
+        1);
+    copy_rates r;
+    r.h2d = bytes / h2d.median_ms / 1e6;
+    r.d2h = bytes / d2h.median_ms / 1e6;
+    r.both = 2.0 * bytes / both.median_ms / 1e6;
+    return r;
+}
+
+// pinned copy in + cuFFT (one plan of the whole shape) + copy back, one stream.
+stats time_cufft_with_copies(const std::vector<i64>& shape,
+                             const cf* in,
+                             cf* out,
+                             int reps)
+{
+    i64 n = 1;
+    for (i64 d : shape)
+        n *= d;
+    cufftHandle h;
+    GPUFFT_CUFFT_CHECK(cufftCreate(&h));
+    std::vector<long long> dims(shape.begin(), shape.end());
+    std::size_t ws = 0;
+    GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(h,
+                                           int(dims.size()),
+                                           dims.data(),
+                                           nullptr,
+                                           1,
+                                           n,
+                                           nullptr,
+                                           1,
+                                           n,
+                                           CUFFT_C2C,
+                                           1,
+                                           &ws));
+    cuda::device_buffer<cufftComplex> d(n);
+    cuda::stream s;
+    GPUFFT_CUFFT_CHECK(cufftSetStream(h, s.get()));
+    auto st = time_host(
+        [&](int) {
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                d.get(), in, n * sizeof(cf), cudaMemcpyHostToDevice, s.get()));
+            GPUFFT_CUFFT_CHECK(cufftExecC2C(h, d.get(), d.get(), CUFFT_FORWARD));
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                out, d.get(), n * sizeof(cf), cudaMemcpyDeviceToHost, s.get()));
+            s.synchronize();
+        },
+        reps,
+        1);
+    cufftDestroy(h);
+    return st;
+}
+
+stats time_fftw(const std::vector<i64>& shape, cf* in, cf* out, int reps)
+{
+    detail::init_fftw_threads();
+    fftwf_plan p;
+    {
+        std::lock_guard<std::mutex> l(detail::fftw_planner_mutex());
+        fftwf_plan_with_nthreads(host_threads());
+        std::vector<fftwf_iodim64> d(shape.size());
+        i64 stride = 1;
+        for (std::size_t i = shape.size(); i-- > 0;) {
+            d[i] = { shape[i], stride, stride };
+            stride *= shape[i];
+        }
+        p = fftwf_plan_guru64_dft(int(d.size()),
+                                  d.data(),
+                                  0,
+                                  nullptr,
+                                  reinterpret_cast<fftwf_complex*>(in),
+                                  reinterpret_cast<fftwf_complex*>(out),
+                                  FFTW_FORWARD,
+                                  FFTW_ESTIMATE);
+    }
+    auto st = time_host([&](int) { fftwf_execute(p); }, reps, 0);
+    std::lock_guard<std::mutex> l(detail::fftw_planner_mutex());
+    fftwf_destroy_plan(p);
+    return st;
+}
+
+std::string shape_name(const std::vector<i64>& shape)
+{
+    std::ostringstream s;
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        const i64 d = shape[i];
+        s << (i ? "x" : "");
+        if ((d & (d - 1)) == 0 && d > 1024)
+            s << "2^" << int(std::log2(double(d)));
+        else
+            s << d;
+    }
+    return s.str();
+}
+
+std::vector<std::vector<i64>> parse_shapes(const std::string& s)
+{
+    std::vector<std::vector<i64>> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        if (item.empty())
+            continue;
+        std::vector<i64> shape;
+        std::stringstream is(item);
+        std::string d;
+        while (std::getline(is, d, 'x'))
+            shape.push_back(parse_size(d));
+        out.push_back(shape);
+    }
+    return out;
+}
+
+void bench_shape(const options& o,
+                 const std::vector<i64>& shape,
+                 const copy_rates& rates,
+                 bool pageable)
+{
+    i64 n = 1;
+    for (i64 d : shape)
+        n *= d;
+    const std::size_t bytes = std::size_t(n) * sizeof(cf);
+    const bool big = n >= (i64(1) << 28);
+    const int reps = big ? std::min(o.reps, 5) : std::min(o.reps, 10);
+    const i64 fftw_max = parse_size(o.get("fftw-max", "2^30"));
+    const int fraction = std::stoi(o.get("budget-fraction", "8"));
+    const bool inplace_only = o.get("inplace-only", "0") == "1";
+    const auto info = get_device_info(o.device);
+    const std::string dev = info.name;
+
+    // Host arrays: pinned unless asked for pageable ones.
+    cuda::pinned_buffer<cf> pin_in, pin_out;
+    std::vector<cf> pg_in, pg_out;
+    cf *in, *out;
+    if (pageable) {
+        pg_in.resize(n);
+        if (!inplace_only)
+            pg_out.resize(n);
+        in = pg_in.data();
+        out = inplace_only ? in : pg_out.data();
+    } else {
+        pin_in.allocate(n);
+        if (!inplace_only)
+            pin_out.allocate(n);
+        in = pin_in.get();
+        out = inplace_only ? in : pin_out.get();
+    }
+    const std::uint64_t seed = std::random_device{}();
+    fill_random(in, n, seed);
+    const std::string mem = pageable ? "pageable" : "pinned";
+    const std::string name = shape_name(shape);
+
+    // Baselines, same run.
+    double cufft_ms = 0, fftw_ms = 0;
+    const bool cufft_fits = 2 * bytes + (std::size_t(1) << 30) < info.free_memory;
+    if (!inplace_only && cufft_fits)
+        cufft_ms = time_cufft_with_copies(shape, in, out, reps).median_ms;
+    if (!inplace_only && n <= fftw_max)
+        fftw_ms = time_fftw(shape, in, out, std::min(reps, 3)).median_ms;
+
+    auto run_case = [&](const std::string& label, std::size_t budget, bool in_place) {
+        large_fft_options opt;
+        opt.backend = backend::cuda;
+        opt.device_id = o.device;
+        opt.memory_budget = budget;
+        large_fft_plan plan(shape, direction::forward, opt);
+        cf* dst = in_place ? in : out;
+        double err = -1;
+        int rounds = plan.passes();
+        stats st;
+        if (in_place) {
+            // each rep transforms the previous result (magnitudes grow by sqrt(n) per
+            // rep, far from overflow in three); then a fresh fill for the error check
+            st = time_host([&](int) { plan.execute(in, in); }, std::min(reps, 3), 0);
+            fill_random(in, n, seed);
+            if (shape.size() == 1) {
+                std::mt19937_64 rng(seed);
+                std::vector<i64> ks{ 0, 1, n - 1, n / 2 };
+                while (ks.size() < 16)
+                    ks.push_back(i64(rng() % std::uint64_t(n)));
+                const auto ref = dft_bins(in, n, ks);
+                plan.execute(in, in);
+                double num = 0, den = 0;
+                for (std::size_t i = 0; i < ks.size(); ++i) {
+                    num += std::norm(std::complex<double>(in[ks[i]]) - ref[i]);
+                    den += std::norm(ref[i]);
+                }
+                err = std::sqrt(num / den);
+            }
+            fill_random(in, n, seed);
+        } else {
+            st = time_host([&](int) { plan.execute(in, dst); }, reps, 1);
+            if (shape.size() == 1)
+                err = subset_error(in, dst, n, seed);
+        }
+        result r;
+        r.engine = "large";
+        r.backend = "cuda";
+        r.device = dev;
+        r.case_name = name + " " + label + (in_place ? " inplace" : "");
+        r.params["n"] = double(n);
+        r.params["budget_MiB"] = double(plan.memory_budget()) / (1 << 20);
+        r.params["rounds"] = rounds;
+        r.labels["precision"] = "complex64";
+        r.labels["memory"] = mem;
+        r.time = st;
+        // every round moves the array in and out once
+        const double moved = 2.0 * rounds * double(bytes);
+        r.params["eff_GBps"] = moved / st.median_ms / 1e6;
+        r.params["copy_both_GBps"] = rates.both;
+        r.params["copy_h2d_GBps"] = rates.h2d;
+        r.params["pcie_bound_ms"] = moved / rates.both / 1e6;
+        r.params["cufft_copy_ms"] = cufft_ms;
+        r.params["fftw_ms"] = fftw_ms;
+        if (fftw_ms > 0) {
+            r.baseline_name = "fftw" + std::to_string(host_threads()) + "t";
+            r.baseline_ms = fftw_ms;
+        } else if (cufft_ms > 0) {
+            r.baseline_name = "cufft+copies";
+            r.baseline_ms = cufft_ms;
+        }
+        if (cufft_ms > 0)
+            r.params["vs_cufft_copies"] = cufft_ms / st.median_ms;
+        if (err >= 0)
+            r.errors["rel_err_16bins"] = err;
+        report(r);
+        std::fprintf(stderr, "%s\n", plan.describe().c_str());
+    };
+
+    if (!inplace_only) {
+        if (cufft_fits)
+            run_case("in-card", 0, false);
+        run_case("budget=1/" + std::to_string(fraction), bytes / fraction, false);
+    } else {
+        run_case("budget=8GiB",
+                 std::min<std::size_t>(bytes / fraction, std::size_t(8) << 30),
+                 true);
+    }
+}
+
+int bench_large(const options& o)
+{
+    if (!cuda_available(o.device)) {
+        std::printf("large: no usable CUDA device, nothing to compare\n");
+        return 0;
+    }
+    std::vector<std::vector<i64>> shapes;
+    std::vector<i64> sizes = o.sizes;
+    if (sizes.empty())
+        sizes = { i64(1) << 24, i64(1) << 26, i64(1) << 28, i64(1) << 30 };
+    for (i64 n : sizes)
+        shapes.push_back({ n });
+    for (const auto& s : parse_shapes(o.get("shapes", "")))
+        shapes.push_back(s);
+    const bool pageable = o.get("pageable", "0") == "1";
+
+    const copy_rates rates = measure_copy(std::size_t(1) << 30);
+    std::printf("pinned copy, 1 GiB: host->device %.1f GB/s, device->host %.1f GB/s, "
+                "both at once %.1f GB/s total\n",
+                rates.h2d,
+                rates.d2h,
+                rates.both);
+    for (const auto& s : shapes) {
+        bench_shape(o, s, rates, false);
+        if (pageable)
+            bench_shape(o, s, rates, true);
+    }
+    print_table();
+    return 0;
+}
+
+} // namespace
+
+GPUFFT_BENCH_COMMAND(large,
+                     "out-of-card FFT of host arrays vs pinned copy+cuFFT+copy and FFTW "
+                     "threads [--sizes] [--shapes AxB,AxBxC] [--fftw-max 2^30] "
+                     "[--budget-fraction 8] [--inplace-only 1] [--pageable 1]",
+                     bench_large);
+#endif

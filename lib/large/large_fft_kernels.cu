@@ -1,0 +1,172 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "cuda/cuda_check.h"
+#include "large_fft_kernels.h"
+#include <cuComplex.h>
+#include <algorithm>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+namespace {
+
+using i64 = std::int64_t;
+
+template <typename C>
+struct real_of;
+template <>
+struct real_of<float2> {
+    using type = float;
+};
+template <>
+struct real_of<double2> {
+    using type = double;
+};
+
+// exp(sign 2 pi i e / n) with e = k * ((b0 + j) / div) mod n: exact integer reduction,
+// then sincospi in double, so the twiddle is accurate to double rounding for any n <
+// 2^62.
+__device__ inline double2 twiddle_at(i64 k, i64 j, const twiddle_params& tw)
+{
+    const i64 e = (k * ((tw.b0 + j) / tw.div)) % tw.n;
+    double s, c;
+    sincospi(double(tw.sign) * 2.0 * double(e) / double(tw.n), &s, &c);
+    return make_double2(c, s);
+}
+
+template <typename C>
+__device__ inline C cmul(C a, double2 w)
+{
+    using R = typename real_of<C>::type;
+    const double re = double(a.x) * w.x - double(a.y) * w.y;
+    const double im = double(a.x) * w.y + double(a.y) * w.x;
+    C r;
+    r.x = R(re);
+    r.y = R(im);
+    return r;
+}
+
+template <typename C>
+__global__ void twiddle_kernel(C* buf, i64 total, i64 rows, i64 cols, twiddle_params tw)
+{
+    for (i64 i = blockIdx.x * i64(blockDim.x) + threadIdx.x; i < total;
+         i += i64(gridDim.x) * blockDim.x) {
+        const i64 j = i % cols;
+        const i64 k = (i / cols) % rows;
+        buf[i] = cmul(buf[i], twiddle_at(k, j, tw));
+    }
+}
+
+constexpr int tile = 32, tile_rows = 8;
+
+template <typename C>
+__global__ void
+transpose_kernel(const C* in, C* out, i64 rows, i64 cols, twiddle_params tw)
+{
+    __shared__ C t[tile][tile + 1];
+    const i64 mat = i64(blockIdx.z) * rows * cols;
+    const i64 c0 = i64(blockIdx.x) * tile, r0 = i64(blockIdx.y) * tile;
+    for (int dy = threadIdx.y; dy < tile; dy += tile_rows) {
+        const i64 r = r0 + dy, c = c0 + threadIdx.x;
+        if (r < rows && c < cols) {
+            C v = in[mat + r * cols + c];
+            if (tw.on)
+                v = cmul(v, twiddle_at(r, c, tw));
+            t[dy][threadIdx.x] = v;
+        }
+    }
+    __syncthreads();
+    for (int dy = threadIdx.y; dy < tile; dy += tile_rows) {
+        const i64 c = c0 + dy, r = r0 + threadIdx.x;
+        if (r < rows && c < cols)
+            out[mat + c * rows + r] = t[threadIdx.x][dy];
+    }
+}
+
+template <typename R>
+__global__ void finite_kernel(const R* x, i64 n, int* flag)
+{
+    bool bad = false;
+    for (i64 i = blockIdx.x * i64(blockDim.x) + threadIdx.x; i < n;
+         i += i64(gridDim.x) * blockDim.x)
+        bad |= !isfinite(x[i]);
+    if (__syncthreads_or(bad) && threadIdx.x == 0)
+        atomicOr(flag, 1);
+}
+
+int grid_for(i64 n, int block)
+{
+    return int(std::min<i64>((n + block - 1) / block, i64(132) * 32));
+}
+
+} // namespace
+
+void launch_twiddle(void* buf,
+                    bool dbl,
+                    i64 batch,
+                    i64 rows,
+                    i64 cols,
+                    const twiddle_params& tw,
+                    void* stream)
+{
+    const i64 total = batch * rows * cols;
+    if (total == 0)
+        return;
+    auto s = static_cast<cudaStream_t>(stream);
+    if (dbl)
+        twiddle_kernel<<<grid_for(total, 256), 256, 0, s>>>(
+            static_cast<double2*>(buf), total, rows, cols, tw);
+    else
+        twiddle_kernel<<<grid_for(total, 256), 256, 0, s>>>(
+            static_cast<float2*>(buf), total, rows, cols, tw);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+void launch_transpose(const void* in,
+                      void* out,
+                      bool dbl,
+                      i64 batch,
+                      i64 rows,
+                      i64 cols,
+                      const twiddle_params& tw,
+                      void* stream)
+{
+    if (batch * rows * cols == 0)
+        return;
+    const dim3 grid(unsigned((cols + tile - 1) / tile),
+                    unsigned((rows + tile - 1) / tile),
+                    unsigned(batch));
+    const dim3 block(tile, tile_rows);
+    auto s = static_cast<cudaStream_t>(stream);
+    if (dbl)
+        transpose_kernel<<<grid, block, 0, s>>>(
+            static_cast<const double2*>(in), static_cast<double2*>(out), rows, cols, tw);
+    else
+        transpose_kernel<<<grid, block, 0, s>>>(
+            static_cast<const float2*>(in), static_cast<float2*>(out), rows, cols, tw);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+void launch_finite_check(const void* buf, bool dbl, i64 n, int* flag, void* stream)
+{
+    if (n == 0)
+        return;
+    auto s = static_cast<cudaStream_t>(stream);
+    if (dbl)
+        finite_kernel<<<grid_for(2 * n, 256), 256, 0, s>>>(
+            static_cast<const double*>(buf), 2 * n, flag);
+    else
+        finite_kernel<<<grid_for(2 * n, 256), 256, 0, s>>>(
+            static_cast<const float*>(buf), 2 * n, flag);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr

@@ -1,0 +1,57 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The large FFT's own device kernels behind plain C++ launchers (no CUDA types here
+// beyond an opaque stream). Arrays are complex<float> or complex<double> per `dbl`.
+
+#ifndef INCLUDED_GPUFFT_LARGE_FFT_KERNELS_H
+#define INCLUDED_GPUFFT_LARGE_FFT_KERNELS_H
+
+#include <cstdint>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+/*!
+ * The four-step twiddle of element (k, j) of row-major [batch][rows][cols]:
+ * exp(sign 2 pi i k * ((b0 + j) / div) / n), the angle reduced exactly in integers.
+ */
+struct twiddle_params {
+    bool on = false;
+    std::int64_t b0 = 0, n = 1, div = 1;
+    int sign = -1;
+};
+
+//! In place: element (k, j) of each [rows][cols] matrix times its twiddle.
+void launch_twiddle(void* buf,
+                    bool dbl,
+                    std::int64_t batch,
+                    std::int64_t rows,
+                    std::int64_t cols,
+                    const twiddle_params& tw,
+                    void* stream);
+
+//! out[b][c][r] = in[b][r][c] * twiddle(r, c): a tiled transpose through shared memory.
+void launch_transpose(const void* in,
+                      void* out,
+                      bool dbl,
+                      std::int64_t batch,
+                      std::int64_t rows,
+                      std::int64_t cols,
+                      const twiddle_params& tw,
+                      void* stream);
+
+//! Sets *flag (device int) to 1 when one of n complex values is not finite.
+void launch_finite_check(
+    const void* buf, bool dbl, std::int64_t n, int* flag, void* stream);
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_LARGE_FFT_KERNELS_H */

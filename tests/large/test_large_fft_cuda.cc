@@ -1,0 +1,138 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The CUDA backend of the large FFT: the same schedule as the CPU backend (checked by
+// its description), the same answer, through pageable (staged) and pinned (direct)
+// host arrays, in place and out of place.
+
+#include "cuda/cuda_resources.h"
+#include "large_fft_checks.h"
+#include <gnuradio/gpufft/dense_fft_plan.h>
+#include <gnuradio/gpufft/device.h>
+#include <limits>
+
+using namespace gr::gpufft;
+using namespace gpufft_test;
+
+namespace {
+
+void require_gpu()
+{
+    if (!cuda_available(0))
+        GPUFFT_SKIP("no usable CUDA device");
+}
+
+large_fft_options opts(backend b, std::size_t budget, precision p = precision::double_)
+{
+    large_fft_options o;
+    o.backend = b;
+    o.precision = p;
+    o.memory_budget = budget;
+    return o;
+}
+
+// The schedule lines of describe(), without the first line (which names the backend).
+std::string schedule_text(const large_fft_plan& p)
+{
+    const auto d = p.describe();
+    return d.substr(d.find('\n') + 1);
+}
+
+} // namespace
+
+GPUFFT_TEST(same_schedule_and_answer_as_cpu)
+{
+    require_gpu();
+    struct c {
+        std::vector<std::int64_t> shape;
+        std::int64_t pass; // 0: default budget (in card)
+    };
+    for (const auto& t : { c{ { 4096 }, 1024 },  // two rounds, square
+                           c{ { 8192 }, 1024 },  // two rounds, host permutation in place
+                           c{ { 6000 }, 1024 },  // small primes
+                           c{ { 4096 }, 40 },    // three rounds
+                           c{ { 48, 60 }, 300 }, // 2-D
+                           c{ { 12, 10, 14 }, 300 }, // 3-D slabs
+                           c{ { 12, 10, 14 }, 100 }, // 3-D three rounds
+                           c{ { 1000 }, 0 } }) {     // in card
+        for (auto dir : { direction::forward, direction::backward }) {
+            const std::size_t budget = t.pass ? budget_for_pass(t.pass, 16) : 0;
+            large_fft_plan gpu(t.shape, dir, opts(backend::cuda, budget));
+            GPUFFT_CHECK(gpu.backend() == backend::cuda);
+            if (t.pass) {
+                large_fft_plan cpu(t.shape, dir, opts(backend::cpu, budget));
+                GPUFFT_CHECK_EQ(schedule_text(gpu), schedule_text(cpu));
+            }
+            GPUFFT_CHECK_LE(check_plan<double>(gpu, int(dir)), 1e-12);
+        }
+    }
+}
+
+GPUFFT_TEST(pinned_arrays_are_copied_directly)
+{
+    require_gpu();
+    const std::int64_t n = 1 << 16;
+    large_fft_plan gpu(
+        { n }, direction::forward, opts(backend::cuda, budget_for_pass(4096, 16)));
+    large_fft_plan cpu(
+        { n }, direction::forward, opts(backend::cpu, budget_for_pass(4096, 16)));
+    const auto x = random_complex<double>(n, fresh_seed());
+    std::vector<std::complex<double>> ref(n);
+    cpu.execute(x.data(), ref.data());
+    cuda::pinned_buffer<std::complex<double>> in(n), out(n);
+    std::copy(x.begin(), x.end(), in.get());
+    std::fill(out.get(), out.get() + n, poison<double>());
+    gpu.execute(in.get(), out.get());
+    GPUFFT_CHECK_LE(rel_l2_error(out.get(), ref.data(), n), 1e-13);
+    gpu.execute(in.get(), in.get()); // in place, pinned: tile-pair transpose round
+    GPUFFT_CHECK_LE(rel_l2_error(in.get(), ref.data(), n), 1e-13);
+}
+
+GPUFFT_TEST(single_precision_out_of_card_2_20)
+{
+    require_gpu();
+    const std::int64_t n = 1 << 20;
+    // budget 1/4 of the data: two rounds
+    large_fft_plan gpu({ n },
+                       direction::forward,
+                       opts(backend::cuda, std::size_t(n) * 8 / 4, precision::single));
+    GPUFFT_CHECK_EQ(gpu.passes(), 2);
+    const auto x = random_complex<float>(n, fresh_seed());
+    std::vector<std::complex<double>> xd(x.begin(), x.end()), ref(n);
+    dense_fft_options o;
+    o.backend = backend::cpu;
+    o.precision = precision::double_;
+    dense_fft_plan(n, 1, direction::forward, o).execute(xd.data(), ref.data());
+    std::vector<std::complex<float>> y(n, poison<float>());
+    gpu.execute(x.data(), y.data());
+    GPUFFT_CHECK_LE(rel_l2_error(y.data(), ref.data(), n), 3e-6);
+    auto z = x;
+    gpu.execute(z.data(), z.data());
+    GPUFFT_CHECK_LE(rel_l2_error(z.data(), ref.data(), n), 3e-6);
+}
+
+GPUFFT_TEST(non_finite_input_is_refused)
+{
+    require_gpu();
+    for (std::size_t budget : { std::size_t(0), budget_for_pass(1024, 16) }) {
+        large_fft_plan gpu({ 4096 }, direction::forward, opts(backend::cuda, budget));
+        auto x = random_complex<double>(4096, fresh_seed());
+        std::vector<std::complex<double>> y(4096);
+        x[77] = { std::numeric_limits<double>::quiet_NaN(), 0 };
+        GPUFFT_CHECK_THROWS(
+            gpu.execute(x.data(), y.data()), std::invalid_argument, "NaN");
+        x[77] = 1.0;
+        GPUFFT_CHECK_LE(check_plan<double>(gpu, -1), 1e-12); // still usable
+    }
+    GPUFFT_CHECK_THROWS(large_fft_plan({ 4096 },
+                                       direction::forward,
+                                       opts(backend::cuda, std::size_t(1) << 62)),
+                        std::invalid_argument,
+                        "memory_budget");
+}
+
+GPUFFT_TEST_MAIN()
