@@ -6,4 +6,5 @@
 # the CUDA backend when CUDA is found.
 list(APPEND GPUFFT_SOURCES sparse/sparse_fft_plan.cc sparse/sparse_params.cc
             sparse/sparse_cpu.cc)
-#list(APPEND GPUFFT_CUDA_SOURCES sparse/sparse_cuda.cu)
+list(APPEND GPUFFT_CUDA_SOURCES sparse/sparse_cuda.cu sparse/topk_cuda.cu
+            sparse/sparse_signal_cuda.cu)

@@ -35,7 +35,7 @@ public:
 
 std::unique_ptr<sparse_backend> make_sparse_cpu(const sparse_params& p);
 std::unique_ptr<sparse_backend> make_dense_topk_cpu(std::int64_t n, std::int64_t k);
-#ifdef GPUFFT_SPARSE_HAVE_CUDA
+#ifdef GPUFFT_HAVE_CUDA
 std::unique_ptr<sparse_backend>
 make_sparse_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer);
 std::unique_ptr<sparse_backend>

@@ -31,11 +31,8 @@ sparse_fft_plan::sparse_fft_plan(std::int64_t n, std::int64_t k, const sparse_ff
     d.used = resolve_backend(o.backend, o.device_id);
     if (d.params.dense && !o.force_dense)
         std::cerr << "gpufft: " << detail::describe_params(d.params) << std::endl;
-#ifndef GPUFFT_SPARSE_HAVE_CUDA
-    d.used = backend::cpu; // the CUDA backend is not wired into the build yet
-#endif
     if (d.used == backend::cuda) {
-#ifdef GPUFFT_SPARSE_HAVE_CUDA
+#ifdef GPUFFT_HAVE_CUDA
         d.device_id = resolve_device_id(o.device_id);
         d.engine = d.params.dense ? detail::make_dense_topk_cuda(n, k, d.device_id)
                                   : detail::make_sparse_cuda(d.params, d.device_id, o.transfer);

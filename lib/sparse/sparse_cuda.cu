@@ -1,0 +1,498 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// CUDA backend of the sparse FFT. Every stage runs on the device: hash (window, permute,
+// fold), one batched cuFFT of all hashes, peak, peeling rounds (decode + subtract),
+// values (median), selection (CUB radix sort of the located tones, never of n). The
+// steady-state call is one CUDA graph launch plus the copy of k results.
+//
+// Host input: either only the samples the hashes read are gathered (host threads, into
+// pinned staging) and copied, or all n samples are copied; the first host call times
+// both and keeps the faster (sparse_fft_transfer::automatic).
+
+#include "../core/fftw_lock.h"
+#include "../cuda/cuda_resources.h"
+#include "../cuda/host_transfer.h"
+#include "sparse_backend.h"
+#include "sparse_cuda_kernels.cuh"
+#include "topk_cuda.h"
+#include <gnuradio/gpufft/dense_fft_plan.h>
+#include <cub/device/device_radix_sort.cuh>
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+#include <thread>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+namespace {
+
+namespace sk = sparse_kernels;
+
+dense_fft_options cuda_fft_options(int device_id)
+{
+    dense_fft_options o;
+    o.backend = backend::cuda;
+    o.device_id = device_id;
+    return o;
+}
+
+unsigned long long pow2_at_least(unsigned long long v)
+{
+    unsigned long long p = 1;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+class sparse_cuda final : public sparse_backend
+{
+public:
+    sparse_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer)
+        : d_p(p),
+          d_device(device_id),
+          d_transfer(transfer),
+          d_fft(p.c.B, p.hashes(), direction::forward, cuda_fft_options(device_id))
+    {
+        const auto& c = d_p.c;
+        const int H = d_p.hashes();
+        const std::size_t HB = std::size_t(H) * c.B;
+        d_taps.allocate(p.window);
+        d_walks.allocate(H);
+        d_sigma.allocate(c.loops);
+        d_sigma_inv.allocate(c.loops);
+        d_tau.allocate(c.loops);
+        d_z.allocate(HB);
+        d_Z.allocate(HB);
+        d_xptr.allocate(1);
+        d_h_xptr.allocate(1);
+        d_peak.allocate(1);
+        d_bad.allocate(1);
+        d_max_found = int(p.max_found);
+        d_table_size = pow2_at_least(2 * (std::uint64_t(p.max_found) + std::uint64_t(c.loops) * c.B));
+        d_table.allocate(d_table_size);
+        d_found_f.allocate(d_max_found);
+        d_found_x.allocate(d_max_found);
+        d_count.allocate(1);
+        d_count_at.allocate(p.rounds + 1);
+        d_x_final.allocate(d_max_found);
+        d_key.allocate(d_max_found);
+        d_key_sorted.allocate(d_max_found);
+        d_iota.allocate(d_max_found);
+        d_order.allocate(d_max_found);
+        d_out_f.allocate(p.k);
+        d_out_x.allocate(p.k);
+        d_out_count.allocate(1);
+        h_out_f.allocate(p.k);
+        h_out_x.allocate(p.k);
+        h_status.allocate(2); // [0] tones returned, [1] non-finite flag
+
+        // Filters and permutations: built once, on the host (O(window)), copied once.
+        const std::vector<float> taps = make_window(p);
+        std::vector<sk::hash_walk> walks(H);
+        for (int h = 0; h < H; ++h)
+            walks[h] = { p.sample_index(h, -p.half_window), p.sigma[h / c.levels] };
+        std::vector<int> iota(d_max_found);
+        for (int i = 0; i < d_max_found; ++i)
+            iota[i] = i;
+        copy_up(d_taps.get(), taps.data(), taps.size() * sizeof(float));
+        copy_up(d_walks.get(), walks.data(), walks.size() * sizeof(sk::hash_walk));
+        copy_up(d_sigma.get(), p.sigma.data(), c.loops * sizeof(std::uint64_t));
+        copy_up(d_sigma_inv.get(), p.sigma_inv.data(), c.loops * sizeof(std::uint64_t));
+        copy_up(d_tau.get(), p.tau.data(), c.loops * sizeof(std::uint64_t));
+        copy_up(d_iota.get(), iota.data(), iota.size() * sizeof(int));
+
+        GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
+            nullptr, d_sort_bytes, d_key.get(), d_key_sorted.get(), d_iota.get(),
+            d_order.get(), d_max_found, 0, 32, d_stream.get()));
+        d_sort_temp.allocate(std::max<std::size_t>(d_sort_bytes, 1));
+        d_use_graph = std::getenv("GPUFFT_SPARSE_NO_GRAPH") == nullptr;
+        d_stream.synchronize();
+    }
+
+    ~sparse_cuda() override
+    {
+        for (auto& g : d_graph)
+            if (g)
+                cudaGraphExecDestroy(g);
+    }
+
+    void execute(const std::complex<float>* x,
+                 memory where,
+                 std::vector<std::int64_t>& bins,
+                 std::vector<std::complex<float>>& values) override
+    {
+        cuda::device_guard guard(d_device);
+        if (where == memory::device) {
+            run_device(reinterpret_cast<const float2*>(x));
+        } else {
+            if (d_transfer == sparse_fft_transfer::automatic)
+                choose_transfer(x);
+            if (d_transfer == sparse_fft_transfer::gather)
+                run_gathered(x);
+            else
+                run_full_copy(x);
+        }
+        finish(bins, values);
+    }
+
+    std::string notes() const override
+    {
+        std::ostringstream os;
+        os << "host input: "
+           << (d_transfer == sparse_fft_transfer::gather
+                   ? "gather touched samples"
+                   : d_transfer == sparse_fft_transfer::full_copy ? "copy all n" : "measured on first call");
+        if (!d_measure.empty())
+            os << " (" << d_measure << ")";
+        os << ", " << (d_use_graph ? "CUDA graph" : "stream launches");
+        return os.str();
+    }
+
+private:
+    template <typename T>
+    void copy_up(T* dst, const void* src, std::size_t bytes)
+    {
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, d_stream.get()));
+        d_stream.synchronize();
+    }
+
+    // Everything after the samples are on the device, on d_stream. mode 0: read x through
+    // d_xptr (device input), 1: read the staged gather.
+    void enqueue(int mode)
+    {
+        const auto& c = d_p.c;
+        cudaStream_t s = d_stream.get();
+        const int H = d_p.hashes();
+        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_peak.get(), 0, sizeof(unsigned int), s));
+        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_bad.get(), 0, sizeof(int), s));
+        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_count.get(), 0, sizeof(int), s));
+        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_count_at.get(), 0, d_count_at.bytes(), s));
+        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_out_count.get(), 0, sizeof(int), s));
+        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_table.get(), 0xFF, d_table.bytes(), s));
+
+        const dim3 hblock(sk::hash_buckets, sk::hash_rows);
+        const dim3 hgrid(unsigned((c.B + sk::hash_buckets - 1) / sk::hash_buckets), unsigned(H));
+        if (mode == 0) {
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_xptr.get(), d_h_xptr.get(), sizeof(void*),
+                                              cudaMemcpyHostToDevice, s));
+            sk::hash_kernel<false><<<hgrid, hblock, 0, s>>>(
+                d_xptr.get(), nullptr, d_taps.get(), d_walks.get(), c.n, c.B, d_p.window,
+                d_p.half_window, d_z.get());
+        } else {
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_staged.get(), h_staged.get(), d_staged.bytes(),
+                                              cudaMemcpyHostToDevice, s));
+            sk::hash_kernel<true><<<hgrid, hblock, 0, s>>>(
+                nullptr, d_staged.get(), d_taps.get(), d_walks.get(), c.n, c.B, d_p.window,
+                d_p.half_window, d_z.get());
+        }
+        GPUFFT_CUDA_CHECK_LAUNCH();
+        d_fft.execute_async(d_z.get(), d_Z.get(), s);
+
+        const long long HB = (long long)H * c.B;
+        sk::peak_kernel<<<unsigned(std::min<long long>(256, (HB + 255) / 256)), 256, 0, s>>>(
+            d_Z.get(), HB, d_peak.get(), d_bad.get());
+        GPUFFT_CUDA_CHECK_LAUNCH();
+
+        sk::peel_state st{ d_table.get(),        d_table_size - 1, d_found_f.get(),
+                           d_found_x.get(),      d_count.get(),    d_count_at.get(),
+                           d_max_found };
+        const long long LB = (long long)c.loops * c.B;
+        const unsigned dgrid = unsigned((LB + 127) / 128);
+        const unsigned sgrid = unsigned(((long long)d_max_found * c.loops + 127) / 128);
+        for (int round = 0; round < d_p.rounds; ++round) {
+            sk::decode_kernel<<<dgrid, 128, 0, s>>>(c, d_Z.get(), d_sigma_inv.get(), d_tau.get(),
+                                                    d_peak.get(), d_p.threshold_rel, st, round);
+            GPUFFT_CUDA_CHECK_LAUNCH();
+            sk::subtract_kernel<<<sgrid, 128, 0, s>>>(c, d_Z.get(), d_sigma.get(), d_tau.get(), st, round);
+            GPUFFT_CUDA_CHECK_LAUNCH();
+        }
+        sk::estimate_kernel<<<unsigned((d_max_found + 127) / 128), 128, 0, s>>>(
+            c, d_Z.get(), d_sigma.get(), d_tau.get(), st, d_x_final.get(), d_key.get());
+        GPUFFT_CUDA_CHECK_LAUNCH();
+        std::size_t bytes = d_sort_bytes;
+        GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
+            d_sort_temp.get(), bytes, d_key.get(), d_key_sorted.get(), d_iota.get(),
+            d_order.get(), d_max_found, 0, 32, s));
+        sk::gather_top_kernel<<<unsigned((d_p.k + 127) / 128), 128, 0, s>>>(
+            d_order.get(), d_key_sorted.get(), d_found_f.get(), d_x_final.get(), int(d_p.k),
+            d_out_f.get(), d_out_x.get(), d_out_count.get());
+        GPUFFT_CUDA_CHECK_LAUNCH();
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_out_f.get(), d_out_f.get(), d_out_f.bytes(),
+                                          cudaMemcpyDeviceToHost, s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_out_x.get(), d_out_x.get(), d_out_x.bytes(),
+                                          cudaMemcpyDeviceToHost, s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_status.get(), d_out_count.get(), sizeof(int),
+                                          cudaMemcpyDeviceToHost, s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_status.get() + 1, d_bad.get(), sizeof(int),
+                                          cudaMemcpyDeviceToHost, s));
+    }
+
+    // The steady-state call: one graph launch (captured on first use of each mode).
+    void launch(int mode)
+    {
+        if (d_use_graph && !d_graph[mode]) {
+            cudaGraph_t graph = nullptr;
+            GPUFFT_CUDA_CHECK(cudaStreamBeginCapture(d_stream.get(), cudaStreamCaptureModeThreadLocal));
+            try {
+                enqueue(mode);
+            } catch (...) {
+                cudaStreamEndCapture(d_stream.get(), &graph);
+                if (graph)
+                    cudaGraphDestroy(graph);
+                cudaGetLastError();
+                d_use_graph = false; // fall back to plain launches
+            }
+            if (d_use_graph) {
+                GPUFFT_CUDA_CHECK(cudaStreamEndCapture(d_stream.get(), &graph));
+                const cudaError_t err = cudaGraphInstantiate(&d_graph[mode], graph, 0);
+                cudaGraphDestroy(graph);
+                if (err != cudaSuccess) {
+                    cudaGetLastError();
+                    d_graph[mode] = nullptr;
+                    d_use_graph = false;
+                }
+            }
+        }
+        if (d_use_graph)
+            GPUFFT_CUDA_CHECK(cudaGraphLaunch(d_graph[mode], d_stream.get()));
+        else
+            enqueue(mode);
+    }
+
+    void run_device(const float2* x)
+    {
+        d_h_xptr[0] = x;
+        launch(0);
+    }
+
+    void ensure_gather()
+    {
+        if (h_staged.get())
+            return;
+        const int H = d_p.hashes();
+        const std::size_t total = std::size_t(H) * d_p.window;
+        d_gather_index.resize(total);
+        for (int h = 0; h < H; ++h) {
+            const std::uint64_t n = std::uint64_t(d_p.c.n);
+            std::uint64_t idx = d_p.sample_index(h, -d_p.half_window);
+            const std::uint64_t step = d_p.sigma[h / d_p.c.levels];
+            for (std::int64_t i = 0; i < d_p.window; ++i) {
+                d_gather_index[std::size_t(h) * d_p.window + i] = idx;
+                idx += step;
+                if (idx >= n)
+                    idx -= n;
+            }
+        }
+        h_staged.allocate(total);
+        d_staged.allocate(total);
+        d_gather_threads =
+            std::max(1, std::min(16, int(std::thread::hardware_concurrency())));
+        if (total < 65536)
+            d_gather_threads = 1;
+    }
+
+    void run_gathered(const std::complex<float>* x)
+    {
+        ensure_gather();
+        const std::size_t total = d_gather_index.size();
+        const float2* xs = reinterpret_cast<const float2*>(x);
+        float2* out = h_staged.get();
+        const std::uint64_t* idx = d_gather_index.data();
+        auto part = [&](int t) {
+            const std::size_t lo = total * t / d_gather_threads;
+            const std::size_t hi = total * (t + 1) / d_gather_threads;
+            for (std::size_t i = lo; i < hi; ++i)
+                out[i] = xs[idx[i]];
+        };
+        if (d_gather_threads == 1) {
+            part(0);
+        } else {
+            std::vector<std::thread> pool;
+            pool.reserve(d_gather_threads - 1);
+            for (int t = 1; t < d_gather_threads; ++t)
+                pool.emplace_back(part, t);
+            part(0);
+            for (auto& th : pool)
+                th.join();
+        }
+        launch(1);
+    }
+
+    void run_full_copy(const std::complex<float>* x)
+    {
+        const std::size_t bytes = std::size_t(d_p.c.n) * sizeof(float2);
+        if (!d_full.get())
+            d_full.allocate(d_p.c.n);
+        d_stager.to_device(d_full.get(), x, bytes, d_stream.get());
+        run_device(d_full.get());
+    }
+
+    // Times both host paths on this input (each after a warm-up) and keeps the faster.
+    void choose_transfer(const std::complex<float>* x)
+    {
+        std::vector<std::int64_t> b;
+        std::vector<std::complex<float>> v;
+        auto time_it = [&](auto&& fn) {
+            fn();
+            d_stream.synchronize();
+            const auto t0 = std::chrono::steady_clock::now();
+            fn();
+            d_stream.synchronize();
+            return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
+        };
+        const double tg = time_it([&] { run_gathered(x); });
+        double tf = 1e300;
+        std::size_t free_b = 0, total_b = 0;
+        GPUFFT_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+        const std::size_t need = std::size_t(d_p.c.n) * sizeof(float2);
+        if (need < free_b / 2) {
+            tf = time_it([&] { run_full_copy(x); });
+            std::ostringstream os;
+            os << "gather " << tg << " ms vs copy " << tf << " ms";
+            d_measure = os.str();
+        } else {
+            d_measure = "no room for an n-sample device copy";
+        }
+        d_transfer = tg <= tf ? sparse_fft_transfer::gather : sparse_fft_transfer::full_copy;
+        if (d_transfer == sparse_fft_transfer::gather)
+            d_full.release();
+        else {
+            h_staged.release();
+            d_staged.release();
+            d_gather_index.clear();
+            d_gather_index.shrink_to_fit();
+        }
+    }
+
+    void finish(std::vector<std::int64_t>& bins, std::vector<std::complex<float>>& values)
+    {
+        d_stream.synchronize();
+        if (h_status[1])
+            throw_non_finite();
+        const int count = std::min<int>(h_status[0], int(d_p.k));
+        bins.resize(count);
+        values.resize(count);
+        int m = 0;
+        for (int i = 0; i < int(d_p.k) && m < count; ++i) {
+            if (h_out_f[i] < 0)
+                continue;
+            bins[m] = h_out_f[i];
+            values[m] = std::complex<float>(h_out_x[i].x, h_out_x[i].y);
+            ++m;
+        }
+        bins.resize(m);
+        values.resize(m);
+        keep_top_k_sorted(d_p.k, bins, values); // orders by bin
+    }
+
+    sparse_params d_p;
+    int d_device;
+    sparse_fft_transfer d_transfer;
+    std::string d_measure;
+    dense_fft_plan d_fft;
+    cuda::stream d_stream;
+    cuda::host_stager d_stager;
+    cuda::device_buffer<float> d_taps;
+    cuda::device_buffer<sk::hash_walk> d_walks;
+    cuda::device_buffer<unsigned long long> d_sigma, d_sigma_inv, d_tau;
+    cuda::device_buffer<float2> d_z, d_Z;
+    cuda::device_buffer<const float2*> d_xptr;
+    cuda::pinned_buffer<const float2*> d_h_xptr;
+    cuda::device_buffer<unsigned int> d_peak;
+    cuda::device_buffer<int> d_bad;
+    int d_max_found = 0;
+    unsigned long long d_table_size = 0;
+    cuda::device_buffer<unsigned long long> d_table;
+    cuda::device_buffer<long long> d_found_f;
+    cuda::device_buffer<double2> d_found_x;
+    cuda::device_buffer<int> d_count, d_count_at;
+    cuda::device_buffer<float2> d_x_final;
+    cuda::device_buffer<float> d_key, d_key_sorted;
+    cuda::device_buffer<int> d_iota, d_order;
+    std::size_t d_sort_bytes = 0;
+    cuda::device_buffer<unsigned char> d_sort_temp;
+    cuda::device_buffer<long long> d_out_f;
+    cuda::device_buffer<float2> d_out_x;
+    cuda::device_buffer<int> d_out_count;
+    cuda::pinned_buffer<long long> h_out_f;
+    cuda::pinned_buffer<float2> h_out_x;
+    cuda::pinned_buffer<int> h_status;
+    // Host-input paths.
+    std::vector<std::uint64_t> d_gather_index;
+    int d_gather_threads = 1;
+    cuda::pinned_buffer<float2> h_staged;
+    cuda::device_buffer<float2> d_staged;
+    cuda::device_buffer<float2> d_full;
+    bool d_use_graph = true;
+    cudaGraphExec_t d_graph[2] = { nullptr, nullptr };
+};
+
+class dense_topk_cuda final : public sparse_backend
+{
+public:
+    dense_topk_cuda(std::int64_t n, std::int64_t k, int device_id)
+        : d_device(device_id),
+          d_n(n),
+          d_fft(n, 1, direction::forward, cuda_fft_options(device_id)),
+          d_X(n),
+          d_topk(n, k)
+    {
+    }
+    void execute(const std::complex<float>* x,
+                 memory where,
+                 std::vector<std::int64_t>& bins,
+                 std::vector<std::complex<float>>& values) override
+    {
+        cuda::device_guard guard(d_device);
+        const void* in = x;
+        if (where == memory::host) {
+            if (!d_in.get())
+                d_in.allocate(d_n);
+            d_stager.to_device(d_in.get(), x, std::size_t(d_n) * sizeof(float2), d_stream.get());
+            in = d_in.get();
+        }
+        d_fft.execute_async(in, d_X.get(), d_stream.get());
+        d_topk.enqueue(reinterpret_cast<const std::complex<float>*>(d_X.get()), d_stream.get());
+        d_stream.synchronize();
+        d_topk.result(bins, values);
+    }
+
+private:
+    int d_device;
+    std::int64_t d_n;
+    dense_fft_plan d_fft;
+    cuda::stream d_stream;
+    cuda::host_stager d_stager;
+    cuda::device_buffer<float2> d_in;
+    cuda::device_buffer<float2> d_X;
+    device_topk d_topk;
+};
+
+} // namespace
+
+std::unique_ptr<sparse_backend>
+make_sparse_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer)
+{
+    cuda::device_guard guard(device_id);
+    return std::make_unique<sparse_cuda>(p, device_id, transfer);
+}
+
+std::unique_ptr<sparse_backend>
+make_dense_topk_cuda(std::int64_t n, std::int64_t k, int device_id)
+{
+    cuda::device_guard guard(device_id);
+    return std::make_unique<dense_topk_cuda>(n, k, device_id);
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
