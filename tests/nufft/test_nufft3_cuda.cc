@@ -1,2 +1,230 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Type-3 NUFFT, CUDA backend: accuracy against a direct NUDFT, agreement with the CPU
+// backend on the same input, device-resident arrays, crowded bins, re-use, bad input.
+
+#include "nufft/nufft3_checks.h"
 #include "test_harness.h"
+#include <gnuradio/gpufft/device.h>
+#include <gnuradio/gpufft/nufft3_plan.h>
+#include <cmath>
+#include <limits>
+
+#ifdef GPUFFT_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+using namespace gr::gpufft;
+using namespace gpufft_test;
+
+namespace {
+
+void require_gpu()
+{
+    if (!cuda_available(0))
+        GPUFFT_SKIP("no usable CUDA device");
+}
+
+nufft3_options opts(backend b, precision p, nufft_kernel k = nufft_kernel::es, double up = 0)
+{
+    nufft3_options o;
+    o.backend = b;
+    o.precision = p;
+    o.kernel = k;
+    o.upsampling = up;
+    return o;
+}
+
+template <typename T>
+precision prec_of()
+{
+    return sizeof(T) == 4 ? precision::single : precision::double_;
+}
+
+//! GPU error against the direct sum, and GPU-vs-CPU difference, on the same input.
+template <typename T>
+void check_case(int dim, double eps, nufft_kernel kernel, std::size_t n, std::size_t m, int sign = -1)
+{
+    const std::uint64_t seed = fresh_seed();
+    const auto p = dim == 1 ? random_points(1, n, m, 3.0, 0.02 * double(m) + 5, seed)
+                            : random_points(2, n, m, 2.0, std::sqrt(double(m)) + 4, seed);
+    auto og = opts(backend::cuda, prec_of<T>(), kernel);
+    og.sign = sign;
+    auto oc = og;
+    oc.backend = backend::cpu;
+    nufft3_plan gpu(dim, eps, og), cpu(dim, eps, oc);
+    GPUFFT_CHECK(gpu.backend() == backend::cuda);
+    set_points(gpu, p);
+    set_points(cpu, p);
+    const auto c = random_complex<T>(n, seed + 1);
+    std::vector<std::complex<T>> Fg(m, poison<T>()), Fc(m, poison<T>());
+    gpu.execute(c.data(), Fg.data());
+    cpu.execute(c.data(), Fc.data());
+    GPUFFT_CHECK(all_finite(Fg.data(), m));
+    const std::size_t check = std::min<std::size_t>(m, 400);
+    const auto ref = direct_nudft(p, c.data(), sign, check);
+    const double err = rel_l2_error(Fg.data(), ref.data(), check);
+    const double diff = rel_l2_error(Fg.data(), Fc.data(), m);
+    std::printf("    dim %d %s %s eps %.0e n %zu m %zu (grid %lld x %lld, %g taps, up %.2f): "
+                "err %.2e, gpu-cpu %.2e (seed %llu)\n",
+                dim,
+                sizeof(T) == 4 ? "float" : "double",
+                to_string(kernel).c_str(),
+                eps,
+                n,
+                m,
+                (long long)gpu.grid_size(0),
+                (long long)gpu.grid_size(1),
+                gpu.kernel_width(),
+                gpu.upsampling(),
+                err,
+                diff,
+                (unsigned long long)seed);
+    GPUFFT_CHECK_LE(err, eps);
+    GPUFFT_CHECK_LE(diff, eps);
+}
+
+} // namespace
+
+GPUFFT_TEST(cuda_1d_meets_eps_and_matches_cpu)
+{
+    require_gpu();
+    for (double eps : { 1e-2, 1e-4, 1e-6 })
+        check_case<float>(1, eps, nufft_kernel::es, 20000, 3000);
+    for (double eps : { 1e-3, 1e-8, 1e-13 })
+        check_case<double>(1, eps, nufft_kernel::es, 20000, 3000);
+    check_case<double>(1, 1e-9, nufft_kernel::es, 5000, 1000, +1);
+}
+
+GPUFFT_TEST(cuda_2d_meets_eps_and_matches_cpu)
+{
+    require_gpu();
+    for (double eps : { 1e-2, 1e-6 })
+        check_case<float>(2, eps, nufft_kernel::es, 20000, 2000);
+    for (double eps : { 1e-4, 1e-10, 1e-13 })
+        check_case<double>(2, eps, nufft_kernel::es, 20000, 2000);
+}
+
+GPUFFT_TEST(cuda_gaussian_meets_eps_and_matches_cpu)
+{
+    require_gpu();
+    check_case<float>(1, 1e-4, nufft_kernel::gaussian, 10000, 1000);
+    check_case<double>(1, 1e-10, nufft_kernel::gaussian, 10000, 1000);
+    check_case<double>(2, 1e-10, nufft_kernel::gaussian, 10000, 500);
+}
+
+GPUFFT_TEST(cuda_crowded_bins_and_large_grid)
+{
+    require_gpu();
+    // A million sources, half of them inside a few cells (bins far above one subproblem),
+    // on a grid of about a million cells; checked on a subset of the targets.
+    const std::uint64_t seed = fresh_seed();
+    auto p = random_points(1, 1000000, 20000, 3.14159, 1e5, seed);
+    for (std::size_t j = 0; j < p.x.size(); j += 2)
+        p.x[j] = 0.5 + 1e-5 * double(j % 97);
+    for (auto prec : { precision::single, precision::double_ }) {
+        const double eps = prec == precision::single ? 1e-5 : 1e-10;
+        nufft3_plan plan(1, eps, opts(backend::cuda, prec));
+        set_points(plan, p);
+        double err;
+        if (prec == precision::single) {
+            const auto c = random_complex<float>(p.x.size(), seed + 1);
+            std::vector<std::complex<float>> F(p.s.size(), poison<float>());
+            plan.execute(c.data(), F.data());
+            GPUFFT_CHECK(all_finite(F.data(), F.size()));
+            const auto ref = direct_nudft(p, c.data(), -1, 100);
+            err = rel_l2_error(F.data(), ref.data(), 100);
+        } else {
+            const auto c = random_complex<double>(p.x.size(), seed + 1);
+            std::vector<std::complex<double>> F(p.s.size(), poison<double>());
+            plan.execute(c.data(), F.data());
+            GPUFFT_CHECK(all_finite(F.data(), F.size()));
+            const auto ref = direct_nudft(p, c.data(), -1, 100);
+            err = rel_l2_error(F.data(), ref.data(), 100);
+        }
+        std::printf("    crowded %s: grid %lld, err %.2e (seed %llu)\n",
+                    to_string(prec).c_str(),
+                    (long long)plan.grid_size(0),
+                    err,
+                    (unsigned long long)seed);
+        GPUFFT_CHECK_LE(err, eps);
+    }
+}
+
+GPUFFT_TEST(cuda_device_arrays)
+{
+    require_gpu();
+#ifdef GPUFFT_HAVE_CUDA
+    const std::uint64_t seed = fresh_seed();
+    const auto p = random_points(2, 30000, 1000, 2.0, 30.0, seed);
+    const auto c = random_complex<double>(p.x.size(), seed + 1);
+    double *x, *y, *s, *t;
+    std::complex<double>*dc, *dF;
+    const std::size_t n = p.x.size(), m = p.s.size();
+    GPUFFT_CHECK(cudaMalloc(&x, n * 8) == cudaSuccess);
+    GPUFFT_CHECK(cudaMalloc(&y, n * 8) == cudaSuccess);
+    GPUFFT_CHECK(cudaMalloc(&s, m * 8) == cudaSuccess);
+    GPUFFT_CHECK(cudaMalloc(&t, m * 8) == cudaSuccess);
+    GPUFFT_CHECK(cudaMalloc(&dc, n * 16) == cudaSuccess);
+    GPUFFT_CHECK(cudaMalloc(&dF, m * 16) == cudaSuccess);
+    cudaMemcpy(x, p.x.data(), n * 8, cudaMemcpyHostToDevice);
+    cudaMemcpy(y, p.y.data(), n * 8, cudaMemcpyHostToDevice);
+    cudaMemcpy(s, p.s.data(), m * 8, cudaMemcpyHostToDevice);
+    cudaMemcpy(t, p.t.data(), m * 8, cudaMemcpyHostToDevice);
+    cudaMemcpy(dc, c.data(), n * 16, cudaMemcpyHostToDevice);
+    std::vector<std::complex<double>> F(m, poison<double>());
+    cudaMemcpy(dF, F.data(), m * 16, cudaMemcpyHostToDevice);
+    nufft3_plan plan(2, 1e-11, opts(backend::cuda, precision::double_));
+    plan.set_points(n, x, y, m, s, t, memory::device);
+    plan.execute(dc, dF, memory::device);
+    cudaMemcpy(F.data(), dF, m * 16, cudaMemcpyDeviceToHost);
+    GPUFFT_CHECK(all_finite(F.data(), m));
+    const auto ref = direct_nudft(p, c.data(), -1, m);
+    GPUFFT_CHECK_LE(rel_l2_error(F.data(), ref.data(), m), 1e-11);
+    // A NaN in device-resident coordinates is caught the same way.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    cudaMemcpy(t + 5, &nan, 8, cudaMemcpyHostToDevice);
+    GPUFFT_CHECK_THROWS(
+        plan.set_points(n, x, y, m, s, t, memory::device), std::invalid_argument, "t: 1");
+    for (void* q : { (void*)x, (void*)y, (void*)s, (void*)t, (void*)dc, (void*)dF })
+        cudaFree(q);
+#endif
+}
+
+GPUFFT_TEST(cuda_plan_reuse)
+{
+    require_gpu();
+    const std::uint64_t seed = fresh_seed();
+    nufft3_plan plan(1, 1e-6, opts(backend::cuda, precision::single));
+    auto p = random_points(1, 5000, 700, 3.0, 40.0, seed);
+    set_points(plan, p);
+    GPUFFT_CHECK_LE(plan_error<float>(plan, p, seed + 1), 1e-6);
+    GPUFFT_CHECK_LE(plan_error<float>(plan, p, seed + 2), 1e-6);
+    p = random_points(1, 30000, 3000, 3.0, 400.0, seed + 3); // larger grid
+    set_points(plan, p);
+    GPUFFT_CHECK_LE(plan_error<float>(plan, p, seed + 4), 1e-6);
+    p = random_points(1, 50, 20, 1.0, 2.0, seed + 5); // smaller again
+    set_points(plan, p);
+    GPUFFT_CHECK_LE(plan_error<float>(plan, p, seed + 6), 1e-6);
+}
+
+GPUFFT_TEST(cuda_bad_input)
+{
+    require_gpu();
+    nufft3_plan plan(1, 1e-6, opts(backend::cuda, precision::double_));
+    auto p = random_points(1, 100, 50, 2.0, 5.0, fresh_seed());
+    p.x[42] = std::numeric_limits<double>::infinity();
+    GPUFFT_CHECK_THROWS(set_points(plan, p), std::invalid_argument, "x: 1 coordinate");
+    auto o = opts(backend::cuda, precision::single);
+    o.memory_budget = std::size_t(4) << 20;
+    nufft3_plan small(1, 1e-6, o);
+    p = random_points(1, 100, 100, 1e4, 1e4, fresh_seed());
+    GPUFFT_CHECK_THROWS(set_points(small, p), std::invalid_argument, "memory budget");
+}
+
 GPUFFT_TEST_MAIN()
