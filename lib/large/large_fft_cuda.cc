@@ -17,9 +17,12 @@
 #include "large_fft_host.h"
 #include "large_fft_kernels.h"
 #include <cufft.h>
+#include <cstdlib>
 #include <exception>
 #include <map>
+#include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 namespace gr {
@@ -48,6 +51,33 @@ private:
     cufftHandle d_h = 0;
 };
 
+// Debug knobs for measuring alternatives (see docs/large_fft.md):
+//   GPUFFT_LARGE_FFT_STRIDED=1  cuFFT on the strided columns instead of transposing
+//                                them on the card first;
+//   GPUFFT_LARGE_FFT_STAGED=1   stage pinned caller arrays too (CPU gather + wide DMA).
+bool env_flag(const char* name)
+{
+    const char* v = std::getenv(name);
+    return v && *v && std::string(v) != "0";
+}
+
+// A column pass (a strided [L][bc] block, bc < B) is transposed on the card so cuFFT
+// runs contiguous batches: the strided cuFFT layouts of large L are several times slower
+// than the extra pass through device memory.
+bool transposes(const large_round& r, const large_pass& p, bool strided)
+{
+    return !strided && r.type == large_round::kind::columns && r.B > 1 && p.bc < r.B &&
+           !r.trailing;
+}
+
+std::vector<fft_call>
+device_calls(const large_round& r, const large_pass& p, bool strided)
+{
+    if (transposes(r, p, strided))
+        return { { { r.L, p.bc, 1, r.L }, 0 } };
+    return pass_fft_calls(r, p);
+}
+
 template <typename T>
 class large_fft_cuda final : public large_fft_executor
 {
@@ -57,7 +87,9 @@ class large_fft_cuda final : public large_fft_executor
 public:
     large_fft_cuda(const std::vector<const large_schedule*>& schedules,
                    const large_exec_config& cfg)
-        : d_cfg(cfg), d_guard_device(cfg.device_id)
+        : d_cfg(cfg),
+          d_strided(env_flag("GPUFFT_LARGE_FFT_STRIDED")),
+          d_force_staged(env_flag("GPUFFT_LARGE_FFT_STAGED"))
     {
         cuda::device_guard g(cfg.device_id);
         for (const auto* s : schedules) {
@@ -72,7 +104,15 @@ public:
 
         // All FFTs run on the compute stream one after the other: one shared work area.
         std::size_t work = 0;
-        for (const auto& geo : schedule_geometries(schedules)) {
+        std::set<fft_geometry> geometries;
+        for (const auto* sched : schedules)
+            for (const auto& r : sched->rounds)
+                for (const auto& p : r.pass_list)
+                    for (const auto& c : r.type == large_round::kind::whole
+                                             ? pass_fft_calls(r, large_pass{})
+                                             : device_calls(r, p, d_strided))
+                        geometries.insert(c.g);
+        for (const auto& geo : geometries) {
             auto h = std::make_unique<cufft_handle>();
             GPUFFT_CUFFT_CHECK(cufftSetAutoAllocation(h->get(), 0));
             long long n = geo.n, embed = geo.n;
@@ -199,7 +239,8 @@ private:
     // One round of passes through the three-slot ring.
     void run_passes(const large_round& r, const void* src, void* out)
     {
-        const bool direct_in = cuda::is_pinned(src), direct_out = cuda::is_pinned(out);
+        const bool direct_in = !d_force_staged && cuda::is_pinned(src);
+        const bool direct_out = !d_force_staged && cuda::is_pinned(out);
         if (!direct_in || !direct_out)
             ensure_staging();
         const int th = std::max(1, d_cfg.threads);
@@ -271,6 +312,24 @@ private:
                                      r.tile,
                                      twiddle_params{},
                                      d_comp.get());
+                } else if (transposes(r, p, d_strided)) {
+                    // [L][bc] -> [bc][L], contiguous FFTs, twiddle with k the column
+                    // index
+                    C* t = d_buf1[s].get();
+                    launch_transpose(
+                        buf, t, dbl, 1, r.L, p.bc, twiddle_params{}, d_comp.get());
+                    for (const auto& c : device_calls(r, p, d_strided))
+                        fft(t, c);
+                    if (r.twiddle) {
+                        tw.swap = true;
+                        launch_twiddle(t, dbl, 1, p.bc, r.L, tw, d_comp.get());
+                    }
+                    res = t;
+                    if (!r.transposed_write) {
+                        launch_transpose(
+                            t, buf, dbl, 1, p.bc, r.L, twiddle_params{}, d_comp.get());
+                        res = buf;
+                    }
                 } else {
                     for (const auto& c : pass_fft_calls(r, p))
                         fft(buf, c);
@@ -382,7 +441,7 @@ private:
     }
 
     large_exec_config d_cfg;
-    int d_guard_device;
+    bool d_strided, d_force_staged;
     i64 d_pass = 0, d_whole = 0, d_stage = 0;
     std::map<fft_geometry, std::unique_ptr<cufft_handle>> d_plans;
     cuda::device_buffer<C> d_whole_buf, d_buf0[K], d_buf1[K];

@@ -57,9 +57,9 @@ __global__ void twiddle_kernel(C* buf, i64 total, i64 rows, i64 cols, twiddle_pa
 {
     for (i64 i = blockIdx.x * i64(blockDim.x) + threadIdx.x; i < total;
          i += i64(gridDim.x) * blockDim.x) {
-        const i64 j = i % cols;
-        const i64 k = (i / cols) % rows;
-        buf[i] = cmul(buf[i], twiddle_at(k, j, tw));
+        const i64 c = i % cols;
+        const i64 r = (i / cols) % rows;
+        buf[i] = cmul(buf[i], tw.swap ? twiddle_at(c, r, tw) : twiddle_at(r, c, tw));
     }
 }
 

@@ -25,6 +25,8 @@ struct twiddle_params {
     bool on = false;
     std::int64_t b0 = 0, n = 1, div = 1;
     int sign = -1;
+    //! The matrix is stored transposed: k is the column index and j the row index.
+    bool swap = false;
 };
 
 //! In place: element (k, j) of each [rows][cols] matrix times its twiddle.
