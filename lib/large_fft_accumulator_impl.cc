@@ -131,7 +131,6 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
     d_logger->info("fft_size {:s} on the {:s} backend",
                    power_of_two_or_number(d_config.fft_size),
                    backend());
-    d_logger->debug("engine schedule: {:s}", d_plan->describe());
 
     message_port_register_out(k_spectrum);
     message_port_register_out(k_progress);
@@ -427,12 +426,18 @@ void large_fft_accumulator_impl::write_filterbank(
         d_filterbank =
             std::make_unique<accumulator::filterbank_writer>(d_filterbank_path, h);
         d_filterbank_freq = at.freq;
-    } else if (at.freq != d_filterbank_freq && !d_warned_retune) {
+        d_filterbank_integrations = s.n_integrations;
+    } else if (!d_warned_retune && (at.freq != d_filterbank_freq ||
+                                    s.n_integrations != d_filterbank_integrations)) {
+        // SIGPROC has one header per file: say so once rather than per spectrum.
         d_warned_retune = true;
-        d_logger->warn("rx_freq changed to {:g} Hz; {:s} keeps the header of {:g} Hz",
+        d_logger->warn("rx_freq ({:g} Hz) or n_integrations ({:d}) changed; the header "
+                       "of {:s} describes {:g} Hz and {:d} integrations",
                        at.freq,
+                       s.n_integrations,
                        d_filterbank_path,
-                       d_filterbank_freq);
+                       d_filterbank_freq,
+                       d_filterbank_integrations);
     }
     // Filterbank data are linear power, whatever the stream output shows.
     d_filterbank->write_spectrum(s.power.data());

@@ -95,7 +95,8 @@ private:
     std::uint64_t d_offset_base = 0; // nitems_read(0) at the pipeline's first sample
     bool d_time_from_host = false;
     std::unique_ptr<accumulator::filterbank_writer> d_filterbank;
-    double d_filterbank_freq = 0.0; // rx_freq the header was written for
+    double d_filterbank_freq = 0.0; // rx_freq and n_integrations the header describes
+    int d_filterbank_integrations = 0;
     bool d_warned_retune = false;
     std::chrono::steady_clock::time_point d_last_progress;
     std::chrono::steady_clock::time_point d_last_log;

@@ -278,7 +278,20 @@ class qa_large_fft_accumulator(gr_unittest.TestCase):
         ref = np.mean([reference(x[f * n:(f + 1) * n], n, 1, n)[0] for f in good], axis=0)
         self.assertLess(np.max(np.abs(out[0] - ref)) / np.max(ref), 1e-5)
 
-    def test_007_bad_parameters_name_the_parameter(self):
+    def test_007_out_of_card_schedule(self):
+        # A 64 KiB engine budget for 512 KiB frames: the engine runs its multi-round
+        # decomposition (as a frame larger than GPU memory would), same spectra.
+        n, n_int, bins = 2 ** 16, 2, 512
+        x = tone_and_noise(self.rng, 2 * n_int * n, n, 1234.5, 1.0)
+        acc, out, _, _, _ = self.run_block(
+            x, fft_size=n, n_integrations=n_int, output_bins=bins, band_start=n // 4,
+            band_stop=3 * n // 4, window="blackman-harris", memory_budget=2 ** 16)
+        self.assertIn("round 2", acc.describe())
+        ref = reference(x, n, n_int, bins, n // 4, 3 * n // 4, 0, "blackman-harris")
+        self.assertEqual(out.shape, ref.shape)
+        self.assertLess(np.max(np.abs(out - ref)) / np.max(ref), 1e-5)
+
+    def test_008_bad_parameters_name_the_parameter(self):
         good = dict(fft_size=1024, n_integrations=2, output_bins=256, backend="cpu")
         cases = [
             (dict(fft_size=1), "fft_size"),
@@ -299,7 +312,7 @@ class qa_large_fft_accumulator(gr_unittest.TestCase):
                 gpufft.large_fft_accumulator(**dict(good, **change))
             self.assertIn(needle, str(cm.exception), change)
 
-    def test_008_setters(self):
+    def test_009_setters(self):
         acc = gpufft.large_fft_accumulator(1024, 2, 256, backend="cpu")
         acc.set_n_integrations(5)
         self.assertEqual(acc.n_integrations(), 5)

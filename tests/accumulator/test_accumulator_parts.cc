@@ -10,10 +10,12 @@
 
 #include "accumulator/band_reducer.h"
 #include "accumulator/filterbank_writer.h"
+#include "accumulator/host_frame.h"
 #include "accumulator/spectral_window.h"
 #include "accumulator/tag_timeline.h"
 #include "reference.h"
 #include "test_harness.h"
+#include <gnuradio/gpufft/device.h>
 #include <unistd.h>
 #include <cmath>
 #include <cstdio>
@@ -247,6 +249,26 @@ GPUFFT_TEST(filterbank_header_and_data_read_back)
     GPUFFT_CHECK_THROWS(filterbank_writer("/nonexistent-dir/x.fil", h),
                         std::runtime_error,
                         "filterbank_path");
+}
+
+GPUFFT_TEST(host_frame_pinned_where_cuda_is_usable)
+{
+    // Page-locked with a usable GPU, ordinary memory otherwise; writable either way.
+    for (bool pinned : { false, true }) {
+        host_frame f(3001, pinned);
+        GPUFFT_CHECK(f.data() != nullptr);
+        GPUFFT_CHECK_EQ(f.size(), 3001);
+        GPUFFT_CHECK_EQ(reinterpret_cast<std::uintptr_t>(f.data()) % 64,
+                        std::uintptr_t(0));
+        GPUFFT_CHECK_EQ(f.pinned(), pinned && gr::gpufft::cuda_available(0));
+        for (std::int64_t i = 0; i < f.size(); ++i)
+            f.data()[i] = std::complex<float>(float(i), -float(i));
+        GPUFFT_CHECK_EQ(f.data()[3000], std::complex<float>(3000.0f, -3000.0f));
+        host_frame g = std::move(f);
+        GPUFFT_CHECK(f.data() == nullptr);
+        GPUFFT_CHECK_EQ(g.data()[7], std::complex<float>(7.0f, -7.0f));
+    }
+    GPUFFT_CHECK(host_physical_memory() > 0);
 }
 
 GPUFFT_TEST_MAIN()
