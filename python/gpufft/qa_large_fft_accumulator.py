@@ -11,6 +11,7 @@ filterbank header parsed back, non-finite frames, bad parameters."""
 import os
 import struct
 import tempfile
+import threading
 
 import numpy as np
 import pmt
@@ -312,7 +313,27 @@ class qa_large_fft_accumulator(gr_unittest.TestCase):
                 gpufft.large_fft_accumulator(**dict(good, **change))
             self.assertIn(needle, str(cm.exception), change)
 
-    def test_009_setters(self):
+    def test_009_unwritable_filterbank_stops_the_flowgraph(self):
+        # An endless source: only the block ending the run can stop this flowgraph.
+        src = blocks.vector_source_c([0.5 + 0.25j] * 4096, True)
+        acc = gpufft.large_fft_accumulator(
+            1024, 1, 64, backend="cpu",
+            filterbank_path="/nonexistent-directory/spectra.fil")
+        sink = blocks.vector_sink_f(64)
+        self.tb.connect(src, acc, sink)
+        self.tb.start()
+        done = threading.Event()
+        waiter = threading.Thread(target=lambda: (self.tb.wait(), done.set()))
+        waiter.start()
+        stopped = done.wait(20)
+        if not stopped:
+            self.tb.stop()
+            self.tb.wait()
+        waiter.join()
+        self.assertTrue(stopped, "the flowgraph did not stop by itself")
+        self.assertEqual(len(sink.data()), 0)
+
+    def test_010_setters(self):
         acc = gpufft.large_fft_accumulator(1024, 2, 256, backend="cpu")
         acc.set_n_integrations(5)
         self.assertEqual(acc.n_integrations(), 5)
