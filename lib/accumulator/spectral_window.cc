@@ -138,20 +138,28 @@ void spectral_window::apply(std::complex<float>* x,
 {
     if (is_rectangular())
         return;
+    // Rotate (cos t, sin t) by one sample's angle in plain real arithmetic
+    // (complex<double> products go through NaN-aware library calls), and get cos(k t)
+    // from cos t with the Chebyshev recurrence T_{k+1} = 2 c T_k - T_{k-1}.
     const std::complex<double> step = phasor(1, d_n);
+    const double sc = step.real(), ss = step.imag();
+    const double a0 = d_a[0], a1 = d_a[1], a2 = d_a[2], a3 = d_a[3], a4 = d_a[4];
+    const bool long_window = d_terms > 3;
     for (std::int64_t b = begin; b < end; b += anchor_every) {
         const std::int64_t e = std::min(end, b + anchor_every);
-        std::complex<double> z = phasor(b, d_n);
+        const std::complex<double> z = phasor(b, d_n);
+        double c = z.real(), sn = z.imag();
         for (std::int64_t i = b; i < e; ++i) {
-            // cos(k t) for k = 1..4 from powers of z = exp(i t)
-            const std::complex<double> z2 = z * z;
-            double w = d_a[0] + d_a[1] * z.real() + d_a[2] * z2.real();
-            if (d_terms > 3) {
-                const std::complex<double> z3 = z2 * z;
-                w += d_a[3] * z3.real() + d_a[4] * (z2 * z2).real();
+            const double t2 = 2 * c * c - 1;
+            double w = a0 + a1 * c + a2 * t2;
+            if (long_window) {
+                const double t3 = 2 * c * t2 - c;
+                w += a3 * t3 + a4 * (2 * c * t3 - t2);
             }
             x[i - begin] *= float(w);
-            z *= step;
+            const double cn = c * sc - sn * ss;
+            sn = sn * sc + c * ss;
+            c = cn;
         }
     }
 }
