@@ -12,10 +12,11 @@
 //
 //   gpufft-bench large [--sizes 2^24,2^26,2^28,2^30] [--reps 5] [--fftw-max 2^30]
 //                      [--shapes 8192x8192,512x512x512] [--inplace-only 0|1]
-//                      [--pageable 0|1] [--budget-fraction 8]
+//                      [--pageable 0|1] [--budget-fraction 8] [--budget-gib 8]
 //
 // Host arrays are pinned (cudaMallocHost) unless --pageable 1 adds pageable cases. The
-// out-of-card case gets a budget of 1/8 of the data (--budget-fraction). Accuracy: the
+// out-of-card case gets a budget of 1/8 of the data (--budget-fraction); --inplace-only
+// runs only the in-place transform with --budget-gib GiB (no second array). Accuracy: the
 // relative error over 16 bins (8 beyond 2^30) against a direct DFT in double.
 
 #include "bench_common.h"
@@ -357,7 +358,8 @@ void bench_shape(const options& o,
     const std::size_t bytes = std::size_t(n) * sizeof(cf);
     const bool big = n >= (i64(1) << 28);
     const int reps = big ? std::min(o.reps, 5) : std::min(o.reps, 10);
-    const i64 fftw_max = parse_size(o.get("fftw-max", "2^30"));
+    const std::string fftw_opt = o.get("fftw-max", "2^30");
+    const i64 fftw_max = fftw_opt == "0" ? 0 : parse_size(fftw_opt);
     const int fraction = std::stoi(o.get("budget-fraction", "8"));
     const bool inplace_only = o.get("inplace-only", "0") == "1";
     const auto info = get_device_info(o.device);
@@ -484,9 +486,9 @@ void bench_shape(const options& o,
                 copy2d_rates(shape, bytes / fraction, in);
         }
     } else {
-        run_case("budget=8GiB",
-                 std::min<std::size_t>(bytes / fraction, std::size_t(8) << 30),
-                 true);
+        // the 2^32 case: an 8 GiB budget (--budget-gib)
+        const std::size_t gib = std::stoul(o.get("budget-gib", "8"));
+        run_case("budget=" + std::to_string(gib) + "GiB", gib << 30, true);
     }
 }
 
@@ -526,6 +528,7 @@ int bench_large(const options& o)
 GPUFFT_BENCH_COMMAND(large,
                      "out-of-card FFT of host arrays vs pinned copy+cuFFT+copy and FFTW "
                      "threads [--sizes] [--shapes AxB,AxBxC] [--fftw-max 2^30] "
-                     "[--budget-fraction 8] [--inplace-only 1] [--pageable 1]",
+                     "[--budget-fraction 8] [--inplace-only 1 --budget-gib 8] "
+                     "[--pageable 1] [--variants 1]",
                      bench_large);
 #endif

@@ -1,0 +1,152 @@
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Hand-written numpy binding of the large (out-of-card) FFT plan. The GIL is released
+// while a transform runs; execute(x, in_place=True) transforms a numpy array in its own
+// memory, so a 32 GiB transform does not need a second 32 GiB array.
+
+#include <pybind11/complex.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <gnuradio/gpufft/large_fft_plan.h>
+#include <stdexcept>
+
+namespace py = pybind11;
+using namespace gr::gpufft;
+
+namespace {
+
+std::vector<std::int64_t> to_shape(py::object shape)
+{
+    if (py::isinstance<py::int_>(shape))
+        return { shape.cast<std::int64_t>() };
+    return shape.cast<std::vector<std::int64_t>>();
+}
+
+template <typename T>
+py::array run_large(large_fft_plan& plan, py::array x_any, bool in_place)
+{
+    using C = std::complex<T>;
+    const auto shape = plan.shape();
+    const std::string want = "complex" + std::to_string(8 * sizeof(C));
+    if (in_place) {
+        // must be our memory exactly: no silent copy that would leave x untouched
+        if (!py::isinstance<py::array_t<C>>(x_any))
+            throw std::invalid_argument("x: in-place execute needs a " + want + " array");
+        auto x = py::reinterpret_borrow<py::array_t<C>>(x_any);
+        if (!(x.flags() & py::array::c_style) || !x.writeable())
+            throw std::invalid_argument(
+                "x: in-place execute needs a writeable C-contiguous "
+                "array");
+        if (x.size() != plan.size())
+            throw std::invalid_argument("x: has " + std::to_string(x.size()) +
+                                        " elements; this plan transforms " +
+                                        std::to_string(plan.size()));
+        C* p = x.mutable_data();
+        {
+            py::gil_scoped_release release;
+            plan.execute(p, p);
+        }
+        return x;
+    }
+    auto x = py::array_t<C, py::array::c_style | py::array::forcecast>::ensure(x_any);
+    if (!x)
+        throw std::invalid_argument("x: must be convertible to a complex numpy array");
+    if (x.size() != plan.size())
+        throw std::invalid_argument("x: has " + std::to_string(x.size()) +
+                                    " elements; this plan transforms " +
+                                    std::to_string(plan.size()));
+    py::array_t<C> y(std::vector<py::ssize_t>(shape.begin(), shape.end()));
+    const C* in = x.data();
+    C* out = y.mutable_data();
+    {
+        py::gil_scoped_release release;
+        plan.execute(in, out);
+    }
+    return y;
+}
+
+} // namespace
+
+void bind_large_fft_plan(py::module& m)
+{
+    py::class_<large_fft_plan>(
+        m,
+        "large_fft_plan",
+        "Complex FFT of a 1-D, 2-D or 3-D host array that may be larger than the GPU "
+        "memory: a pass schedule (in card, or four-step / axis decompositions) fitted to "
+        "memory_budget bytes of device memory. Unnormalized both ways, as numpy.fft.fftn "
+        "(forward) and n * numpy.fft.ifftn (backward).")
+        .def(py::init([](py::object shape,
+                         bool forward,
+                         py::object memory_budget,
+                         const std::string& precision_name,
+                         const std::string& backend_name,
+                         int device_id,
+                         int threads) {
+                 large_fft_options opt;
+                 opt.backend = parse_backend(backend_name);
+                 opt.precision = parse_precision(precision_name);
+                 opt.device_id = device_id;
+                 opt.threads = threads;
+                 if (!memory_budget.is_none()) {
+                     const auto b = memory_budget.cast<long long>();
+                     if (b <= 0)
+                         throw std::invalid_argument(
+                             "memory_budget: " + std::to_string(b) +
+                             " is invalid; must be > 0 bytes (None: most of what is "
+                             "free)");
+                     opt.memory_budget = std::size_t(b);
+                 }
+                 return std::make_unique<large_fft_plan>(to_shape(shape),
+                                                         forward ? direction::forward
+                                                                 : direction::backward,
+                                                         opt);
+             }),
+             py::arg("shape"),
+             py::arg("forward") = true,
+             py::arg("memory_budget") = py::none(),
+             py::arg("precision") = "single",
+             py::arg("backend") = "auto",
+             py::arg("device_id") = 0,
+             py::arg("threads") = 0)
+        .def(
+            "execute",
+            [](large_fft_plan& p, py::array x, bool in_place) -> py::array {
+                if (p.precision() == precision::single)
+                    return run_large<float>(p, x, in_place);
+                return run_large<double>(p, x, in_place);
+            },
+            py::arg("x"),
+            py::arg("in_place") = false,
+            "FFT of x (size() elements). Returns a new array of the plan's shape, or, "
+            "with "
+            "in_place=True, transforms x itself (a writeable C-contiguous array of the "
+            "plan's dtype) and returns it. ValueError for NaN/inf samples.")
+        .def_property_readonly("shape", &large_fft_plan::shape)
+        .def_property_readonly("size", &large_fft_plan::size)
+        .def_property_readonly(
+            "forward",
+            [](const large_fft_plan& p) { return p.direction() == direction::forward; })
+        .def_property_readonly(
+            "backend", [](const large_fft_plan& p) { return to_string(p.backend()); })
+        .def_property_readonly(
+            "precision", [](const large_fft_plan& p) { return to_string(p.precision()); })
+        .def_property_readonly("device_id", &large_fft_plan::device_id)
+        .def_property_readonly("memory_budget", &large_fft_plan::memory_budget)
+        .def_property_readonly("passes", &large_fft_plan::passes)
+        .def("describe", &large_fft_plan::describe, "The pass schedule in words.")
+        .def("__repr__", [](const large_fft_plan& p) {
+            std::string s = "<gpufft.large_fft_plan shape=[";
+            const auto sh = p.shape();
+            for (std::size_t i = 0; i < sh.size(); ++i)
+                s += (i ? "," : "") + std::to_string(sh[i]);
+            return s + "] " + to_string(p.backend()) + " " + std::to_string(p.passes()) +
+                   " round(s)>";
+        });
+}
