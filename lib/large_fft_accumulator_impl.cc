@@ -274,17 +274,24 @@ void large_fft_accumulator_impl::read_tags(std::uint64_t begin, std::uint64_t en
     get_tags_in_range(tags, 0, begin, end);
     for (const auto& t : tags) {
         const std::int64_t at = std::int64_t(t.offset - d_offset_base);
-        if (pmt::eqv(t.key, k_rx_time) && pmt::is_tuple(t.value) &&
-            pmt::length(t.value) == 2) {
-            d_timeline.set_time(
-                at,
-                { std::int64_t(pmt::to_uint64(pmt::tuple_ref(t.value, 0))),
-                  pmt::to_double(pmt::tuple_ref(t.value, 1)) });
-            d_time_from_host = false;
-        } else if (pmt::eqv(t.key, k_rx_freq) && pmt::is_number(t.value)) {
-            d_timeline.set_freq(at, pmt::to_double(t.value));
-        } else if (pmt::eqv(t.key, k_rx_rate) && pmt::is_number(t.value)) {
-            d_timeline.set_rate(at, pmt::to_double(t.value));
+        // A malformed tag is reported and ignored: it must not stop the flowgraph.
+        try {
+            if (pmt::eqv(t.key, k_rx_time)) {
+                d_timeline.set_time(
+                    at,
+                    { std::int64_t(pmt::to_uint64(pmt::tuple_ref(t.value, 0))),
+                      pmt::to_double(pmt::tuple_ref(t.value, 1)) });
+                d_time_from_host = false;
+            } else if (pmt::eqv(t.key, k_rx_freq)) {
+                d_timeline.set_freq(at, pmt::to_double(t.value));
+            } else if (pmt::eqv(t.key, k_rx_rate)) {
+                d_timeline.set_rate(at, pmt::to_double(t.value));
+            }
+        } catch (const std::exception&) {
+            d_logger->warn("ignored a malformed {:s} tag at sample {:d}: {:s}",
+                           pmt::symbol_to_string(t.key),
+                           t.offset,
+                           pmt::write_string(t.value));
         }
     }
 }

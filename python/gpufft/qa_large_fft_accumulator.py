@@ -205,6 +205,7 @@ class qa_large_fft_accumulator(gr_unittest.TestCase):
         tags = [tag(0, "rx_time", rx_time(secs, frac)),
                 tag(0, "rx_rate", pmt.from_double(rate)),
                 tag(0, "rx_freq", pmt.from_double(100e6)),
+                tag(5, "rx_time", pmt.intern("yesterday")),  # malformed: ignored
                 tag(retune, "rx_freq", pmt.from_double(101e6))]
         _, out, msgs, out_tags, progress = self.run_block(
             x, tags, fft_size=n, n_integrations=n_int, output_bins=64, samp_rate=1.0)
