@@ -197,24 +197,29 @@ private:
         }
     }
 
-    // Values: each hash gives X + (what is left in the tone's bucket) / response; the
-    // median over hashes (real and imaginary apart) ignores the few that share a bucket.
+    // Values, in two steps. (1) The median: each hash gives X + (what is left in the
+    // tone's bucket) / response; the median over hashes (real and imaginary apart) ignores
+    // the few that share a bucket with a tone whose first estimate was off. (2) Least
+    // squares refinement: buckets shared by two tones couple their errors, so a few Jacobi
+    // sweeps of the normal equations (every bucket a tone reaches, weighted by its
+    // response) bring every value to float precision.
     void estimate()
     {
         const auto& c = d_p.c;
         const int H = d_p.hashes();
+        const std::size_t count = d_found_f.size();
         std::vector<double> er(H), ei(H);
-        std::vector<double> nr(d_found_f.size()), ni(d_found_f.size());
-        for (std::size_t i = 0; i < d_found_f.size(); ++i) {
+        std::vector<double> nr(count), ni(count);
+        for (std::size_t i = 0; i < count; ++i) {
             const std::int64_t f = d_found_f[i];
             for (int r = 0; r < c.loops; ++r) {
                 const std::int64_t g =
                     std::int64_t(mulmod(d_p.sigma[r], std::uint64_t(f), std::uint64_t(c.n)));
                 const std::int64_t b = own_bucket(c, g);
                 for (int j = 0; j < c.levels; ++j) {
-                    // The residual divided by the unit tone's contribution.
                     double ur, ui;
-                    tone_in_bucket(c, f, g, 1.0, 0.0, b, std::uint64_t(c.offset[j]), d_p.tau[r], ur, ui);
+                    tone_in_bucket(c, f, g, 1.0, 0.0, b, std::uint64_t(c.offset[j]),
+                                   d_p.tau[r], ur, ui);
                     const std::size_t at = std::size_t(r * c.levels + j) * c.B + b;
                     const double den = ur * ur + ui * ui;
                     const double rr = d_re[at], ri = d_im[at];
@@ -225,8 +230,94 @@ private:
             nr[i] = median_of(er.data(), H);
             ni[i] = median_of(ei.data(), H);
         }
-        d_xr.swap(nr);
-        d_xi.swap(ni);
+        apply_updates(nr, ni);
+
+        refine_least_squares();
+    }
+
+    // Conjugate gradients on the normal equations (CGLS): unknowns the tones' values,
+    // one equation per (hash, bucket) a tone reaches. The residual buckets start as what
+    // the located values leave; each iteration moves along a conjugate direction.
+    void refine_least_squares()
+    {
+        const auto& c = d_p.c;
+        const std::size_t count = d_found_f.size();
+        const int per = c.loops * 3 * c.levels; // buckets a tone reaches
+        d_resp.resize(count * per);
+        d_at.resize(count * per);
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::int64_t f = d_found_f[i];
+            int m = 0;
+            for (int r = 0; r < c.loops; ++r) {
+                const std::int64_t g =
+                    std::int64_t(mulmod(d_p.sigma[r], std::uint64_t(f), std::uint64_t(c.n)));
+                const std::int64_t b0 = own_bucket(c, g);
+                for (int db = -1; db <= 1; ++db) {
+                    const std::int64_t b = (b0 + db + c.B) % c.B;
+                    for (int j = 0; j < c.levels; ++j, ++m) {
+                        double ur, ui;
+                        tone_in_bucket(c, f, g, 1.0, 0.0, b, std::uint64_t(c.offset[j]),
+                                       d_p.tau[r], ur, ui);
+                        d_resp[i * per + m] = { ur, ui };
+                        d_at[i * per + m] = std::size_t(r * c.levels + j) * c.B + b;
+                    }
+                }
+            }
+        }
+        using cd = std::complex<double>;
+        std::vector<cd> s(count), p(count);
+        std::vector<cd> q(d_re.size());
+        auto adjoint = [&](std::vector<cd>& out) { // out = A^H R
+            double g = 0;
+            for (std::size_t i = 0; i < count; ++i) {
+                cd acc = 0;
+                for (int m = 0; m < per; ++m) {
+                    const std::size_t at = d_at[i * per + m];
+                    acc += std::conj(d_resp[i * per + m]) * cd(d_re[at], d_im[at]);
+                }
+                out[i] = acc;
+                g += std::norm(acc);
+            }
+            return g;
+        };
+        double gamma = adjoint(s);
+        p = s;
+
+        for (int it = 0; it < d_p.value_passes && gamma > 0; ++it) {
+            std::fill(q.begin(), q.end(), cd(0));
+            for (std::size_t i = 0; i < count; ++i)
+                for (int m = 0; m < per; ++m)
+                    q[d_at[i * per + m]] += d_resp[i * per + m] * p[i];
+            double qq = 0;
+            for (const auto& v : q)
+                qq += std::norm(v);
+            if (!(qq > 0))
+                break;
+            const double alpha = gamma / qq;
+            for (std::size_t i = 0; i < count; ++i) {
+                d_xr[i] += alpha * p[i].real();
+                d_xi[i] += alpha * p[i].imag();
+            }
+            for (std::size_t at = 0; at < q.size(); ++at) {
+                d_re[at] -= alpha * q[at].real();
+                d_im[at] -= alpha * q[at].imag();
+            }
+            const double gamma_new = adjoint(s);
+            const double beta = gamma_new / gamma;
+            gamma = gamma_new;
+            for (std::size_t i = 0; i < count; ++i)
+                p[i] = s[i] + beta * p[i];
+        }
+    }
+
+    // Moves every tone's value to (nr, ni), keeping the residual buckets consistent.
+    void apply_updates(const std::vector<double>& nr, const std::vector<double>& ni)
+    {
+        for (std::size_t i = 0; i < d_found_f.size(); ++i) {
+            add_tone(d_found_f[i], d_xr[i] - nr[i], d_xi[i] - ni[i]);
+            d_xr[i] = nr[i];
+            d_xi[i] = ni[i];
+        }
     }
 
     sparse_params d_p;
@@ -237,6 +328,8 @@ private:
     std::vector<std::int64_t> d_found_f, d_found_g;
     std::vector<double> d_xr, d_xi;
     std::unordered_map<std::int64_t, std::size_t> d_index;
+    std::vector<std::complex<double>> d_resp;
+    std::vector<std::size_t> d_at;
 };
 
 class dense_topk_cpu final : public sparse_backend

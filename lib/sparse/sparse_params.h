@@ -31,6 +31,7 @@ struct sparse_params {
     std::uint64_t seed = 0;
     std::vector<std::uint64_t> sigma, sigma_inv, tau; //!< per loop: y[t] = x[sigma t + tau]
     int rounds = 0;               //!< peeling rounds at most
+    int value_passes = 0;         //!< least-squares (CG) iterations after the median
     std::int64_t max_found = 0;   //!< capacity for located tones
     double threshold_rel = 0;     //!< buckets below this x the largest are empty
     bool dense = false;
