@@ -9,6 +9,7 @@
 #include "parallel_for.h"
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace gpufft {
@@ -101,16 +102,47 @@ void band_reducer::reduce(const std::complex<float>* spectrum,
                           int threads) const
 {
     const double per_bin = scale / double(d_decim);
+    constexpr std::int64_t grain = std::int64_t(1) << 18; // bins per thread, at least
+    // Fewer channels than threads (a 2^32-point frame squeezed into a few channels):
+    // split each channel into pieces so every core still sums its share.
+    const std::int64_t pieces =
+        d_bins >= threads ? 1
+                          : std::max<std::int64_t>(
+                                1,
+                                std::min<std::int64_t>((threads + d_bins - 1) / d_bins,
+                                                       d_decim / grain));
+    if (pieces == 1) {
+        parallel_for(
+            d_bins,
+            threads,
+            [&](int, std::int64_t cb, std::int64_t ce) {
+                for (std::int64_t c = cb; c < ce; ++c) {
+                    const std::int64_t j = d_start + c * d_decim;
+                    channels[c] = per_bin * power_sum(spectrum, j, j + d_decim);
+                }
+            },
+            std::max<std::int64_t>(1, grain / d_decim));
+        return;
+    }
+    std::vector<double> partial(std::size_t(d_bins * pieces));
     parallel_for(
-        d_bins,
+        d_bins * pieces,
         threads,
-        [&](int, std::int64_t cb, std::int64_t ce) {
-            for (std::int64_t c = cb; c < ce; ++c) {
+        [&](int, std::int64_t b, std::int64_t e) {
+            for (std::int64_t item = b; item < e; ++item) {
+                const std::int64_t c = item / pieces, p = item % pieces;
                 const std::int64_t j = d_start + c * d_decim;
-                channels[c] = per_bin * power_sum(spectrum, j, j + d_decim);
+                partial[std::size_t(item)] = power_sum(
+                    spectrum, j + d_decim * p / pieces, j + d_decim * (p + 1) / pieces);
             }
         },
-        std::max<std::int64_t>(1, (std::int64_t(1) << 18) / d_decim));
+        1);
+    for (std::int64_t c = 0; c < d_bins; ++c) {
+        double sum = 0;
+        for (std::int64_t p = 0; p < pieces; ++p)
+            sum += partial[std::size_t(c * pieces + p)];
+        channels[c] = per_bin * sum;
+    }
 }
 
 } // namespace accumulator
