@@ -208,6 +208,13 @@ bool large_fft_accumulator_impl::start()
                                          d_filterbank_path + "'");
             std::fclose(f);
         }
+        const std::uint64_t need = accumulator::frame_memory_bytes(d_config.fft_size);
+        const std::uint64_t available = accumulator::host_available_memory();
+        if (available > 0 && need > available)
+            d_logger->warn("the two frames need {:.1f} GiB but only {:.1f} GiB of host "
+                           "memory is available now: expect swapping",
+                           double(need) / double(1ull << 30),
+                           double(available) / double(1ull << 30));
         accumulator::pipeline_config c = d_config;
         c.n_integrations = d_n_integrations;
         c.mode = accumulator::accumulate_mode(d_mode.load());

@@ -18,6 +18,8 @@ namespace accumulator {
 
 //! Physical memory of this host in bytes (0 if unknown).
 std::uint64_t host_physical_memory();
+//! Memory the kernel could give now without swapping (MemAvailable), bytes; 0 if unknown.
+std::uint64_t host_available_memory();
 
 /*!
  * One frame of complex samples in host memory. Page-locked (cudaMallocHost) when

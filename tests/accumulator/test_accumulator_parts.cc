@@ -279,6 +279,8 @@ GPUFFT_TEST(host_frame_pinned_where_cuda_is_usable)
         GPUFFT_CHECK_EQ(g.data()[7], std::complex<float>(7.0f, -7.0f));
     }
     GPUFFT_CHECK(host_physical_memory() > 0);
+    GPUFFT_CHECK(host_available_memory() > 0);
+    GPUFFT_CHECK(host_available_memory() <= host_physical_memory());
 }
 
 GPUFFT_TEST_MAIN()
