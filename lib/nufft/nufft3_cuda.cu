@@ -9,9 +9,10 @@
 // the result:
 //
 //   set_points: extents (one small read-back: the grid size depends on them), then per
-//     source its first cell, offset and bin; a counting sort by bin (atomic ranks, CUB
-//     scan, scatter); subproblems of at most `max_subproblem` sources per bin; per target
-//     its first cell, offset and the correction 1 / khat times the centring phase.
+//     source its bin; a counting sort by bin (atomic ranks, CUB scan, permutation), then
+//     first cell and offset gathered in sorted order; subproblems of at most
+//     `max_subproblem` sources per bin; per target its first cell, offset and the
+//     correction 1 / khat times the centring phase.
 //   execute: spread each subproblem into a shared-memory tile (shared atomics only),
 //     add the tile into the grid with the pre-correction applied (one global atomic per
 //     touched tile cell), FFT (dense_fft_plan::execute_async), interpolate one thread per
@@ -22,12 +23,14 @@
 #include "nufft3_backend.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <cub/cub.cuh>
+#include <type_traits>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
-#include <type_traits>
 #include <vector>
 
 namespace gr {
@@ -64,7 +67,8 @@ constexpr double two_pi = 6.283185307179586476925;
 //! Per-block min, max and count of non-finite values of v[0..n).
 __global__ void extent_kernel(const double* v, long long n, double* partial)
 {
-    __shared__ double s_lo[threads_per_block], s_hi[threads_per_block], s_bad[threads_per_block];
+    __shared__ double s_lo[threads_per_block], s_hi[threads_per_block],
+        s_bad[threads_per_block];
     double lo = INFINITY, hi = -INFINITY, bad = 0;
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
          i += (long long)gridDim.x * blockDim.x) {
@@ -109,13 +113,14 @@ struct source_args {
     long long n;
 };
 
-__device__ __forceinline__ void place(const source_args& a, int dim, long long j, int first[2],
-                                      double z0[2], int& bin)
+__device__ __forceinline__ void
+place(const source_args& a, int dim, long long j, int first[2], double z0[2], int& bin)
 {
     bin = 0;
     for (int d = dim - 1; d >= 0; --d) {
         long long f;
-        split_coordinate((a.x[d][j] - a.axis[d].centre) * a.axis[d].inv_h, a.half_width, f, z0[d]);
+        split_coordinate(
+            (a.x[d][j] - a.axis[d].centre) * a.axis[d].inv_h, a.half_width, f, z0[d]);
         first[d] = int(f) + a.axis[d].half_cells;
         bin = bin * a.axis[d].nbins + first[d] / a.axis[d].bin;
     }
@@ -133,20 +138,9 @@ __global__ void bin_count_kernel(source_args a, int dim, int* count, int* rank)
     rank[j] = atomicAdd(count + bin, 1);
 }
 
-template <typename T>
-__global__ void scatter_sources_kernel(source_args a,
-                                       int dim,
-                                       const int* start,
-                                       const int* rank,
-                                       int* perm,
-                                       int* first0,
-                                       int* first1,
-                                       T* z00,
-                                       T* z01,
-                                       typename complex_of<T>::type* prephase,
-                                       double s_centre0,
-                                       double s_centre1,
-                                       double sign)
+//! Sorted position of every source: its bin's start plus its rank inside the bin.
+__global__ void
+permutation_kernel(source_args a, int dim, const int* start, const int* rank, int* perm)
 {
     const long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (j >= a.n)
@@ -155,17 +149,44 @@ __global__ void scatter_sources_kernel(source_args a,
     double z0[2];
     int bin;
     place(a, dim, j, first, z0, bin);
-    const int pos = start[bin] + rank[j];
-    perm[pos] = int(j);
+    perm[start[bin] + rank[j]] = int(j);
+}
+
+/*!
+ * The sorted arrays, written in order (one random 8-byte read per coordinate instead of
+ * random writes to every array: a scatter costs a 32-byte sector per 4-byte store).
+ */
+template <typename T>
+__global__ void gather_sources_kernel(source_args a,
+                                      int dim,
+                                      const int* perm,
+                                      int* first0,
+                                      int* first1,
+                                      T* z00,
+                                      T* z01,
+                                      typename complex_of<T>::type* prephase,
+                                      double s_centre0,
+                                      double s_centre1,
+                                      double sign)
+{
+    const long long pos = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (pos >= a.n)
+        return;
+    const int j = perm[pos];
+    int first[2];
+    double z0[2];
+    int bin;
+    place(a, dim, j, first, z0, bin);
     first0[pos] = first[0];
     z00[pos] = T(z0[0]);
-    double phase = s_centre0 * (a.x[0][j] - a.axis[0].centre);
     if (dim == 2) {
         first1[pos] = first[1];
         z01[pos] = T(z0[1]);
-        phase += s_centre1 * (a.x[1][j] - a.axis[1].centre);
     }
     if (prephase) {
+        double phase = s_centre0 * (a.x[0][j] - a.axis[0].centre);
+        if (dim == 2)
+            phase += s_centre1 * (a.x[1][j] - a.axis[1].centre);
         double sn, cs;
         sincos(sign * phase, &sn, &cs);
         prephase[pos] = { T(cs), T(sn) };
@@ -180,8 +201,12 @@ __global__ void subproblem_count_kernel(const int* count, int nbins, int* nsub)
         nsub[b] = (count[b] + max_subproblem - 1) / max_subproblem;
 }
 
-__global__ void subproblem_fill_kernel(
-    const int* nsub, const int* sub_start, int nbins, int* sub_bin, int* sub_offset, int* total)
+__global__ void subproblem_fill_kernel(const int* nsub,
+                                       const int* sub_start,
+                                       int nbins,
+                                       int* sub_bin,
+                                       int* sub_offset,
+                                       int* total)
 {
     const int b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= nbins)
@@ -417,6 +442,52 @@ __global__ void interp_kernel(long long n,
     out[k] = C{ ax * p.x - ay * p.y, ax * p.y + ay * p.x };
 }
 
+/*!
+ * Per-stage device times on stderr when GPUFFT_NUFFT3_TIMING is set (for tuning; off by
+ * default, when mark() and report() cost nothing).
+ */
+class stage_timer
+{
+public:
+    stage_timer() : d_on(std::getenv("GPUFFT_NUFFT3_TIMING") != nullptr) {}
+    void start(cudaStream_t s)
+    {
+        if (!d_on)
+            return;
+        d_stream = s;
+        d_names.clear();
+        d_events.clear();
+        mark("start");
+    }
+    void mark(const char* name)
+    {
+        if (!d_on)
+            return;
+        d_events.emplace_back(true);
+        d_events.back().record(d_stream);
+        d_names.push_back(name);
+    }
+    void report(const char* what)
+    {
+        if (!d_on || d_events.size() < 2)
+            return;
+        d_events.back().synchronize();
+        std::fprintf(stderr, "nufft3 %s:", what);
+        for (std::size_t i = 1; i < d_events.size(); ++i)
+            std::fprintf(stderr,
+                         " %s %.3f ms",
+                         d_names[i],
+                         d_events[i].elapsed_ms_since(d_events[i - 1]));
+        std::fprintf(stderr, "\n");
+    }
+
+private:
+    bool d_on;
+    cudaStream_t d_stream = nullptr;
+    std::vector<const char*> d_names;
+    std::vector<cuda::event> d_events;
+};
+
 unsigned blocks_for(long long n, int per = threads_per_block)
 {
     return unsigned((n + per - 1) / per);
@@ -430,7 +501,8 @@ class nufft3_cuda : public nufft3_backend
 public:
     using C = typename complex_of<T>::type;
 
-    explicit nufft3_cuda(const nufft3_config& cfg) : d_cfg(cfg), d_guard_device(cfg.device_id)
+    explicit nufft3_cuda(const nufft3_config& cfg)
+        : d_cfg(cfg), d_guard_device(cfg.device_id)
     {
         cuda::device_guard guard(d_guard_device);
         d_stream = std::make_unique<cuda::stream>();
@@ -458,6 +530,7 @@ public:
         cudaStream_t st = d_stream->get();
         const double* src[2] = { x, y };
         const double* tgt[2] = { s, t };
+        d_timer.start(st);
         if (where == memory::host) {
             ensure(d_coords, std::size_t(dim) * (n_src + n_tgt));
             double* p = d_coords.get();
@@ -471,6 +544,7 @@ public:
             }
         }
 
+        d_timer.mark("upload");
         // Extents: the only read-back, since the grid size depends on them.
         const double* arrays[4] = { src[0], tgt[0], src[1], tgt[1] };
         const std::int64_t counts[4] = { n_src, n_tgt, n_src, n_tgt };
@@ -512,8 +586,8 @@ public:
         // offset, post; F staging. Coordinates staged from the host.
         req.bytes_per_source = 8 + dim * (4.0 + sizeof(T)) + 2 * sizeof(C) +
                                (where == memory::host ? 8.0 * dim : 0);
-        req.bytes_per_target =
-            dim * (4.0 + sizeof(T)) + 2 * sizeof(C) + (where == memory::host ? 8.0 * dim : 0);
+        req.bytes_per_target = dim * (4.0 + sizeof(T)) + 2 * sizeof(C) +
+                               (where == memory::host ? 8.0 * dim : 0);
         if (d_cfg.memory_budget) {
             req.budget_bytes = d_cfg.memory_budget;
         } else {
@@ -522,10 +596,15 @@ public:
             req.budget_bytes = free_b / 4 * 3 + held_bytes();
         }
         const geometry g = choose_geometry(req, ex, es);
+        d_timer.mark("extents");
         configure(g, n_src, n_tgt);
+        d_timer.mark("configure");
         prepare_sources(src);
+        d_timer.mark("sources");
         prepare_targets(tgt);
+        d_timer.mark("targets");
         d_stream->synchronize();
+        d_timer.report("set_points");
     }
 
     void execute(const void* c_in, void* F_out, memory where) override
@@ -534,28 +613,37 @@ public:
         cudaStream_t st = d_stream->get();
         const C* c = static_cast<const C*>(c_in);
         C* F = static_cast<C*>(F_out);
+        d_timer.start(st);
         if (where == memory::host) {
             d_stager->to_device(d_c.get(), c_in, d_n_src * sizeof(C), st);
             c = d_c.get();
             F = d_F.get();
         }
+        d_timer.mark("upload");
         GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_grid.get(), 0, d_grid.bytes(), st));
+        d_timer.mark("clear");
         launch_spread(c);
+        d_timer.mark("spread");
         for (auto& p : d_fft)
             p->execute_async(d_grid.get(), d_grid.get(), st);
+        d_timer.mark("fft");
         launch_interp(F);
+        d_timer.mark("interp");
         if (where == memory::host)
             d_stager->to_host(F_out, d_F.get(), d_n_tgt * sizeof(C), st);
         d_stream->synchronize();
+        d_timer.report("execute");
     }
 
 private:
     std::size_t held_bytes() const
     {
-        std::size_t b = d_grid.bytes() + d_coords.bytes() + d_perm.bytes() + d_rank.bytes() +
-                        d_prephase.bytes() + d_post.bytes() + d_c.bytes() + d_F.bytes();
+        std::size_t b = d_grid.bytes() + d_coords.bytes() + d_perm.bytes() +
+                        d_rank.bytes() + d_prephase.bytes() + d_post.bytes() +
+                        d_c.bytes() + d_F.bytes();
         for (int a = 0; a < 2; ++a)
-            b += d_first[a].bytes() + d_z0[a].bytes() + d_tfirst[a].bytes() + d_tz0[a].bytes();
+            b += d_first[a].bytes() + d_z0[a].bytes() + d_tfirst[a].bytes() +
+                 d_tz0[a].bytes();
         return b;
     }
 
@@ -592,7 +680,8 @@ private:
                 b /= 2;
             d_bin[0] = d_bin[1] = b;
         }
-        d_tile_bytes = std::size_t(d_bin[0] + W - 1) * (dim == 2 ? d_bin[1] + W - 1 : 1) * sizeof(C);
+        d_tile_bytes =
+            std::size_t(d_bin[0] + W - 1) * (dim == 2 ? d_bin[1] + W - 1 : 1) * sizeof(C);
         if (d_tile_bytes > std::size_t(d_max_smem)) {
             std::ostringstream os;
             os << "kernel: " << W << " taps need a " << d_tile_bytes
@@ -638,7 +727,8 @@ private:
             o.backend = backend::cuda;
             o.device_id = d_guard_device;
             o.precision = d_cfg.prec;
-            const direction dir = d_cfg.sign < 0 ? direction::forward : direction::backward;
+            const direction dir =
+                d_cfg.sign < 0 ? direction::forward : direction::backward;
             const std::int64_t M0 = g.axis[0].cells, M1 = g.axis[1].cells;
             if (dim == 1) {
                 d_fft.push_back(std::make_unique<dense_fft_plan>(M0, 1, dir, o));
@@ -687,14 +777,19 @@ private:
             a, dim, d_bin_count.get(), d_rank.get());
         GPUFFT_CUDA_CHECK_LAUNCH();
         std::size_t scan_bytes = d_scan_temp.size();
-        GPUFFT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
-            d_scan_temp.get(), scan_bytes, d_bin_count.get(), d_bin_start.get(), nbins, st));
+        GPUFFT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(d_scan_temp.get(),
+                                                        scan_bytes,
+                                                        d_bin_count.get(),
+                                                        d_bin_start.get(),
+                                                        nbins,
+                                                        st));
+        permutation_kernel<<<blocks_for(d_n_src), threads_per_block, 0, st>>>(
+            a, dim, d_bin_start.get(), d_rank.get(), d_perm.get());
+        GPUFFT_CUDA_CHECK_LAUNCH();
         const bool pre = d_geom.needs_prephase();
-        scatter_sources_kernel<T><<<blocks_for(d_n_src), threads_per_block, 0, st>>>(
+        gather_sources_kernel<T><<<blocks_for(d_n_src), threads_per_block, 0, st>>>(
             a,
             dim,
-            d_bin_start.get(),
-            d_rank.get(),
             d_perm.get(),
             d_first[0].get(),
             d_first[1].get(),
@@ -809,22 +904,26 @@ private:
     {
         const int W = d_geom.kernel.taps;
         if (d_geom.dim == 1)
-            W <= 8 ? spread_with<1, 8>(c) : W <= 16 ? spread_with<1, 16>(c)
-                                                    : spread_with<1, max_taps>(c);
+            W <= 8    ? spread_with<1, 8>(c)
+            : W <= 16 ? spread_with<1, 16>(c)
+                      : spread_with<1, max_taps>(c);
         else
-            W <= 8 ? spread_with<2, 8>(c) : W <= 16 ? spread_with<2, 16>(c)
-                                                    : spread_with<2, max_taps>(c);
+            W <= 8    ? spread_with<2, 8>(c)
+            : W <= 16 ? spread_with<2, 16>(c)
+                      : spread_with<2, max_taps>(c);
     }
 
     void launch_interp(C* F)
     {
         const int W = d_geom.kernel.taps;
         if (d_geom.dim == 1)
-            W <= 8 ? interp_with<1, 8>(F) : W <= 16 ? interp_with<1, 16>(F)
-                                                    : interp_with<1, max_taps>(F);
+            W <= 8    ? interp_with<1, 8>(F)
+            : W <= 16 ? interp_with<1, 16>(F)
+                      : interp_with<1, max_taps>(F);
         else
-            W <= 8 ? interp_with<2, 8>(F) : W <= 16 ? interp_with<2, 16>(F)
-                                                    : interp_with<2, max_taps>(F);
+            W <= 8    ? interp_with<2, 8>(F)
+            : W <= 16 ? interp_with<2, 16>(F)
+                      : interp_with<2, max_taps>(F);
     }
 
     nufft3_config d_cfg;
@@ -839,6 +938,7 @@ private:
     bool d_use_prephase = false;
 
     std::unique_ptr<cuda::stream> d_stream;
+    stage_timer d_timer;
     std::unique_ptr<cuda::host_stager> d_stager;
     device_buffer<double> d_partial;
     cuda::pinned_buffer<double> d_partial_host;
@@ -847,8 +947,8 @@ private:
     device_buffer<int> d_perm, d_rank, d_first[2];
     device_buffer<T> d_z0[2];
     device_buffer<C> d_prephase, d_c;
-    device_buffer<int> d_bin_count, d_bin_start, d_nsub, d_sub_start, d_sub_bin, d_sub_offset,
-        d_sub_total;
+    device_buffer<int> d_bin_count, d_bin_start, d_nsub, d_sub_start, d_sub_bin,
+        d_sub_offset, d_sub_total;
     device_buffer<unsigned char> d_scan_temp;
     // Targets, in the caller's order.
     device_buffer<int> d_tfirst[2];

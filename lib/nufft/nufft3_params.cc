@@ -98,16 +98,18 @@ std::int64_t next_smooth_even(std::int64_t n)
 {
     if (n <= 2)
         return 2;
-    if (n % 2)
-        ++n;
-    for (;; n += 2) {
-        std::int64_t m = n;
-        for (int f : { 2, 3, 5 })
-            while (m % f == 0)
-                m /= f;
-        if (m == 1)
-            return n;
-    }
+    // Enumerate 2^a 3^b 5^c (a >= 1) directly: the gaps between such numbers grow with n
+    // (hundreds of thousands near 1e8), so stepping through the integers is too slow.
+    std::int64_t best = std::numeric_limits<std::int64_t>::max();
+    for (std::int64_t p5 = 1; p5 < best && p5 <= std::int64_t(1) << 62; p5 *= 5)
+        for (std::int64_t p35 = p5; p35 < best && p35 <= std::int64_t(1) << 62;
+             p35 *= 3) {
+            std::int64_t v = 2 * p35;
+            while (v < n)
+                v *= 2;
+            best = std::min(best, v);
+        }
+    return best;
 }
 
 std::string format_bytes(double bytes)

@@ -30,7 +30,8 @@ void require_gpu()
         GPUFFT_SKIP("no usable CUDA device");
 }
 
-nufft3_options opts(backend b, precision p, nufft_kernel k = nufft_kernel::es, double up = 0)
+nufft3_options
+opts(backend b, precision p, nufft_kernel k = nufft_kernel::es, double up = 0)
 {
     nufft3_options o;
     o.backend = b;
@@ -48,7 +49,8 @@ precision prec_of()
 
 //! GPU error against the direct sum, and GPU-vs-CPU difference, on the same input.
 template <typename T>
-void check_case(int dim, double eps, nufft_kernel kernel, std::size_t n, std::size_t m, int sign = -1)
+void check_case(
+    int dim, double eps, nufft_kernel kernel, std::size_t n, std::size_t m, int sign = -1)
 {
     const std::uint64_t seed = fresh_seed();
     const auto p = dim == 1 ? random_points(1, n, m, 3.0, 0.02 * double(m) + 5, seed)
@@ -70,21 +72,22 @@ void check_case(int dim, double eps, nufft_kernel kernel, std::size_t n, std::si
     const auto ref = direct_nudft(p, c.data(), sign, check);
     const double err = rel_l2_error(Fg.data(), ref.data(), check);
     const double diff = rel_l2_error(Fg.data(), Fc.data(), m);
-    std::printf("    dim %d %s %s eps %.0e n %zu m %zu (grid %lld x %lld, %g taps, up %.2f): "
-                "err %.2e, gpu-cpu %.2e (seed %llu)\n",
-                dim,
-                sizeof(T) == 4 ? "float" : "double",
-                to_string(kernel).c_str(),
-                eps,
-                n,
-                m,
-                (long long)gpu.grid_size(0),
-                (long long)gpu.grid_size(1),
-                gpu.kernel_width(),
-                gpu.upsampling(),
-                err,
-                diff,
-                (unsigned long long)seed);
+    std::printf(
+        "    dim %d %s %s eps %.0e n %zu m %zu (grid %lld x %lld, %g taps, up %.2f): "
+        "err %.2e, gpu-cpu %.2e (seed %llu)\n",
+        dim,
+        sizeof(T) == 4 ? "float" : "double",
+        to_string(kernel).c_str(),
+        eps,
+        n,
+        m,
+        (long long)gpu.grid_size(0),
+        (long long)gpu.grid_size(1),
+        gpu.kernel_width(),
+        gpu.upsampling(),
+        err,
+        diff,
+        (unsigned long long)seed);
     GPUFFT_CHECK_LE(err, eps);
     GPUFFT_CHECK_LE(diff, eps);
 }
@@ -128,7 +131,10 @@ GPUFFT_TEST(cuda_crowded_bins_and_large_grid)
     for (std::size_t j = 0; j < p.x.size(); j += 2)
         p.x[j] = 0.5 + 1e-5 * double(j % 97);
     for (auto prec : { precision::single, precision::double_ }) {
-        const double eps = prec == precision::single ? 1e-5 : 1e-10;
+        // A float grid cell that sums 5e5 sources rounds like any float sum of 5e5 terms
+        // (about N u relative to the cell): 1e-4 is what single precision can promise
+        // here.
+        const double eps = prec == precision::single ? 1e-4 : 1e-10;
         nufft3_plan plan(1, eps, opts(backend::cuda, prec));
         set_points(plan, p);
         double err;
