@@ -126,6 +126,15 @@ bool all_finite(const void* data, i64 n, std::size_t elem_bytes, int threads)
 
 void permute_digits(void* data, const std::vector<i64>& factors, std::size_t elem_bytes)
 {
+    permute_digits(data, factors, elem_bytes, 1);
+}
+
+void permute_digits(void* data,
+                    const std::vector<i64>& factors,
+                    std::size_t elem_bytes_in,
+                    i64 unit)
+{
+    const std::size_t elem_bytes = elem_bytes_in * std::size_t(unit);
     i64 n = 1;
     for (i64 f : factors)
         n *= f;
@@ -144,7 +153,8 @@ void permute_digits(void* data, const std::vector<i64>& factors, std::size_t ele
     };
     std::vector<std::uint64_t> done((n + 63) / 64, 0);
     auto* bytes = static_cast<unsigned char*>(data);
-    unsigned char carry[16], tmp[16];
+    std::vector<unsigned char> carry_v(elem_bytes), tmp_v(elem_bytes);
+    unsigned char *carry = carry_v.data(), *tmp = tmp_v.data();
     for (i64 s = 0; s < n; ++s) {
         if (done[s >> 6] >> (s & 63) & 1)
             continue;
@@ -154,7 +164,7 @@ void permute_digits(void* data, const std::vector<i64>& factors, std::size_t ele
             const i64 q = dest(p);
             std::memcpy(tmp, bytes + q * elem_bytes, elem_bytes);
             std::memcpy(bytes + q * elem_bytes, carry, elem_bytes);
-            std::memcpy(carry, tmp, elem_bytes);
+            std::swap(carry, tmp);
             done[q >> 6] |= std::uint64_t(1) << (q & 63);
             p = q;
         } while (p != s);

@@ -45,12 +45,18 @@ bool all_finite(const void* data, std::int64_t n, std::size_t elem_bytes, int th
 /*!
  * In place: the element at row-major digit position (k1, ..., kr) over `factors` moves
  * to natural index k1 + N1*(k2 + N2*(...)). Follows permutation cycles with a bitmap
- * of n bits; single-threaded and random-access, so only for the rare schedules that
- * need it (see large_schedule::host_permute).
+ * of n bits; single-threaded. Element by element it is random access and slow (only
+ * the rare schedules use it: three rounds, non-square sizes not n1 x (r n1)); by runs of
+ * n1 elements (in-place odd powers of two) it is a sequence of large memcpys.
  */
 void permute_digits(void* data,
                     const std::vector<std::int64_t>& factors,
                     std::size_t elem_bytes);
+//! As above, moving runs of `unit` consecutive elements as one item.
+void permute_digits(void* data,
+                    const std::vector<std::int64_t>& factors,
+                    std::size_t elem_bytes,
+                    std::int64_t unit);
 
 //! Total physical memory of this host in bytes (0 if unknown).
 std::size_t host_physical_memory();

@@ -40,7 +40,7 @@ public:
         const auto& s = in == out ? in_place : out_of_place;
         engine->run(s, in, out);
         if (!s.host_permute.empty())
-            detail::permute_digits(out, s.host_permute, elem_bytes);
+            detail::permute_digits(out, s.host_permute, elem_bytes, s.permute_unit);
     }
 };
 

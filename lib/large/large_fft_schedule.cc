@@ -151,7 +151,7 @@ std::int64_t large_round::passes() const
         return bc == B ? ceil_div(A, ac) : A * ceil_div(B, bc);
     case kind::tile_transpose: {
         const i64 t = M / tile;
-        return t * (t + 1) / 2;
+        return blocks * t * (t + 1) / 2;
     }
     }
     return 0;
@@ -182,8 +182,9 @@ std::string large_round::describe(std::size_t elem_bytes) const
         break;
     }
     case kind::tile_transpose:
-        s << "in-place transpose " << M << "x" << M << " by " << tile << "x" << tile
-          << " tile pairs";
+        s << "in-place transpose of " << (blocks > 1 ? std::to_string(blocks) + " " : "")
+          << M << "x" << M << (blocks > 1 ? " blocks" : "") << " by " << tile << "x"
+          << tile << " tile pairs";
         break;
     }
     s << " (" << passes() << " passes" << (from_input ? ", reads the input" : "") << ")";
@@ -246,24 +247,27 @@ std::vector<large_pass> make_passes(const large_round& r)
         break;
     }
     case large_round::kind::tile_transpose: {
-        const i64 t = r.tile, n = r.M / t, tt = t * t;
-        for (i64 i = 0; i < n; ++i)
-            for (i64 j = i; j < n; ++j) {
-                large_pass p;
-                p.ti = i;
-                p.tj = j;
-                const host_block ij{ i * t * r.M + j * t, t, t, r.M, 0 };
-                const host_block ji{ j * t * r.M + i * t, t, t, r.M, tt };
-                p.reads.push_back(ij);
-                if (i != j)
-                    p.reads.push_back(ji);
-                // the buffer holds transpose(ij) at 0 and transpose(ji) at tt afterwards
-                p.writes.push_back({ ji.host_offset, t, t, r.M, 0 });
-                if (i != j)
-                    p.writes.push_back({ ij.host_offset, t, t, r.M, tt });
-                p.elements = (i != j ? 2 : 1) * tt;
-                out.push_back(p);
-            }
+        const i64 t = r.tile, n = r.M / t, tt = t * t, pitch = r.blocks * r.M;
+        for (i64 b = 0; b < r.blocks; ++b)
+            for (i64 i = 0; i < n; ++i)
+                for (i64 j = i; j < n; ++j) {
+                    large_pass p;
+                    p.ti = i;
+                    p.tj = j;
+                    const i64 base = b * r.M;
+                    const host_block ij{ base + i * t * pitch + j * t, t, t, pitch, 0 };
+                    const host_block ji{ base + j * t * pitch + i * t, t, t, pitch, tt };
+                    p.reads.push_back(ij);
+                    if (i != j)
+                        p.reads.push_back(ji);
+                    // the buffer holds transpose(ij) at 0 and transpose(ji) at tt
+                    // afterwards
+                    p.writes.push_back({ ji.host_offset, t, t, pitch, 0 });
+                    if (i != j)
+                        p.writes.push_back({ ij.host_offset, t, t, pitch, tt });
+                    p.elements = (i != j ? 2 : 1) * tt;
+                    out.push_back(p);
+                }
         break;
     }
     }
@@ -346,15 +350,25 @@ large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
                 r1.tw_n = n;
                 large_round r2 = columns(n1, n2, 1, p);
                 s.rounds = { r1, r2 };
-                if (n1 == n2) {
+                // Largest tile dividing n1 with a pair in one pass.
+                i64 t = std::min<i64>(n1, i64(std::sqrt(double(p / 2))));
+                while (t > 1 && (2 * t * t > p || n1 % t != 0))
+                    --t;
+                if (n2 % n1 == 0 && t >= std::min<i64>(n1, 8)) {
+                    // Z (n1 x n2) = [B_0 .. B_r-1], r = n2/n1 squares; Z^T stacks the
+                    // B_j^T: transpose each square in place by tile pairs, then move
+                    // whole rows of n1 elements on the host ((k1, j) -> j*n1 + k1), a
+                    // permutation of contiguous runs; none at all when square.
                     large_round r3;
                     r3.type = large_round::kind::tile_transpose;
                     r3.M = n1;
-                    i64 t = n1;
-                    while (2 * t * t > p || n1 % t != 0)
-                        --t;
                     r3.tile = t;
+                    r3.blocks = n2 / n1;
                     s.rounds.push_back(r3);
+                    if (n2 != n1) {
+                        s.host_permute = { n1, n2 / n1 };
+                        s.permute_unit = n1;
+                    }
                 } else {
                     s.host_permute = { n1, n2 };
                 }
@@ -423,7 +437,10 @@ std::string large_schedule::describe() const
         s << "  then on the host: digit reversal over [";
         for (std::size_t i = 0; i < host_permute.size(); ++i)
             s << (i ? "," : "") << host_permute[i];
-        s << "]\n";
+        s << "]";
+        if (permute_unit > 1)
+            s << " of runs of " << permute_unit << " elements";
+        s << "\n";
     }
     return s.str();
 }

@@ -80,8 +80,9 @@ struct large_round {
     //! Write element (k, b) to host position b * L + k (A == 1): the four-step transpose.
     bool transposed_write = false;
 
-    // tile_transpose
-    std::int64_t M = 0, tile = 0;
+    // tile_transpose: `blocks` M x M squares side by side (row pitch blocks * M), each
+    // transposed in place
+    std::int64_t M = 0, tile = 0, blocks = 1;
 
     std::vector<large_pass> pass_list; //!< filled by the planner
 
@@ -104,6 +105,8 @@ struct large_schedule {
     //! these factors belongs at natural index k1 + N1*(k2 + N2*(...)); permuted on the
     //! host.
     std::vector<std::int64_t> host_permute;
+    //! Elements moved as one item by the host permutation (contiguous runs).
+    std::int64_t permute_unit = 1;
     std::string describe() const;
 };
 

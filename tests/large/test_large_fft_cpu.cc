@@ -8,6 +8,7 @@
 // The large FFT's schedules on the CPU backend, on small sizes with tiny budgets so
 // every decomposition (in-card, two rounds, three rounds, 2-D, 3-D, in place) runs.
 
+#include "large/large_fft_host.h"
 #include "large_fft_checks.h"
 #include <limits>
 
@@ -89,8 +90,14 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     auto s2i = plan_large_fft({ 4096 }, 16, budget_for_pass(1024, 16), true);
     GPUFFT_CHECK_EQ(kinds(s2i), "columns,columns,tile_transpose");
     check_coverage(s2i);
-    // in place, not square: host digit reversal
-    GPUFFT_CHECK_EQ(kinds(plan_large_fft({ 8192 }, 16, budget_for_pass(1024, 16), true)),
+    // in place, 64 x 128: both 64x64 squares by tile pairs, then rows moved on the host
+    auto s2r = plan_large_fft({ 8192 }, 16, budget_for_pass(1024, 16), true);
+    GPUFFT_CHECK_EQ(kinds(s2r), "columns,columns,tile_transpose,permute");
+    GPUFFT_CHECK_EQ(s2r.rounds[2].blocks, 2);
+    GPUFFT_CHECK_EQ(s2r.permute_unit, 64);
+    check_coverage(s2r);
+    // in place, 75 x 80: element-wise host digit reversal
+    GPUFFT_CHECK_EQ(kinds(plan_large_fft({ 6000 }, 16, budget_for_pass(1024, 16), true)),
                     "columns,columns,permute");
     // passes too small for 64-point lines: three rounds of 16
     auto s3 = plan_large_fft({ 4096 }, 16, budget_for_pass(40, 16), false);
@@ -109,6 +116,27 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     GPUFFT_CHECK_EQ(kinds(s3d3), "columns,columns,columns");
     check_coverage(s3d3);
     GPUFFT_CHECK(!s3d3.describe().empty());
+}
+
+GPUFFT_TEST(host_permutation_by_elements_and_runs)
+{
+    // digits (k1, k2, k3) over (3, 4, 5) -> k1 + 3 (k2 + 4 k3)
+    std::vector<std::complex<double>> a(60);
+    for (int i = 0; i < 60; ++i)
+        a[i] = { double(i), -double(i) };
+    auto b = a;
+    detail::permute_digits(b.data(), { 3, 4, 5 }, sizeof(a[0]));
+    for (int k1 = 0; k1 < 3; ++k1)
+        for (int k2 = 0; k2 < 4; ++k2)
+            for (int k3 = 0; k3 < 5; ++k3)
+                GPUFFT_CHECK(b[k1 + 3 * (k2 + 4 * k3)] == a[(k1 * 4 + k2) * 5 + k3]);
+    // runs of 4 elements over (3, 5): run (i, j) -> run j*3 + i, each run intact
+    auto c = a;
+    detail::permute_digits(c.data(), { 3, 5 }, sizeof(a[0]), 4);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 5; ++j)
+            for (int e = 0; e < 4; ++e)
+                GPUFFT_CHECK(c[(j * 3 + i) * 4 + e] == a[(i * 5 + j) * 4 + e]);
 }
 
 GPUFFT_TEST(in_card_matches_direct_dft)
