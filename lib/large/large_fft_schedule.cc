@@ -374,18 +374,39 @@ large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
                 }
             }
         } else {
-            // Paper 4.2: three rounds, each keeping positions, then the digit reversal.
+            // Paper 4.2: three rounds, N = n1 * n2 * n3.
             const i64 n1 = f3[0], n2 = f3[1], n3 = f3[2];
-            large_round r1 = columns(1, n1, n2 * n3, p);
-            r1.from_input = true;
-            r1.twiddle = true;
-            r1.tw_n = n;
-            large_round r2 = columns(n1, n2, n3, p);
-            r2.twiddle = true;
-            r2.tw_n = n2 * n3;
-            large_round r3 = columns(n1 * n2, n3, 1, p);
-            s.rounds = { r1, r2, r3 };
-            s.host_permute = { n1, n2, n3 };
+            if (!in_place) {
+                // Round 1 as in two rounds (columns of n1, transposed write:
+                // [n2][n3][n1]); round 2 FFT n2 with twiddle over n2*n3 (n3 = b / n1);
+                // round 3 FFT n3 on [n2][n3][n1]. Left: (k2, k3) -> (k3, k2) on runs of
+                // n1 elements.
+                large_round r1 = columns(1, n1, n2 * n3, p);
+                r1.from_input = true;
+                r1.twiddle = true;
+                r1.tw_n = n;
+                r1.transposed_write = true;
+                large_round r2 = columns(1, n2, n3 * n1, p);
+                r2.twiddle = true;
+                r2.tw_n = n2 * n3;
+                r2.tw_div = n1;
+                large_round r3 = columns(n2, n3, n1, p);
+                s.rounds = { r1, r2, r3 };
+                s.host_permute = { n2, n3 };
+                s.permute_unit = n1;
+            } else {
+                // Every round keeps positions; then the element-wise digit reversal.
+                large_round r1 = columns(1, n1, n2 * n3, p);
+                r1.from_input = true;
+                r1.twiddle = true;
+                r1.tw_n = n;
+                large_round r2 = columns(n1, n2, n3, p);
+                r2.twiddle = true;
+                r2.tw_n = n2 * n3;
+                large_round r3 = columns(n1 * n2, n3, 1, p);
+                s.rounds = { r1, r2, r3 };
+                s.host_permute = { n1, n2, n3 };
+            }
         }
     } else if (shape.size() == 2) {
         const i64 y = shape[0], x = shape[1];

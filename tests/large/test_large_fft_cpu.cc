@@ -103,7 +103,14 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     auto s3 = plan_large_fft({ 4096 }, 16, budget_for_pass(40, 16), false);
     GPUFFT_CHECK_EQ(kinds(s3), "columns,columns,columns,permute");
     GPUFFT_CHECK_EQ(s3.host_permute[1], 16);
+    GPUFFT_CHECK(s3.rounds[0].transposed_write);
+    GPUFFT_CHECK_EQ(s3.rounds[1].tw_div, 16);
+    GPUFFT_CHECK_EQ(s3.permute_unit, 16);
     check_coverage(s3);
+    auto s3i = plan_large_fft({ 4096 }, 16, budget_for_pass(40, 16), true);
+    GPUFFT_CHECK_EQ(kinds(s3i), "columns,columns,columns,permute");
+    GPUFFT_CHECK_EQ(s3i.permute_unit, 1);
+    check_coverage(s3i);
     // 2-D and 3-D (slabs when Y*X fits a pass, else one more round)
     auto s2d = plan_large_fft({ 48, 60 }, 16, budget_for_pass(300, 16), false);
     GPUFFT_CHECK_EQ(kinds(s2d), "columns,columns");
@@ -162,7 +169,7 @@ GPUFFT_TEST(two_rounds_match_direct_dft)
 
 GPUFFT_TEST(three_rounds_match_direct_dft)
 {
-    for (std::int64_t n : { 4096, 3000 }) {
+    for (std::int64_t n : { 4096, 3000, 2 * 3 * 5 * 7 * 11 }) {
         large_fft_plan p({ n }, direction::forward, cpu(budget_for_pass(40, 16)));
         GPUFFT_CHECK_EQ(p.passes(), 3);
         GPUFFT_CHECK_LE(check_plan<double>(p, -1), 1e-12);
