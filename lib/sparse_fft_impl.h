@@ -1,0 +1,117 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_SPARSE_FFT_IMPL_H
+#define INCLUDED_GPUFFT_SPARSE_FFT_IMPL_H
+
+#include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/sparse_fft.h>
+#include <gnuradio/gpufft/sparse_fft_plan.h>
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+
+class sparse_fft_impl : public sparse_fft
+{
+public:
+    sparse_fft_impl(int fft_size,
+                    int k,
+                    double sample_rate,
+                    int display_bins,
+                    int hop,
+                    const std::string& backend,
+                    int device_id);
+    ~sparse_fft_impl() override;
+
+    void set_k(int k) override;
+    int k() const override;
+    void set_sample_rate(double sample_rate) override;
+    double sample_rate() const override;
+    int fft_size() const override { return d_fft_size; }
+    int hop() const override { return d_hop; }
+    int display_bins() const override { return d_display_bins; }
+    std::string backend() const override;
+    std::string describe() const override;
+    std::uint64_t frames_processed() const override { return d_processed; }
+    std::uint64_t frames_skipped() const override { return d_skipped; }
+
+    bool check_topology(int ninputs, int noutputs) override;
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
+    int general_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) override;
+
+private:
+    // What the stream's tags said at a frame's first sample.
+    struct stream_state {
+        bool have_time = false;
+        std::uint64_t time_secs = 0; // rx_time at sample time_offset
+        double time_frac = 0.0;
+        std::uint64_t time_offset = 0;
+        bool have_rate = false; // rx_rate seen: it overrides the sample_rate parameter
+        double rate = 0.0;
+        double center_freq = 0.0;  // rx_freq, 0 until tagged
+        bool freq_changed = false; // since the last output item (re-tag downstream)
+        bool rate_changed = false;
+    };
+
+    std::unique_ptr<sparse_fft_plan> make_plan(int k) const;
+    void update_plan();
+    void collect_tags(std::uint64_t end_offset);
+    void apply_tags_up_to(std::uint64_t offset);
+    //! Transforms one frame; returns true when it wrote a display vector to `display`.
+    bool process_frame(const gr_complex* frame, float* display, std::uint64_t out_offset);
+    void report_skip(std::uint64_t index, std::uint64_t offset, const std::string& why);
+    pmt::pmt_t rx_time_at(std::uint64_t offset, double rate) const;
+    void tag_output(std::uint64_t out_offset, std::uint64_t frame_offset, double rate);
+
+    const int d_fft_size;
+    const int d_hop;
+    const int d_display_bins;
+    const gpufft::backend d_requested_backend;
+    const int d_device_id;
+    bool d_is_sink = false; // display output not connected (see check_topology)
+
+    // Setters run in the caller's thread (GUI, XML-RPC); work() reads these under
+    // the lock once per frame and rebuilds the plan itself.
+    mutable std::mutex d_mutex;
+    int d_k;
+    double d_sample_rate;
+    std::string d_backend_name; // of the plan in use
+    std::string d_description;
+
+    // Touched only by the constructor and work().
+    std::unique_ptr<sparse_fft_plan> d_plan;
+    int d_plan_k;
+    std::vector<gr_complex> d_frame;       // a frame assembled across work() calls
+    std::int64_t d_fill = 0;               // samples of the next frame already in d_frame
+    std::int64_t d_skip = 0;               // samples still to drop before the next frame
+    std::uint64_t d_next_frame_offset = 0; // absolute input offset of the next frame
+    std::uint64_t d_frame_index = 0;
+    std::uint64_t d_tags_read_until = 0;
+    std::deque<gr::tag_t> d_pending_tags; // read but not yet reached by a frame start
+    stream_state d_state;
+    std::vector<std::int64_t> d_bins;
+    std::vector<std::complex<float>> d_values;
+    std::vector<std::int32_t> d_bins32; // s32: what pmt.to_python() converts
+    std::vector<double> d_freqs;
+    std::vector<float> d_power;
+
+    std::atomic<std::uint64_t> d_processed{ 0 };
+    std::atomic<std::uint64_t> d_skipped{ 0 };
+};
+
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_SPARSE_FFT_IMPL_H */
