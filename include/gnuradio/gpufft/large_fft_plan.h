@@ -26,9 +26,10 @@ struct large_fft_options {
     gpufft::precision precision = precision::single;
     /*!
      * Working memory the plan may use, in bytes: device memory for CUDA (0: most of what
-     * is free on the device), host scratch memory for the CPU (0: 256 MiB). When the
-     * whole array fits, the transform runs in one pass; otherwise it is split into
-     * passes that each fit (see describe()).
+     * is free on the device), host scratch memory for the CPU (0: twice the array, at
+     * most a quarter of the host's memory, at least 256 MiB). When the array fits twice
+     * (data and FFT work area), the transform runs in one in-card pass; otherwise it is
+     * split into rounds of passes that each fit (see describe()).
      */
     std::size_t memory_budget = 0;
     //! CPU threads for FFTW; 0 uses every hardware thread.
@@ -67,7 +68,7 @@ public:
      * Blocking transform of host arrays of size() elements; in == out runs in place
      * (no second array needed). The plan's precision must be single. Throws
      * std::invalid_argument when the input holds a NaN or infinity (checked on the fly,
-     * so `out` may have been partly written then).
+     * so `out` may have been partly written then). One execute at a time per plan.
      */
     void execute(const std::complex<float>* in, std::complex<float>* out);
     //! As above for a double-precision plan.
