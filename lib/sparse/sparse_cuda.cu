@@ -83,6 +83,16 @@ public:
         d_count.allocate(1);
         d_count_at.allocate(p.rounds + 1);
         d_x_final.allocate(d_max_found);
+        d_per = c.loops * 3 * c.levels;
+        d_vx.allocate(d_max_found);
+        d_resp.allocate(std::size_t(d_max_found) * d_per);
+        d_at.allocate(std::size_t(d_max_found) * d_per);
+        d_R.allocate(HB);
+        d_q.allocate(HB);
+        d_s.allocate(d_max_found);
+        d_pdir.allocate(d_max_found);
+        d_gamma.allocate(p.value_passes + 1);
+        d_qq.allocate(std::max(1, p.value_passes));
         d_key.allocate(d_max_found);
         d_key_sorted.allocate(d_max_found);
         d_iota.allocate(d_max_found);
@@ -214,8 +224,39 @@ private:
             sk::subtract_kernel<<<sgrid, 128, 0, s>>>(c, d_Z.get(), d_sigma.get(), d_tau.get(), st, round);
             GPUFFT_CUDA_CHECK_LAUNCH();
         }
-        sk::estimate_kernel<<<unsigned((d_max_found + 127) / 128), 128, 0, s>>>(
-            c, d_Z.get(), d_sigma.get(), d_tau.get(), st, d_x_final.get(), d_key.get());
+        // Values: median over hashes, then least squares (CGLS) on the normal equations.
+        sk::value_state v{ d_vx.get(), d_resp.get(), d_at.get(), d_per,  d_R.get(),
+                           d_q.get(),  d_s.get(),    d_pdir.get(), d_gamma.get(), d_qq.get() };
+        const unsigned tgrid = unsigned((d_max_found + 127) / 128);
+        const unsigned mgrid = unsigned(((long long)d_max_found * d_per + 255) / 256);
+        const unsigned bgrid = unsigned((HB + 255) / 256);
+        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_gamma.get(), 0, d_gamma.bytes(), s));
+        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_qq.get(), 0, d_qq.bytes(), s));
+        sk::median_kernel<<<tgrid, 128, 0, s>>>(c, d_Z.get(), d_sigma.get(), d_tau.get(), st, v);
+        GPUFFT_CUDA_CHECK_LAUNCH();
+        sk::residual_kernel<<<bgrid, 256, 0, s>>>(d_Z.get(), HB, d_R.get());
+        GPUFFT_CUDA_CHECK_LAUNCH();
+        sk::median_residual_kernel<<<mgrid, 256, 0, s>>>(st, v);
+        GPUFFT_CUDA_CHECK_LAUNCH();
+        sk::adjoint_kernel<<<tgrid, 128, 0, s>>>(st, v, 0, true);
+        GPUFFT_CUDA_CHECK_LAUNCH();
+        for (int it = 0; it < d_p.value_passes; ++it) {
+            GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_q.get(), 0, d_q.bytes(), s));
+            sk::forward_kernel<<<mgrid, 256, 0, s>>>(st, v);
+            GPUFFT_CUDA_CHECK_LAUNCH();
+            sk::norm_kernel<<<unsigned(std::min<long long>(128, (HB + 255) / 256)), 256, 0, s>>>(v, HB, it);
+            GPUFFT_CUDA_CHECK_LAUNCH();
+            sk::step_kernel<<<unsigned((std::max<long long>(HB, d_max_found) + 255) / 256), 256, 0, s>>>(
+                st, v, HB, it);
+            GPUFFT_CUDA_CHECK_LAUNCH();
+            if (it + 1 == d_p.value_passes)
+                break; // the last step needs no new direction
+            sk::adjoint_kernel<<<tgrid, 128, 0, s>>>(st, v, it + 1, false);
+            GPUFFT_CUDA_CHECK_LAUNCH();
+            sk::direction_kernel<<<tgrid, 128, 0, s>>>(st, v, it);
+            GPUFFT_CUDA_CHECK_LAUNCH();
+        }
+        sk::finalize_kernel<<<tgrid, 128, 0, s>>>(st, v, d_x_final.get(), d_key.get());
         GPUFFT_CUDA_CHECK_LAUNCH();
         std::size_t bytes = d_sort_bytes;
         GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
@@ -416,6 +457,10 @@ private:
     cuda::device_buffer<double2> d_found_x;
     cuda::device_buffer<int> d_count, d_count_at;
     cuda::device_buffer<float2> d_x_final;
+    int d_per = 0;
+    cuda::device_buffer<double2> d_vx, d_resp, d_R, d_q, d_s, d_pdir;
+    cuda::device_buffer<int> d_at;
+    cuda::device_buffer<double> d_gamma, d_qq;
     cuda::device_buffer<float> d_key, d_key_sorted;
     cuda::device_buffer<int> d_iota, d_order;
     std::size_t d_sort_bytes = 0;

@@ -228,45 +228,177 @@ __device__ inline double median_in_place(double* v, int count)
     return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
 }
 
+struct value_state {
+    double2* x;     // current values (the peeling's first estimates are in found_x)
+    double2* resp;  // [tone][per]: unit tone's response in each bucket it reaches
+    int* at;        // [tone][per]: that bucket's index in the hash array
+    int per;        // loops * 3 * levels
+    double2* R;     // residual buckets (double: the CG sums reach 1e-40)
+    double2* q;     // A p
+    double2* s;     // A^H R
+    double2* p;     // search direction
+    double* gamma;  // gamma[it] = |s|^2 before iteration it
+    double* qq;     // qq[it] = |A p|^2 in iteration it
+};
+
 /*!
- * Values: per hash, X + residual / (unit tone's response); the median over hashes of the
- * real and imaginary parts. Also the selection key |X|^2 (-1 for unused slots).
+ * Values, step 1: per hash, X + residual / (unit tone's response), and the median over
+ * hashes of the real and imaginary parts. Also tabulates each tone's responses for the
+ * least-squares step.
  */
-__global__ void estimate_kernel(sparse_consts c,
-                                const float2* __restrict__ Z,
-                                const unsigned long long* __restrict__ sigma,
-                                const unsigned long long* __restrict__ tau,
-                                peel_state s,
-                                float2* __restrict__ x_out,
-                                float* __restrict__ key)
+__global__ void median_kernel(sparse_consts c,
+                              const float2* __restrict__ Z,
+                              const unsigned long long* __restrict__ sigma,
+                              const unsigned long long* __restrict__ tau,
+                              peel_state s,
+                              value_state v)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= min(*s.count, s.max_found))
+        return;
+    double er[16 * sparse_max_levels], ei[16 * sparse_max_levels];
+    const long long f = s.found_f[i];
+    const double2 x = s.found_x[i];
+    int m = 0, e = 0;
+    for (int r = 0; r < c.loops; ++r) {
+        const long long g = (long long)mulmod(sigma[r], (unsigned long long)f, c.n);
+        const long long b0 = own_bucket(c, g);
+        for (int db = -1; db <= 1; ++db) {
+            const long long b = (b0 + db + c.B) % c.B;
+            for (int j = 0; j < c.levels; ++j, ++m) {
+                double ur, ui;
+                tone_in_bucket(c, f, g, 1.0, 0.0, b, (unsigned long long)c.offset[j], tau[r], ur, ui);
+                const int at = (r * c.levels + j) * int(c.B) + int(b);
+                v.resp[(long long)i * v.per + m] = make_double2(ur, ui);
+                v.at[(long long)i * v.per + m] = at;
+                if (db == 0) {
+                    const float2 z = Z[at];
+                    const double den = ur * ur + ui * ui;
+                    er[e] = x.x + (double(z.x) * ur + double(z.y) * ui) / den;
+                    ei[e] = x.y + (double(z.y) * ur - double(z.x) * ui) / den;
+                    ++e;
+                }
+            }
+        }
+    }
+    v.x[i] = make_double2(median_in_place(er, e), median_in_place(ei, e));
+}
+
+//! R = Z (in double).
+__global__ void residual_kernel(const float2* __restrict__ Z, long long count, double2* R)
+{
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i < count)
+        R[i] = make_double2(Z[i].x, Z[i].y);
+}
+
+//! R += A (first estimates - medians): the residual of the median values.
+__global__ void median_residual_kernel(peel_state s, value_state v)
+{
+    const long long id = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const long long i = id / v.per;
+    if (i >= min(*s.count, s.max_found))
+        return;
+    const double2 d = make_double2(s.found_x[i].x - v.x[i].x, s.found_x[i].y - v.x[i].y);
+    const double2 u = v.resp[id];
+    double2* r = &v.R[v.at[id]];
+    atomicAdd(&r->x, u.x * d.x - u.y * d.y);
+    atomicAdd(&r->y, u.x * d.y + u.y * d.x);
+}
+
+//! s = A^H R, gamma[slot] = |s|^2; with `init`, also p = s.
+__global__ void adjoint_kernel(peel_state s, value_state v, int slot, bool init)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    double g = 0;
+    if (i < min(*s.count, s.max_found)) {
+        double ar = 0, ai = 0;
+        for (int m = 0; m < v.per; ++m) {
+            const double2 u = v.resp[(long long)i * v.per + m];
+            const double2 r = v.R[v.at[(long long)i * v.per + m]];
+            ar += u.x * r.x + u.y * r.y;
+            ai += u.x * r.y - u.y * r.x;
+        }
+        v.s[i] = make_double2(ar, ai);
+        if (init)
+            v.p[i] = make_double2(ar, ai);
+        g = ar * ar + ai * ai;
+    }
+    for (int o = 16; o; o >>= 1)
+        g += __shfl_xor_sync(0xffffffffu, g, o);
+    if ((threadIdx.x & 31) == 0 && g != 0)
+        atomicAdd(&v.gamma[slot], g);
+}
+
+//! q = A p (q zeroed before).
+__global__ void forward_kernel(peel_state s, value_state v)
+{
+    const long long id = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const long long i = id / v.per;
+    if (i >= min(*s.count, s.max_found))
+        return;
+    const double2 p = v.p[i];
+    const double2 u = v.resp[id];
+    double2* q = &v.q[v.at[id]];
+    atomicAdd(&q->x, u.x * p.x - u.y * p.y);
+    atomicAdd(&q->y, u.x * p.y + u.y * p.x);
+}
+
+//! qq[it] = |q|^2.
+__global__ void norm_kernel(value_state v, long long count, int it)
+{
+    double a = 0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
+         i += (long long)gridDim.x * blockDim.x) {
+        const double2 q = v.q[i];
+        a += q.x * q.x + q.y * q.y;
+    }
+    for (int o = 16; o; o >>= 1)
+        a += __shfl_xor_sync(0xffffffffu, a, o);
+    if ((threadIdx.x & 31) == 0 && a != 0)
+        atomicAdd(&v.qq[it], a);
+}
+
+//! alpha = gamma / qq: x += alpha p, R -= alpha q.
+__global__ void step_kernel(peel_state s, value_state v, long long count, int it)
+{
+    const double qq = v.qq[it];
+    const double alpha = qq > 0 ? v.gamma[it] / qq : 0.0;
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i < count) {
+        v.R[i].x -= alpha * v.q[i].x;
+        v.R[i].y -= alpha * v.q[i].y;
+    }
+    if (i < min(*s.count, s.max_found)) {
+        v.x[i].x += alpha * v.p[i].x;
+        v.x[i].y += alpha * v.p[i].y;
+    }
+}
+
+//! p = s + (gamma[it+1] / gamma[it]) p.
+__global__ void direction_kernel(peel_state s, value_state v, int it)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= min(*s.count, s.max_found))
+        return;
+    const double g = v.gamma[it];
+    const double beta = g > 0 ? v.gamma[it + 1] / g : 0.0;
+    v.p[i] = make_double2(v.s[i].x + beta * v.p[i].x, v.s[i].y + beta * v.p[i].y);
+}
+
+//! Final values in float and the selection key |X|^2 (-1 for unused slots).
+__global__ void finalize_kernel(peel_state s, value_state v, float2* x_out, float* key)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= s.max_found)
         return;
-    const int found = min(*s.count, s.max_found);
-    if (i >= found) {
+    if (i >= min(*s.count, s.max_found)) {
         key[i] = -1.f;
         return;
     }
-    double er[16 * sparse_max_levels], ei[16 * sparse_max_levels];
-    const long long f = s.found_f[i];
-    const double2 x = s.found_x[i];
-    int m = 0;
-    for (int r = 0; r < c.loops; ++r) {
-        const long long g = (long long)mulmod(sigma[r], (unsigned long long)f, c.n);
-        const long long b = own_bucket(c, g);
-        for (int j = 0; j < c.levels; ++j, ++m) {
-            double ur, ui;
-            tone_in_bucket(c, f, g, 1.0, 0.0, b, (unsigned long long)c.offset[j], tau[r], ur, ui);
-            const float2 v = Z[(long long)(r * c.levels + j) * c.B + b];
-            const double den = ur * ur + ui * ui;
-            er[m] = x.x + (double(v.x) * ur + double(v.y) * ui) / den;
-            ei[m] = x.y + (double(v.y) * ur - double(v.x) * ui) / den;
-        }
-    }
-    const double xr = median_in_place(er, m), xi = median_in_place(ei, m);
-    x_out[i] = make_float2(float(xr), float(xi));
-    key[i] = float(xr * xr + xi * xi);
+    const double2 x = v.x[i];
+    x_out[i] = make_float2(float(x.x), float(x.y));
+    key[i] = float(x.x * x.x + x.y * x.y);
 }
 
 //! The k largest (already sorted by key, descending) into the output slots.

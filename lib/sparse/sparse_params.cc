@@ -168,7 +168,7 @@ sparse_params choose_sparse_params(std::int64_t n, std::int64_t k, const sparse_
         p.c.mag_tol = 4 * phase_budget;
         p.c.phase_tol = 4 * phase_budget;
         p.rounds = 8;
-        p.value_passes = 8;
+        p.value_passes = 5;
         p.max_found = 2 * B + k;
         p.threshold_rel = 1e-6;
 
