@@ -128,6 +128,7 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
                                          direction::forward,
                                          engine_options);
     d_config.pinned = d_plan->backend() == gpufft::backend::cuda;
+    d_config.device_id = d_plan->device_id();
     d_logger->info("fft_size {:s} on the {:s} backend",
                    power_of_two_or_number(d_config.fft_size),
                    backend());

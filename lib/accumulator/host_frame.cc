@@ -42,15 +42,22 @@ std::uint64_t host_available_memory()
     return std::uint64_t(kib) * 1024;
 }
 
-host_frame::host_frame(std::int64_t samples, bool pinned) : d_size(samples)
+host_frame::host_frame(std::int64_t samples, bool pinned, int device) : d_size(samples)
 {
     if (samples < 1)
         throw std::invalid_argument("host_frame: size must be >= 1");
     const std::size_t bytes = std::size_t(samples) * sizeof(std::complex<float>);
 #ifdef GPUFFT_HAVE_CUDA
     if (pinned) {
+        int previous = -1;
+        const bool switch_device = cudaGetDevice(&previous) == cudaSuccess &&
+                                   previous != device &&
+                                   cudaSetDevice(device) == cudaSuccess;
         void* p = nullptr;
-        if (cudaMallocHost(&p, bytes) == cudaSuccess) {
+        const bool ok = cudaMallocHost(&p, bytes) == cudaSuccess;
+        if (switch_device)
+            cudaSetDevice(previous);
+        if (ok) {
             d_data = static_cast<std::complex<float>*>(p);
             d_pinned = true;
             return;
@@ -59,6 +66,7 @@ host_frame::host_frame(std::int64_t samples, bool pinned) : d_size(samples)
     }
 #else
     (void)pinned;
+    (void)device;
 #endif
     const std::size_t rounded = (bytes + 63) / 64 * 64;
     d_data = static_cast<std::complex<float>*>(std::aligned_alloc(64, rounded));

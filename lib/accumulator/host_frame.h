@@ -32,7 +32,9 @@ class host_frame
 {
 public:
     host_frame() = default;
-    host_frame(std::int64_t samples, bool pinned);
+    //! `device`: the CUDA device whose context allocates pinned memory (the engine's),
+    //! so a flowgraph on GPU 3 does not open a context on GPU 0.
+    host_frame(std::int64_t samples, bool pinned, int device = 0);
     ~host_frame();
     host_frame(host_frame&& o) noexcept;
     host_frame& operator=(host_frame&& o) noexcept;

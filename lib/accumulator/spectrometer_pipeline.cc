@@ -105,8 +105,8 @@ spectrometer_pipeline::spectrometer_pipeline(const pipeline_config& config,
 {
     if (!d_transform)
         throw std::invalid_argument("spectrometer_pipeline: no transform");
-    d_frames[0] = host_frame(config.fft_size, config.pinned);
-    d_frames[1] = host_frame(config.fft_size, config.pinned);
+    d_frames[0] = host_frame(config.fft_size, config.pinned, config.device_id);
+    d_frames[1] = host_frame(config.fft_size, config.pinned, config.device_id);
     d_thread = std::thread([this] { worker(); });
 }
 

@@ -46,6 +46,7 @@ struct pipeline_config {
     std::int64_t output_bins = 1024;
     int threads = 0;     //!< for window and reduction passes; 0: all cores
     bool pinned = false; //!< page-locked frames (CUDA engine)
+    int device_id = 0;   //!< CUDA device the pinned frames belong to
 };
 
 //! Bytes of host memory the two frames take.
