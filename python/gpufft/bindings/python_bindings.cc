@@ -22,6 +22,7 @@ void bind_core(py::module& m);
 void bind_sparse_fft(py::module& m);
 void bind_large_fft_plan(py::module& m);
 void bind_large_fft_accumulator(py::module& m);
+void bind_nufft3_plan(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 
@@ -54,5 +55,6 @@ PYBIND11_MODULE(gpufft_python, m)
     bind_sparse_fft(m);
     bind_large_fft_plan(m);
     bind_large_fft_accumulator(m);
+    bind_nufft3_plan(m);
     // ) END BINDING_FUNCTION_CALLS
 }

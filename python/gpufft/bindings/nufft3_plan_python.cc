@@ -1,0 +1,175 @@
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Hand-written numpy bindings of the type-3 NUFFT plan (an engine, not a block):
+//   p = gpufft.nufft3_plan(dim, eps, precision="double", backend="auto", device_id=0,
+//                          sign=-1, kernel="es")
+//   p.set_points(x, s)  /  p.set_points(x, y, s, t)     (float64 arrays)
+//   F = p.execute(c)                                     (complex64 or complex128)
+// The GIL is released while the engine works.
+
+#include <pybind11/complex.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <gnuradio/gpufft/nufft3_plan.h>
+#include <stdexcept>
+#include <string>
+
+namespace py = pybind11;
+using namespace gr::gpufft;
+
+namespace {
+
+using f64_array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+f64_array coordinates(const py::array& a, const char* name)
+{
+    auto v = f64_array::ensure(a);
+    if (!v)
+        throw std::invalid_argument(std::string(name) + ": must be a real numeric array");
+    if (v.ndim() != 1)
+        throw std::invalid_argument(std::string(name) +
+                                    ": must be one-dimensional, got " +
+                                    std::to_string(v.ndim()) + " dimensions");
+    return v;
+}
+
+void same_length(const f64_array& a, const f64_array& b, const char* na, const char* nb)
+{
+    if (a.size() != b.size())
+        throw std::invalid_argument(std::string(na) + " and " + nb +
+                                    ": lengths differ (" + std::to_string(a.size()) +
+                                    " and " + std::to_string(b.size()) + ")");
+}
+
+template <typename T>
+py::array_t<std::complex<T>> run(nufft3_plan& p, const py::array& c_any)
+{
+    auto c =
+        py::array_t<std::complex<T>, py::array::c_style | py::array::forcecast>::ensure(
+            c_any);
+    if (!c)
+        throw std::invalid_argument("c: must be convertible to a complex numpy array");
+    if (p.n_sources() == 0)
+        throw std::runtime_error("execute: call set_points first");
+    if (c.ndim() != 1 || c.size() != p.n_sources())
+        throw std::invalid_argument("c: has " + std::to_string(c.size()) +
+                                    " elements; set_points gave " +
+                                    std::to_string(p.n_sources()) + " sources");
+    py::array_t<std::complex<T>> F(p.n_targets());
+    const std::complex<T>* in = c.data();
+    std::complex<T>* out = F.mutable_data();
+    {
+        py::gil_scoped_release release;
+        p.execute(in, out);
+    }
+    return F;
+}
+
+} // namespace
+
+void bind_nufft3_plan(py::module& m)
+{
+    py::class_<nufft3_plan>(
+        m,
+        "nufft3_plan",
+        "Type-3 non-uniform FFT in 1 or 2 dimensions: "
+        "F[k] = sum_j c[j] exp(sign * 1j * (s[k] x[j] + t[k] y[j])), for arbitrary real "
+        "sources (x, y) and targets (s, t), to a relative l2 error of about eps. "
+        "kernel='es' (exponential of semicircle, default) or 'gaussian' (the gridding of "
+        "Capozzoli et al.). Re-use the plan: set_points once, execute for many c.")
+        .def(py::init([](int dim,
+                         double eps,
+                         const std::string& precision_name,
+                         const std::string& backend_name,
+                         int device_id,
+                         int sign,
+                         const std::string& kernel_name,
+                         double upsampling,
+                         std::size_t memory_budget) {
+                 nufft3_options o;
+                 o.precision = parse_precision(precision_name);
+                 o.backend = parse_backend(backend_name);
+                 o.device_id = device_id;
+                 o.sign = sign;
+                 o.kernel = parse_nufft_kernel(kernel_name);
+                 o.upsampling = upsampling;
+                 o.memory_budget = memory_budget;
+                 return std::make_unique<nufft3_plan>(dim, eps, o);
+             }),
+             py::arg("dim"),
+             py::arg("eps"),
+             py::arg("precision") = "double",
+             py::arg("backend") = "auto",
+             py::arg("device_id") = 0,
+             py::arg("sign") = -1,
+             py::arg("kernel") = "es",
+             py::arg("upsampling") = 0.0,
+             py::arg("memory_budget") = 0)
+        .def(
+            "set_points",
+            [](nufft3_plan& p, py::array x_any, py::array s_any) {
+                const auto x = coordinates(x_any, "x");
+                const auto s = coordinates(s_any, "s");
+                py::gil_scoped_release release;
+                p.set_points(x.size(), x.data(), s.size(), s.data());
+            },
+            py::arg("x"),
+            py::arg("s"),
+            "1D: sources x and targets s (float64 arrays).")
+        .def(
+            "set_points",
+            [](nufft3_plan& p,
+               py::array x_any,
+               py::array y_any,
+               py::array s_any,
+               py::array t_any) {
+                const auto x = coordinates(x_any, "x");
+                const auto y = coordinates(y_any, "y");
+                const auto s = coordinates(s_any, "s");
+                const auto t = coordinates(t_any, "t");
+                same_length(x, y, "x", "y");
+                same_length(s, t, "s", "t");
+                py::gil_scoped_release release;
+                p.set_points(x.size(), x.data(), y.data(), s.size(), s.data(), t.data());
+            },
+            py::arg("x"),
+            py::arg("y"),
+            py::arg("s"),
+            py::arg("t"),
+            "2D: sources (x, y) and targets (s, t) (float64 arrays).")
+        .def(
+            "execute",
+            [](nufft3_plan& p, py::array c) -> py::array {
+                if (p.precision() == precision::single)
+                    return run<float>(p, c);
+                return run<double>(p, c);
+            },
+            py::arg("c"),
+            "F (complex64 or complex128, one per target) from the source strengths c.")
+        .def_property_readonly("dim", &nufft3_plan::dim)
+        .def_property_readonly("eps", &nufft3_plan::eps)
+        .def_property_readonly("sign", &nufft3_plan::sign)
+        .def_property_readonly(
+            "backend", [](const nufft3_plan& p) { return to_string(p.backend()); })
+        .def_property_readonly(
+            "precision", [](const nufft3_plan& p) { return to_string(p.precision()); })
+        .def_property_readonly("kernel",
+                               [](const nufft3_plan& p) { return to_string(p.kernel()); })
+        .def_property_readonly("device_id", &nufft3_plan::device_id)
+        .def_property_readonly("n_sources", &nufft3_plan::n_sources)
+        .def_property_readonly("n_targets", &nufft3_plan::n_targets)
+        .def_property_readonly(
+            "grid_shape",
+            [](const nufft3_plan& p) {
+                return p.dim() == 1 ? py::make_tuple(p.grid_size(0))
+                                    : py::make_tuple(p.grid_size(0), p.grid_size(1));
+            },
+            "Fine grid chosen by the last set_points.")
+        .def_property_readonly("kernel_width", &nufft3_plan::kernel_width)
+        .def_property_readonly("upsampling", &nufft3_plan::upsampling);
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufft authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""QA for gpufft.nufft3_plan: the type-3 NUFFT engine from Python, against a direct NUDFT."""
+
+import numpy as np
+from gnuradio import gr_unittest
+
+try:
+    from gnuradio import gpufft
+except ImportError:
+    import os
+    import sys
+    dirname, filename = os.path.split(os.path.abspath(__file__))
+    sys.path.append(os.path.join(dirname, "bindings"))
+    from gnuradio import gpufft
+
+
+def direct_nudft(c, x, s, y=None, t=None, sign=-1):
+    """F[k] = sum_j c[j] exp(sign 1j (s[k] x[j] + t[k] y[j])) in double."""
+    phase = np.outer(s, x)
+    if y is not None:
+        phase += np.outer(t, y)
+    return np.exp(sign * 1j * phase) @ c.astype(np.complex128)
+
+
+def rel_error(a, b):
+    return np.linalg.norm(a - b) / np.linalg.norm(b)
+
+
+class qa_nufft3(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.rng = np.random.default_rng()
+        self.backends = ["cpu"] + (["cuda"] if gpufft.cuda_available(0) else [])
+
+    def points(self, n, m, x_half, s_half):
+        u = self.rng.uniform
+        return u(-x_half, x_half, n) + u(-5, 5), u(-s_half, s_half, m) + u(-5, 5)
+
+    def strengths(self, n, dtype):
+        return (self.rng.uniform(-1, 1, n) + 1j * self.rng.uniform(-1, 1, n)).astype(dtype)
+
+    def test_001_1d_meets_eps(self):
+        for backend in self.backends:
+            for precision, dtype, eps in (("single", np.complex64, 1e-5),
+                                          ("double", np.complex128, 1e-11)):
+                plan = gpufft.nufft3_plan(1, eps, precision=precision, backend=backend)
+                x, s = self.points(3000, 500, 3.0, 80.0)
+                plan.set_points(x, s)
+                c = self.strengths(3000, dtype)
+                F = plan.execute(c)
+                self.assertEqual(F.dtype, dtype)
+                self.assertEqual(F.shape, (500,))
+                self.assertLessEqual(rel_error(F, direct_nudft(c, x, s)), eps)
+
+    def test_002_2d_meets_eps_with_both_kernels_and_signs(self):
+        for backend in self.backends:
+            for kernel in ("es", "gaussian"):
+                for sign in (-1, 1):
+                    plan = gpufft.nufft3_plan(2, 1e-9, backend=backend, kernel=kernel, sign=sign)
+                    x, s = self.points(2000, 300, 2.0, 15.0)
+                    y, t = self.points(2000, 300, 1.0, 25.0)
+                    plan.set_points(x, y, s, t)
+                    c = self.strengths(2000, np.complex128)
+                    F = plan.execute(c)
+                    ref = direct_nudft(c, x, s, y, t, sign)
+                    self.assertLessEqual(rel_error(F, ref), 1e-9)
+                    self.assertEqual(plan.kernel, kernel)
+
+    def test_003_plan_reuse(self):
+        plan = gpufft.nufft3_plan(1, 1e-8)
+        x, s = self.points(1000, 200, 2.0, 30.0)
+        plan.set_points(x, s)
+        for _ in range(2):
+            c = self.strengths(1000, np.complex128)
+            self.assertLessEqual(rel_error(plan.execute(c), direct_nudft(c, x, s)), 1e-8)
+        x, s = self.points(4000, 50, 4.0, 90.0)
+        plan.set_points(x, s)
+        c = self.strengths(4000, np.complex128)
+        self.assertLessEqual(rel_error(plan.execute(c), direct_nudft(c, x, s)), 1e-8)
+        self.assertEqual(plan.n_sources, 4000)
+
+    def test_004_bad_input(self):
+        with self.assertRaises(ValueError):
+            gpufft.nufft3_plan(1, 1e-7, precision="single")
+        with self.assertRaises(ValueError):
+            gpufft.nufft3_plan(3, 1e-6)
+        with self.assertRaises(ValueError):
+            gpufft.nufft3_plan(1, 1e-6, kernel="kaiser")
+        plan = gpufft.nufft3_plan(2, 1e-6)
+        x, s = self.points(10, 10, 1, 1)
+        with self.assertRaises(ValueError):
+            plan.set_points(x, x[:5], s, s)  # mismatched
+        with self.assertRaises(ValueError):
+            plan.set_points(np.array([]), np.array([]), s, s)  # empty
+        bad = x.copy()
+        bad[3] = np.nan
+        with self.assertRaises(ValueError):
+            plan.set_points(bad, x, s, s)
+        with self.assertRaises(RuntimeError):
+            plan.execute(self.strengths(10, np.complex128))  # no points yet
+        plan.set_points(x, x, s, s)
+        with self.assertRaises(ValueError):
+            plan.execute(self.strengths(9, np.complex128))
+        small = gpufft.nufft3_plan(1, 1e-6, memory_budget=1 << 20)
+        x, s = self.points(10, 10, 1e4, 1e4)
+        with self.assertRaisesRegex(ValueError, "memory budget"):
+            small.set_points(x, s)
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_nufft3)
