@@ -9,6 +9,7 @@
 #include "large_fft_kernels.h"
 #include <cuComplex.h>
 #include <algorithm>
+#include <stdexcept>
 
 namespace gr {
 namespace gpufft {
@@ -70,8 +71,12 @@ __global__ void
 transpose_kernel(const C* in, C* out, i64 rows, i64 cols, twiddle_params tw)
 {
     __shared__ C t[tile][tile + 1];
-    const i64 mat = i64(blockIdx.z) * rows * cols;
-    const i64 c0 = i64(blockIdx.x) * tile, r0 = i64(blockIdx.y) * tile;
+    // tiles numbered along the rows of tiles in a 1-D grid (no 65535 limit on either
+    // side of the matrix); the matrix of the batch in grid.y
+    const i64 tiles_c = (cols + tile - 1) / tile;
+    const i64 mat = i64(blockIdx.y) * rows * cols;
+    const i64 c0 = (i64(blockIdx.x) % tiles_c) * tile,
+              r0 = (i64(blockIdx.x) / tiles_c) * tile;
     for (int dy = threadIdx.y; dy < tile; dy += tile_rows) {
         const i64 r = r0 + dy, c = c0 + threadIdx.x;
         if (r < rows && c < cols) {
@@ -139,9 +144,10 @@ void launch_transpose(const void* in,
 {
     if (batch * rows * cols == 0)
         return;
-    const dim3 grid(unsigned((cols + tile - 1) / tile),
-                    unsigned((rows + tile - 1) / tile),
-                    unsigned(batch));
+    const i64 tiles = ((cols + tile - 1) / tile) * ((rows + tile - 1) / tile);
+    if (tiles > 0x7fffffff || batch > 65535)
+        throw std::invalid_argument("launch_transpose: matrix too large for one launch");
+    const dim3 grid{ unsigned(tiles), unsigned(batch), 1u };
     const dim3 block(tile, tile_rows);
     auto s = static_cast<cudaStream_t>(stream);
     if (dbl)
