@@ -129,6 +129,16 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
                                          engine_options);
     d_config.pinned = d_plan->backend() == gpufft::backend::cuda;
     d_config.device_id = d_plan->device_id();
+    // On the CPU the engine's working memory is host memory too, beside the two frames.
+    const std::uint64_t phys = accumulator::host_physical_memory();
+    const std::uint64_t frames = accumulator::frame_memory_bytes(d_config.fft_size);
+    if (!d_config.pinned && phys > 0 && frames + d_plan->memory_budget() > phys / 10 * 9)
+        throw std::invalid_argument(
+            "fft_size / memory_budget: two frames (" + std::to_string(frames >> 20) +
+            " MiB) and the CPU engine's working memory (" +
+            std::to_string(d_plan->memory_budget() >> 20) +
+            " MiB) exceed 90% of this host's " + std::to_string(phys >> 20) +
+            " MiB; lower fft_size or set a smaller memory_budget");
     d_logger->info("fft_size {:s} on the {:s} backend",
                    power_of_two_or_number(d_config.fft_size),
                    backend());
