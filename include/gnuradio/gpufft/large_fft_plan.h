@@ -26,10 +26,12 @@ struct large_fft_options {
     gpufft::precision precision = precision::single;
     /*!
      * Working memory the plan may use, in bytes: device memory for CUDA (0: most of what
-     * is free on the device), host scratch memory for the CPU (0: twice the array, at
-     * most a quarter of the host's memory, at least 256 MiB). When the array fits twice
-     * (data and FFT work area), the transform runs in one in-card pass; otherwise it is
-     * split into rounds of passes that each fit (see describe()).
+     * is free on the device when the plan is made, so give plans that share a GPU
+     * explicit budgets; an array that fits twice only allocates what it needs), host
+     * scratch memory for the CPU (0: twice the array, at most a quarter of the host's
+     * memory, at least 256 MiB). When the array fits twice (data and FFT work area), the
+     * transform runs in one in-card pass; otherwise it is split into rounds of passes
+     * that each fit (see describe()).
      */
     std::size_t memory_budget = 0;
     //! CPU threads for FFTW; 0 uses every hardware thread.
