@@ -282,8 +282,9 @@ void large_fft_accumulator_impl::forecast(int, gr_vector_int& ninput_items_requi
 {
     // While the worker holds a frame that completes a spectrum, ask for no input: the
     // scheduler then calls general_work() even after the input has ended, so the last
-    // spectrum is not lost when a finite stream stops.
-    ninput_items_required[0] = (d_pipeline && d_pipeline->pending()) ? 0 : 1;
+    // spectrum is not lost when a finite stream stops. Without a pipeline (start()
+    // failed) general_work() ends the run at once, input or not.
+    ninput_items_required[0] = (!d_pipeline || d_pipeline->pending()) ? 0 : 1;
 }
 
 void large_fft_accumulator_impl::read_tags(std::uint64_t begin, std::uint64_t end)
