@@ -7,8 +7,8 @@
 
 // CUDA backend of the sparse FFT. Every stage runs on the device: hash (window, permute,
 // fold), one batched cuFFT of all hashes, peak, peeling rounds (decode + subtract),
-// values (median), selection (CUB radix sort of the located tones, never of n). The
-// steady-state call is one CUDA graph launch plus the copy of k results.
+// values (median, then CGLS), selection (radix select over the located tones, never n).
+// The steady-state call is one CUDA graph launch (~30 nodes) and one copy of k results.
 //
 // Host input: either only the samples the hashes read are gathered (host threads, into
 // pinned staging) and copied, or all n samples are copied; the first host call times
@@ -21,7 +21,6 @@
 #include "sparse_cuda_kernels.cuh"
 #include "topk_cuda.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
-#include <cub/device/device_radix_sort.cuh>
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -82,7 +81,6 @@ public:
         d_found_x.allocate(d_max_found);
         d_count.allocate(1);
         d_count_at.allocate(p.rounds + 1);
-        d_x_final.allocate(d_max_found);
         d_per = c.loops * 3 * c.levels;
         d_vx.allocate(d_max_found);
         d_resp.allocate(std::size_t(d_max_found) * d_per);
@@ -90,39 +88,25 @@ public:
         d_R.allocate(HB);
         d_q.allocate(HB);
         d_s.allocate(d_max_found);
-        d_pdir.allocate(d_max_found);
+        d_pdir[0].allocate(d_max_found);
+        d_pdir[1].allocate(d_max_found);
         d_gamma.allocate(p.value_passes + 1);
         d_qq.allocate(std::max(1, p.value_passes));
-        d_key.allocate(d_max_found);
-        d_key_sorted.allocate(d_max_found);
-        d_iota.allocate(d_max_found);
-        d_order.allocate(d_max_found);
-        d_out_f.allocate(p.k);
-        d_out_x.allocate(p.k);
-        d_out_count.allocate(1);
-        h_out_f.allocate(p.k);
-        h_out_x.allocate(p.k);
-        h_status.allocate(2); // [0] tones returned, [1] non-finite flag
+        const std::size_t out_bytes =
+            sizeof(sk::out_header) + std::size_t(p.k) * (sizeof(long long) + sizeof(float2));
+        d_out.allocate(out_bytes);
+        h_out.allocate(out_bytes);
 
         // Filters and permutations: built once, on the host (O(window)), copied once.
         const std::vector<float> taps = make_window(p);
         std::vector<sk::hash_walk> walks(H);
         for (int h = 0; h < H; ++h)
             walks[h] = { p.sample_index(h, -p.half_window), p.sigma[h / c.levels] };
-        std::vector<int> iota(d_max_found);
-        for (int i = 0; i < d_max_found; ++i)
-            iota[i] = i;
         copy_up(d_taps.get(), taps.data(), taps.size() * sizeof(float));
         copy_up(d_walks.get(), walks.data(), walks.size() * sizeof(sk::hash_walk));
         copy_up(d_sigma.get(), p.sigma.data(), c.loops * sizeof(std::uint64_t));
         copy_up(d_sigma_inv.get(), p.sigma_inv.data(), c.loops * sizeof(std::uint64_t));
         copy_up(d_tau.get(), p.tau.data(), c.loops * sizeof(std::uint64_t));
-        copy_up(d_iota.get(), iota.data(), iota.size() * sizeof(int));
-
-        GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
-            nullptr, d_sort_bytes, d_key.get(), d_key_sorted.get(), d_iota.get(),
-            d_order.get(), d_max_found, 0, 32, d_stream.get()));
-        d_sort_temp.allocate(std::max<std::size_t>(d_sort_bytes, 1));
         d_use_graph = std::getenv("GPUFFT_SPARSE_NO_GRAPH") == nullptr;
         d_stream.synchronize();
     }
@@ -181,12 +165,10 @@ private:
         const auto& c = d_p.c;
         cudaStream_t s = d_stream.get();
         const int H = d_p.hashes();
-        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_peak.get(), 0, sizeof(unsigned int), s));
-        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_bad.get(), 0, sizeof(int), s));
-        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_count.get(), 0, sizeof(int), s));
-        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_count_at.get(), 0, d_count_at.bytes(), s));
-        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_out_count.get(), 0, sizeof(int), s));
-        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_table.get(), 0xFF, d_table.bytes(), s));
+        sk::reset_kernel<<<unsigned(std::min<unsigned long long>(512, (d_table_size + 255) / 256)), 256, 0, s>>>(
+            d_table.get(), d_table_size, d_peak.get(), d_bad.get(), d_count.get(),
+            d_count_at.get(), d_p.rounds, d_gamma.get(), d_qq.get(), d_p.value_passes);
+        GPUFFT_CUDA_CHECK_LAUNCH();
 
         const dim3 hblock(sk::hash_buckets, sk::hash_rows);
         const dim3 hgrid(unsigned((c.B + sk::hash_buckets - 1) / sk::hash_buckets), unsigned(H));
@@ -226,54 +208,45 @@ private:
         }
         // Values: median over hashes, then least squares (CGLS) on the normal equations.
         sk::value_state v{ d_vx.get(), d_resp.get(), d_at.get(), d_per,  d_R.get(),
-                           d_q.get(),  d_s.get(),    d_pdir.get(), d_gamma.get(), d_qq.get() };
+                           d_q.get(),  d_s.get(),    { d_pdir[0].get(), d_pdir[1].get() },
+                           d_gamma.get(), d_qq.get() };
         const unsigned tgrid = unsigned((d_max_found + 127) / 128);
         const unsigned mgrid = unsigned(((long long)d_max_found * d_per + 255) / 256);
         const unsigned bgrid = unsigned((HB + 255) / 256);
-        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_gamma.get(), 0, d_gamma.bytes(), s));
-        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_qq.get(), 0, d_qq.bytes(), s));
         sk::median_kernel<<<tgrid, 128, 0, s>>>(c, d_Z.get(), d_sigma.get(), d_tau.get(), st, v);
         GPUFFT_CUDA_CHECK_LAUNCH();
-        sk::residual_kernel<<<bgrid, 256, 0, s>>>(d_Z.get(), HB, d_R.get());
+        sk::residual_kernel<<<bgrid, 256, 0, s>>>(d_Z.get(), HB, d_R.get(), d_q.get());
         GPUFFT_CUDA_CHECK_LAUNCH();
         sk::median_residual_kernel<<<mgrid, 256, 0, s>>>(st, v);
         GPUFFT_CUDA_CHECK_LAUNCH();
-        sk::adjoint_kernel<<<tgrid, 128, 0, s>>>(st, v, 0, true);
+        sk::adjoint_kernel<<<tgrid, 128, 0, s>>>(st, v, 0);
         GPUFFT_CUDA_CHECK_LAUNCH();
         for (int it = 0; it < d_p.value_passes; ++it) {
-            GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_q.get(), 0, d_q.bytes(), s));
-            sk::forward_kernel<<<mgrid, 256, 0, s>>>(st, v);
+            sk::forward_kernel<<<mgrid, 256, 0, s>>>(st, v, it);
             GPUFFT_CUDA_CHECK_LAUNCH();
             sk::norm_kernel<<<unsigned(std::min<long long>(128, (HB + 255) / 256)), 256, 0, s>>>(v, HB, it);
             GPUFFT_CUDA_CHECK_LAUNCH();
             sk::step_kernel<<<unsigned((std::max<long long>(HB, d_max_found) + 255) / 256), 256, 0, s>>>(
                 st, v, HB, it);
             GPUFFT_CUDA_CHECK_LAUNCH();
-            if (it + 1 == d_p.value_passes)
-                break; // the last step needs no new direction
-            sk::adjoint_kernel<<<tgrid, 128, 0, s>>>(st, v, it + 1, false);
-            GPUFFT_CUDA_CHECK_LAUNCH();
-            sk::direction_kernel<<<tgrid, 128, 0, s>>>(st, v, it);
-            GPUFFT_CUDA_CHECK_LAUNCH();
+            if (it + 1 < d_p.value_passes) {
+                sk::adjoint_kernel<<<tgrid, 128, 0, s>>>(st, v, it + 1);
+                GPUFFT_CUDA_CHECK_LAUNCH();
+            }
         }
-        sk::finalize_kernel<<<tgrid, 128, 0, s>>>(st, v, d_x_final.get(), d_key.get());
+        sk::select_kernel<<<1, 1024, 0, s>>>(st, v, d_bad.get(), int(d_p.k), out_header(),
+                                             out_f(), out_x());
         GPUFFT_CUDA_CHECK_LAUNCH();
-        std::size_t bytes = d_sort_bytes;
-        GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
-            d_sort_temp.get(), bytes, d_key.get(), d_key_sorted.get(), d_iota.get(),
-            d_order.get(), d_max_found, 0, 32, s));
-        sk::gather_top_kernel<<<unsigned((d_p.k + 127) / 128), 128, 0, s>>>(
-            d_order.get(), d_key_sorted.get(), d_found_f.get(), d_x_final.get(), int(d_p.k),
-            d_out_f.get(), d_out_x.get(), d_out_count.get());
-        GPUFFT_CUDA_CHECK_LAUNCH();
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_out_f.get(), d_out_f.get(), d_out_f.bytes(),
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_out.get(), d_out.get(), d_out.bytes(),
                                           cudaMemcpyDeviceToHost, s));
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_out_x.get(), d_out_x.get(), d_out_x.bytes(),
-                                          cudaMemcpyDeviceToHost, s));
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_status.get(), d_out_count.get(), sizeof(int),
-                                          cudaMemcpyDeviceToHost, s));
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_status.get() + 1, d_bad.get(), sizeof(int),
-                                          cudaMemcpyDeviceToHost, s));
+    }
+
+    sk::out_header* out_header() const { return reinterpret_cast<sk::out_header*>(d_out.get()); }
+    long long* out_f() const { return reinterpret_cast<long long*>(d_out.get() + sizeof(sk::out_header)); }
+    float2* out_x() const
+    {
+        return reinterpret_cast<float2*>(d_out.get() + sizeof(sk::out_header) +
+                                         std::size_t(d_p.k) * sizeof(long long));
     }
 
     // The steady-state call: one graph launch (captured on first use of each mode).
@@ -417,21 +390,19 @@ private:
     void finish(std::vector<std::int64_t>& bins, std::vector<std::complex<float>>& values)
     {
         d_stream.synchronize();
-        if (h_status[1])
+        const auto* hdr = reinterpret_cast<const sk::out_header*>(h_out.get());
+        if (hdr->bad)
             throw_non_finite();
-        const int count = std::min<int>(h_status[0], int(d_p.k));
+        const auto* f = reinterpret_cast<const long long*>(h_out.get() + sizeof(sk::out_header));
+        const auto* x = reinterpret_cast<const float2*>(h_out.get() + sizeof(sk::out_header) +
+                                                        std::size_t(d_p.k) * sizeof(long long));
+        const int count = std::min<int>(hdr->count, int(d_p.k));
         bins.resize(count);
         values.resize(count);
-        int m = 0;
-        for (int i = 0; i < int(d_p.k) && m < count; ++i) {
-            if (h_out_f[i] < 0)
-                continue;
-            bins[m] = h_out_f[i];
-            values[m] = std::complex<float>(h_out_x[i].x, h_out_x[i].y);
-            ++m;
+        for (int i = 0; i < count; ++i) {
+            bins[i] = f[i];
+            values[i] = std::complex<float>(x[i].x, x[i].y);
         }
-        bins.resize(m);
-        values.resize(m);
         keep_top_k_sorted(d_p.k, bins, values); // orders by bin
     }
 
@@ -456,21 +427,12 @@ private:
     cuda::device_buffer<long long> d_found_f;
     cuda::device_buffer<double2> d_found_x;
     cuda::device_buffer<int> d_count, d_count_at;
-    cuda::device_buffer<float2> d_x_final;
     int d_per = 0;
-    cuda::device_buffer<double2> d_vx, d_resp, d_R, d_q, d_s, d_pdir;
+    cuda::device_buffer<double2> d_vx, d_resp, d_R, d_q, d_s, d_pdir[2];
     cuda::device_buffer<int> d_at;
     cuda::device_buffer<double> d_gamma, d_qq;
-    cuda::device_buffer<float> d_key, d_key_sorted;
-    cuda::device_buffer<int> d_iota, d_order;
-    std::size_t d_sort_bytes = 0;
-    cuda::device_buffer<unsigned char> d_sort_temp;
-    cuda::device_buffer<long long> d_out_f;
-    cuda::device_buffer<float2> d_out_x;
-    cuda::device_buffer<int> d_out_count;
-    cuda::pinned_buffer<long long> h_out_f;
-    cuda::pinned_buffer<float2> h_out_x;
-    cuda::pinned_buffer<int> h_status;
+    cuda::device_buffer<unsigned char> d_out; // out_header, k bins, k values
+    cuda::pinned_buffer<unsigned char> h_out;
     // Host-input paths.
     std::vector<std::uint64_t> d_gather_index;
     int d_gather_threads = 1;

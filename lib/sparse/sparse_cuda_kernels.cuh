@@ -236,7 +236,7 @@ struct value_state {
     double2* R;     // residual buckets (double: the CG sums reach 1e-40)
     double2* q;     // A p
     double2* s;     // A^H R
-    double2* p;     // search direction
+    double2* p[2];  // search direction, ping-pong: iteration it writes p[it % 2]
     double* gamma;  // gamma[it] = |s|^2 before iteration it
     double* qq;     // qq[it] = |A p|^2 in iteration it
 };
@@ -284,12 +284,14 @@ __global__ void median_kernel(sparse_consts c,
     v.x[i] = make_double2(median_in_place(er, e), median_in_place(ei, e));
 }
 
-//! R = Z (in double).
-__global__ void residual_kernel(const float2* __restrict__ Z, long long count, double2* R)
+//! R = Z (in double), q = 0.
+__global__ void residual_kernel(const float2* __restrict__ Z, long long count, double2* R, double2* q)
 {
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (i < count)
+    if (i < count) {
         R[i] = make_double2(Z[i].x, Z[i].y);
+        q[i] = make_double2(0, 0);
+    }
 }
 
 //! R += A (first estimates - medians): the residual of the median values.
@@ -306,8 +308,8 @@ __global__ void median_residual_kernel(peel_state s, value_state v)
     atomicAdd(&r->y, u.x * d.y + u.y * d.x);
 }
 
-//! s = A^H R, gamma[slot] = |s|^2; with `init`, also p = s.
-__global__ void adjoint_kernel(peel_state s, value_state v, int slot, bool init)
+//! s = A^H R, gamma[slot] = |s|^2.
+__global__ void adjoint_kernel(peel_state s, value_state v, int slot)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     double g = 0;
@@ -320,8 +322,6 @@ __global__ void adjoint_kernel(peel_state s, value_state v, int slot, bool init)
             ai += u.x * r.y - u.y * r.x;
         }
         v.s[i] = make_double2(ar, ai);
-        if (init)
-            v.p[i] = make_double2(ar, ai);
         g = ar * ar + ai * ai;
     }
     for (int o = 16; o; o >>= 1)
@@ -330,14 +330,26 @@ __global__ void adjoint_kernel(peel_state s, value_state v, int slot, bool init)
         atomicAdd(&v.gamma[slot], g);
 }
 
-//! q = A p (q zeroed before).
-__global__ void forward_kernel(peel_state s, value_state v)
+/*!
+ * CG iteration `it`, part 1: the new direction p = s + (gamma[it] / gamma[it-1]) p_old
+ * (just s at it = 0), and q = A p (q is zero on entry).
+ */
+__global__ void forward_kernel(peel_state s, value_state v, int it)
 {
     const long long id = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const long long i = id / v.per;
     if (i >= min(*s.count, s.max_found))
         return;
-    const double2 p = v.p[i];
+    double2 p = v.s[i];
+    if (it > 0) {
+        const double g = v.gamma[it - 1];
+        const double beta = g > 0 ? v.gamma[it] / g : 0.0;
+        const double2 old = v.p[(it - 1) % 2][i];
+        p.x += beta * old.x;
+        p.y += beta * old.y;
+    }
+    if (id % v.per == 0)
+        v.p[it % 2][i] = p;
     const double2 u = v.resp[id];
     double2* q = &v.q[v.at[id]];
     atomicAdd(&q->x, u.x * p.x - u.y * p.y);
@@ -359,67 +371,140 @@ __global__ void norm_kernel(value_state v, long long count, int it)
         atomicAdd(&v.qq[it], a);
 }
 
-//! alpha = gamma / qq: x += alpha p, R -= alpha q.
+//! alpha = gamma / qq: x += alpha p, R -= alpha q, and q = 0 for the next iteration.
 __global__ void step_kernel(peel_state s, value_state v, long long count, int it)
 {
     const double qq = v.qq[it];
     const double alpha = qq > 0 ? v.gamma[it] / qq : 0.0;
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i < count) {
-        v.R[i].x -= alpha * v.q[i].x;
-        v.R[i].y -= alpha * v.q[i].y;
+        const double2 q = v.q[i];
+        v.R[i].x -= alpha * q.x;
+        v.R[i].y -= alpha * q.y;
+        v.q[i] = make_double2(0, 0);
     }
     if (i < min(*s.count, s.max_found)) {
-        v.x[i].x += alpha * v.p[i].x;
-        v.x[i].y += alpha * v.p[i].y;
+        const double2 p = v.p[it % 2][i];
+        v.x[i].x += alpha * p.x;
+        v.x[i].y += alpha * p.y;
     }
 }
 
-//! p = s + (gamma[it+1] / gamma[it]) p.
-__global__ void direction_kernel(peel_state s, value_state v, int it)
+//! Host-visible result: header, then k bins, then k values (one copy back).
+struct out_header {
+    int count; // valid entries
+    int bad;   // a sample read was not finite
+};
+
+//! Per-call reset of the small state (one launch instead of a memset each).
+__global__ void reset_kernel(unsigned long long* table,
+                             unsigned long long table_size,
+                             unsigned int* peak,
+                             int* bad,
+                             int* count,
+                             int* count_at,
+                             int rounds,
+                             double* gamma,
+                             double* qq,
+                             int passes)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= min(*s.count, s.max_found))
-        return;
-    const double g = v.gamma[it];
-    const double beta = g > 0 ? v.gamma[it + 1] / g : 0.0;
-    v.p[i] = make_double2(v.s[i].x + beta * v.p[i].x, v.s[i].y + beta * v.p[i].y);
+    const long long id = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    for (long long i = id; i < (long long)table_size; i += (long long)gridDim.x * blockDim.x)
+        table[i] = empty_key;
+    if (id == 0) {
+        *peak = 0;
+        *bad = 0;
+        *count = 0;
+    }
+    if (id <= rounds)
+        count_at[id] = 0;
+    if (id <= passes) {
+        gamma[id] = 0;
+        if (id < passes)
+            qq[id] = 0;
+    }
 }
 
-//! Final values in float and the selection key |X|^2 (-1 for unused slots).
-__global__ void finalize_kernel(peel_state s, value_state v, float2* x_out, float* key)
+__device__ __forceinline__ unsigned int value_key(double2 x)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= s.max_found)
-        return;
-    if (i >= min(*s.count, s.max_found)) {
-        key[i] = -1.f;
+    return __float_as_uint(float(x.x * x.x + x.y * x.y)); // >= 0: orders as uint
+}
+
+/*!
+ * The k largest located tones, by an exact radix select on |X|^2 (four 8-bit passes
+ * over at most max_found keys, in one block): linear time, no sort. Writes the
+ * host-visible result.
+ */
+__global__ void select_kernel(peel_state s, value_state v, const int* bad, int k, out_header* hdr,
+                              long long* out_f, float2* out_x)
+{
+    __shared__ unsigned int hist[256];
+    __shared__ unsigned int s_prefix;
+    __shared__ int s_remaining, s_slot;
+    const int found = min(*s.count, s.max_found);
+    if (found <= k) {
+        for (int i = threadIdx.x; i < found; i += blockDim.x) {
+            out_f[i] = s.found_f[i];
+            out_x[i] = make_float2(float(v.x[i].x), float(v.x[i].y));
+        }
+        if (threadIdx.x == 0) {
+            hdr->count = found;
+            hdr->bad = *bad;
+        }
         return;
     }
-    const double2 x = v.x[i];
-    x_out[i] = make_float2(float(x.x), float(x.y));
-    key[i] = float(x.x * x.x + x.y * x.y);
-}
-
-//! The k largest (already sorted by key, descending) into the output slots.
-__global__ void gather_top_kernel(const int* __restrict__ order,
-                                  const float* __restrict__ sorted_key,
-                                  const long long* __restrict__ found_f,
-                                  const float2* __restrict__ x,
-                                  int k,
-                                  long long* out_f,
-                                  float2* out_x,
-                                  int* out_count)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= k)
-        return;
-    if (sorted_key[i] >= 0.f) {
-        out_f[i] = found_f[order[i]];
-        out_x[i] = x[order[i]];
-        atomicAdd(out_count, 1);
-    } else {
-        out_f[i] = -1;
+    unsigned int prefix = 0, mask = 0;
+    int remaining = k;
+    for (int shift = 24; shift >= 0; shift -= 8) {
+        for (int i = threadIdx.x; i < 256; i += blockDim.x)
+            hist[i] = 0;
+        __syncthreads();
+        for (int i = threadIdx.x; i < found; i += blockDim.x) {
+            const unsigned int key = value_key(v.x[i]);
+            if ((key & mask) == prefix)
+                atomicAdd(&hist[(key >> shift) & 255u], 1u);
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            int d = 255;
+            for (; d > 0; --d) {
+                if (int(hist[d]) >= remaining)
+                    break;
+                remaining -= int(hist[d]);
+            }
+            s_prefix = prefix | (unsigned(d) << shift);
+            s_remaining = remaining;
+        }
+        __syncthreads();
+        prefix = s_prefix;
+        remaining = s_remaining;
+        mask |= 255u << shift;
+        __syncthreads();
+    }
+    // prefix is the k-th largest key; take every key above it, then `remaining` equal ones.
+    if (threadIdx.x == 0)
+        s_slot = 0;
+    __syncthreads();
+    for (int i = threadIdx.x; i < found; i += blockDim.x) {
+        if (value_key(v.x[i]) > prefix) {
+            const int at = atomicAdd(&s_slot, 1);
+            out_f[at] = s.found_f[i];
+            out_x[at] = make_float2(float(v.x[i].x), float(v.x[i].y));
+        }
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < found; i += blockDim.x) {
+        if (value_key(v.x[i]) == prefix) {
+            const int at = atomicAdd(&s_slot, 1);
+            if (at < k) {
+                out_f[at] = s.found_f[i];
+                out_x[at] = make_float2(float(v.x[i].x), float(v.x[i].y));
+            }
+        }
+    }
+    if (threadIdx.x == 0) {
+        hdr->count = k;
+        hdr->bad = *bad;
     }
 }
 

@@ -27,8 +27,10 @@ sparse_fft_plan::sparse_fft_plan(std::int64_t n, std::int64_t k, const sparse_ff
     : d_impl(std::make_unique<impl>())
 {
     auto& d = *d_impl;
-    d.params = detail::choose_sparse_params(n, k, o);
+    // Parameters first: bad n, k or mode are reported before any device question.
+    detail::choose_sparse_params(n, k, o, backend::cpu);
     d.used = resolve_backend(o.backend, o.device_id);
+    d.params = detail::choose_sparse_params(n, k, o, d.used);
     if (d.params.dense && !o.force_dense)
         std::cerr << "gpufft: " << detail::describe_params(d.params) << std::endl;
     if (d.used == backend::cuda) {

@@ -47,8 +47,11 @@ struct sparse_params {
 };
 
 //! Validates n, k and the options (std::invalid_argument naming the parameter) and runs
-//! the cost model.
-sparse_params choose_sparse_params(std::int64_t n, std::int64_t k, const sparse_fft_options& o);
+//! the cost model for the backend `used` (only the sparse-or-dense choice depends on it).
+sparse_params choose_sparse_params(std::int64_t n,
+                                   std::int64_t k,
+                                   const sparse_fft_options& o,
+                                   backend used);
 
 //! Window taps G[t + half_window]: sin(pi t / B) / (pi t) x exp(-t^2 / (2 sigma^2)).
 std::vector<float> make_window(const sparse_params& p);

@@ -54,6 +54,12 @@ GPUFFT_TEST(fewer_tones_than_k)
     check_sparse(plan, 9, fresh_seed());
 }
 
+GPUFFT_TEST(more_tones_than_k_gives_the_largest)
+{
+    sparse_fft_plan plan(1 << 20, 50, cpu_options());
+    check_largest_k(plan, 64, fresh_seed());
+}
+
 GPUFFT_TEST(prime_size_falls_back_to_dense)
 {
     const std::int64_t n = 65537; // prime: no bucket count divides it
