@@ -5,3 +5,4 @@
 # Type-3 NUFFT engine: parameter choice and CPU backend (plain C++), CUDA backend.
 list(APPEND GPUFFT_SOURCES nufft/nufft3_plan.cc nufft/nufft3_params.cc nufft/nufft3_cpu.cc)
 list(APPEND GPUFFT_CUDA_SOURCES nufft/nufft3_cuda.cu)
+list(APPEND GPUFFT_BLOCK_SOURCES nufft3_spectrum_impl.cc)

@@ -23,6 +23,7 @@ void bind_sparse_fft(py::module& m);
 void bind_large_fft_plan(py::module& m);
 void bind_large_fft_accumulator(py::module& m);
 void bind_nufft3_plan(py::module& m);
+void bind_nufft3_spectrum(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 
@@ -56,5 +57,6 @@ PYBIND11_MODULE(gpufft_python, m)
     bind_large_fft_plan(m);
     bind_large_fft_accumulator(m);
     bind_nufft3_plan(m);
+    bind_nufft3_spectrum(m);
     // ) END BINDING_FUNCTION_CALLS
 }

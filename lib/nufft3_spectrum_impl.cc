@@ -1,0 +1,201 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "nufft3_spectrum_impl.h"
+#include <gnuradio/io_signature.h>
+#include <cmath>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufft {
+
+namespace {
+
+constexpr double two_pi = 6.283185307179586476925;
+
+nufft3_options spectrum_options(const std::string& backend, int device_id)
+{
+    nufft3_options o;
+    o.backend = parse_backend(backend);
+    o.device_id = device_id;
+    o.precision = precision::double_; // times need double; eps decides the work
+    return o;
+}
+
+void check_frequencies(const std::vector<double>& f)
+{
+    if (f.empty())
+        throw std::invalid_argument("frequencies: at least one frequency is needed");
+    for (double v : f)
+        if (!std::isfinite(v))
+            throw std::invalid_argument("frequencies: every frequency must be finite");
+}
+
+int checked_frame_len(int frame_len)
+{
+    if (frame_len < 1)
+        throw std::invalid_argument("frame_len: " + std::to_string(frame_len) +
+                                    " is invalid; must be >= 1");
+    return frame_len;
+}
+
+} // namespace
+
+nufft3_spectrum::sptr nufft3_spectrum::make(int frame_len,
+                                            const std::vector<double>& frequencies,
+                                            double eps,
+                                            std::int64_t epoch,
+                                            const std::string& backend,
+                                            int device_id)
+{
+    check_frequencies(frequencies);
+    return gnuradio::make_block_sptr<nufft3_spectrum_impl>(
+        frame_len, frequencies, eps, epoch, backend, device_id);
+}
+
+nufft3_spectrum_impl::nufft3_spectrum_impl(int frame_len,
+                                           const std::vector<double>& frequencies,
+                                           double eps,
+                                           std::int64_t epoch,
+                                           const std::string& backend,
+                                           int device_id)
+    : gr::block(
+          "nufft3_spectrum",
+          gr::io_signature::make2(2, 2, sizeof(gr_complex), sizeof(double)),
+          gr::io_signature::make(
+              1, 1, sizeof(gr_complex) * std::max<std::size_t>(1, frequencies.size()))),
+      d_frame_len(checked_frame_len(frame_len)),
+      d_epoch(epoch),
+      d_freqs(frequencies),
+      d_plan(1, eps, spectrum_options(backend, device_id)),
+      d_x(frame_len),
+      d_s(frequencies.size()),
+      d_c(frame_len),
+      d_F(frequencies.size()),
+      d_rx_freq(pmt::PMT_NIL),
+      d_rx_rate(pmt::PMT_NIL)
+{
+    check_frequencies(frequencies);
+    set_tag_propagation_policy(TPP_DONT); // rx_time is recomputed per output item
+}
+
+void nufft3_spectrum_impl::set_frequencies(const std::vector<double>& frequencies)
+{
+    check_frequencies(frequencies);
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (frequencies.size() != d_freqs.size())
+        throw std::invalid_argument("frequencies: " + std::to_string(frequencies.size()) +
+                                    " given; the output vector holds " +
+                                    std::to_string(d_freqs.size()));
+    d_freqs = frequencies;
+}
+
+std::vector<double> nufft3_spectrum_impl::frequencies() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_freqs;
+}
+
+std::string nufft3_spectrum_impl::backend() const { return to_string(d_plan.backend()); }
+
+void nufft3_spectrum_impl::forecast(int noutput_items,
+                                    gr_vector_int& ninput_items_required)
+{
+    for (auto& n : ninput_items_required)
+        n = noutput_items * d_frame_len;
+}
+
+void nufft3_spectrum_impl::follow_tags(std::uint64_t begin, std::uint64_t end)
+{
+    std::vector<gr::tag_t> tags;
+    get_tags_in_range(tags, 0, begin, end);
+    for (const auto& t : tags) {
+        if (pmt::eq(t.key, pmt::mp("rx_freq")))
+            d_rx_freq = t.value;
+        else if (pmt::eq(t.key, pmt::mp("rx_rate")))
+            d_rx_rate = t.value;
+    }
+}
+
+int nufft3_spectrum_impl::general_work(int noutput_items,
+                                       gr_vector_int& ninput_items,
+                                       gr_vector_const_void_star& input_items,
+                                       gr_vector_void_star& output_items)
+{
+    const auto* in = static_cast<const gr_complex*>(input_items[0]);
+    const auto* times = static_cast<const double*>(input_items[1]);
+    auto* out = static_cast<gr_complex*>(output_items[0]);
+    const int L = d_frame_len;
+    const int frames =
+        std::min(noutput_items, std::min(ninput_items[0], ninput_items[1]) / L);
+    const std::size_t K = d_F.size();
+    int produced = 0;
+    for (int f = 0; f < frames; ++f) {
+        const gr_complex* x = in + std::size_t(f) * L;
+        const double* t = times + std::size_t(f) * L;
+        const std::uint64_t first = nitems_read(0) + std::uint64_t(f) * L;
+        follow_tags(first, first + L);
+
+        bool finite = true;
+        for (int j = 0; j < L && finite; ++j)
+            finite = std::isfinite(x[j].real()) && std::isfinite(x[j].imag()) &&
+                     std::isfinite(t[j]);
+        if (!finite) {
+            ++d_skipped;
+            d_logger->warn("frame at sample {:d} holds a NaN or infinite sample or time; "
+                           "skipped ({:d} skipped so far)",
+                           first,
+                           std::uint64_t(d_skipped));
+            continue;
+        }
+        const double t0 = t[0];
+        for (int j = 0; j < L; ++j) {
+            d_x[j] = t[j] - t0;
+            d_c[j] = std::complex<double>(x[j].real(), x[j].imag());
+        }
+        {
+            std::lock_guard<std::mutex> lock(d_mutex);
+            for (std::size_t k = 0; k < K; ++k)
+                d_s[k] = two_pi * d_freqs[k];
+        }
+        try {
+            d_plan.set_points(L, d_x.data(), std::int64_t(K), d_s.data());
+            d_plan.execute(d_c.data(), d_F.data());
+        } catch (const std::exception& e) {
+            ++d_skipped;
+            d_logger->warn("frame at sample {:d} skipped: {:s}", first, e.what());
+            continue;
+        }
+        gr_complex* o = out + std::size_t(produced) * K;
+        for (std::size_t k = 0; k < K; ++k)
+            o[k] = gr_complex(float(d_F[k].real()), float(d_F[k].imag()));
+
+        const std::uint64_t item = nitems_written(0) + produced;
+        const double whole = std::floor(t0);
+        add_item_tag(0,
+                     item,
+                     pmt::mp("rx_time"),
+                     pmt::make_tuple(
+                         pmt::from_uint64(std::uint64_t(d_epoch + std::int64_t(whole))),
+                         pmt::from_double(t0 - whole)));
+        if (!pmt::is_null(d_rx_freq))
+            add_item_tag(0, item, pmt::mp("rx_freq"), d_rx_freq);
+        if (!pmt::is_null(d_rx_rate))
+            add_item_tag(0, item, pmt::mp("rx_rate"), d_rx_rate);
+        ++produced;
+        ++d_processed;
+    }
+    consume_each(frames * L);
+    return produced;
+}
+
+} // namespace gpufft
+} // namespace gr

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufft authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""QA for gpufft.nufft3_spectrum: spectra of jittered frames against a direct NUDFT."""
+
+import numpy as np
+import pmt
+from gnuradio import gr, gr_unittest, blocks
+
+try:
+    from gnuradio import gpufft
+except ImportError:
+    import os
+    import sys
+    dirname, filename = os.path.split(os.path.abspath(__file__))
+    sys.path.append(os.path.join(dirname, "bindings"))
+    from gnuradio import gpufft
+
+
+class f64_source(gr.sync_block):
+    """Streams a float64 array once (GNU Radio has no float64 vector source)."""
+
+    def __init__(self, data):
+        gr.sync_block.__init__(self, "f64_source", in_sig=None, out_sig=[np.float64])
+        self.data = np.asarray(data, dtype=np.float64)
+        self.pos = 0
+
+    def work(self, input_items, output_items):
+        if self.pos >= len(self.data):
+            return -1
+        n = min(len(output_items[0]), len(self.data) - self.pos)
+        output_items[0][:n] = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return n
+
+
+def direct(x, t, freqs):
+    return np.exp(-2j * np.pi * np.outer(freqs, t - t[0])) @ x.astype(np.complex128)
+
+
+class qa_nufft3_spectrum(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.rng = np.random.default_rng()
+        self.backends = ["cpu"] + (["cuda"] if gpufft.cuda_available(0) else [])
+
+    def run_block(self, block, x, t):
+        tb = gr.top_block()
+        src = blocks.vector_source_c(x.astype(np.complex64).tolist())
+        tsrc = f64_source(t)
+        sink = blocks.vector_sink_c(len(block.frequencies()))
+        tb.connect(src, (block, 0))
+        tb.connect(tsrc, (block, 1))
+        tb.connect(block, sink)
+        tb.run()
+        return np.array(sink.data()).reshape(-1, len(block.frequencies())), sink.tags()
+
+    def jittered(self, L, frames, fs, start):
+        n = L * frames
+        t = start + (np.arange(n) + 0.4 * self.rng.uniform(-1, 1, n)) / fs
+        x = (self.rng.uniform(-1, 1, n) + 1j * self.rng.uniform(-1, 1, n)).astype(np.complex64)
+        return x, t
+
+    def test_001_matches_direct_nudft_and_tags_time(self):
+        L, frames, fs = 600, 3, 48e3
+        epoch = 1_700_000_000
+        freqs = list(self.rng.uniform(-fs / 2, fs / 2, 7))
+        for backend in self.backends:
+            x, t = self.jittered(L, frames, fs, start=3600.25)  # an hour into the stream
+            block = gpufft.nufft3_spectrum(L, freqs, 1e-9, epoch, backend)
+            out, tags = self.run_block(block, x, t)
+            self.assertEqual(out.shape, (frames, len(freqs)))
+            for f in range(frames):
+                sl = slice(f * L, (f + 1) * L)
+                ref = direct(x[sl], t[sl], freqs)
+                err = np.linalg.norm(out[f] - ref) / np.linalg.norm(ref)
+                self.assertLess(err, 1e-6)
+            times = [tg for tg in tags if pmt.symbol_to_string(tg.key) == "rx_time"]
+            self.assertEqual(len(times), frames)
+            for f, tg in enumerate(times):
+                self.assertEqual(tg.offset, f)
+                whole = pmt.to_uint64(pmt.tuple_ref(tg.value, 0))
+                frac = pmt.to_double(pmt.tuple_ref(tg.value, 1))
+                t0 = t[f * L]
+                self.assertEqual(whole, epoch + int(np.floor(t0)))
+                self.assertAlmostEqual(frac, t0 - np.floor(t0), places=12)
+            self.assertEqual(block.frames_processed(), frames)
+
+    def test_002_nan_frame_is_skipped(self):
+        L, fs = 256, 1e3
+        freqs = [0.0, 10.0, -120.0]
+        x, t = self.jittered(L, 3, fs, start=0.0)
+        x[L + 17] = np.nan
+        block = gpufft.nufft3_spectrum(L, freqs, 1e-8, 0, "cpu")
+        out, _ = self.run_block(block, x, t)
+        self.assertEqual(out.shape, (2, 3))
+        self.assertEqual(block.frames_skipped(), 1)
+        ref = direct(x[2 * L:], t[2 * L:], freqs)
+        self.assertLess(np.linalg.norm(out[1] - ref) / np.linalg.norm(ref), 1e-6)
+
+    def test_003_parameters(self):
+        with self.assertRaises(ValueError):
+            gpufft.nufft3_spectrum(0, [1.0])
+        with self.assertRaises(ValueError):
+            gpufft.nufft3_spectrum(16, [])
+        with self.assertRaises(ValueError):
+            gpufft.nufft3_spectrum(16, [1.0], 1e-20)
+        block = gpufft.nufft3_spectrum(16, [1.0, 2.0], backend="cpu")
+        block.set_frequencies([3.0, 4.0])
+        self.assertEqual(block.frequencies(), [3.0, 4.0])
+        with self.assertRaises(ValueError):
+            block.set_frequencies([1.0])
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_nufft3_spectrum)
