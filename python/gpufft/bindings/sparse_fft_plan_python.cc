@@ -1,0 +1,135 @@
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Hand-written numpy binding of the sparse FFT engine (an engine plan, not a block: no
+// BINDTOOL hash). The GIL is released while a transform runs; std::invalid_argument
+// reaches Python as ValueError, std::runtime_error as RuntimeError.
+
+#include <pybind11/complex.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/sparse_fft_plan.h>
+#include <stdexcept>
+
+namespace py = pybind11;
+using namespace gr::gpufft;
+
+namespace {
+
+sparse_fft_mode parse_mode(const std::string& name)
+{
+    if (name == "exact")
+        return sparse_fft_mode::exact;
+    if (name == "robust")
+        return sparse_fft_mode::robust;
+    throw std::invalid_argument("mode: '" + name + "' is invalid; must be 'exact' or 'robust'");
+}
+
+sparse_fft_transfer parse_transfer(const std::string& name)
+{
+    if (name == "auto")
+        return sparse_fft_transfer::automatic;
+    if (name == "gather")
+        return sparse_fft_transfer::gather;
+    if (name == "copy")
+        return sparse_fft_transfer::full_copy;
+    throw std::invalid_argument("transfer: '" + name +
+                                "' is invalid; must be 'auto', 'gather' or 'copy'");
+}
+
+py::tuple run_sparse(sparse_fft_plan& plan, py::array x_any)
+{
+    auto x = py::array_t<std::complex<float>, py::array::c_style | py::array::forcecast>::ensure(
+        x_any);
+    if (!x)
+        throw std::invalid_argument("x: must be convertible to a complex64 numpy array");
+    if (x.ndim() != 1 || x.size() != plan.size())
+        throw std::invalid_argument("x: must be a 1-D array of n = " + std::to_string(plan.size()) +
+                                    " samples; got " + std::to_string(x.size()) + " in " +
+                                    std::to_string(x.ndim()) + " dimension(s)");
+    std::vector<std::int64_t> bins;
+    std::vector<std::complex<float>> values;
+    {
+        py::gil_scoped_release release;
+        plan.execute(x.data(), bins, values);
+    }
+    py::array_t<std::int64_t> b(bins.size());
+    py::array_t<std::complex<float>> v(values.size());
+    std::copy(bins.begin(), bins.end(), b.mutable_data());
+    std::copy(values.begin(), values.end(), v.mutable_data());
+    return py::make_tuple(b, v);
+}
+
+} // namespace
+
+void bind_sparse_fft_plan(py::module& m)
+{
+    py::class_<sparse_fft_plan>(
+        m,
+        "sparse_fft_plan",
+        "The k largest coefficients of the n-point DFT X[f] = sum_t x[t] exp(-2j pi f t / n)\n"
+        "(numpy.fft.fft's convention), in time sublinear in n for (nearly) k-sparse signals.\n"
+        "Falls back to a dense FFT + top-k where that is cheaper or n has no usable bucket\n"
+        "count (e.g. a prime), and says so on stderr.\n\n"
+        "seed: None or 0 draws fresh random permutations; plans with the same seed use the\n"
+        "same permutations on the CPU and the GPU. buckets, loops, window: 0 = automatic.")
+        .def(py::init([](std::int64_t n,
+                         std::int64_t k,
+                         const std::string& mode,
+                         const std::string& backend_name,
+                         int device_id,
+                         py::object seed,
+                         std::int64_t buckets,
+                         int loops,
+                         std::int64_t window,
+                         bool force_dense,
+                         const std::string& transfer) {
+                 sparse_fft_options o;
+                 o.mode = parse_mode(mode);
+                 o.backend = parse_backend(backend_name);
+                 o.device_id = device_id;
+                 if (!seed.is_none()) {
+                     const long long s = seed.cast<long long>();
+                     if (s < 0)
+                         throw std::invalid_argument("seed: must be None or >= 0");
+                     o.seed = std::uint64_t(s);
+                 }
+                 o.buckets = buckets;
+                 o.loops = loops;
+                 o.window = window;
+                 o.force_dense = force_dense;
+                 o.transfer = parse_transfer(transfer);
+                 return std::make_unique<sparse_fft_plan>(n, k, o);
+             }),
+             py::arg("n"),
+             py::arg("k"),
+             py::arg("mode") = "exact",
+             py::arg("backend") = "auto",
+             py::arg("device_id") = 0,
+             py::arg("seed") = py::none(),
+             py::arg("buckets") = 0,
+             py::arg("loops") = 0,
+             py::arg("window") = 0,
+             py::arg("force_dense") = false,
+             py::arg("transfer") = "auto")
+        .def("execute",
+             &run_sparse,
+             py::arg("x"),
+             "x: n complex samples (complex64; other dtypes are converted). Returns (bins, "
+             "values): int64 bins ascending and complex64 X[bins]; at most k of them.")
+        .def("describe", &sparse_fft_plan::describe, "The parameters the cost model chose.")
+        .def_property_readonly("n", &sparse_fft_plan::size)
+        .def_property_readonly("k", &sparse_fft_plan::k)
+        .def_property_readonly("backend",
+                               [](const sparse_fft_plan& p) { return to_string(p.backend()); })
+        .def_property_readonly("device_id", &sparse_fft_plan::device_id)
+        .def_property_readonly("dense_fallback", &sparse_fft_plan::dense_fallback)
+        .def_property_readonly("samples_read", &sparse_fft_plan::samples_read)
+        .def("__repr__", [](const sparse_fft_plan& p) { return "<" + p.describe() + ">"; });
+}
