@@ -19,6 +19,7 @@ namespace py = pybind11;
 /**************************************/
 // BINDING_FUNCTION_PROTOTYPES(
 void bind_core(py::module& m);
+void bind_sparse_fft_plan(py::module& m);
 void bind_sparse_fft(py::module& m);
 void bind_large_fft_plan(py::module& m);
 void bind_large_fft_accumulator(py::module& m);
@@ -53,6 +54,7 @@ PYBIND11_MODULE(gpufft_python, m)
     /**************************************/
     // BINDING_FUNCTION_CALLS(
     bind_core(m);
+    bind_sparse_fft_plan(m);
     bind_sparse_fft(m);
     bind_large_fft_plan(m);
     bind_large_fft_accumulator(m);
