@@ -6,3 +6,5 @@
 list(APPEND GPUFFT_SOURCES nufft/nufft3_plan.cc nufft/nufft3_params.cc nufft/nufft3_cpu.cc)
 list(APPEND GPUFFT_CUDA_SOURCES nufft/nufft3_cuda.cu)
 list(APPEND GPUFFT_BLOCK_SOURCES nufft3_spectrum_impl.cc)
+list(APPEND GPUFFT_SOURCES nufft/band_limited_fit.cc)
+list(APPEND GPUFFT_BLOCK_SOURCES nufft_resampler_impl.cc)

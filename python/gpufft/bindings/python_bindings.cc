@@ -25,6 +25,7 @@ void bind_large_fft_plan(py::module& m);
 void bind_large_fft_accumulator(py::module& m);
 void bind_nufft3_plan(py::module& m);
 void bind_nufft3_spectrum(py::module& m);
+void bind_nufft_resampler(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 
@@ -60,5 +61,6 @@ PYBIND11_MODULE(gpufft_python, m)
     bind_large_fft_accumulator(m);
     bind_nufft3_plan(m);
     bind_nufft3_spectrum(m);
+    bind_nufft_resampler(m);
     // ) END BINDING_FUNCTION_CALLS
 }

@@ -1,0 +1,193 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "nufft_resampler_impl.h"
+#include <gnuradio/io_signature.h>
+#include <cmath>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufft {
+
+namespace {
+
+void check(bool ok, const std::string& what)
+{
+    if (!ok)
+        throw std::invalid_argument(what);
+}
+
+} // namespace
+
+nufft_resampler::sptr nufft_resampler::make(double output_rate,
+                                            double bandwidth,
+                                            int frame_len,
+                                            int overlap,
+                                            double eps,
+                                            std::int64_t epoch,
+                                            const std::string& backend,
+                                            int device_id)
+{
+    check(std::isfinite(output_rate) && output_rate > 0, "output_rate: must be > 0");
+    check(std::isfinite(bandwidth) && bandwidth > 0 && bandwidth <= output_rate,
+          "bandwidth: must satisfy 0 < bandwidth <= output_rate");
+    check(frame_len >= 64, "frame_len: must be >= 64");
+    check(overlap >= 8 && overlap <= frame_len / 4,
+          "overlap: must satisfy 8 <= overlap <= frame_len / 4");
+    return gnuradio::make_block_sptr<nufft_resampler_impl>(
+        output_rate, bandwidth, frame_len, overlap, eps, epoch, backend, device_id);
+}
+
+nufft_resampler_impl::nufft_resampler_impl(double output_rate,
+                                           double bandwidth,
+                                           int frame_len,
+                                           int overlap,
+                                           double eps,
+                                           std::int64_t epoch,
+                                           const std::string& backend,
+                                           int device_id)
+    : gr::block("nufft_resampler",
+                gr::io_signature::make2(2, 2, sizeof(gr_complex), sizeof(double)),
+                gr::io_signature::make(1, 1, sizeof(gr_complex))),
+      d_rate(output_rate),
+      d_bandwidth(bandwidth),
+      d_frame_len(frame_len),
+      d_overlap(overlap),
+      d_epoch(epoch),
+      d_fit(bandwidth, eps, parse_backend(backend), device_id),
+      d_t(frame_len),
+      d_x(frame_len),
+      d_rx_freq(pmt::PMT_NIL)
+{
+    d_backend = to_string(d_fit.backend());
+    set_tag_propagation_policy(TPP_DONT); // times are recomputed for the output grid
+}
+
+void nufft_resampler_impl::forecast(int, gr_vector_int& ninput_items_required)
+{
+    for (auto& n : ninput_items_required)
+        n = d_frame_len;
+}
+
+void nufft_resampler_impl::skip_frame(const char* why)
+{
+    ++d_skipped;
+    d_continuous = false;
+    d_logger->warn("frame at sample {:d} skipped ({:s}); {:d} skipped so far",
+                   nitems_read(0),
+                   why,
+                   std::uint64_t(d_skipped));
+}
+
+void nufft_resampler_impl::process_frame(const gr_complex* x, const double* t)
+{
+    const int L = d_frame_len;
+    for (int j = 0; j < L; ++j) {
+        if (!std::isfinite(x[j].real()) || !std::isfinite(x[j].imag()) ||
+            !std::isfinite(t[j])) {
+            skip_frame("NaN or infinite sample or time");
+            return;
+        }
+        if (j && t[j] < t[j - 1]) {
+            skip_frame("times decrease");
+            return;
+        }
+    }
+    // Keep the outputs in [t[overlap], t[L - overlap]): the next frame starts there.
+    const double lo = t[d_overlap], hi = t[L - d_overlap];
+    if (!d_continuous) {
+        d_origin = lo;
+        d_next = 0;
+    }
+    // Times relative to the frame's centre keep the transform's phases small.
+    const double centre = 0.5 * (t[0] + t[L - 1]);
+    for (int j = 0; j < L; ++j) {
+        d_t[j] = t[j] - centre;
+        d_x[j] = std::complex<double>(x[j].real(), x[j].imag());
+    }
+    d_tau.clear();
+    for (std::uint64_t n = d_next;; ++n) {
+        const double tau = d_origin + double(n) / d_rate;
+        if (tau >= hi)
+            break;
+        d_tau.push_back(tau - centre);
+    }
+    try {
+        d_fit.fit(d_t.data(), d_x.data(), L);
+        d_y.resize(d_tau.size());
+        d_fit.evaluate(d_tau.data(), int(d_tau.size()), d_y.data());
+    } catch (const std::exception& e) {
+        skip_frame(e.what());
+        return;
+    }
+    d_pending_starts_grid = !d_continuous;
+    d_pending.resize(d_y.size());
+    for (std::size_t i = 0; i < d_y.size(); ++i)
+        d_pending[i] = gr_complex(float(d_y[i].real()), float(d_y[i].imag()));
+    d_pending_pos = 0;
+    d_next += d_y.size();
+    d_continuous = true;
+    ++d_processed;
+}
+
+int nufft_resampler_impl::flush(gr_complex* out, int noutput_items, int produced)
+{
+    if (d_pending_pos >= d_pending.size() || produced >= noutput_items)
+        return produced;
+    if (d_pending_pos == 0 && d_pending_starts_grid) {
+        const std::uint64_t item = nitems_written(0) + produced;
+        const double start = d_origin + double(d_next - d_pending.size()) / d_rate;
+        const double whole = std::floor(start);
+        add_item_tag(0,
+                     item,
+                     pmt::mp("rx_time"),
+                     pmt::make_tuple(
+                         pmt::from_uint64(std::uint64_t(d_epoch + std::int64_t(whole))),
+                         pmt::from_double(start - whole)));
+        add_item_tag(0, item, pmt::mp("rx_rate"), pmt::from_double(d_rate));
+    }
+    if (d_pending_pos == 0 && !pmt::is_null(d_rx_freq))
+        add_item_tag(0, nitems_written(0) + produced, pmt::mp("rx_freq"), d_rx_freq);
+    const std::size_t n = std::min<std::size_t>(d_pending.size() - d_pending_pos,
+                                                std::size_t(noutput_items - produced));
+    std::copy(d_pending.begin() + d_pending_pos,
+              d_pending.begin() + d_pending_pos + n,
+              out + produced);
+    d_pending_pos += n;
+    return produced + int(n);
+}
+
+int nufft_resampler_impl::general_work(int noutput_items,
+                                       gr_vector_int& ninput_items,
+                                       gr_vector_const_void_star& input_items,
+                                       gr_vector_void_star& output_items)
+{
+    auto* out = static_cast<gr_complex*>(output_items[0]);
+    // What the last frame computed goes out first; a frame's output count depends on
+    // its time span, so it can exceed the room given in one call.
+    int produced = flush(out, noutput_items, 0);
+    if (d_pending_pos < d_pending.size() ||
+        std::min(ninput_items[0], ninput_items[1]) < d_frame_len)
+        return produced;
+
+    const int hop = d_frame_len - 2 * d_overlap;
+    std::vector<gr::tag_t> tags;
+    get_tags_in_range(tags, 0, nitems_read(0), nitems_read(0) + hop, pmt::mp("rx_freq"));
+    if (!tags.empty())
+        d_rx_freq = tags.back().value;
+    process_frame(static_cast<const gr_complex*>(input_items[0]),
+                  static_cast<const double*>(input_items[1]));
+    consume_each(hop);
+    return flush(out, noutput_items, produced);
+}
+
+} // namespace gpufft
+} // namespace gr

@@ -1,0 +1,77 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_NUFFT_RESAMPLER_IMPL_H
+#define INCLUDED_GPUFFT_NUFFT_RESAMPLER_IMPL_H
+
+#include "nufft/band_limited_fit.h"
+#include <gnuradio/gpufft/nufft_resampler.h>
+#include <pmt/pmt.h>
+#include <atomic>
+#include <complex>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+
+class nufft_resampler_impl : public nufft_resampler
+{
+public:
+    nufft_resampler_impl(double output_rate,
+                         double bandwidth,
+                         int frame_len,
+                         int overlap,
+                         double eps,
+                         std::int64_t epoch,
+                         const std::string& backend,
+                         int device_id);
+
+    double output_rate() const override { return d_rate; }
+    double bandwidth() const override { return d_bandwidth; }
+    int frame_len() const override { return d_frame_len; }
+    int overlap() const override { return d_overlap; }
+    std::string backend() const override { return d_backend; }
+    std::uint64_t frames_processed() const override { return d_processed; }
+    std::uint64_t frames_skipped() const override { return d_skipped; }
+
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
+    int general_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) override;
+
+private:
+    //! Fits one frame and appends its central output samples to d_pending.
+    void process_frame(const gr_complex* x, const double* t);
+    void skip_frame(const char* why);
+    //! Writes pending samples (with their tags) after `produced`; returns the new count.
+    int flush(gr_complex* out, int noutput_items, int produced);
+
+    const double d_rate, d_bandwidth;
+    const int d_frame_len, d_overlap;
+    const std::int64_t d_epoch;
+    std::string d_backend;
+    nufft::band_limited_fit d_fit;
+
+    // Output grid: sample n is at d_origin + n / d_rate (seconds after d_epoch).
+    bool d_continuous = false; // false: the next output starts a new grid
+    double d_origin = 0;
+    std::uint64_t d_next = 0;
+
+    std::vector<double> d_t, d_tau;
+    std::vector<std::complex<double>> d_x, d_y;
+    std::vector<gr_complex> d_pending; // computed, not yet written
+    std::size_t d_pending_pos = 0;
+    bool d_pending_starts_grid = false;
+    pmt::pmt_t d_rx_freq;
+    std::atomic<std::uint64_t> d_processed{ 0 }, d_skipped{ 0 };
+};
+
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_NUFFT_RESAMPLER_IMPL_H */

@@ -1,0 +1,111 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The resampler's numerics without GNU Radio: a band-limited signal sampled at jittered
+// times, fitted frame by frame, evaluated on a uniform grid inside the frame's centre.
+
+#include "nufft/band_limited_fit.h"
+#include "reference.h"
+#include "test_harness.h"
+#include <gnuradio/gpufft/device.h>
+#include <cmath>
+#include <random>
+
+using namespace gr::gpufft;
+using namespace gpufft_test;
+
+namespace {
+
+constexpr double two_pi = 6.283185307179586476925;
+
+struct tones {
+    std::vector<double> f;
+    std::vector<cd> a;
+    cd operator()(double t) const
+    {
+        cd s = 0;
+        for (std::size_t i = 0; i < f.size(); ++i)
+            s += a[i] * std::polar(1.0, two_pi * f[i] * t);
+        return s;
+    }
+};
+
+//! SNR in dB of the fit's central outputs over a jittered stream of tones in the band.
+double resample_snr(backend b, double eps, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    const double fs = 1000, bw = 250, rate = 400;
+    tones sig;
+    for (int i = 0; i < 30; ++i) {
+        sig.f.push_back(0.45 * bw * u(rng));
+        sig.a.push_back(cd(u(rng), u(rng)));
+    }
+    const int L = 1024, ov = 128, frames = 6;
+    std::vector<double> t(L * frames);
+    for (std::size_t j = 0; j < t.size(); ++j)
+        t[j] = (double(j) + 0.3 * u(rng)) / fs;
+    nufft::band_limited_fit fit(bw, eps, b, 0);
+    double num = 0, den = 0;
+    for (int f = 0; f + 1 < frames; ++f) {
+        const std::size_t a = std::size_t(f) * (L - 2 * ov);
+        const double centre = 0.5 * (t[a] + t[a + L - 1]);
+        std::vector<double> tr(L);
+        std::vector<cd> x(L);
+        for (int j = 0; j < L; ++j) {
+            tr[j] = t[a + j] - centre;
+            x[j] = sig(t[a + j]);
+        }
+        fit.fit(tr.data(), x.data(), L);
+        std::vector<double> tau;
+        for (double v = std::ceil(t[a + ov] * rate) / rate; v < t[a + L - ov];
+             v += 1 / rate)
+            tau.push_back(v - centre);
+        std::vector<cd> y(tau.size(), poison<double>());
+        fit.evaluate(tau.data(), int(tau.size()), y.data());
+        for (std::size_t i = 0; i < y.size(); ++i) {
+            const cd ref = sig(tau[i] + centre);
+            num += std::norm(y[i] - ref);
+            den += std::norm(ref);
+        }
+    }
+    const double snr = 10 * std::log10(den / num);
+    std::printf(
+        "    %s eps %.0e: SNR %.1f dB, %d coefficients, %d CG iterations (seed %llu)\n",
+        to_string(b).c_str(),
+        eps,
+        snr,
+        fit.coefficients(),
+        fit.iterations(),
+        (unsigned long long)seed);
+    return snr;
+}
+
+} // namespace
+
+GPUFFT_TEST(jittered_tones_resampled_above_60_db)
+{
+    GPUFFT_CHECK(resample_snr(backend::cpu, 1e-6, fresh_seed()) >= 60);
+    GPUFFT_CHECK(resample_snr(backend::cpu, 1e-9, fresh_seed()) >= 80);
+    if (cuda_available(0))
+        GPUFFT_CHECK(resample_snr(backend::cuda, 1e-6, fresh_seed()) >= 60);
+}
+
+GPUFFT_TEST(too_few_samples_for_the_band_is_an_error)
+{
+    nufft::band_limited_fit fit(900, 1e-6, backend::cpu, 0);
+    std::vector<double> t(100);
+    std::vector<cd> x(100, cd(1, 0));
+    for (int j = 0; j < 100; ++j)
+        t[j] = j / 1000.0;
+    GPUFFT_CHECK_THROWS(
+        fit.fit(t.data(), x.data(), 100), std::invalid_argument, "bandwidth");
+    t.assign(100, 0.5);
+    GPUFFT_CHECK_THROWS(fit.fit(t.data(), x.data(), 100), std::invalid_argument, "times");
+}
+
+GPUFFT_TEST_MAIN()
