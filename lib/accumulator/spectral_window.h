@@ -46,6 +46,13 @@ public:
     //! sum_n w[n]^2: the noise gain, so white noise's E|X|^2 is sigma^2 * sum w^2.
     double sum_of_squares() const;
 
+    /*!
+     * The cosine-sum coefficients with their signs folded in, w[n] = sum_{k < terms()}
+     * coefficients()[k] * cos(2 pi k n / N): what the GPU path computes the window from.
+     */
+    const std::array<double, 5>& coefficients() const { return d_a; }
+    int terms() const { return d_terms; }
+
     //! Multiplies x[0 .. end-begin) by w[begin .. end).
     void apply(std::complex<float>* x, std::int64_t begin, std::int64_t end) const;
     //! Multiplies a whole frame of size() samples by the window, on `threads` threads.

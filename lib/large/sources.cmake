@@ -2,3 +2,7 @@
 list(APPEND GPUFFT_SOURCES large/large_fft_schedule.cc large/large_fft_backend.cc
      large/large_fft_host.cc large/large_fft_cpu.cc large/large_fft_plan.cc)
 list(APPEND GPUFFT_CUDA_SOURCES large/large_fft_cuda.cc large/large_fft_kernels.cu)
+# Integrated power spectra (the accumulator's engine): fused on the GPU when a frame
+# fits, the large FFT plus a host reduction otherwise.
+list(APPEND GPUFFT_SOURCES large/power/spectrum_integrator.cc large/power/host_integrator.cc)
+list(APPEND GPUFFT_CUDA_SOURCES large/power/device_integrator.cc large/power/power_kernels.cu)

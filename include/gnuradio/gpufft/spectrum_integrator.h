@@ -1,0 +1,124 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_SPECTRUM_INTEGRATOR_H
+#define INCLUDED_GPUFFT_SPECTRUM_INTEGRATOR_H
+
+#include <gnuradio/gpufft/api.h>
+#include <gnuradio/gpufft/backend.h>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace gr {
+namespace gpufft {
+
+//! How frames combine: the mean of |X|^2 or its maximum (max-hold).
+enum class integration_mode { mean, max_hold };
+
+struct spectrum_integrator_options {
+    gpufft::backend backend = backend::automatic;
+    int device_id = 0;
+    /*!
+     * Device memory the CUDA backend may use, in bytes (0: most of what is free). When
+     * a frame and cuFFT's work area fit, frames are windowed, transformed and reduced
+     * on the GPU and only the channels come back; otherwise the out-of-card
+     * large_fft_plan transforms each frame with this budget and the host reduces it.
+     * CPU backend: the large_fft_plan's host scratch budget (0: its default).
+     */
+    std::size_t memory_budget = 0;
+    //! CPU threads (FFTW, window, reduction); 0 uses every hardware thread.
+    int threads = 0;
+    //! "none", "hann", "hamming", "blackman", "blackman-harris" or "flattop".
+    std::string window = "none";
+    integration_mode mode = integration_mode::mean;
+};
+
+/*!
+ * Integrated power spectrum of frames of fft_size samples: each frame is windowed,
+ * Fourier transformed (forward, unnormalised), and |X|^2 of the DC-centred bins
+ * [band_start, band_stop) (numpy's fftshift order) is averaged over groups of
+ * (band_stop - band_start) / output_bins adjacent bins and scaled by 1 / sum(w)^2, so
+ * a tone A exp(i w t) on a bin centre reads A^2 in its bin. accumulate() adds one
+ * frame (sum or max), read() returns the mean or max over the frames so far.
+ *
+ * CUDA backend, frame in card: the frame is copied to the GPU (page-locked host
+ * memory makes that copy run at full PCIe speed) and windowed, transformed, squared,
+ * band-reduced and accumulated there; only output_bins values come back, at read().
+ * Otherwise (CPU backend, or a frame too large for the budget) each frame goes
+ * through large_fft_plan and the host does the window and the reduction.
+ *
+ * Throws std::invalid_argument for a bad size, band, window or option (the message
+ * names it and its valid range), std::runtime_error when CUDA is asked for and not
+ * usable. One call at a time per integrator.
+ */
+class GPUFFT_API spectrum_integrator
+{
+public:
+    class impl;
+
+    //! band_stop 0 means fft_size; output_bins 0 means the band's width (no averaging).
+    spectrum_integrator(
+        std::int64_t fft_size,
+        std::int64_t band_start = 0,
+        std::int64_t band_stop = 0,
+        std::int64_t output_bins = 0,
+        const spectrum_integrator_options& options = spectrum_integrator_options());
+    //! Wraps a backend made by the library (used by the accumulator block's tests).
+    spectrum_integrator(std::unique_ptr<impl> backend_impl, integration_mode mode);
+    ~spectrum_integrator();
+    spectrum_integrator(spectrum_integrator&&) noexcept;
+    spectrum_integrator& operator=(spectrum_integrator&&) noexcept;
+    spectrum_integrator(const spectrum_integrator&) = delete;
+    spectrum_integrator& operator=(const spectrum_integrator&) = delete;
+
+    /*!
+     * Adds the frame of fft_size() host samples. Returns false, leaving the
+     * integration as it was, when the frame holds a NaN or infinity. The frame's
+     * contents are undefined afterwards: the host path windows and transforms it in
+     * place so a frame of 2^32 samples needs no second copy.
+     */
+    bool accumulate(std::complex<float>* frame);
+    /*!
+     * Writes output_bins() values: the mean (or max) power over the frames accumulated
+     * since the last reset; returns that number of frames, and writes nothing when it
+     * is 0.
+     */
+    std::int64_t read(float* out);
+    //! Starts a new integration (the mode is kept, or changed to `mode`).
+    void reset();
+    void reset(integration_mode mode);
+
+    std::int64_t fft_size() const;
+    std::int64_t band_start() const;
+    std::int64_t band_stop() const;
+    std::int64_t output_bins() const;
+    //! Frames accumulated since the last reset.
+    std::int64_t frames() const;
+    integration_mode mode() const;
+    //! The backend in use (never `automatic`).
+    gpufft::backend backend() const;
+    int device_id() const;
+    //! The memory budget in effect, in bytes.
+    std::size_t memory_budget() const;
+    //! True when frames are reduced on the GPU (only the channels cross PCIe).
+    bool on_device() const;
+    //! The path in words: fused on the GPU, or the large FFT's schedule plus the host.
+    std::string describe() const;
+
+private:
+    std::unique_ptr<impl> d_impl;
+    integration_mode d_mode = integration_mode::mean;
+    std::int64_t d_frames = 0;
+};
+
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_SPECTRUM_INTEGRATOR_H */

@@ -1,0 +1,217 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The fused GPU spectrometer: copy a frame in, window it while the next chunk is in
+// flight, cuFFT in place, |X|^2 band-reduced into channels and accumulated on the
+// device. Only a flag per frame and the channels per integration come back.
+
+#include "cuda/cuda_resources.h"
+#include "integrator_backend.h"
+#include "power_kernels.h"
+#include <cufft.h>
+#include <algorithm>
+#include <sstream>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+namespace {
+
+using i64 = std::int64_t;
+
+// Copies of this size keep PCIe at full speed while the window kernel of the previous
+// chunk runs beside them.
+constexpr i64 upload_chunk = i64(1) << 22; // samples (32 MiB)
+// Headroom in the budget for what cuFFT and the kernels keep beside the work area.
+constexpr std::size_t slack_bytes = std::size_t(16) << 20;
+
+class cufft_plan_1d
+{
+public:
+    cufft_plan_1d() { GPUFFT_CUFFT_CHECK(cufftCreate(&d_h)); }
+    ~cufft_plan_1d() { cufftDestroy(d_h); }
+    cufft_plan_1d(const cufft_plan_1d&) = delete;
+    cufft_plan_1d& operator=(const cufft_plan_1d&) = delete;
+    cufftHandle get() const { return d_h; }
+
+private:
+    cufftHandle d_h = 0;
+};
+
+struct device_state {
+    cufft_plan_1d fft;
+    cuda::device_buffer<char> work;
+    cuda::device_buffer<float2> frame;
+    cuda::device_buffer<double> power; // this frame's channels
+    cuda::device_buffer<double> acc;   // the integration's channels
+    cuda::device_buffer<int> flag;     // non-finite sample or sum in this frame
+    cuda::stream copy, compute;
+    cuda::event uploaded;
+};
+
+class device_integrator final : public spectrum_integrator::impl
+{
+public:
+    device_integrator(const accumulator::band_reducer& band,
+                      const accumulator::spectral_window& window,
+                      int device,
+                      std::size_t budget,
+                      std::unique_ptr<device_state> state,
+                      std::size_t work_bytes)
+        : impl(band, window),
+          d_device(device),
+          d_budget(budget),
+          d_work_bytes(work_bytes),
+          d_s(std::move(state))
+    {
+        d_window.n = band.fft_size();
+        d_window.terms = window.terms();
+        for (int k = 0; k < 5; ++k)
+            d_window.a[k] = window.coefficients()[std::size_t(k)];
+    }
+
+    ~device_integrator() override
+    {
+        // Free in the plan's device context, whichever thread drops the last reference.
+        try {
+            cuda::device_guard g(d_device);
+            d_s.reset();
+        } catch (...) {
+            d_s.reset();
+        }
+    }
+
+    bool accumulate(std::complex<float>* frame, accumulate_op op) override
+    {
+        cuda::device_guard g(d_device);
+        auto& s = *d_s;
+        const i64 n = band.fft_size(), bins = band.output_bins();
+        cudaStream_t cs = s.compute.get(), up = s.copy.get();
+        GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.flag.get(), 0, sizeof(int), cs));
+        GPUFFT_CUDA_CHECK(
+            cudaMemsetAsync(s.power.get(), 0, std::size_t(bins) * sizeof(double), cs));
+        // The previous frame is finished (accumulate() ends synchronised), so the copy
+        // stream may overwrite the device frame at once. The wait on `uploaded` is
+        // enqueued before the event is recorded again, so it refers to this chunk.
+        for (i64 b = 0; b < n; b += upload_chunk) {
+            const i64 count = std::min(upload_chunk, n - b);
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(s.frame.get() + b,
+                                              frame + b,
+                                              std::size_t(count) * sizeof(float2),
+                                              cudaMemcpyHostToDevice,
+                                              up));
+            GPUFFT_CUDA_CHECK(cudaEventRecord(s.uploaded.get(), up));
+            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(cs, s.uploaded.get(), 0));
+            launch_window(s.frame.get() + b, b, count, d_window, s.flag.get(), cs);
+        }
+        GPUFFT_CUFFT_CHECK(
+            cufftExecC2C(s.fft.get(), s.frame.get(), s.frame.get(), CUFFT_FORWARD));
+        launch_band_power(s.frame.get(),
+                          n,
+                          band.band_start(),
+                          band.decimation(),
+                          bins,
+                          s.power.get(),
+                          s.flag.get(),
+                          cs);
+        const int code = op == accumulate_op::store ? 0
+                         : op == accumulate_op::add ? 1
+                                                    : 2;
+        launch_accumulate(s.power.get(),
+                          s.acc.get(),
+                          bins,
+                          scale / double(band.decimation()),
+                          code,
+                          s.flag.get(),
+                          cs);
+        int bad = 0;
+        GPUFFT_CUDA_CHECK(
+            cudaMemcpyAsync(&bad, s.flag.get(), sizeof(int), cudaMemcpyDeviceToHost, cs));
+        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(cs));
+        return bad == 0;
+    }
+
+    void read(double* acc) override
+    {
+        cuda::device_guard g(d_device);
+        auto& s = *d_s;
+        GPUFFT_CUDA_CHECK(
+            cudaMemcpyAsync(acc,
+                            s.acc.get(),
+                            std::size_t(band.output_bins()) * sizeof(double),
+                            cudaMemcpyDeviceToHost,
+                            s.compute.get()));
+        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(s.compute.get()));
+    }
+
+    gpufft::backend backend() const override { return backend::cuda; }
+    int device_id() const override { return d_device; }
+    std::size_t memory_budget() const override { return d_budget; }
+    bool on_device() const override { return true; }
+    std::string describe() const override
+    {
+        std::ostringstream o;
+        const i64 n = band.fft_size();
+        o << "spectrum_integrator: fused on CUDA device " << d_device << ": " << n
+          << "-point frame copied in chunks of " << std::min(upload_chunk, n)
+          << " samples, " << accumulator::to_string(window.type())
+          << " window, cuFFT in card (" << ((std::size_t(n) * 8) >> 20) << " MiB frame + "
+          << (d_work_bytes >> 20) << " MiB work area, budget " << (d_budget >> 20)
+          << " MiB), |X|^2 of bins [" << band.band_start() << ", " << band.band_stop()
+          << ") into " << band.output_bins() << " channels of " << band.decimation()
+          << " bins accumulated on the device\n";
+        return o.str();
+    }
+
+private:
+    const int d_device;
+    const std::size_t d_budget;
+    const std::size_t d_work_bytes;
+    cosine_window d_window;
+    std::unique_ptr<device_state> d_s;
+};
+
+} // namespace
+
+std::unique_ptr<spectrum_integrator::impl>
+make_device_integrator(const accumulator::band_reducer& band,
+                       const accumulator::spectral_window& window,
+                       int device_id,
+                       std::size_t budget)
+{
+    const i64 n = band.fft_size();
+    const std::size_t frame_bytes = std::size_t(n) * sizeof(float2);
+    // The frame alone must fit before cuFFT is even asked for a plan.
+    if (frame_bytes + slack_bytes > budget)
+        return nullptr;
+    cuda::device_guard g(device_id);
+    auto s = std::make_unique<device_state>();
+    GPUFFT_CUFFT_CHECK(cufftSetAutoAllocation(s->fft.get(), 0));
+    long long len = n;
+    std::size_t work = 0;
+    GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(
+        s->fft.get(), 1, &len, nullptr, 1, len, nullptr, 1, len, CUFFT_C2C, 1, &work));
+    const std::size_t channels = std::size_t(band.output_bins()) * sizeof(double) * 2;
+    if (frame_bytes + work + channels + slack_bytes > budget) {
+        s.reset(); // in this device's context
+        return nullptr;
+    }
+    s->work.allocate(std::max<std::size_t>(work, 1));
+    GPUFFT_CUFFT_CHECK(cufftSetWorkArea(s->fft.get(), s->work.get()));
+    GPUFFT_CUFFT_CHECK(cufftSetStream(s->fft.get(), s->compute.get()));
+    s->frame.allocate(std::size_t(n));
+    s->power.allocate(std::size_t(band.output_bins()));
+    s->acc.allocate(std::size_t(band.output_bins()));
+    s->flag.allocate(1);
+    return std::make_unique<device_integrator>(
+        band, window, device_id, budget, std::move(s), work);
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr

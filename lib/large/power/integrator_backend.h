@@ -1,0 +1,96 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_LARGE_POWER_INTEGRATOR_BACKEND_H
+#define INCLUDED_GPUFFT_LARGE_POWER_INTEGRATOR_BACKEND_H
+
+#include "accumulator/band_reducer.h"
+#include "accumulator/spectral_window.h"
+#include <gnuradio/gpufft/spectrum_integrator.h>
+#include <complex>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+
+//! How a frame's channel powers combine with the accumulator.
+enum class accumulate_op { store, add, max };
+
+/*!
+ * One way of turning frames into accumulated channel powers. The front end keeps the
+ * frame count and the mode; a backend only keeps the raw accumulator (sum or max of
+ * scaled channel powers).
+ */
+class spectrum_integrator::impl
+{
+public:
+    impl(const accumulator::band_reducer& band, const accumulator::spectral_window& w)
+        : band(band),
+          window(w),
+          scale(1.0 / (w.sum() * w.sum())),
+          read_scratch(std::size_t(band.output_bins()))
+    {
+    }
+    virtual ~impl() = default;
+
+    //! False, with the accumulator untouched, when the frame is not finite.
+    virtual bool accumulate(std::complex<float>* frame, accumulate_op op) = 0;
+    //! The raw accumulator, band.output_bins() values.
+    virtual void read(double* acc) = 0;
+
+    virtual gpufft::backend backend() const = 0;
+    virtual int device_id() const = 0;
+    virtual std::size_t memory_budget() const = 0;
+    virtual bool on_device() const = 0;
+    virtual std::string describe() const = 0;
+
+    const accumulator::band_reducer band;
+    const accumulator::spectral_window window;
+    const double scale; //!< 1 / sum(w)^2
+    //! The front end's buffer for read(), so reading allocates nothing.
+    std::vector<double> read_scratch;
+};
+
+namespace detail {
+
+//! In-place forward FFT of one frame; throwing std::invalid_argument means "not finite".
+using frame_fft = std::function<void(std::complex<float>* frame)>;
+
+/*!
+ * The host path: window (spectral_window on `threads` threads), `fft` in place,
+ * band_reducer, accumulate in double. `fft` is usually a large_fft_plan (CPU, or CUDA
+ * out of card); the description names it.
+ */
+std::unique_ptr<spectrum_integrator::impl>
+make_host_integrator(const accumulator::band_reducer& band,
+                     const accumulator::spectral_window& window,
+                     frame_fft fft,
+                     int threads,
+                     gpufft::backend used,
+                     int device_id,
+                     std::size_t budget,
+                     std::string description);
+
+#ifdef GPUFFT_HAVE_CUDA
+/*!
+ * The fused GPU path, or nullptr when a frame and cuFFT's work area do not fit
+ * `budget` bytes of device memory.
+ */
+std::unique_ptr<spectrum_integrator::impl>
+make_device_integrator(const accumulator::band_reducer& band,
+                       const accumulator::spectral_window& window,
+                       int device_id,
+                       std::size_t budget);
+#endif
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_LARGE_POWER_INTEGRATOR_BACKEND_H */

@@ -1,0 +1,167 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "accumulator/parallel_for.h"
+#include "integrator_backend.h"
+#include <gnuradio/gpufft/device.h>
+#include <gnuradio/gpufft/large_fft_plan.h>
+#include <gnuradio/gpufft/spectrum_integrator.h>
+#include <stdexcept>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+
+namespace {
+
+// As large_fft_plan: most of what is free, leaving room for the context and others.
+std::size_t default_device_budget(int device)
+{
+    const auto info = get_device_info(device);
+    const std::size_t reserve = std::size_t(768) << 20;
+    return info.free_memory > 2 * reserve
+               ? std::size_t(double(info.free_memory - reserve) * 0.92)
+               : info.free_memory / 2;
+}
+
+std::unique_ptr<spectrum_integrator::impl>
+make_backend(std::int64_t fft_size,
+             std::int64_t band_start,
+             std::int64_t band_stop,
+             std::int64_t output_bins,
+             const spectrum_integrator_options& o)
+{
+    if (o.threads < 0)
+        throw std::invalid_argument("threads must be >= 0 (0: all cores), got " +
+                                    std::to_string(o.threads));
+    if (fft_size < 1)
+        throw std::invalid_argument("fft_size must be >= 1, got " +
+                                    std::to_string(fft_size));
+    const std::int64_t stop = band_stop == 0 ? fft_size : band_stop;
+    const accumulator::band_reducer band(fft_size,
+                                         band_start,
+                                         band_stop,
+                                         output_bins == 0 ? stop - band_start
+                                                          : output_bins);
+    const accumulator::spectral_window window(accumulator::parse_window(o.window),
+                                              fft_size);
+    const int threads = o.threads > 0 ? o.threads : accumulator::hardware_threads();
+
+    const gpufft::backend used = resolve_backend(o.backend, o.device_id);
+    large_fft_options lo;
+    lo.backend = used;
+    lo.device_id = o.device_id;
+    lo.memory_budget = o.memory_budget;
+    lo.threads = o.threads;
+    if (used == backend::cuda) {
+#ifdef GPUFFT_HAVE_CUDA
+        const int device = resolve_device_id(o.device_id);
+        const std::size_t budget =
+            o.memory_budget ? o.memory_budget : default_device_budget(device);
+        if (budget > get_device_info(device).total_memory)
+            throw std::invalid_argument(
+                "memory_budget: " + std::to_string(budget) + " bytes exceeds the " +
+                std::to_string(get_device_info(device).total_memory) +
+                " bytes of device " + std::to_string(device));
+        if (auto fused = detail::make_device_integrator(band, window, device, budget))
+            return fused;
+        lo.memory_budget = budget;
+#endif
+    }
+    // The existing host path: the (possibly out-of-card) large FFT, host reduction.
+    auto plan = std::make_shared<large_fft_plan>(
+        std::vector<std::int64_t>{ fft_size }, direction::forward, lo);
+    const std::string text = plan->describe();
+    return detail::make_host_integrator(
+        band,
+        window,
+        [plan](std::complex<float>* x) { plan->execute(x, x); },
+        threads,
+        plan->backend(),
+        plan->device_id(),
+        plan->memory_budget(),
+        "spectrum_integrator: window and band reduction on the host (" +
+            std::to_string(threads) + " threads) after\n" + text);
+}
+
+} // namespace
+
+spectrum_integrator::spectrum_integrator(std::int64_t fft_size,
+                                         std::int64_t band_start,
+                                         std::int64_t band_stop,
+                                         std::int64_t output_bins,
+                                         const spectrum_integrator_options& options)
+    : d_impl(make_backend(fft_size, band_start, band_stop, output_bins, options)),
+      d_mode(options.mode)
+{
+}
+
+spectrum_integrator::spectrum_integrator(std::unique_ptr<impl> backend_impl,
+                                         integration_mode mode)
+    : d_impl(std::move(backend_impl)), d_mode(mode)
+{
+    if (!d_impl)
+        throw std::invalid_argument("spectrum_integrator: null backend");
+}
+
+spectrum_integrator::~spectrum_integrator() = default;
+spectrum_integrator::spectrum_integrator(spectrum_integrator&&) noexcept = default;
+spectrum_integrator&
+spectrum_integrator::operator=(spectrum_integrator&&) noexcept = default;
+
+bool spectrum_integrator::accumulate(std::complex<float>* frame)
+{
+    if (!frame)
+        throw std::invalid_argument("accumulate: null frame");
+    const accumulate_op op = d_frames == 0                      ? accumulate_op::store
+                             : d_mode == integration_mode::mean ? accumulate_op::add
+                                                                : accumulate_op::max;
+    if (!d_impl->accumulate(frame, op))
+        return false;
+    ++d_frames;
+    return true;
+}
+
+std::int64_t spectrum_integrator::read(float* out)
+{
+    if (d_frames == 0)
+        return 0;
+    if (!out)
+        throw std::invalid_argument("read: null output");
+    std::vector<double>& acc = d_impl->read_scratch;
+    d_impl->read(acc.data());
+    const double norm = d_mode == integration_mode::mean ? 1.0 / double(d_frames) : 1.0;
+    for (std::size_t c = 0; c < acc.size(); ++c)
+        out[c] = float(acc[c] * norm);
+    return d_frames;
+}
+
+void spectrum_integrator::reset() { d_frames = 0; }
+
+void spectrum_integrator::reset(integration_mode mode)
+{
+    d_mode = mode;
+    d_frames = 0;
+}
+
+std::int64_t spectrum_integrator::fft_size() const { return d_impl->band.fft_size(); }
+std::int64_t spectrum_integrator::band_start() const { return d_impl->band.band_start(); }
+std::int64_t spectrum_integrator::band_stop() const { return d_impl->band.band_stop(); }
+std::int64_t spectrum_integrator::output_bins() const
+{
+    return d_impl->band.output_bins();
+}
+std::int64_t spectrum_integrator::frames() const { return d_frames; }
+integration_mode spectrum_integrator::mode() const { return d_mode; }
+backend spectrum_integrator::backend() const { return d_impl->backend(); }
+int spectrum_integrator::device_id() const { return d_impl->device_id(); }
+std::size_t spectrum_integrator::memory_budget() const { return d_impl->memory_budget(); }
+bool spectrum_integrator::on_device() const { return d_impl->on_device(); }
+std::string spectrum_integrator::describe() const { return d_impl->describe(); }
+
+} // namespace gpufft
+} // namespace gr
