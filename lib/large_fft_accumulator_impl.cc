@@ -121,27 +121,38 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
       d_center_freq(center_freq),
       d_timeline(samp_rate, center_freq)
 {
-    // The plan is made here, so an engine that cannot do this size (budget too small,
-    // CUDA asked for and missing) fails when the block is made, not mid-run.
-    d_plan =
-        std::make_shared<large_fft_plan>(std::vector<std::int64_t>{ d_config.fft_size },
-                                         direction::forward,
-                                         engine_options);
-    d_config.pinned = d_plan->backend() == gpufft::backend::cuda;
-    d_config.device_id = d_plan->device_id();
+    // The engine is made here, so one that cannot do this size (budget too small, CUDA
+    // asked for and missing) fails when the block is made, not mid-run.
+    spectrum_integrator_options io;
+    io.backend = engine_options.backend;
+    io.device_id = engine_options.device_id;
+    io.memory_budget = engine_options.memory_budget;
+    io.threads = d_config.threads;
+    io.window = accumulator::to_string(d_config.window);
+    io.mode = d_config.mode;
+    d_integrator = std::make_shared<spectrum_integrator>(d_config.fft_size,
+                                                         d_config.band_start,
+                                                         d_config.band_stop,
+                                                         d_config.output_bins,
+                                                         io);
+    d_config.pinned = d_integrator->backend() == gpufft::backend::cuda;
+    d_config.device_id = d_integrator->device_id();
     // On the CPU the engine's working memory is host memory too, beside the two frames.
     const std::uint64_t phys = accumulator::host_physical_memory();
     const std::uint64_t frames = accumulator::frame_memory_bytes(d_config.fft_size);
-    if (!d_config.pinned && phys > 0 && frames + d_plan->memory_budget() > phys / 10 * 9)
+    if (!d_config.pinned && phys > 0 &&
+        frames + d_integrator->memory_budget() > phys / 10 * 9)
         throw std::invalid_argument(
             "fft_size / memory_budget: two frames (" + std::to_string(frames >> 20) +
             " MiB) and the CPU engine's working memory (" +
-            std::to_string(d_plan->memory_budget() >> 20) +
+            std::to_string(d_integrator->memory_budget() >> 20) +
             " MiB) exceed 90% of this host's " + std::to_string(phys >> 20) +
             " MiB; lower fft_size or set a smaller memory_budget");
-    d_logger->info("fft_size {:s} on the {:s} backend",
+    d_logger->info("fft_size {:s} on the {:s} backend, {:s}",
                    power_of_two_or_number(d_config.fft_size),
-                   backend());
+                   backend(),
+                   d_integrator->on_device() ? "integrated on the GPU"
+                                             : "window and band reduction on the host");
 
     message_port_register_out(k_spectrum);
     message_port_register_out(k_progress);
@@ -158,7 +169,7 @@ std::int64_t large_fft_accumulator_impl::band_stop() const
 
 std::string large_fft_accumulator_impl::backend() const
 {
-    return to_string(d_plan->backend());
+    return to_string(d_integrator->backend());
 }
 
 void large_fft_accumulator_impl::set_n_integrations(int n_integrations)
@@ -229,9 +240,7 @@ bool large_fft_accumulator_impl::start()
         accumulator::pipeline_config c = d_config;
         c.n_integrations = d_n_integrations;
         c.mode = accumulator::accumulate_mode(d_mode.load());
-        auto plan = d_plan;
-        pipeline = std::make_unique<accumulator::spectrometer_pipeline>(
-            c, [plan](std::complex<float>* x) { plan->execute(x, x); });
+        pipeline = std::make_unique<accumulator::spectrometer_pipeline>(c, d_integrator);
         if (d_config.pinned && !pipeline->pinned())
             d_logger->warn("could not page-lock the frames: host-to-GPU copies will be "
                            "slower");

@@ -13,6 +13,7 @@
 #include "accumulator/tag_timeline.h"
 #include <gnuradio/gpufft/large_fft_accumulator.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
+#include <gnuradio/gpufft/spectrum_integrator.h>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -50,7 +51,7 @@ public:
         return accumulator::to_string(d_config.window);
     }
     std::string backend() const override;
-    std::string describe() const override { return d_plan->describe(); }
+    std::string describe() const override { return d_integrator->describe(); }
 
     double fraction_filled() const override;
     std::uint64_t integrations_done() const override;
@@ -75,7 +76,10 @@ private:
     accumulator::pipeline_config d_config;
     const std::string d_filterbank_path;
     const std::string d_source_name;
-    std::shared_ptr<large_fft_plan> d_plan;
+    // Window, FFT, |X|^2, band reduction and accumulation: fused on the GPU when a
+    // frame fits there, else the large FFT and a host reduction. Shared with the
+    // pipeline, which lives from start() to stop().
+    std::shared_ptr<spectrum_integrator> d_integrator;
 
     std::atomic<int> d_n_integrations;
     std::atomic<int> d_mode;

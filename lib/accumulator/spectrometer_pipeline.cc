@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "large/power/integrator_backend.h"
 #include "parallel_for.h"
 #include "spectrometer_pipeline.h"
 #include <algorithm>
@@ -88,23 +89,51 @@ const pipeline_config& validated(const pipeline_config& c)
     validate(c);
     return c;
 }
+
+std::shared_ptr<spectrum_integrator> host_integrator(const pipeline_config& c,
+                                                     frame_transform transform)
+{
+    validate(c); // before the band and window below throw their own messages
+    if (!transform)
+        throw std::invalid_argument("spectrometer_pipeline: no transform");
+    return std::make_shared<spectrum_integrator>(
+        detail::make_host_integrator(
+            band_reducer(c.fft_size, c.band_start, c.band_stop, c.output_bins),
+            spectral_window(c.window, c.fft_size),
+            std::move(transform),
+            c.threads > 0 ? c.threads : hardware_threads(),
+            backend::cpu,
+            -1,
+            0,
+            "spectrometer_pipeline: host window and reduction around a transform\n"),
+        c.mode);
+}
 } // namespace
 
 spectrometer_pipeline::spectrometer_pipeline(const pipeline_config& config,
                                              frame_transform transform)
+    : spectrometer_pipeline(config, host_integrator(config, std::move(transform)))
+{
+}
+
+spectrometer_pipeline::spectrometer_pipeline(
+    const pipeline_config& config, std::shared_ptr<spectrum_integrator> integrator)
     : d_config(validated(config)),
       d_reducer(config.fft_size, config.band_start, config.band_stop, config.output_bins),
       d_window(config.window, config.fft_size),
-      d_transform(std::move(transform)),
-      d_threads(config.threads > 0 ? config.threads : hardware_threads()),
-      d_scale(1.0 / (d_window.sum() * d_window.sum())),
+      d_integrator(std::move(integrator)),
       d_next_n_integrations(config.n_integrations),
-      d_next_mode(int(config.mode)),
-      d_frame_power(std::size_t(config.output_bins)),
-      d_acc(std::size_t(config.output_bins))
+      d_next_mode(int(config.mode))
 {
-    if (!d_transform)
-        throw std::invalid_argument("spectrometer_pipeline: no transform");
+    if (!d_integrator)
+        throw std::invalid_argument("spectrometer_pipeline: no integrator");
+    if (d_integrator->fft_size() != d_reducer.fft_size() ||
+        d_integrator->band_start() != d_reducer.band_start() ||
+        d_integrator->band_stop() != d_reducer.band_stop() ||
+        d_integrator->output_bins() != d_reducer.output_bins())
+        throw std::invalid_argument(
+            "spectrometer_pipeline: the integrator's fft_size, band or output_bins "
+            "differ from the pipeline's");
     d_frames[0] = host_frame(config.fft_size, config.pinned, config.device_id);
     d_frames[1] = host_frame(config.fft_size, config.pinned, config.device_id);
     d_thread = std::thread([this] { worker(); });
@@ -253,36 +282,22 @@ void spectrometer_pipeline::process(const job& j)
         d_current.n_integrations = j.n_integrations;
         d_current.mode = j.mode;
         d_frames_done = 0;
+        d_integrator->reset(j.mode);
     }
 
-    d_window.apply_frame(x, d_threads);
-    bool finite = true;
-    try {
-        d_transform(x);
-    } catch (const std::invalid_argument&) {
-        finite = false; // the engine found a NaN or infinity in the frame
-    }
-    if (finite) {
-        d_reducer.reduce(x, d_scale, d_frame_power.data(), d_threads);
-        // A NaN anywhere in a frame spreads to every bin, so the band shows it even
-        // when the engine does not check; huge finite samples can overflow to inf.
-        finite = std::all_of(d_frame_power.begin(), d_frame_power.end(), [](double v) {
-            return std::isfinite(v);
-        });
-    }
-    if (finite) {
-        if (d_current.frames == 0)
-            std::copy(d_frame_power.begin(), d_frame_power.end(), d_acc.begin());
-        else if (d_current.mode == accumulate_mode::mean)
-            for (std::size_t c = 0; c < d_acc.size(); ++c)
-                d_acc[c] += d_frame_power[c];
-        else
-            for (std::size_t c = 0; c < d_acc.size(); ++c)
-                d_acc[c] = std::max(d_acc[c], d_frame_power[c]);
+    // The integrator windows, transforms and reduces the frame (overwriting it) and
+    // leaves a frame with a NaN or infinity out of the integration.
+    if (d_integrator->accumulate(x)) {
         ++d_current.frames;
     } else {
         ++d_current.skipped;
         ++d_skipped_total;
+    }
+
+    // Read outside the lock: on the GPU path this is a copy from the device.
+    if (j.closes_integration && d_current.frames > 0) {
+        d_current.power.resize(std::size_t(d_config.output_bins));
+        d_integrator->read(d_current.power.data());
     }
 
     std::lock_guard<std::mutex> lock(d_mutex);
@@ -290,14 +305,6 @@ void spectrometer_pipeline::process(const job& j)
     d_jobs.pop_front();
     ++d_frames_done;
     if (j.closes_integration) {
-        if (d_current.frames > 0) {
-            const double norm = d_current.mode == accumulate_mode::mean
-                                    ? 1.0 / double(d_current.frames)
-                                    : 1.0;
-            d_current.power.resize(d_acc.size());
-            for (std::size_t c = 0; c < d_acc.size(); ++c)
-                d_current.power[c] = float(d_acc[c] * norm);
-        }
         d_ready.push_back(std::move(d_current));
         d_current = integrated_spectrum();
         d_frames_done = 0;

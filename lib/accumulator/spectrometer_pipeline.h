@@ -11,6 +11,7 @@
 #include "band_reducer.h"
 #include "host_frame.h"
 #include "spectral_window.h"
+#include <gnuradio/gpufft/spectrum_integrator.h>
 #include <condition_variable>
 #include <atomic>
 #include <chrono>
@@ -19,6 +20,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -28,7 +30,8 @@ namespace gr {
 namespace gpufft {
 namespace accumulator {
 
-enum class accumulate_mode { mean, max_hold };
+//! mean or max_hold: the engine's integration_mode.
+using accumulate_mode = gpufft::integration_mode;
 
 //! "mean" (or "average") and "max" (or "max-hold"); anything else throws
 //! std::invalid_argument naming the choices.
@@ -78,16 +81,23 @@ using frame_transform = std::function<void(std::complex<float>* frame)>;
 
 /*!
  * The accumulator's engine room, free of GNU Radio so it can be tested on its own:
- * two frames in host memory, one filled by push() while a worker thread windows,
- * transforms (through `transform`) and reduces the other, so the input never waits
- * for a transform unless the worker falls a whole frame behind. The worker
- * accumulates |X|^2 over n_integrations frames and queues one spectrum per
- * integration for pop().
+ * two frames in host memory, one filled by push() while a worker thread hands the
+ * other to a spectrum_integrator (window, transform, |X|^2, band reduction,
+ * accumulation: on the GPU when the frame fits there), so the input never waits for a
+ * transform unless the worker falls a whole frame behind. The worker reads one
+ * spectrum per n_integrations frames and queues it for pop().
  */
 class spectrometer_pipeline
 {
 public:
+    //! Host window and reduction around `transform` (the CPU path).
     spectrometer_pipeline(const pipeline_config& config, frame_transform transform);
+    /*!
+     * Frames go to `integrator`, whose fft_size, band and output_bins must match the
+     * config's (std::invalid_argument otherwise); its window is the caller's business.
+     */
+    spectrometer_pipeline(const pipeline_config& config,
+                          std::shared_ptr<spectrum_integrator> integrator);
     ~spectrometer_pipeline();
     spectrometer_pipeline(const spectrometer_pipeline&) = delete;
     spectrometer_pipeline& operator=(const spectrometer_pipeline&) = delete;
@@ -111,6 +121,7 @@ public:
 
     const pipeline_config& config() const { return d_config; }
     const band_reducer& reducer() const { return d_reducer; }
+    const spectrum_integrator& integrator() const { return *d_integrator; }
     const spectral_window& window() const { return d_window; }
     std::int64_t hop() const { return d_config.fft_size - d_config.overlap; }
     bool pinned() const { return d_frames[0].pinned(); }
@@ -139,9 +150,7 @@ private:
     const pipeline_config d_config;
     const band_reducer d_reducer;
     const spectral_window d_window;
-    const frame_transform d_transform;
-    const int d_threads;
-    const double d_scale; // 1 / sum(w)^2
+    const std::shared_ptr<spectrum_integrator> d_integrator;
 
     host_frame d_frames[2];
 
@@ -168,8 +177,6 @@ private:
     std::atomic<int> d_next_mode;
 
     // Worker side.
-    std::vector<double> d_frame_power;
-    std::vector<double> d_acc;
     integrated_spectrum d_current;
     std::atomic<std::int64_t> d_frames_done{ 0 };
     std::atomic<std::int64_t> d_integrations{ 0 };
