@@ -1,3 +1,8 @@
 # Large out-of-card FFT engine (issue 5).
 gpufft_add_test(test_large_fft_cpu SOURCES large/test_large_fft_cpu.cc)
 gpufft_add_test(test_large_fft_cuda SOURCES large/test_large_fft_cuda.cc GPU)
+# spectrum_integrator (|X|^2 integration): host path on the CPU; the fused GPU path
+# cross-checked against it (skips without a GPU).
+gpufft_add_test(test_spectrum_integrator_cpu SOURCES large/test_spectrum_integrator_cpu.cc)
+gpufft_add_test(test_spectrum_integrator_cuda SOURCES large/test_spectrum_integrator_cuda.cc
+                GPU)
