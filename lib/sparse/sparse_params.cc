@@ -171,7 +171,7 @@ sparse_params choose_sparse_params(std::int64_t n,
         p.c.mag_tol = 4 * phase_budget;
         p.c.phase_tol = 4 * phase_budget;
         p.rounds = 4;
-        p.value_passes = 3;
+        p.value_passes = 5;
         p.max_found = 2 * B + k;
         p.threshold_rel = 1e-6;
 
