@@ -53,29 +53,34 @@ nufft3_spectrum::sptr nufft3_spectrum::make(int frame_len,
                                             const std::vector<double>& frequencies,
                                             double eps,
                                             std::int64_t epoch,
+                                            double nominal_rate,
                                             const std::string& backend,
                                             int device_id)
 {
     check_frequencies(frequencies);
     return gnuradio::make_block_sptr<nufft3_spectrum_impl>(
-        frame_len, frequencies, eps, epoch, backend, device_id);
+        frame_len, frequencies, eps, epoch, nominal_rate, backend, device_id);
 }
 
 nufft3_spectrum_impl::nufft3_spectrum_impl(int frame_len,
                                            const std::vector<double>& frequencies,
                                            double eps,
                                            std::int64_t epoch,
+                                           double nominal_rate,
                                            const std::string& backend,
                                            int device_id)
     : gr::block(
           "nufft3_spectrum",
-          gr::io_signature::make2(2, 2, sizeof(gr_complex), sizeof(double)),
+          gr::io_signature::make2(
+              2, 2, sizeof(gr_complex), nufft::time_input(nominal_rate).item_size()),
           gr::io_signature::make(
               1, 1, sizeof(gr_complex) * std::max<std::size_t>(1, frequencies.size()))),
       d_frame_len(checked_frame_len(frame_len)),
       d_epoch(epoch),
+      d_time(nominal_rate),
       d_freqs(frequencies),
       d_plan(1, eps, spectrum_options(backend, device_id)),
+      d_t(frame_len),
       d_x(frame_len),
       d_s(frequencies.size()),
       d_c(frame_len),
@@ -131,7 +136,7 @@ int nufft3_spectrum_impl::general_work(int noutput_items,
                                        gr_vector_void_star& output_items)
 {
     const auto* in = static_cast<const gr_complex*>(input_items[0]);
-    const auto* times = static_cast<const double*>(input_items[1]);
+    const auto* times = static_cast<const unsigned char*>(input_items[1]);
     auto* out = static_cast<gr_complex*>(output_items[0]);
     const int L = d_frame_len;
     const int frames =
@@ -140,8 +145,10 @@ int nufft3_spectrum_impl::general_work(int noutput_items,
     int produced = 0;
     for (int f = 0; f < frames; ++f) {
         const gr_complex* x = in + std::size_t(f) * L;
-        const double* t = times + std::size_t(f) * L;
         const std::uint64_t first = nitems_read(0) + std::uint64_t(f) * L;
+        d_time.read(
+            times + std::size_t(f) * L * d_time.item_size(), first, L, d_t.data());
+        const double* t = d_t.data();
         follow_tags(first, first + L);
 
         bool finite = true;

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_SPECTRUM_IMPL_H
 #define INCLUDED_GPUFFT_NUFFT3_SPECTRUM_IMPL_H
 
+#include "nufft/time_input.h"
 #include <gnuradio/gpufft/nufft3_plan.h>
 #include <gnuradio/gpufft/nufft3_spectrum.h>
 #include <pmt/pmt.h>
@@ -26,6 +27,7 @@ public:
                          const std::vector<double>& frequencies,
                          double eps,
                          std::int64_t epoch,
+                         double nominal_rate,
                          const std::string& backend,
                          int device_id);
 
@@ -48,10 +50,11 @@ private:
 
     const int d_frame_len;
     const std::int64_t d_epoch;
+    const nufft::time_input d_time;
     mutable std::mutex d_mutex; // guards d_freqs against set_frequencies()
     std::vector<double> d_freqs;
     nufft3_plan d_plan;
-    std::vector<double> d_x, d_s;
+    std::vector<double> d_t, d_x, d_s;
     std::vector<std::complex<double>> d_c, d_F;
     pmt::pmt_t d_rx_freq, d_rx_rate; // latest seen, or PMT_NIL
     std::atomic<std::uint64_t> d_processed{ 0 }, d_skipped{ 0 };

@@ -33,6 +33,7 @@ nufft_resampler::sptr nufft_resampler::make(double output_rate,
                                             int overlap,
                                             double eps,
                                             std::int64_t epoch,
+                                            double nominal_rate,
                                             const std::string& backend,
                                             int device_id)
 {
@@ -42,8 +43,15 @@ nufft_resampler::sptr nufft_resampler::make(double output_rate,
     check(frame_len >= 64, "frame_len: must be >= 64");
     check(overlap >= 8 && overlap <= frame_len / 4,
           "overlap: must satisfy 8 <= overlap <= frame_len / 4");
-    return gnuradio::make_block_sptr<nufft_resampler_impl>(
-        output_rate, bandwidth, frame_len, overlap, eps, epoch, backend, device_id);
+    return gnuradio::make_block_sptr<nufft_resampler_impl>(output_rate,
+                                                           bandwidth,
+                                                           frame_len,
+                                                           overlap,
+                                                           eps,
+                                                           epoch,
+                                                           nominal_rate,
+                                                           backend,
+                                                           device_id);
 }
 
 nufft_resampler_impl::nufft_resampler_impl(double output_rate,
@@ -52,17 +60,22 @@ nufft_resampler_impl::nufft_resampler_impl(double output_rate,
                                            int overlap,
                                            double eps,
                                            std::int64_t epoch,
+                                           double nominal_rate,
                                            const std::string& backend,
                                            int device_id)
-    : gr::block("nufft_resampler",
-                gr::io_signature::make2(2, 2, sizeof(gr_complex), sizeof(double)),
-                gr::io_signature::make(1, 1, sizeof(gr_complex))),
+    : gr::block(
+          "nufft_resampler",
+          gr::io_signature::make2(
+              2, 2, sizeof(gr_complex), nufft::time_input(nominal_rate).item_size()),
+          gr::io_signature::make(1, 1, sizeof(gr_complex))),
       d_rate(output_rate),
       d_bandwidth(bandwidth),
       d_frame_len(frame_len),
       d_overlap(overlap),
       d_epoch(epoch),
+      d_time(nominal_rate),
       d_fit(bandwidth, eps, parse_backend(backend), device_id),
+      d_times(frame_len),
       d_t(frame_len),
       d_x(frame_len),
       d_rx_freq(pmt::PMT_NIL)
@@ -183,8 +196,8 @@ int nufft_resampler_impl::general_work(int noutput_items,
     get_tags_in_range(tags, 0, nitems_read(0), nitems_read(0) + hop, pmt::mp("rx_freq"));
     if (!tags.empty())
         d_rx_freq = tags.back().value;
-    process_frame(static_cast<const gr_complex*>(input_items[0]),
-                  static_cast<const double*>(input_items[1]));
+    d_time.read(input_items[1], nitems_read(1), d_frame_len, d_times.data());
+    process_frame(static_cast<const gr_complex*>(input_items[0]), d_times.data());
     consume_each(hop);
     return flush(out, noutput_items, produced);
 }

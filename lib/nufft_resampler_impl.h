@@ -9,6 +9,7 @@
 #define INCLUDED_GPUFFT_NUFFT_RESAMPLER_IMPL_H
 
 #include "nufft/band_limited_fit.h"
+#include "nufft/time_input.h"
 #include <gnuradio/gpufft/nufft_resampler.h>
 #include <pmt/pmt.h>
 #include <atomic>
@@ -27,6 +28,7 @@ public:
                          int overlap,
                          double eps,
                          std::int64_t epoch,
+                         double nominal_rate,
                          const std::string& backend,
                          int device_id);
 
@@ -54,6 +56,7 @@ private:
     const double d_rate, d_bandwidth;
     const int d_frame_len, d_overlap;
     const std::int64_t d_epoch;
+    const nufft::time_input d_time;
     std::string d_backend;
     nufft::band_limited_fit d_fit;
 
@@ -62,7 +65,7 @@ private:
     double d_origin = 0;
     std::uint64_t d_next = 0;
 
-    std::vector<double> d_t, d_tau;
+    std::vector<double> d_times, d_t, d_tau; // input times; centred; output times
     std::vector<std::complex<double>> d_x, d_y;
     std::vector<gr_complex> d_pending; // computed, not yet written
     std::size_t d_pending_pos = 0;

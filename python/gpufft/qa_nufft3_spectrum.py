@@ -70,7 +70,7 @@ class qa_nufft3_spectrum(gr_unittest.TestCase):
         freqs = list(self.rng.uniform(-fs / 2, fs / 2, 7))
         for backend in self.backends:
             x, t = self.jittered(L, frames, fs, start=3600.25)  # an hour into the stream
-            block = gpufft.nufft3_spectrum(L, freqs, 1e-9, epoch, backend)
+            block = gpufft.nufft3_spectrum(L, freqs, 1e-9, epoch, backend=backend)
             out, tags = self.run_block(block, x, t)
             self.assertEqual(out.shape, (frames, len(freqs)))
             for f in range(frames):
@@ -94,7 +94,7 @@ class qa_nufft3_spectrum(gr_unittest.TestCase):
         freqs = [0.0, 10.0, -120.0]
         x, t = self.jittered(L, 3, fs, start=0.0)
         x[L + 17] = np.nan
-        block = gpufft.nufft3_spectrum(L, freqs, 1e-8, 0, "cpu")
+        block = gpufft.nufft3_spectrum(L, freqs, 1e-8, 0, backend="cpu")
         out, _ = self.run_block(block, x, t)
         self.assertEqual(out.shape, (2, 3))
         self.assertEqual(block.frames_skipped(), 1)

@@ -61,9 +61,10 @@ class qa_nufft_resampler(gr_unittest.TestCase):
     def run_block(self, block, x, t):
         tb = gr.top_block()
         src = blocks.vector_source_c(x.astype(np.complex64).tolist())
+        tsrc = f64_source(t)  # a Python block must outlive the run
         sink = blocks.vector_sink_c()
         tb.connect(src, (block, 0))
-        tb.connect(f64_source(t), (block, 1))
+        tb.connect(tsrc, (block, 1))
         tb.connect(block, sink)
         tb.run()
         times = [tg for tg in sink.tags() if pmt.symbol_to_string(tg.key) == "rx_time"]
@@ -83,7 +84,8 @@ class qa_nufft_resampler(gr_unittest.TestCase):
         rate = 400.0
         x = self.signal(self.t)
         for backend in self.backends:
-            block = gpufft.nufft_resampler(rate, self.bw, 1024, 128, 1e-6, self.epoch, backend)
+            block = gpufft.nufft_resampler(rate, self.bw, 1024, 128, 1e-6, self.epoch,
+                                           backend=backend)
             y, times = self.run_block(block, x, self.t)
             self.assertEqual(len(times), 1)
             self.assertEqual(times[0].offset, 0)
@@ -101,7 +103,8 @@ class qa_nufft_resampler(gr_unittest.TestCase):
         rate = 300.0
         x = self.signal(self.t)
         x[5000] = np.nan
-        block = gpufft.nufft_resampler(rate, self.bw, 1024, 128, 1e-6, self.epoch, "cpu")
+        block = gpufft.nufft_resampler(rate, self.bw, 1024, 128, 1e-6, self.epoch,
+                                       backend="cpu")
         y, times = self.run_block(block, x, self.t)
         self.assertGreaterEqual(block.frames_skipped(), 1)
         self.assertEqual(len(times), 2)
@@ -111,7 +114,30 @@ class qa_nufft_resampler(gr_unittest.TestCase):
         snr = 10 * np.log10(np.sum(abs(ref) ** 2) / np.sum(abs(y - ref) ** 2))
         self.assertGreaterEqual(snr, 60.0)
 
-    def test_003_parameters(self):
+    def test_003_float32_deviations_from_a_nominal_grid(self):
+        # The form GRC can feed: sample n at epoch + n / fs + deviation[n] (float32).
+        fs, rate = 1000.0, 400.0
+        n = len(self.t)
+        dev = (0.3 * self.rng.uniform(-1, 1, n) / fs).astype(np.float32)
+        t = np.arange(n) / fs + dev.astype(np.float64)  # seconds after the epoch
+        x = self.signal(t + 3600.0)
+        block = gpufft.nufft_resampler(rate, self.bw, 1024, 128, 1e-6, self.epoch + 3600,
+                                       fs, backend="cpu")
+        tb = gr.top_block()
+        src = blocks.vector_source_f(dev.tolist())
+        sink = blocks.vector_sink_c()
+        tb.connect(blocks.vector_source_c(x.astype(np.complex64).tolist()), (block, 0))
+        tb.connect(src, (block, 1))
+        tb.connect(block, sink)
+        tb.run()
+        y = np.array(sink.data())
+        times = [tg for tg in sink.tags() if pmt.symbol_to_string(tg.key) == "rx_time"]
+        tau = self.grid_times(y, times, rate)  # seconds after self.epoch
+        ref = self.signal(tau)
+        snr = 10 * np.log10(np.sum(abs(ref) ** 2) / np.sum(abs(y - ref) ** 2))
+        self.assertGreaterEqual(snr, 60.0)
+
+    def test_004_parameters(self):
         with self.assertRaises(ValueError):
             gpufft.nufft_resampler(0.0, 1.0)
         with self.assertRaises(ValueError):

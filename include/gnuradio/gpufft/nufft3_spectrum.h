@@ -21,10 +21,14 @@ namespace gpufft {
  * \brief Spectrum of irregularly timed complex samples at arbitrary frequencies.
  * \ingroup gpufft
  * \details
- * Input 0: complex samples. Input 1: their sample times (float64), in seconds after the
- * integer \p epoch (seconds, e.g. a Unix time): absolute time = epoch + offset, so the
- * offsets stay small and precise over hours of streaming (a single float64 of Unix
- * seconds would resolve only 0.24 us).
+ * Input 0: complex samples. Input 1: their sample times, in one of two forms:
+ *  - \p nominal_rate = 0: float64 seconds after the integer \p epoch (seconds, e.g. a
+ *    Unix time): absolute time = epoch + offset, so the offsets stay small and precise
+ *    over hours of streaming (one float64 of Unix seconds would resolve only 0.24 us);
+ *  - \p nominal_rate > 0: float32 deviations (seconds) from a nominal grid, sample n
+ *    (counted from the start of the stream) at epoch + n / nominal_rate + deviation[n]
+ *    (the grid is computed in integer samples and double, so it does not drift). This is
+ *    the form GRC flowgraphs can feed (GRC has no float64 stream source).
  *
  * Every \p frame_len samples, one output vector of frequencies.size() complex values:
  *   F[k] = sum_j x[j] exp(-2 pi i f_k (t_j - t_0))
@@ -46,6 +50,8 @@ public:
      * \param frequencies output frequencies in Hz (at least one, finite)
      * \param eps relative l2 tolerance of the transform, 1e-13 .. 1e-1
      * \param epoch integer seconds the time offsets on input 1 count from
+     * \param nominal_rate 0: input 1 is float64 offsets; > 0: float32 deviations from
+     *        a grid of this rate (samples per second)
      * \param backend "auto" (CUDA when a GPU is usable, else CPU), "cpu" or "cuda"
      * \param device_id CUDA device (the GPUFFT_DEVICE environment variable overrides)
      *
@@ -55,6 +61,7 @@ public:
                      const std::vector<double>& frequencies,
                      double eps = 1e-6,
                      std::int64_t epoch = 0,
+                     double nominal_rate = 0,
                      const std::string& backend = "auto",
                      int device_id = 0);
 

@@ -48,9 +48,11 @@ public:
      * \param output_rate output samples per second (> 0)
      * \param bandwidth two-sided bandwidth in Hz kept, 0 < bandwidth <= output_rate
      * \param frame_len input samples per frame (>= 64)
-     * \param overlap input samples discarded at each frame edge, 8 <= overlap <=
-     * frame_len/4 \param eps transform tolerance and conjugate-gradient stopping
-     * tolerance \param epoch integer seconds the time offsets on input 1 count from
+     * \param overlap input samples discarded at each frame edge, 8 .. frame_len / 4
+     * \param eps transform and conjugate-gradient tolerance
+     * \param epoch integer seconds the time offsets on input 1 count from
+     * \param nominal_rate 0: input 1 is float64 offsets; > 0: float32 deviations from
+     *        a grid of this rate (samples per second)
      * \param backend "auto", "cpu" or "cuda"
      * \param device_id CUDA device (the GPUFFT_DEVICE environment variable overrides)
      */
@@ -60,6 +62,7 @@ public:
                      int overlap = 512,
                      double eps = 1e-6,
                      std::int64_t epoch = 0,
+                     double nominal_rate = 0,
                      const std::string& backend = "auto",
                      int device_id = 0);
 

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(nufft3_spectrum.h)                                         */
-/* BINDTOOL_HEADER_FILE_HASH(9552b029c2dcb0eb467f6aa03fab765e) */
+/* BINDTOOL_HEADER_FILE_HASH(3d993235af3b526b009d2fb705718f7c) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -38,6 +38,7 @@ void bind_nufft3_spectrum(py::module& m)
             py::arg("frequencies"),
             py::arg("eps") = 1e-6,
             py::arg("epoch") = 0,
+            py::arg("nominal_rate") = 0.0,
             py::arg("backend") = "auto",
             py::arg("device_id") = 0,
             D(nufft3_spectrum, make))

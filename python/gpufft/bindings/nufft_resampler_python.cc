@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(nufft_resampler.h)                                         */
-/* BINDTOOL_HEADER_FILE_HASH(5b719a0b0ef72c1d86b5db05fed2c3fa) */
+/* BINDTOOL_HEADER_FILE_HASH(1302978302b0027e3af09aeada2834e7) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -40,6 +40,7 @@ void bind_nufft_resampler(py::module& m)
             py::arg("overlap") = 512,
             py::arg("eps") = 1e-6,
             py::arg("epoch") = 0,
+            py::arg("nominal_rate") = 0.0,
             py::arg("backend") = "auto",
             py::arg("device_id") = 0,
             D(nufft_resampler, make))
