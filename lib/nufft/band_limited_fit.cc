@@ -43,7 +43,10 @@ double dot_re(const std::vector<std::complex<double>>& a,
 
 } // namespace
 
-band_limited_fit::band_limited_fit(double bandwidth, double eps, gpufft::backend b, int device_id)
+band_limited_fit::band_limited_fit(double bandwidth,
+                                   double eps,
+                                   gpufft::backend b,
+                                   int device_id)
     : d_bandwidth(bandwidth),
       d_eps(eps),
       d_analysis(1, eps, fit_options(b, device_id, -1)),
