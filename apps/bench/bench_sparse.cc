@@ -66,14 +66,18 @@ truth make_truth(std::int64_t n, std::int64_t k, std::uint64_t seed)
 struct score {
     std::int64_t misses = 0;
     double max_error = 0;
-    void add(const truth& t, const std::vector<std::int64_t>& bins, const std::vector<cf>& vals)
+    void add(const truth& t,
+             const std::vector<std::int64_t>& bins,
+             const std::vector<cf>& vals)
     {
         for (auto f : t.bins)
             misses += std::binary_search(bins.begin(), bins.end(), f) ? 0 : 1;
         for (std::size_t i = 0; i < bins.size(); ++i) {
             auto it = t.map.find(bins[i]);
             const cf want = it == t.map.end() ? cf(0, 0) : it->second;
-            const double e = std::abs(std::complex<double>(vals[i]) - std::complex<double>(want)) / t.peak;
+            const double e =
+                std::abs(std::complex<double>(vals[i]) - std::complex<double>(want)) /
+                t.peak;
             max_error = std::isfinite(e) ? std::max(max_error, e) : INFINITY;
         }
     }
@@ -129,7 +133,8 @@ void bench_cpu(const options& opt, std::int64_t n, std::int64_t k, int trials)
     result r = make_row("cpu", dev, "host", n, k, plan);
     r.time = time_host([&](int) { plan.execute(x.data(), bins, vals); }, opt.reps);
     r.baseline_name = "fftw-threads+topk";
-    r.baseline_ms = time_host([&](int) { dense.execute(x.data(), bins, vals); }, reps, 1).median_ms;
+    r.baseline_ms =
+        time_host([&](int) { dense.execute(x.data(), bins, vals); }, reps, 1).median_ms;
     r.errors["misses"] = double(ours.misses);
     r.errors["trials"] = trials;
     r.errors["max_error"] = ours.max_error;
@@ -139,7 +144,8 @@ void bench_cpu(const options& opt, std::int64_t n, std::int64_t k, int trials)
 }
 
 #ifdef GPUFFT_HAVE_CUDA
-void bench_cuda(const options& opt, std::int64_t n, std::int64_t k, int trials, std::int64_t host_max)
+void bench_cuda(
+    const options& opt, std::int64_t n, std::int64_t k, int trials, std::int64_t host_max)
 {
     cuda::device_guard guard(opt.device);
     const std::string dev = device_name(opt.device);
@@ -160,7 +166,8 @@ void bench_cuda(const options& opt, std::int64_t n, std::int64_t k, int trials, 
     for (int i = 0; i < rot; ++i) {
         xs.emplace_back(std::size_t(n));
         ts.push_back(make_truth(n, k, gpufft_test::fresh_seed()));
-        detail::make_sparse_signal_device(n, ts.back().bins, ts.back().values, xs.back().get());
+        detail::make_sparse_signal_device(
+            n, ts.back().bins, ts.back().values, xs.back().get());
     }
 
     std::vector<std::int64_t> bins;
@@ -181,15 +188,18 @@ void bench_cuda(const options& opt, std::int64_t n, std::int64_t k, int trials, 
     }
 
     result r = make_row("cuda", dev, "device-resident", n, k, plan);
-    r.time = time_host([&](int i) { plan.execute(xs[i % rot].get(), bins, vals, memory::device); },
-                       opt.reps);
+    r.time = time_host(
+        [&](int i) { plan.execute(xs[i % rot].get(), bins, vals, memory::device); },
+        opt.reps);
     r.baseline_name = "cufft+topk";
     r.baseline_ms =
-        time_host([&](int i) { dense.execute(xs[i % rot].get(), bins, vals, memory::device); },
-                  opt.reps)
+        time_host(
+            [&](int i) { dense.execute(xs[i % rot].get(), bins, vals, memory::device); },
+            opt.reps)
             .median_ms;
     {
-        // cuFFT alone (device events, no selection, no copy back): the floor of any dense way.
+        // cuFFT alone (device events, no selection, no copy back): the floor of any dense
+        // way.
         dense_fft_options fo;
         fo.backend = backend::cuda;
         fo.device_id = opt.device;
@@ -197,8 +207,10 @@ void bench_cuda(const options& opt, std::int64_t n, std::int64_t k, int trials, 
         cuda::device_buffer<cf> out(n);
         cuda::stream s;
         r.errors["cufft_only_ms"] =
-            time_device([&](int i) { fft.execute_async(xs[i % rot].get(), out.get(), s.get()); },
-                        s.get(), opt.reps)
+            time_device(
+                [&](int i) { fft.execute_async(xs[i % rot].get(), out.get(), s.get()); },
+                s.get(),
+                opt.reps)
                 .median_ms;
     }
     r.errors["misses"] = double(ours.misses);
@@ -210,7 +222,8 @@ void bench_cuda(const options& opt, std::int64_t n, std::int64_t k, int trials, 
 
     if (n > host_max)
         return;
-    const int host_reps = n >= (std::int64_t(1) << 26) ? std::min(opt.reps, 10) : opt.reps;
+    const int host_reps =
+        n >= (std::int64_t(1) << 26) ? std::min(opt.reps, 10) : opt.reps;
     for (const bool pinned : { true, false }) {
         cuda::pinned_buffer<cf> hp;
         std::vector<cf> hv;
@@ -222,8 +235,8 @@ void bench_cuda(const options& opt, std::int64_t n, std::int64_t k, int trials, 
             hv.resize(n);
             hx = hv.data();
         }
-        GPUFFT_CUDA_CHECK(cudaMemcpy(hx, xs[0].get(), std::size_t(n) * sizeof(cf),
-                                     cudaMemcpyDeviceToHost));
+        GPUFFT_CUDA_CHECK(cudaMemcpy(
+            hx, xs[0].get(), std::size_t(n) * sizeof(cf), cudaMemcpyDeviceToHost));
         // A fresh plan per memory kind: each measures its own transfer choice.
         sparse_fft_plan hplan(n, k, o);
         score hs, hb;
@@ -231,15 +244,19 @@ void bench_cuda(const options& opt, std::int64_t n, std::int64_t k, int trials, 
         hs.add(ts[0], bins, vals);
         dense.execute(hx, bins, vals);
         hb.add(ts[0], bins, vals);
-        result h = make_row("cuda", dev, pinned ? "host-pinned" : "host-pageable", n, k, hplan);
+        result h =
+            make_row("cuda", dev, pinned ? "host-pinned" : "host-pageable", n, k, hplan);
         h.labels["memory"] = pinned ? "pinned" : "pageable";
         h.time = time_host([&](int) { hplan.execute(hx, bins, vals); }, host_reps);
         // The plan now says which transfer its first call measured faster.
         const std::string d = hplan.describe();
-        h.labels["transfer"] = d.find("gather touched") != std::string::npos ? "gather" : "copy";
+        h.labels["transfer"] =
+            d.find("gather touched") != std::string::npos ? "gather" : "copy";
         std::printf("# %s\n", d.c_str());
         h.baseline_name = "copy+cufft+topk";
-        h.baseline_ms = time_host([&](int) { dense.execute(hx, bins, vals); }, host_reps, 1).median_ms;
+        h.baseline_ms =
+            time_host([&](int) { dense.execute(hx, bins, vals); }, host_reps, 1)
+                .median_ms;
         h.errors["misses"] = double(hs.misses);
         h.errors["trials"] = 1;
         h.errors["max_error"] = hs.max_error;
@@ -276,7 +293,11 @@ int bench_sparse(const options& opt)
                 if (want_cpu && n <= cpu_max)
                     bench_cpu(opt, n, k, std::min(trials, 3));
             } catch (const std::exception& e) {
-                std::fprintf(stderr, "sparse n=%lld k=%lld: %s\n", (long long)n, (long long)k, e.what());
+                std::fprintf(stderr,
+                             "sparse n=%lld k=%lld: %s\n",
+                             (long long)n,
+                             (long long)k,
+                             e.what());
                 ++failures;
             }
         }
@@ -288,7 +309,8 @@ int bench_sparse(const options& opt)
 
 } // namespace
 
-GPUFFT_BENCH_COMMAND(sparse,
-                     "sparse FFT vs cuFFT + top-k and FFTW + top-k "
-                     "[--sizes 2^20,2^27 --k 50,1000 --trials 10 --host-max 2^27 --cpu-max 2^24]",
-                     bench_sparse);
+GPUFFT_BENCH_COMMAND(
+    sparse,
+    "sparse FFT vs cuFFT + top-k and FFTW + top-k "
+    "[--sizes 2^20,2^27 --k 50,1000 --trials 10 --host-max 2^27 --cpu-max 2^24]",
+    bench_sparse);

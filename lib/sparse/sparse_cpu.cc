@@ -9,14 +9,13 @@
 // with the same permutations (sparse_params), so the two can be checked against each
 // other. Also the dense FFT + top-k fallback.
 
-#include "../core/fftw_lock.h"
 #include "sparse_backend.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
+#include <unordered_map>
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
-#include <unordered_map>
 
 namespace gr {
 namespace gpufft {
@@ -24,8 +23,9 @@ namespace detail {
 
 void throw_non_finite()
 {
-    throw std::invalid_argument("x: holds non-finite samples (NaN or Inf) among those the "
-                                "sparse FFT reads; the transform is undefined");
+    throw std::invalid_argument(
+        "x: holds non-finite samples (NaN or Inf) among those the "
+        "sparse FFT reads; the transform is undefined");
 }
 
 void keep_top_k_sorted(std::int64_t k,
@@ -35,12 +35,14 @@ void keep_top_k_sorted(std::int64_t k,
     std::vector<std::size_t> order(bins.size());
     std::iota(order.begin(), order.end(), std::size_t(0));
     if (std::int64_t(order.size()) > k) {
-        std::nth_element(order.begin(), order.begin() + k, order.end(), [&](auto a, auto b) {
-            return std::norm(values[a]) > std::norm(values[b]);
-        });
+        std::nth_element(
+            order.begin(), order.begin() + k, order.end(), [&](auto a, auto b) {
+                return std::norm(values[a]) > std::norm(values[b]);
+            });
         order.resize(k);
     }
-    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return bins[a] < bins[b]; });
+    std::sort(
+        order.begin(), order.end(), [&](auto a, auto b) { return bins[a] < bins[b]; });
     std::vector<std::int64_t> b2(order.size());
     std::vector<std::complex<float>> v2(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
@@ -125,8 +127,8 @@ private:
         }
     }
 
-    // Phase-based location with peeling: decode every clean bucket of every loop, keep the
-    // new tones, subtract them from every hash, repeat while new tones appear.
+    // Phase-based location with peeling: decode every clean bucket of every loop, keep
+    // the new tones, subtract them from every hash, repeat while new tones appear.
     void locate()
     {
         const auto& c = d_p.c;
@@ -142,7 +144,6 @@ private:
         }
         const double thr2 = peak2 * d_p.threshold_rel * d_p.threshold_rel;
         d_found_f.clear();
-        d_found_g.clear();
         d_xr.clear();
         d_xi.clear();
         d_index.clear();
@@ -159,7 +160,8 @@ private:
                     }
                     std::int64_t f;
                     double xr, xi;
-                    if (!decode_bucket(c, zr, zi, b, d_p.sigma_inv[r], d_p.tau[r], thr2, f, xr, xi))
+                    if (!decode_bucket(
+                            c, zr, zi, b, d_p.sigma_inv[r], d_p.tau[r], thr2, f, xr, xi))
                         continue;
                     if (std::int64_t(d_found_f.size()) >= d_p.max_found ||
                         !d_index.emplace(f, d_found_f.size()).second)
@@ -188,7 +190,16 @@ private:
                 const std::int64_t b = (b0 + db + c.B) % c.B;
                 for (int j = 0; j < c.levels; ++j) {
                     double zr, zi;
-                    tone_in_bucket(c, f, g, xr, xi, b, std::uint64_t(c.offset[j]), d_p.tau[r], zr, zi);
+                    tone_in_bucket(c,
+                                   f,
+                                   g,
+                                   xr,
+                                   xi,
+                                   b,
+                                   std::uint64_t(c.offset[j]),
+                                   d_p.tau[r],
+                                   zr,
+                                   zi);
                     const std::size_t at = std::size_t(r * c.levels + j) * c.B + b;
                     d_re[at] += zr;
                     d_im[at] += zi;
@@ -198,28 +209,42 @@ private:
     }
 
     // Values, in two steps. (1) The median: each hash gives X + (what is left in the
-    // tone's bucket) / response; the median over hashes (real and imaginary apart) ignores
-    // the few that share a bucket with a tone whose first estimate was off. (2) Least
-    // squares refinement: buckets shared by two tones couple their errors, so a few Jacobi
-    // sweeps of the normal equations (every bucket a tone reaches, weighted by its
+    // tone's bucket) / response; the median over hashes (real and imaginary apart)
+    // ignores the few that share a bucket with a tone whose first estimate was off. (2)
+    // Least squares refinement: buckets shared by two tones couple their errors, so a few
+    // Jacobi sweeps of the normal equations (every bucket a tone reaches, weighted by its
     // response) bring every value to float precision.
     void estimate()
     {
         const auto& c = d_p.c;
         const int H = d_p.hashes();
         const std::size_t count = d_found_f.size();
-        std::vector<double> er(H), ei(H);
-        std::vector<double> nr(count), ni(count);
+        auto& er = d_scratch_r;
+        auto& ei = d_scratch_i;
+        auto& nr = d_next_r;
+        auto& ni = d_next_i;
+        er.resize(H);
+        ei.resize(H);
+        nr.resize(count);
+        ni.resize(count);
         for (std::size_t i = 0; i < count; ++i) {
             const std::int64_t f = d_found_f[i];
             for (int r = 0; r < c.loops; ++r) {
-                const std::int64_t g =
-                    std::int64_t(mulmod(d_p.sigma[r], std::uint64_t(f), std::uint64_t(c.n)));
+                const std::int64_t g = std::int64_t(
+                    mulmod(d_p.sigma[r], std::uint64_t(f), std::uint64_t(c.n)));
                 const std::int64_t b = own_bucket(c, g);
                 for (int j = 0; j < c.levels; ++j) {
                     double ur, ui;
-                    tone_in_bucket(c, f, g, 1.0, 0.0, b, std::uint64_t(c.offset[j]),
-                                   d_p.tau[r], ur, ui);
+                    tone_in_bucket(c,
+                                   f,
+                                   g,
+                                   1.0,
+                                   0.0,
+                                   b,
+                                   std::uint64_t(c.offset[j]),
+                                   d_p.tau[r],
+                                   ur,
+                                   ui);
                     const std::size_t at = std::size_t(r * c.levels + j) * c.B + b;
                     const double den = ur * ur + ui * ui;
                     const double rr = d_re[at], ri = d_im[at];
@@ -249,15 +274,23 @@ private:
             const std::int64_t f = d_found_f[i];
             int m = 0;
             for (int r = 0; r < c.loops; ++r) {
-                const std::int64_t g =
-                    std::int64_t(mulmod(d_p.sigma[r], std::uint64_t(f), std::uint64_t(c.n)));
+                const std::int64_t g = std::int64_t(
+                    mulmod(d_p.sigma[r], std::uint64_t(f), std::uint64_t(c.n)));
                 const std::int64_t b0 = own_bucket(c, g);
                 for (int db = -1; db <= 1; ++db) {
                     const std::int64_t b = (b0 + db + c.B) % c.B;
                     for (int j = 0; j < c.levels; ++j, ++m) {
                         double ur, ui;
-                        tone_in_bucket(c, f, g, 1.0, 0.0, b, std::uint64_t(c.offset[j]),
-                                       d_p.tau[r], ur, ui);
+                        tone_in_bucket(c,
+                                       f,
+                                       g,
+                                       1.0,
+                                       0.0,
+                                       b,
+                                       std::uint64_t(c.offset[j]),
+                                       d_p.tau[r],
+                                       ur,
+                                       ui);
                         d_resp[i * per + m] = { ur, ui };
                         d_at[i * per + m] = std::size_t(r * c.levels + j) * c.B + b;
                     }
@@ -265,8 +298,11 @@ private:
             }
         }
         using cd = std::complex<double>;
-        std::vector<cd> s(count), p(count);
-        std::vector<cd> q(d_re.size());
+        auto& s = d_cg_s;
+        auto& p = d_cg_p;
+        auto& q = d_cg_q;
+        s.resize(count);
+        q.resize(d_re.size());
         auto adjoint = [&](std::vector<cd>& out) { // out = A^H R
             double g = 0;
             for (std::size_t i = 0; i < count; ++i) {
@@ -325,9 +361,13 @@ private:
     dense_fft_plan d_fft;
     std::vector<std::complex<float>> d_z, d_Z;
     std::vector<double> d_re, d_im;
-    std::vector<std::int64_t> d_found_f, d_found_g;
+    std::vector<std::int64_t> d_found_f;
     std::vector<double> d_xr, d_xi;
     std::unordered_map<std::int64_t, std::size_t> d_index;
+    // Scratch of the value stage, kept between calls (execute allocates nothing once
+    // warm).
+    std::vector<double> d_scratch_r, d_scratch_i, d_next_r, d_next_i;
+    std::vector<std::complex<double>> d_cg_s, d_cg_p, d_cg_q;
     std::vector<std::complex<double>> d_resp;
     std::vector<std::size_t> d_at;
 };
@@ -352,9 +392,10 @@ public:
         for (const auto& v : d_X)
             if (!std::isfinite(v.real()) || !std::isfinite(v.imag()))
                 throw_non_finite();
-        std::nth_element(order.begin(), order.begin() + d_k, order.end(), [&](auto a, auto b) {
-            return std::norm(d_X[a]) > std::norm(d_X[b]);
-        });
+        std::nth_element(
+            order.begin(), order.begin() + d_k, order.end(), [&](auto a, auto b) {
+                return std::norm(d_X[a]) > std::norm(d_X[b]);
+            });
         bins.assign(order.begin(), order.begin() + d_k);
         std::sort(bins.begin(), bins.end());
         values.resize(bins.size());

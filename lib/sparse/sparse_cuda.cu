@@ -14,7 +14,6 @@
 // pinned staging) and copied, or all n samples are copied; the first host call times
 // both and keeps the faster (sparse_fft_transfer::automatic).
 
-#include "../core/fftw_lock.h"
 #include "../cuda/cuda_resources.h"
 #include "../cuda/host_transfer.h"
 #include "sparse_backend.h"
@@ -75,7 +74,8 @@ public:
         d_peak.allocate(1);
         d_bad.allocate(1);
         d_max_found = int(p.max_found);
-        d_table_size = pow2_at_least(2 * (std::uint64_t(p.max_found) + std::uint64_t(c.loops) * c.B));
+        d_table_size = pow2_at_least(
+            2 * (std::uint64_t(p.max_found) + std::uint64_t(c.loops) * c.B));
         d_table.allocate(d_table_size);
         d_found_f.allocate(d_max_found);
         d_found_x.allocate(d_max_found);
@@ -93,7 +93,8 @@ public:
         d_gamma.allocate(p.value_passes + 1);
         d_qq.allocate(std::max(1, p.value_passes));
         const std::size_t out_bytes =
-            sizeof(sk::out_header) + std::size_t(p.k) * (sizeof(long long) + sizeof(float2));
+            sizeof(sk::out_header) +
+            std::size_t(p.k) * (sizeof(long long) + sizeof(float2));
         d_out.allocate(out_bytes);
         h_out.allocate(out_bytes);
 
@@ -141,9 +142,9 @@ public:
     {
         std::ostringstream os;
         os << "host input: "
-           << (d_transfer == sparse_fft_transfer::gather
-                   ? "gather touched samples"
-                   : d_transfer == sparse_fft_transfer::full_copy ? "copy all n" : "measured on first call");
+           << (d_transfer == sparse_fft_transfer::gather      ? "gather touched samples"
+               : d_transfer == sparse_fft_transfer::full_copy ? "copy all n"
+                                                              : "measured on first call");
         if (!d_measure.empty())
             os << " (" << d_measure << ")";
         os << ", " << (d_use_graph ? "CUDA graph" : "stream launches");
@@ -154,7 +155,8 @@ private:
     template <typename T>
     void copy_up(T* dst, const void* src, std::size_t bytes)
     {
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, d_stream.get()));
+        GPUFFT_CUDA_CHECK(
+            cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, d_stream.get()));
         d_stream.synchronize();
     }
 
@@ -165,55 +167,94 @@ private:
         const auto& c = d_p.c;
         cudaStream_t s = d_stream.get();
         const int H = d_p.hashes();
-        sk::reset_kernel<<<unsigned(std::min<unsigned long long>(512, (d_table_size + 255) / 256)), 256, 0, s>>>(
-            d_table.get(), d_table_size, d_peak.get(), d_bad.get(), d_count.get(),
-            d_count_at.get(), d_p.rounds, d_gamma.get(), d_qq.get(), d_p.value_passes);
+        sk::reset_kernel<<<unsigned(std::min<unsigned long long>(
+                               512, (d_table_size + 255) / 256)),
+                           256,
+                           0,
+                           s>>>(d_table.get(),
+                                d_table_size,
+                                d_peak.get(),
+                                d_bad.get(),
+                                d_count.get(),
+                                d_count_at.get(),
+                                d_p.rounds,
+                                d_gamma.get(),
+                                d_qq.get(),
+                                d_p.value_passes);
         GPUFFT_CUDA_CHECK_LAUNCH();
 
         const dim3 hblock(sk::hash_buckets, sk::hash_rows);
-        const dim3 hgrid(unsigned((c.B + sk::hash_buckets - 1) / sk::hash_buckets), unsigned(H));
+        const dim3 hgrid(unsigned((c.B + sk::hash_buckets - 1) / sk::hash_buckets),
+                         unsigned(H));
         if (mode == 0) {
-            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_xptr.get(), d_h_xptr.get(), sizeof(void*),
-                                              cudaMemcpyHostToDevice, s));
-            sk::hash_kernel<false><<<hgrid, hblock, 0, s>>>(
-                d_xptr.get(), nullptr, d_taps.get(), d_walks.get(), c.n, c.B, d_p.window,
-                d_p.half_window, d_z.get());
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                d_xptr.get(), d_h_xptr.get(), sizeof(void*), cudaMemcpyHostToDevice, s));
+            sk::hash_kernel<false><<<hgrid, hblock, 0, s>>>(d_xptr.get(),
+                                                            nullptr,
+                                                            d_taps.get(),
+                                                            d_walks.get(),
+                                                            c.n,
+                                                            c.B,
+                                                            d_p.window,
+                                                            d_p.half_window,
+                                                            d_z.get());
         } else {
-            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_staged.get(), h_staged.get(), d_staged.bytes(),
-                                              cudaMemcpyHostToDevice, s));
-            sk::hash_kernel<true><<<hgrid, hblock, 0, s>>>(
-                nullptr, d_staged.get(), d_taps.get(), d_walks.get(), c.n, c.B, d_p.window,
-                d_p.half_window, d_z.get());
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_staged.get(),
+                                              h_staged.get(),
+                                              d_staged.bytes(),
+                                              cudaMemcpyHostToDevice,
+                                              s));
+            sk::hash_kernel<true><<<hgrid, hblock, 0, s>>>(nullptr,
+                                                           d_staged.get(),
+                                                           d_taps.get(),
+                                                           d_walks.get(),
+                                                           c.n,
+                                                           c.B,
+                                                           d_p.window,
+                                                           d_p.half_window,
+                                                           d_z.get());
         }
         GPUFFT_CUDA_CHECK_LAUNCH();
         d_fft.execute_async(d_z.get(), d_Z.get(), s);
 
         const long long HB = (long long)H * c.B;
-        sk::peak_kernel<<<unsigned(std::min<long long>(256, (HB + 255) / 256)), 256, 0, s>>>(
-            d_Z.get(), HB, d_peak.get(), d_bad.get());
+        sk::peak_kernel<<<unsigned(std::min<long long>(256, (HB + 255) / 256)),
+                          256,
+                          0,
+                          s>>>(d_Z.get(), HB, d_peak.get(), d_bad.get());
         GPUFFT_CUDA_CHECK_LAUNCH();
 
-        sk::peel_state st{ d_table.get(),        d_table_size - 1, d_found_f.get(),
-                           d_found_x.get(),      d_count.get(),    d_count_at.get(),
+        sk::peel_state st{ d_table.get(),   d_table_size - 1, d_found_f.get(),
+                           d_found_x.get(), d_count.get(),    d_count_at.get(),
                            d_max_found };
         const long long LB = (long long)c.loops * c.B;
         const unsigned dgrid = unsigned((LB + 127) / 128);
         const unsigned sgrid = unsigned(((long long)d_max_found * c.loops + 127) / 128);
         for (int round = 0; round < d_p.rounds; ++round) {
-            sk::decode_kernel<<<dgrid, 128, 0, s>>>(c, d_Z.get(), d_sigma_inv.get(), d_tau.get(),
-                                                    d_peak.get(), d_p.threshold_rel, st, round);
+            sk::decode_kernel<<<dgrid, 128, 0, s>>>(c,
+                                                    d_Z.get(),
+                                                    d_sigma_inv.get(),
+                                                    d_tau.get(),
+                                                    d_peak.get(),
+                                                    d_p.threshold_rel,
+                                                    st,
+                                                    round);
             GPUFFT_CUDA_CHECK_LAUNCH();
-            sk::subtract_kernel<<<sgrid, 128, 0, s>>>(c, d_Z.get(), d_sigma.get(), d_tau.get(), st, round);
+            sk::subtract_kernel<<<sgrid, 128, 0, s>>>(
+                c, d_Z.get(), d_sigma.get(), d_tau.get(), st, round);
             GPUFFT_CUDA_CHECK_LAUNCH();
         }
         // Values: median over hashes, then least squares (CGLS) on the normal equations.
-        sk::value_state v{ d_vx.get(), d_resp.get(), d_at.get(), d_per,  d_R.get(),
-                           d_q.get(),  d_s.get(),    { d_pdir[0].get(), d_pdir[1].get() },
+        sk::value_state v{ d_vx.get(),    d_resp.get(),
+                           d_at.get(),    d_per,
+                           d_R.get(),     d_q.get(),
+                           d_s.get(),     { d_pdir[0].get(), d_pdir[1].get() },
                            d_gamma.get(), d_qq.get() };
         const unsigned tgrid = unsigned((d_max_found + 127) / 128);
         const unsigned mgrid = unsigned(((long long)d_max_found * d_per + 255) / 256);
         const unsigned bgrid = unsigned((HB + 255) / 256);
-        sk::median_kernel<<<tgrid, 128, 0, s>>>(c, d_Z.get(), d_sigma.get(), d_tau.get(), st, v);
+        sk::median_kernel<<<tgrid, 128, 0, s>>>(
+            c, d_Z.get(), d_sigma.get(), d_tau.get(), st, v);
         GPUFFT_CUDA_CHECK_LAUNCH();
         sk::residual_kernel<<<bgrid, 256, 0, s>>>(d_Z.get(), HB, d_R.get(), d_q.get());
         GPUFFT_CUDA_CHECK_LAUNCH();
@@ -224,25 +265,37 @@ private:
         for (int it = 0; it < d_p.value_passes; ++it) {
             sk::forward_kernel<<<mgrid, 256, 0, s>>>(st, v, it);
             GPUFFT_CUDA_CHECK_LAUNCH();
-            sk::norm_kernel<<<unsigned(std::min<long long>(128, (HB + 255) / 256)), 256, 0, s>>>(v, HB, it);
+            sk::norm_kernel<<<unsigned(std::min<long long>(128, (HB + 255) / 256)),
+                              256,
+                              0,
+                              s>>>(v, HB, it);
             GPUFFT_CUDA_CHECK_LAUNCH();
-            sk::step_kernel<<<unsigned((std::max<long long>(HB, d_max_found) + 255) / 256), 256, 0, s>>>(
-                st, v, HB, it);
+            sk::step_kernel<<<unsigned((std::max<long long>(HB, d_max_found) + 255) /
+                                       256),
+                              256,
+                              0,
+                              s>>>(st, v, HB, it);
             GPUFFT_CUDA_CHECK_LAUNCH();
             if (it + 1 < d_p.value_passes) {
                 sk::adjoint_kernel<<<tgrid, 128, 0, s>>>(st, v, it + 1);
                 GPUFFT_CUDA_CHECK_LAUNCH();
             }
         }
-        sk::select_kernel<<<1, 1024, 0, s>>>(st, v, d_bad.get(), int(d_p.k), out_header(),
-                                             out_f(), out_x());
+        sk::select_kernel<<<1, 1024, 0, s>>>(
+            st, v, d_bad.get(), int(d_p.k), out_header(), out_f(), out_x());
         GPUFFT_CUDA_CHECK_LAUNCH();
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_out.get(), d_out.get(), d_out.bytes(),
-                                          cudaMemcpyDeviceToHost, s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+            h_out.get(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, s));
     }
 
-    sk::out_header* out_header() const { return reinterpret_cast<sk::out_header*>(d_out.get()); }
-    long long* out_f() const { return reinterpret_cast<long long*>(d_out.get() + sizeof(sk::out_header)); }
+    sk::out_header* out_header() const
+    {
+        return reinterpret_cast<sk::out_header*>(d_out.get());
+    }
+    long long* out_f() const
+    {
+        return reinterpret_cast<long long*>(d_out.get() + sizeof(sk::out_header));
+    }
     float2* out_x() const
     {
         return reinterpret_cast<float2*>(d_out.get() + sizeof(sk::out_header) +
@@ -254,7 +307,8 @@ private:
     {
         if (d_use_graph && !d_graph[mode]) {
             cudaGraph_t graph = nullptr;
-            GPUFFT_CUDA_CHECK(cudaStreamBeginCapture(d_stream.get(), cudaStreamCaptureModeThreadLocal));
+            GPUFFT_CUDA_CHECK(
+                cudaStreamBeginCapture(d_stream.get(), cudaStreamCaptureModeThreadLocal));
             try {
                 enqueue(mode);
             } catch (...) {
@@ -360,7 +414,8 @@ private:
             const auto t0 = std::chrono::steady_clock::now();
             fn();
             d_stream.synchronize();
-            return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+            return std::chrono::duration<double, std::milli>(
+                       std::chrono::steady_clock::now() - t0)
                 .count();
         };
         const double tg = time_it([&] { run_gathered(x); });
@@ -376,7 +431,8 @@ private:
         } else {
             d_measure = "no room for an n-sample device copy";
         }
-        d_transfer = tg <= tf ? sparse_fft_transfer::gather : sparse_fft_transfer::full_copy;
+        d_transfer =
+            tg <= tf ? sparse_fft_transfer::gather : sparse_fft_transfer::full_copy;
         if (d_transfer == sparse_fft_transfer::gather)
             d_full.release();
         else {
@@ -393,9 +449,11 @@ private:
         const auto* hdr = reinterpret_cast<const sk::out_header*>(h_out.get());
         if (hdr->bad)
             throw_non_finite();
-        const auto* f = reinterpret_cast<const long long*>(h_out.get() + sizeof(sk::out_header));
-        const auto* x = reinterpret_cast<const float2*>(h_out.get() + sizeof(sk::out_header) +
-                                                        std::size_t(d_p.k) * sizeof(long long));
+        const auto* f =
+            reinterpret_cast<const long long*>(h_out.get() + sizeof(sk::out_header));
+        const auto* x =
+            reinterpret_cast<const float2*>(h_out.get() + sizeof(sk::out_header) +
+                                            std::size_t(d_p.k) * sizeof(long long));
         const int count = std::min<int>(hdr->count, int(d_p.k));
         bins.resize(count);
         values.resize(count);
@@ -464,11 +522,13 @@ public:
         if (where == memory::host) {
             if (!d_in.get())
                 d_in.allocate(d_n);
-            d_stager.to_device(d_in.get(), x, std::size_t(d_n) * sizeof(float2), d_stream.get());
+            d_stager.to_device(
+                d_in.get(), x, std::size_t(d_n) * sizeof(float2), d_stream.get());
             in = d_in.get();
         }
         d_fft.execute_async(in, d_X.get(), d_stream.get());
-        d_topk.enqueue(reinterpret_cast<const std::complex<float>*>(d_X.get()), d_stream.get());
+        d_topk.enqueue(reinterpret_cast<const std::complex<float>*>(d_X.get()),
+                       d_stream.get());
         d_stream.synchronize();
         d_topk.result(bins, values);
     }

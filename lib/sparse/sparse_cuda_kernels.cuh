@@ -20,8 +20,8 @@ namespace gpufft {
 namespace detail {
 namespace sparse_kernels {
 
-constexpr int hash_rows = 8;      // threads sharing one bucket's taps
-constexpr int hash_buckets = 32;  // buckets per block
+constexpr int hash_rows = 8;     // threads sharing one bucket's taps
+constexpr int hash_buckets = 32; // buckets per block
 constexpr unsigned long long empty_key = ~0ull;
 
 //! Per-hash sample walk: the index of tap 0 and the index step per tap (sigma), mod n.
@@ -152,7 +152,8 @@ __global__ void decode_kernel(sparse_consts c,
         zr[j] = v.x;
         zi[j] = v.y;
     }
-    const double thr2 = double(__uint_as_float(*peak_bits)) * threshold_rel * threshold_rel;
+    const double thr2 =
+        double(__uint_as_float(*peak_bits)) * threshold_rel * threshold_rel;
     std::int64_t f;
     double xr, xi;
     if (!decode_bucket(c, zr, zi, b, sigma_inv[r], tau[r], thr2, f, xr, xi))
@@ -206,7 +207,8 @@ __global__ void subtract_kernel(sparse_consts c,
         const long long b = (b0 + db + c.B) % c.B;
         for (int j = 0; j < c.levels; ++j) {
             double zr, zi;
-            tone_in_bucket(c, f, g, x.x, x.y, b, (unsigned long long)c.offset[j], tau[r], zr, zi);
+            tone_in_bucket(
+                c, f, g, x.x, x.y, b, (unsigned long long)c.offset[j], tau[r], zr, zi);
             float2* p = &Z[(long long)(r * c.levels + j) * c.B + b];
             atomicAdd(&p->x, float(-zr));
             atomicAdd(&p->y, float(-zi));
@@ -229,16 +231,16 @@ __device__ inline double median_in_place(double* v, int count)
 }
 
 struct value_state {
-    double2* x;     // current values (the peeling's first estimates are in found_x)
-    double2* resp;  // [tone][per]: unit tone's response in each bucket it reaches
-    int* at;        // [tone][per]: that bucket's index in the hash array
-    int per;        // loops * 3 * levels
-    double2* R;     // residual buckets (double: the CG sums reach 1e-40)
-    double2* q;     // A p
-    double2* s;     // A^H R
-    double2* p[2];  // search direction, ping-pong: iteration it writes p[it % 2]
-    double* gamma;  // gamma[it] = |s|^2 before iteration it
-    double* qq;     // qq[it] = |A p|^2 in iteration it
+    double2* x;    // current values (the peeling's first estimates are in found_x)
+    double2* resp; // [tone][per]: unit tone's response in each bucket it reaches
+    int* at;       // [tone][per]: that bucket's index in the hash array
+    int per;       // loops * 3 * levels
+    double2* R;    // residual buckets (double: the CG sums reach 1e-40)
+    double2* q;    // A p
+    double2* s;    // A^H R
+    double2* p[2]; // search direction, ping-pong: iteration it writes p[it % 2]
+    double* gamma; // gamma[it] = |s|^2 before iteration it
+    double* qq;    // qq[it] = |A p|^2 in iteration it
 };
 
 /*!
@@ -267,7 +269,16 @@ __global__ void median_kernel(sparse_consts c,
             const long long b = (b0 + db + c.B) % c.B;
             for (int j = 0; j < c.levels; ++j, ++m) {
                 double ur, ui;
-                tone_in_bucket(c, f, g, 1.0, 0.0, b, (unsigned long long)c.offset[j], tau[r], ur, ui);
+                tone_in_bucket(c,
+                               f,
+                               g,
+                               1.0,
+                               0.0,
+                               b,
+                               (unsigned long long)c.offset[j],
+                               tau[r],
+                               ur,
+                               ui);
                 const int at = (r * c.levels + j) * int(c.B) + int(b);
                 v.resp[(long long)i * v.per + m] = make_double2(ur, ui);
                 v.at[(long long)i * v.per + m] = at;
@@ -285,7 +296,8 @@ __global__ void median_kernel(sparse_consts c,
 }
 
 //! R = Z (in double), q = 0.
-__global__ void residual_kernel(const float2* __restrict__ Z, long long count, double2* R, double2* q)
+__global__ void
+residual_kernel(const float2* __restrict__ Z, long long count, double2* R, double2* q)
 {
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i < count) {
@@ -409,7 +421,8 @@ __global__ void reset_kernel(unsigned long long* table,
                              int passes)
 {
     const long long id = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    for (long long i = id; i < (long long)table_size; i += (long long)gridDim.x * blockDim.x)
+    for (long long i = id; i < (long long)table_size;
+         i += (long long)gridDim.x * blockDim.x)
         table[i] = empty_key;
     if (id == 0) {
         *peak = 0;
@@ -435,8 +448,13 @@ __device__ __forceinline__ unsigned int value_key(double2 x)
  * over at most max_found keys, in one block): linear time, no sort. Writes the
  * host-visible result.
  */
-__global__ void select_kernel(peel_state s, value_state v, const int* bad, int k, out_header* hdr,
-                              long long* out_f, float2* out_x)
+__global__ void select_kernel(peel_state s,
+                              value_state v,
+                              const int* bad,
+                              int k,
+                              out_header* hdr,
+                              long long* out_f,
+                              float2* out_x)
 {
     __shared__ unsigned int hist[256];
     __shared__ unsigned int s_prefix;
@@ -481,7 +499,8 @@ __global__ void select_kernel(peel_state s, value_state v, const int* bad, int k
         mask |= 255u << shift;
         __syncthreads();
     }
-    // prefix is the k-th largest key; take every key above it, then `remaining` equal ones.
+    // prefix is the k-th largest key; take every key above it, then `remaining` equal
+    // ones.
     if (threadIdx.x == 0)
         s_slot = 0;
     __syncthreads();

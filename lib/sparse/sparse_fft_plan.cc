@@ -23,7 +23,9 @@ public:
     std::unique_ptr<detail::sparse_backend> engine;
 };
 
-sparse_fft_plan::sparse_fft_plan(std::int64_t n, std::int64_t k, const sparse_fft_options& o)
+sparse_fft_plan::sparse_fft_plan(std::int64_t n,
+                                 std::int64_t k,
+                                 const sparse_fft_options& o)
     : d_impl(std::make_unique<impl>())
 {
     auto& d = *d_impl;
@@ -36,8 +38,9 @@ sparse_fft_plan::sparse_fft_plan(std::int64_t n, std::int64_t k, const sparse_ff
     if (d.used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA
         d.device_id = resolve_device_id(o.device_id);
-        d.engine = d.params.dense ? detail::make_dense_topk_cuda(n, k, d.device_id)
-                                  : detail::make_sparse_cuda(d.params, d.device_id, o.transfer);
+        d.engine = d.params.dense
+                       ? detail::make_dense_topk_cuda(n, k, d.device_id)
+                       : detail::make_sparse_cuda(d.params, d.device_id, o.transfer);
 #endif
     } else {
         d.engine = d.params.dense ? detail::make_dense_topk_cpu(n, k)
@@ -66,12 +69,15 @@ std::int64_t sparse_fft_plan::k() const { return d_impl->params.k; }
 gpufft::backend sparse_fft_plan::backend() const { return d_impl->used; }
 int sparse_fft_plan::device_id() const { return d_impl->device_id; }
 bool sparse_fft_plan::dense_fallback() const { return d_impl->params.dense; }
-std::int64_t sparse_fft_plan::samples_read() const { return d_impl->params.samples_read(); }
+std::int64_t sparse_fft_plan::samples_read() const
+{
+    return d_impl->params.samples_read();
+}
 
 std::string sparse_fft_plan::describe() const
 {
-    std::string s = detail::describe_params(d_impl->params) + ", backend " +
-                    to_string(d_impl->used);
+    std::string s =
+        detail::describe_params(d_impl->params) + ", backend " + to_string(d_impl->used);
     const std::string extra = d_impl->engine->notes();
     return extra.empty() ? s : s + ", " + extra;
 }

@@ -60,7 +60,8 @@ SFFT_HD double window_response(double D, double ghat_scale)
     return 0.5 * (erf((D + 0.5) * ghat_scale) - erf((D - 0.5) * ghat_scale));
 }
 
-//! Offset of permuted frequency g from the centre of bucket b, in buckets, in [-B/2, B/2).
+//! Offset of permuted frequency g from the centre of bucket b, in buckets, in [-B/2,
+//! B/2).
 SFFT_HD double bucket_offset(const sparse_consts& c, std::int64_t b, std::int64_t g)
 {
     std::int64_t d = b * c.nb - g; // in (-n, n)
@@ -124,8 +125,8 @@ SFFT_HD bool decode_bucket(const sparse_consts& c,
         const double pi_ = zi[j] * zr[0] - zr[j] * zi[0];
         phase[j] = atan2(pi_, pr) * 0.15915494309189533577;
         const std::uint64_t a = std::uint64_t(c.offset[j]);
-        const double predicted =
-            double(mulmod(a, std::uint64_t(base), n)) / double(n) + double(a) * e / double(n);
+        const double predicted = double(mulmod(a, std::uint64_t(base), n)) / double(n) +
+                                 double(a) * e / double(n);
         e += wrap_turns(phase[j] - predicted) * double(n) / double(a);
     }
     std::int64_t g = base + std::int64_t(llround(e));
@@ -136,8 +137,8 @@ SFFT_HD bool decode_bucket(const sparse_consts& c,
     if (fabs(D) > 0.5)
         return false; // a neighbour's tone leaking in: its own bucket reports it
     for (int j = 1; j < c.levels; ++j) {
-        const double p = double(mulmod(std::uint64_t(c.offset[j]), std::uint64_t(g), n)) /
-                         double(n);
+        const double p =
+            double(mulmod(std::uint64_t(c.offset[j]), std::uint64_t(g), n)) / double(n);
         if (fabs(wrap_turns(phase[j] - p)) > c.phase_tol)
             return false;
     }

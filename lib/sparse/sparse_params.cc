@@ -114,18 +114,22 @@ sparse_params choose_sparse_params(std::int64_t n,
     if (o.mode != sparse_fft_mode::exact)
         bad("mode: must be 'exact' or 'robust'");
     if (o.loops < 0 || o.loops > 16)
-        bad("loops: " + std::to_string(o.loops) + " is invalid; must be in [0, 16] (0: auto)");
-    if (o.buckets < 0 || (o.buckets > 0 && (o.buckets < 2 || o.buckets > n / 2 ||
-                                            n % o.buckets != 0)))
+        bad("loops: " + std::to_string(o.loops) +
+            " is invalid; must be in [0, 16] (0: auto)");
+    if (o.buckets < 0 ||
+        (o.buckets > 0 && (o.buckets < 2 || o.buckets > n / 2 || n % o.buckets != 0)))
         bad("buckets: " + std::to_string(o.buckets) +
             " is invalid; must be 0 (auto) or a divisor of n in [2, n/2]");
     if (o.window < 0 || (o.window > 0 && o.window % 2 == 0))
-        bad("window: " + std::to_string(o.window) + " is invalid; must be 0 (auto) or odd");
+        bad("window: " + std::to_string(o.window) +
+            " is invalid; must be 0 (auto) or odd");
 
     sparse_params p;
     p.k = k;
     p.c.n = n;
-    p.seed = o.seed ? o.seed : (std::uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
+    p.seed = o.seed
+                 ? o.seed
+                 : (std::uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
 
     std::int64_t B = o.buckets;
     if (!B) {
@@ -145,11 +149,11 @@ sparse_params choose_sparse_params(std::int64_t n,
         p.c.B = B;
         p.c.nb = n / B;
         const double load = double(k) / double(B);
-        p.c.loops = o.loops ? o.loops
-                            : default_loops + (load > bucket_load ? 2 : 0);
+        p.c.loops = o.loops ? o.loops : default_loops + (load > bucket_load ? 2 : 0);
         p.window_sigma = window_beta * double(B);
-        p.half_window = o.window ? (o.window - 1) / 2
-                                 : std::int64_t(std::ceil(window_sigmas * p.window_sigma));
+        p.half_window = o.window
+                            ? (o.window - 1) / 2
+                            : std::int64_t(std::ceil(window_sigmas * p.window_sigma));
         p.window = 2 * p.half_window + 1;
         p.c.ghat_scale = std::sqrt(2.0) * M_PI * p.window_sigma / double(B);
 
@@ -159,8 +163,8 @@ sparse_params choose_sparse_params(std::int64_t n,
         int levels = 1;
         double U = double(p.c.nb);
         while (U >= 0.3 && levels < sparse_max_levels) {
-            const std::int64_t a =
-                std::max<std::int64_t>(1, std::int64_t(std::floor(double(n) / (2.5 * U))));
+            const std::int64_t a = std::max<std::int64_t>(
+                1, std::int64_t(std::floor(double(n) / (2.5 * U))));
             p.c.offset[levels++] = a;
             U = phase_budget * double(n) / double(a);
         }
@@ -212,8 +216,10 @@ std::vector<float> make_window(const sparse_params& p)
     std::vector<float> g(p.window);
     const double B = double(p.c.B);
     for (std::int64_t t = -p.half_window; t <= p.half_window; ++t) {
-        const double sinc = t == 0 ? 1.0 / B : std::sin(M_PI * double(t) / B) / (M_PI * double(t));
-        const double gauss = std::exp(-0.5 * double(t) * double(t) / (p.window_sigma * p.window_sigma));
+        const double sinc =
+            t == 0 ? 1.0 / B : std::sin(M_PI * double(t) / B) / (M_PI * double(t));
+        const double gauss =
+            std::exp(-0.5 * double(t) * double(t) / (p.window_sigma * p.window_sigma));
         g[t + p.half_window] = float(sinc * gauss);
     }
     return g;
@@ -227,7 +233,8 @@ std::string describe_params(const sparse_params& p)
         os << "dense FFT + top-k (" << p.dense_reason << ")";
         return os.str();
     }
-    os << "B=" << p.c.B << " loops=" << p.c.loops << " levels=" << p.c.levels << " (offsets";
+    os << "B=" << p.c.B << " loops=" << p.c.loops << " levels=" << p.c.levels
+       << " (offsets";
     for (int j = 1; j < p.c.levels; ++j)
         os << " " << p.c.offset[j];
     os << ") window=" << p.window << " samples_read=" << p.samples_read()

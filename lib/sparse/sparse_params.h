@@ -29,21 +29,26 @@ struct sparse_params {
     std::int64_t window = 0;      //!< 2 half_window + 1
     double window_sigma = 0;      //!< the Gaussian's std. dev., in samples
     std::uint64_t seed = 0;
-    std::vector<std::uint64_t> sigma, sigma_inv, tau; //!< per loop: y[t] = x[sigma t + tau]
-    int rounds = 0;               //!< peeling rounds at most
-    int value_passes = 0;         //!< least-squares (CG) iterations after the median
-    std::int64_t max_found = 0;   //!< capacity for located tones
-    double threshold_rel = 0;     //!< buckets below this x the largest are empty
+    std::vector<std::uint64_t> sigma, sigma_inv,
+        tau;                    //!< per loop: y[t] = x[sigma t + tau]
+    int rounds = 0;             //!< peeling rounds at most
+    int value_passes = 0;       //!< least-squares (CG) iterations after the median
+    std::int64_t max_found = 0; //!< capacity for located tones
+    double threshold_rel = 0;   //!< buckets below this x the largest are empty
     bool dense = false;
     std::string dense_reason;
 
     int hashes() const { return c.loops * c.levels; }
-    //! Sample index of hash h = loop * levels + level, tap t (t in [-half_window, half_window]).
+    //! Sample index of hash h = loop * levels + level, tap t (t in [-half_window,
+    //! half_window]).
     std::uint64_t sample_index(int h, std::int64_t t) const;
     //! sigma * (t + a_level) + tau for t = 0, and the step sigma * B, both mod n.
     std::uint64_t hash_start(int h) const;
     //! Samples read per execute.
-    std::int64_t samples_read() const { return dense ? c.n : std::int64_t(hashes()) * window; }
+    std::int64_t samples_read() const
+    {
+        return dense ? c.n : std::int64_t(hashes()) * window;
+    }
 };
 
 //! Validates n, k and the options (std::invalid_argument naming the parameter) and runs

@@ -33,13 +33,13 @@ void make_sparse_signal_device(std::int64_t n,
         scaled[i] = make_float2(values[i].real() / float(n), values[i].imag() / float(n));
     cuda::device_buffer<long long> d_bins(k);
     cuda::device_buffer<float2> d_v(k);
-    GPUFFT_CUDA_CHECK(cudaMemcpy(d_bins.get(), bins.data(), k * sizeof(long long),
-                                 cudaMemcpyHostToDevice));
-    GPUFFT_CUDA_CHECK(cudaMemcpy(d_v.get(), scaled.data(), k * sizeof(float2),
-                                 cudaMemcpyHostToDevice));
+    GPUFFT_CUDA_CHECK(cudaMemcpy(
+        d_bins.get(), bins.data(), k * sizeof(long long), cudaMemcpyHostToDevice));
+    GPUFFT_CUDA_CHECK(
+        cudaMemcpy(d_v.get(), scaled.data(), k * sizeof(float2), cudaMemcpyHostToDevice));
     GPUFFT_CUDA_CHECK(cudaMemset(x, 0, std::size_t(n) * sizeof(float2)));
-    scatter_kernel<<<(k + 255) / 256, 256>>>(d_bins.get(), d_v.get(), k,
-                                             reinterpret_cast<float2*>(x));
+    scatter_kernel<<<(k + 255) / 256, 256>>>(
+        d_bins.get(), d_v.get(), k, reinterpret_cast<float2*>(x));
     GPUFFT_CUDA_CHECK_LAUNCH();
     int dev = 0;
     GPUFFT_CUDA_CHECK(cudaGetDevice(&dev));

@@ -19,8 +19,8 @@ namespace detail {
 /*!
  * Test and benchmark support: writes into device array x (n samples, current device) the
  * signal whose DFT is `values` on `bins` and zero elsewhere:
- * x[t] = (1/n) sum values[i] exp(2 pi i bins[i] t / n), by a scatter and an inverse cuFFT.
- * Lets gpufft-bench build inputs of 2^30 samples without touching host memory.
+ * x[t] = (1/n) sum values[i] exp(2 pi i bins[i] t / n), by a scatter and an inverse
+ * cuFFT. Lets gpufft-bench build inputs of 2^30 samples without touching host memory.
  */
 void make_sparse_signal_device(std::int64_t n,
                                const std::vector<std::int64_t>& bins,

@@ -130,7 +130,8 @@ device_topk::device_topk(std::int64_t n, std::int64_t k) : d(std::make_unique<st
     int dev = 0, sms = 0;
     GPUFFT_CUDA_CHECK(cudaGetDevice(&dev));
     GPUFFT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    d->grid = int(std::max<long long>(1, std::min<long long>(4LL * sms, (n + 255) / 256)));
+    d->grid =
+        int(std::max<long long>(1, std::min<long long>(4LL * sms, (n + 255) / 256)));
     d->hist.allocate(2 * bins_per_pass);
     d->st.allocate(1);
     d->cand_i.allocate(d->capacity);
@@ -153,22 +154,24 @@ void device_topk::enqueue(const std::complex<float>* X, void* stream)
     GPUFFT_CUDA_CHECK_LAUNCH();
     find_kernel<1><<<1, 1, 0, s>>>(d->hist.get(), d->st.get(), int(d->k));
     GPUFFT_CUDA_CHECK_LAUNCH();
-    histogram_kernel<2><<<d->grid, 256, 0, s>>>(x, d->n, d->hist.get() + bins_per_pass, d->st.get());
+    histogram_kernel<2>
+        <<<d->grid, 256, 0, s>>>(x, d->n, d->hist.get() + bins_per_pass, d->st.get());
     GPUFFT_CUDA_CHECK_LAUNCH();
     find_kernel<2><<<1, 1, 0, s>>>(d->hist.get() + bins_per_pass, d->st.get(), int(d->k));
     GPUFFT_CUDA_CHECK_LAUNCH();
     compact_kernel<<<d->grid, 256, 0, s>>>(
         x, d->n, d->st.get(), d->capacity, d->cand_i.get(), d->cand_x.get());
     GPUFFT_CUDA_CHECK_LAUNCH();
-    GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d->h_st.get(), d->st.get(), sizeof(select_state),
-                                      cudaMemcpyDeviceToHost, s));
-    GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d->h_i.get(), d->cand_i.get(), d->cand_i.bytes(),
-                                      cudaMemcpyDeviceToHost, s));
-    GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d->h_x.get(), d->cand_x.get(), d->cand_x.bytes(),
-                                      cudaMemcpyDeviceToHost, s));
+    GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+        d->h_st.get(), d->st.get(), sizeof(select_state), cudaMemcpyDeviceToHost, s));
+    GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+        d->h_i.get(), d->cand_i.get(), d->cand_i.bytes(), cudaMemcpyDeviceToHost, s));
+    GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+        d->h_x.get(), d->cand_x.get(), d->cand_x.bytes(), cudaMemcpyDeviceToHost, s));
 }
 
-void device_topk::result(std::vector<std::int64_t>& bins, std::vector<std::complex<float>>& values)
+void device_topk::result(std::vector<std::int64_t>& bins,
+                         std::vector<std::complex<float>>& values)
 {
     if (d->h_st[0].bad)
         throw_non_finite();

@@ -37,7 +37,8 @@ public:
     void enqueue(const std::complex<float>* X, void* stream);
     //! After the stream has finished: bins ascending and their values. Throws
     //! std::invalid_argument when X held non-finite values.
-    void result(std::vector<std::int64_t>& bins, std::vector<std::complex<float>>& values);
+    void result(std::vector<std::int64_t>& bins,
+                std::vector<std::complex<float>>& values);
 
     struct state;
 

@@ -28,7 +28,8 @@ namespace gpufft_test {
 using cf = std::complex<float>;
 
 //! k distinct bins: random ones plus a run of adjacent bins, DC and the last bin.
-inline std::vector<std::int64_t> sparse_bins(std::int64_t n, std::int64_t k, std::uint64_t seed)
+inline std::vector<std::int64_t>
+sparse_bins(std::int64_t n, std::int64_t k, std::uint64_t seed)
 {
     std::mt19937_64 rng(seed);
     std::set<std::int64_t> s;
@@ -49,8 +50,8 @@ inline std::vector<std::int64_t> sparse_bins(std::int64_t n, std::int64_t k, std
 
 //! x[t] = (1/n) sum_f X[f] exp(2 pi i f t / n) with X random complex (|X| in [0.1, 1] n)
 //! on `bins`, computed in double and rounded to fp32.
-inline std::vector<cf> sparse_signal(std::int64_t n, const std::vector<std::int64_t>& bins,
-                                     std::uint64_t seed)
+inline std::vector<cf>
+sparse_signal(std::int64_t n, const std::vector<std::int64_t>& bins, std::uint64_t seed)
 {
     std::mt19937_64 rng(seed ^ 0x5bd1e995);
     std::uniform_real_distribution<double> mag(0.1, 1.0), ph(0, 2 * M_PI);
@@ -82,8 +83,8 @@ inline std::vector<cd> dense_reference(const std::vector<cf>& x)
 }
 
 struct sparse_score {
-    std::int64_t misses = 0;  //!< true bins absent from the answer
-    double max_error = 0;     //!< max |value - X[bin]| / max |X| over the answer
+    std::int64_t misses = 0; //!< true bins absent from the answer
+    double max_error = 0;    //!< max |value - X[bin]| / max |X| over the answer
 };
 
 //! Scores an answer against the dense reference; `truth` are the signal's bins.
@@ -106,7 +107,8 @@ inline sparse_score score(const std::vector<cd>& X,
     return s;
 }
 
-//! Runs `plan` on a fresh exactly-k-sparse signal and checks every property of the answer.
+//! Runs `plan` on a fresh exactly-k-sparse signal and checks every property of the
+//! answer.
 inline void check_sparse(gr::gpufft::sparse_fft_plan& plan,
                          std::int64_t tones,
                          std::uint64_t seed,
@@ -120,7 +122,8 @@ inline void check_sparse(gr::gpufft::sparse_fft_plan& plan,
     const auto X = dense_reference(x);
     std::vector<std::int64_t> bins(7, -5); // poisoned: must be replaced
     std::vector<cf> values(3, poison<float>());
-    plan.execute(where == gr::gpufft::memory::host ? x.data() : device_x, bins, values, where);
+    plan.execute(
+        where == gr::gpufft::memory::host ? x.data() : device_x, bins, values, where);
     GPUFFT_CHECK_EQ(bins.size(), values.size());
     GPUFFT_CHECK(std::int64_t(bins.size()) <= plan.k());
     GPUFFT_CHECK(std::is_sorted(bins.begin(), bins.end()));
@@ -130,10 +133,15 @@ inline void check_sparse(gr::gpufft::sparse_fft_plan& plan,
     GPUFFT_CHECK(all_finite(values.data(), values.size()));
     const sparse_score s = score(X, truth, bins, values);
     if (s.misses || !(s.max_error <= 1e-5))
-        std::printf("  n=%lld k=%lld tones=%lld seed=%llu: %lld misses, max error %.3g (%s)\n",
-                    (long long)n, (long long)plan.k(), (long long)tones,
-                    (unsigned long long)seed, (long long)s.misses, s.max_error,
-                    plan.describe().c_str());
+        std::printf(
+            "  n=%lld k=%lld tones=%lld seed=%llu: %lld misses, max error %.3g (%s)\n",
+            (long long)n,
+            (long long)plan.k(),
+            (long long)tones,
+            (unsigned long long)seed,
+            (long long)s.misses,
+            s.max_error,
+            plan.describe().c_str());
     GPUFFT_CHECK_EQ(s.misses, 0);
     GPUFFT_CHECK_LE(s.max_error, 1e-5);
     if (x_out)
@@ -141,15 +149,17 @@ inline void check_sparse(gr::gpufft::sparse_fft_plan& plan,
 }
 
 //! A signal with more tones than the plan's k: the answer must be the k largest.
-inline void check_largest_k(gr::gpufft::sparse_fft_plan& plan, std::int64_t tones, std::uint64_t seed)
+inline void
+check_largest_k(gr::gpufft::sparse_fft_plan& plan, std::int64_t tones, std::uint64_t seed)
 {
     const std::int64_t n = plan.size(), k = plan.k();
     const auto truth = sparse_bins(n, tones, seed);
     const auto x = sparse_signal(n, truth, seed);
     const auto X = dense_reference(x);
     std::vector<std::int64_t> want(truth);
-    std::sort(want.begin(), want.end(),
-              [&](auto a, auto b) { return std::abs(X[a]) > std::abs(X[b]); });
+    std::sort(want.begin(), want.end(), [&](auto a, auto b) {
+        return std::abs(X[a]) > std::abs(X[b]);
+    });
     want.resize(k);
     std::sort(want.begin(), want.end());
     std::vector<std::int64_t> bins;

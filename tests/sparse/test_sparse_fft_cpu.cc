@@ -120,7 +120,8 @@ GPUFFT_TEST(bad_input_is_rejected)
     GPUFFT_CHECK_THROWS(sparse_fft_plan(1 << 20, 10, r), std::invalid_argument, "mode");
     sparse_fft_options b = o;
     b.buckets = 1000; // does not divide 2^20
-    GPUFFT_CHECK_THROWS(sparse_fft_plan(1 << 20, 10, b), std::invalid_argument, "buckets");
+    GPUFFT_CHECK_THROWS(
+        sparse_fft_plan(1 << 20, 10, b), std::invalid_argument, "buckets");
     sparse_fft_options l = o;
     l.loops = -1;
     GPUFFT_CHECK_THROWS(sparse_fft_plan(1 << 20, 10, l), std::invalid_argument, "loops");
@@ -139,7 +140,8 @@ GPUFFT_TEST(bad_input_is_rejected)
     GPUFFT_CHECK_THROWS(plan.execute(x.data(), bins, values), std::invalid_argument, "x");
     GPUFFT_CHECK_THROWS(plan.execute(nullptr, bins, values), std::invalid_argument, "x");
     GPUFFT_CHECK_THROWS(plan.execute(x.data(), bins, values, memory::device),
-                        std::invalid_argument, "where");
+                        std::invalid_argument,
+                        "where");
 }
 
 GPUFFT_TEST_MAIN()

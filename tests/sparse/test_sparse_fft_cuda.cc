@@ -40,7 +40,8 @@ void check_on_device(sparse_fft_plan& plan, std::int64_t tones, std::uint64_t se
     const auto truth = sparse_bins(n, tones, seed);
     const auto x = sparse_signal(n, truth, seed);
     gr::gpufft::cuda::device_buffer<std::complex<float>> d(n);
-    GPUFFT_CUDA_CHECK(cudaMemcpy(d.get(), x.data(), n * sizeof(cf), cudaMemcpyHostToDevice));
+    GPUFFT_CUDA_CHECK(
+        cudaMemcpy(d.get(), x.data(), n * sizeof(cf), cudaMemcpyHostToDevice));
     check_sparse(plan, tones, seed, memory::device, d.get());
 }
 
@@ -49,7 +50,8 @@ void check_on_device(sparse_fft_plan& plan, std::int64_t tones, std::uint64_t se
 GPUFFT_TEST(device_input_sizes)
 {
     require_gpu();
-    for (std::int64_t n : { std::int64_t(1) << 20, std::int64_t(3) << 18, std::int64_t(1000000) }) {
+    for (std::int64_t n :
+         { std::int64_t(1) << 20, std::int64_t(3) << 18, std::int64_t(1000000) }) {
         sparse_fft_plan plan(n, 50, cuda_options());
         GPUFFT_CHECK(!plan.dense_fallback());
         GPUFFT_CHECK(plan.backend() == backend::cuda);
@@ -70,7 +72,8 @@ GPUFFT_TEST(device_input_sizes)
 GPUFFT_TEST(host_input_every_transfer)
 {
     require_gpu();
-    for (auto t : { sparse_fft_transfer::automatic, sparse_fft_transfer::gather,
+    for (auto t : { sparse_fft_transfer::automatic,
+                    sparse_fft_transfer::gather,
                     sparse_fft_transfer::full_copy }) {
         sparse_fft_plan plan(1 << 21, 100, cuda_options(0, t));
         check_sparse(plan, 100, fresh_seed()); // pageable host memory
@@ -181,9 +184,10 @@ GPUFFT_TEST(non_finite_input_is_rejected)
     std::vector<cf> values;
     GPUFFT_CHECK_THROWS(plan.execute(x.data(), bins, values), std::invalid_argument, "x");
     gr::gpufft::cuda::device_buffer<cf> d(n);
-    GPUFFT_CUDA_CHECK(cudaMemcpy(d.get(), x.data(), n * sizeof(cf), cudaMemcpyHostToDevice));
-    GPUFFT_CHECK_THROWS(plan.execute(d.get(), bins, values, memory::device),
-                        std::invalid_argument, "x");
+    GPUFFT_CUDA_CHECK(
+        cudaMemcpy(d.get(), x.data(), n * sizeof(cf), cudaMemcpyHostToDevice));
+    GPUFFT_CHECK_THROWS(
+        plan.execute(d.get(), bins, values, memory::device), std::invalid_argument, "x");
     // The plan still works after a rejected frame.
     check_sparse(plan, 10, fresh_seed());
 }

@@ -28,7 +28,8 @@ sparse_fft_mode parse_mode(const std::string& name)
         return sparse_fft_mode::exact;
     if (name == "robust")
         return sparse_fft_mode::robust;
-    throw std::invalid_argument("mode: '" + name + "' is invalid; must be 'exact' or 'robust'");
+    throw std::invalid_argument("mode: '" + name +
+                                "' is invalid; must be 'exact' or 'robust'");
 }
 
 sparse_fft_transfer parse_transfer(const std::string& name)
@@ -45,14 +46,15 @@ sparse_fft_transfer parse_transfer(const std::string& name)
 
 py::tuple run_sparse(sparse_fft_plan& plan, py::array x_any)
 {
-    auto x = py::array_t<std::complex<float>, py::array::c_style | py::array::forcecast>::ensure(
-        x_any);
+    auto x = py::array_t<std::complex<float>,
+                         py::array::c_style | py::array::forcecast>::ensure(x_any);
     if (!x)
         throw std::invalid_argument("x: must be convertible to a complex64 numpy array");
     if (x.ndim() != 1 || x.size() != plan.size())
-        throw std::invalid_argument("x: must be a 1-D array of n = " + std::to_string(plan.size()) +
-                                    " samples; got " + std::to_string(x.size()) + " in " +
-                                    std::to_string(x.ndim()) + " dimension(s)");
+        throw std::invalid_argument(
+            "x: must be a 1-D array of n = " + std::to_string(plan.size()) +
+            " samples; got " + std::to_string(x.size()) + " in " +
+            std::to_string(x.ndim()) + " dimension(s)");
     std::vector<std::int64_t> bins;
     std::vector<std::complex<float>> values;
     {
@@ -70,15 +72,19 @@ py::tuple run_sparse(sparse_fft_plan& plan, py::array x_any)
 
 void bind_sparse_fft_plan(py::module& m)
 {
-    py::class_<sparse_fft_plan>(
-        m,
-        "sparse_fft_plan",
-        "The k largest coefficients of the n-point DFT X[f] = sum_t x[t] exp(-2j pi f t / n)\n"
-        "(numpy.fft.fft's convention), in time sublinear in n for (nearly) k-sparse signals.\n"
-        "Falls back to a dense FFT + top-k where that is cheaper or n has no usable bucket\n"
-        "count (e.g. a prime), and says so on stderr.\n\n"
-        "seed: None or 0 draws fresh random permutations; plans with the same seed use the\n"
-        "same permutations on the CPU and the GPU. buckets, loops, window: 0 = automatic.")
+    py::class_<sparse_fft_plan>(m,
+                                "sparse_fft_plan",
+                                "The k largest coefficients of the n-point DFT X[f] = "
+                                "sum_t x[t] exp(-2j pi f t / n)\n"
+                                "(numpy.fft.fft's convention), in time sublinear in n "
+                                "for (nearly) k-sparse signals.\n"
+                                "Falls back to a dense FFT + top-k where that is cheaper "
+                                "or n has no usable bucket\n"
+                                "count (e.g. a prime), and says so on stderr.\n\n"
+                                "seed: None or 0 draws fresh random permutations; plans "
+                                "with the same seed use the\n"
+                                "same permutations on the CPU and the GPU. buckets, "
+                                "loops, window: 0 = automatic.")
         .def(py::init([](std::int64_t n,
                          std::int64_t k,
                          const std::string& mode,
@@ -121,15 +127,19 @@ void bind_sparse_fft_plan(py::module& m)
         .def("execute",
              &run_sparse,
              py::arg("x"),
-             "x: n complex samples (complex64; other dtypes are converted). Returns (bins, "
+             "x: n complex samples (complex64; other dtypes are converted). Returns "
+             "(bins, "
              "values): int64 bins ascending and complex64 X[bins]; at most k of them.")
-        .def("describe", &sparse_fft_plan::describe, "The parameters the cost model chose.")
+        .def("describe",
+             &sparse_fft_plan::describe,
+             "The parameters the cost model chose.")
         .def_property_readonly("n", &sparse_fft_plan::size)
         .def_property_readonly("k", &sparse_fft_plan::k)
-        .def_property_readonly("backend",
-                               [](const sparse_fft_plan& p) { return to_string(p.backend()); })
+        .def_property_readonly(
+            "backend", [](const sparse_fft_plan& p) { return to_string(p.backend()); })
         .def_property_readonly("device_id", &sparse_fft_plan::device_id)
         .def_property_readonly("dense_fallback", &sparse_fft_plan::dense_fallback)
         .def_property_readonly("samples_read", &sparse_fft_plan::samples_read)
-        .def("__repr__", [](const sparse_fft_plan& p) { return "<" + p.describe() + ">"; });
+        .def("__repr__",
+             [](const sparse_fft_plan& p) { return "<" + p.describe() + ">"; });
 }
