@@ -194,8 +194,23 @@ make_device_integrator(const accumulator::band_reducer& band,
     GPUFFT_CUFFT_CHECK(cufftSetAutoAllocation(s->fft.get(), 0));
     long long len = n;
     std::size_t work = 0;
-    GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(
-        s->fft.get(), 1, &len, nullptr, 1, len, nullptr, 1, len, CUFFT_C2C, 1, &work));
+    // A size cuFFT cannot plan in one piece on this device is not an error: the
+    // host path's out-of-card schedule takes it.
+    if (cufftMakePlanMany64(s->fft.get(),
+                            1,
+                            &len,
+                            nullptr,
+                            1,
+                            len,
+                            nullptr,
+                            1,
+                            len,
+                            CUFFT_C2C,
+                            1,
+                            &work) != CUFFT_SUCCESS) {
+        s.reset();
+        return nullptr;
+    }
     const std::size_t channels = std::size_t(band.output_bins()) * sizeof(double) * 2;
     if (frame_bytes + work + channels + slack_bytes > budget) {
         s.reset(); // in this device's context
