@@ -6,6 +6,7 @@
  */
 
 #include "sparse_checks.h"
+#include <gnuradio/gpufft/device.h>
 #include <cstdio>
 #include <limits>
 
@@ -142,6 +143,20 @@ GPUFFT_TEST(bad_input_is_rejected)
     GPUFFT_CHECK_THROWS(plan.execute(x.data(), bins, values, memory::device),
                         std::invalid_argument,
                         "where");
+}
+
+GPUFFT_TEST(unusable_device_is_reported)
+{
+    sparse_fft_options o;
+    o.backend = backend::cuda;
+    if (cuda_device_count() == 0) {
+        GPUFFT_CHECK_THROWS(
+            sparse_fft_plan(1 << 20, 10, o), std::runtime_error, "backend");
+    } else {
+        o.device_id = cuda_device_count() + 3;
+        GPUFFT_CHECK_THROWS(
+            sparse_fft_plan(1 << 20, 10, o), std::invalid_argument, "device");
+    }
 }
 
 GPUFFT_TEST_MAIN()
