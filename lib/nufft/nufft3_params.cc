@@ -10,6 +10,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
+#include <exception>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -22,6 +23,7 @@ namespace nufft {
 namespace {
 
 constexpr double pi = 3.14159265358979323846;
+constexpr std::int64_t max_axis_cells = std::int64_t(1) << 30;
 
 //! Gauss-Legendre nodes and weights on [-1, 1] (Newton on the Legendre recurrence).
 void gauss_legendre(int n, std::vector<double>& t, std::vector<double>& w)
@@ -272,6 +274,16 @@ geometry choose_geometry(const plan_request& req, const extent* x, const extent*
             ax.x_centre = x[a].centre();
             ax.s_centre = s[a].centre();
             g.axis[a] = ax;
+            // Cell indices are 32-bit in both backends (and 2^30 cells of one axis are
+            // already 8 GiB of complex64).
+            if (ax.cells > max_axis_cells) {
+                std::ostringstream os;
+                os << "fine grid: axis " << a << " would need " << ax.cells
+                   << " cells (at most 2^30): the space-bandwidth product of that axis, "
+                   << x[a].half() << " * " << s[a].half()
+                   << " (source half-width times target half-width), is too large";
+                throw std::invalid_argument(os.str());
+            }
         }
         return g;
     };
@@ -288,6 +300,7 @@ geometry choose_geometry(const plan_request& req, const extent* x, const extent*
     bool have = false;
     geometry best, smallest;
     double best_cost = 0, smallest_bytes = 0;
+    std::exception_ptr last_error;
     for (double sigma : sigmas) {
         geometry g;
         try {
@@ -295,7 +308,8 @@ geometry choose_geometry(const plan_request& req, const extent* x, const extent*
         } catch (const std::invalid_argument&) {
             if (sigmas.size() == 1)
                 throw;
-            continue; // eps too small for this upsampling: the other one will do
+            last_error = std::current_exception();
+            continue; // eps too small for this upsampling: another one may do
         }
         const double bytes = grid_bytes(g);
         if (smallest_bytes == 0 || bytes < smallest_bytes) {
@@ -319,6 +333,8 @@ geometry choose_geometry(const plan_request& req, const extent* x, const extent*
     }
     if (have)
         return best;
+    if (smallest_bytes == 0 && last_error)
+        std::rethrow_exception(last_error); // no candidate could be built at all
 
     // Nothing fits: say which grid, why, and what would.
     const geometry& g = smallest;

@@ -245,6 +245,12 @@ GPUFFT_TEST(grid_over_memory_budget_says_what_fits)
     auto p = random_points(1, 100, 100, 1e3, 1e3, fresh_seed());
     GPUFFT_CHECK_THROWS(set_points(plan, p), std::invalid_argument, "memory budget");
     GPUFFT_CHECK_THROWS(set_points(plan, p), std::invalid_argument, "cells fit");
+    // A grid axis beyond 32-bit cell indices is refused whatever the budget.
+    auto big = cpu_options(precision::double_);
+    big.memory_budget = std::size_t(1) << 50;
+    nufft3_plan huge(1, 1e-6, big);
+    auto q = random_points(1, 10, 10, 1e5, 1e5, fresh_seed());
+    GPUFFT_CHECK_THROWS(set_points(huge, q), std::invalid_argument, "at most 2^30");
     // A product that fits in the same budget works.
     p = random_points(1, 100, 100, 10, 10, fresh_seed());
     set_points(plan, p);
