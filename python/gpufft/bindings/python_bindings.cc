@@ -26,6 +26,7 @@ void bind_large_fft_accumulator(py::module& m);
 void bind_nufft3_plan(py::module& m);
 void bind_nufft3_spectrum(py::module& m);
 void bind_nufft_resampler(py::module& m);
+void bind_spectrum_integrator(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 
@@ -62,5 +63,6 @@ PYBIND11_MODULE(gpufft_python, m)
     bind_nufft3_plan(m);
     bind_nufft3_spectrum(m);
     bind_nufft_resampler(m);
+    bind_spectrum_integrator(m);
     // ) END BINDING_FUNCTION_CALLS
 }

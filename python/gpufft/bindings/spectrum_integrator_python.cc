@@ -1,0 +1,172 @@
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Hand-written numpy binding of spectrum_integrator. The GIL is released while a frame
+// is integrated; accumulate() works on a copy unless in_place=True (the host path
+// windows and transforms the frame in its own memory).
+
+#include <pybind11/complex.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <gnuradio/gpufft/spectrum_integrator.h>
+#include <stdexcept>
+
+namespace py = pybind11;
+using namespace gr::gpufft;
+
+namespace {
+
+using C = std::complex<float>;
+
+integration_mode parse_integration_mode(const std::string& name)
+{
+    if (name == "mean" || name == "average")
+        return integration_mode::mean;
+    if (name == "max" || name == "max-hold" || name == "max_hold")
+        return integration_mode::max_hold;
+    throw std::invalid_argument("mode: '" + name + "' is not one of mean, max");
+}
+
+bool accumulate(spectrum_integrator& s, py::array x_any, bool in_place)
+{
+    if (in_place) {
+        if (!py::isinstance<py::array_t<C>>(x_any))
+            throw std::invalid_argument("x: in-place accumulate needs a complex64 array");
+        auto x = py::reinterpret_borrow<py::array_t<C>>(x_any);
+        if (!(x.flags() & py::array::c_style) || !x.writeable())
+            throw std::invalid_argument(
+                "x: in-place accumulate needs a writeable C-contiguous array");
+        if (x.size() != s.fft_size())
+            throw std::invalid_argument("x: has " + std::to_string(x.size()) +
+                                        " samples; fft_size is " +
+                                        std::to_string(s.fft_size()));
+        C* p = x.mutable_data();
+        py::gil_scoped_release release;
+        return s.accumulate(p);
+    }
+    auto x = py::array_t<C, py::array::c_style | py::array::forcecast>::ensure(x_any);
+    if (!x)
+        throw std::invalid_argument("x: must be convertible to a complex64 array");
+    if (x.size() != s.fft_size())
+        throw std::invalid_argument("x: has " + std::to_string(x.size()) +
+                                    " samples; fft_size is " +
+                                    std::to_string(s.fft_size()));
+    py::array_t<C> copy(x.size());
+    std::copy(x.data(), x.data() + x.size(), copy.mutable_data());
+    C* p = copy.mutable_data();
+    py::gil_scoped_release release;
+    return s.accumulate(p);
+}
+
+} // namespace
+
+void bind_spectrum_integrator(py::module& m)
+{
+    py::class_<spectrum_integrator>(
+        m,
+        "spectrum_integrator",
+        "Integrated power spectrum of frames of fft_size samples: window, forward FFT, "
+        "|X|^2 of the DC-centred bins [band_start, band_stop) averaged into output_bins "
+        "channels and scaled by 1/sum(w)^2 (a tone A exp(i w t) on a bin centre reads "
+        "A^2), accumulated as a mean or a max over frames. On the GPU when a frame fits "
+        "memory_budget (only the channels come back), else the large FFT plus a host "
+        "reduction.")
+        .def(py::init([](std::int64_t fft_size,
+                         std::int64_t band_start,
+                         std::int64_t band_stop,
+                         std::int64_t output_bins,
+                         const std::string& window,
+                         const std::string& mode,
+                         py::object memory_budget,
+                         const std::string& backend_name,
+                         int device_id,
+                         int threads) {
+                 spectrum_integrator_options o;
+                 o.backend = parse_backend(backend_name);
+                 o.device_id = device_id;
+                 o.threads = threads;
+                 o.window = window;
+                 o.mode = parse_integration_mode(mode);
+                 if (!memory_budget.is_none()) {
+                     const auto b = memory_budget.cast<long long>();
+                     if (b <= 0)
+                         throw std::invalid_argument(
+                             "memory_budget: " + std::to_string(b) +
+                             " is invalid; must be > 0 bytes (None: most of what is "
+                             "free)");
+                     o.memory_budget = std::size_t(b);
+                 }
+                 return std::make_unique<spectrum_integrator>(
+                     fft_size, band_start, band_stop, output_bins, o);
+             }),
+             py::arg("fft_size"),
+             py::arg("band_start") = 0,
+             py::arg("band_stop") = 0,
+             py::arg("output_bins") = 0,
+             py::arg("window") = "none",
+             py::arg("mode") = "mean",
+             py::arg("memory_budget") = py::none(),
+             py::arg("backend") = "auto",
+             py::arg("device_id") = 0,
+             py::arg("threads") = 0)
+        .def("accumulate",
+             &accumulate,
+             py::arg("x"),
+             py::arg("in_place") = false,
+             "Adds one frame of fft_size samples; False (frame left out) when it holds "
+             "a NaN or infinity. in_place=True uses x itself as scratch (a writeable "
+             "C-contiguous complex64 array; its contents are undefined afterwards).")
+        .def(
+            "read",
+            [](spectrum_integrator& s) -> py::object {
+                py::array_t<float> out(s.output_bins());
+                float* p = out.mutable_data();
+                std::int64_t frames;
+                {
+                    py::gil_scoped_release release;
+                    frames = s.read(p);
+                }
+                if (frames == 0)
+                    return py::none();
+                return std::move(out);
+            },
+            "The mean (or max) channel powers over the frames since the last reset, as "
+            "float32; None when no frame was accumulated.")
+        .def(
+            "reset",
+            [](spectrum_integrator& s, py::object mode) {
+                if (mode.is_none())
+                    s.reset();
+                else
+                    s.reset(parse_integration_mode(mode.cast<std::string>()));
+            },
+            py::arg("mode") = py::none(),
+            "Starts a new integration (optionally in another mode: 'mean' or 'max').")
+        .def_property_readonly("fft_size", &spectrum_integrator::fft_size)
+        .def_property_readonly("band_start", &spectrum_integrator::band_start)
+        .def_property_readonly("band_stop", &spectrum_integrator::band_stop)
+        .def_property_readonly("output_bins", &spectrum_integrator::output_bins)
+        .def_property_readonly("frames", &spectrum_integrator::frames)
+        .def_property_readonly("mode",
+                               [](const spectrum_integrator& s) {
+                                   return s.mode() == integration_mode::mean ? "mean"
+                                                                             : "max";
+                               })
+        .def_property_readonly(
+            "backend",
+            [](const spectrum_integrator& s) { return to_string(s.backend()); })
+        .def_property_readonly("device_id", &spectrum_integrator::device_id)
+        .def_property_readonly("memory_budget", &spectrum_integrator::memory_budget)
+        .def_property_readonly("on_device", &spectrum_integrator::on_device)
+        .def("describe", &spectrum_integrator::describe, "The path in words.")
+        .def("__repr__", [](const spectrum_integrator& s) {
+            return "<gpufft.spectrum_integrator fft_size=" +
+                   std::to_string(s.fft_size()) +
+                   " output_bins=" + std::to_string(s.output_bins()) + " " +
+                   to_string(s.backend()) + (s.on_device() ? " fused" : " host") + ">";
+        });
+}
