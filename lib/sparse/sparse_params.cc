@@ -179,12 +179,20 @@ sparse_params choose_sparse_params(std::int64_t n,
         p.max_found = 2 * B + k;
         p.threshold_rel = 1e-6;
 
-        // A sample read at random (and its share of the bucket work) costs about what a
-        // dense FFT + top-k spends on 8 (FFTW) or 10 (cuFFT) samples: measured on the
-        // GPU machine, docs/sparse_fft.md. Explicit overrides keep the sparse path.
+        // Sparse or dense, from costs measured on the GPU machine (docs/sparse_fft.md):
+        //  CUDA (H200): sparse ~ 0.19 ms + 0.2 ns per sample read; cuFFT + top-k ~ 0.25
+        //  ms
+        //    + 25 ps per sample of n + 85 ns per k; in units of 25 ps that is
+        //    8 S against n + 3400 k + 2.4M.
+        //  CPU (16 threads): a sample read and its bucket work cost ~45 ns, FFTW + top-k
+        //    ~15-22 ns per sample of n: dense when 3 S > n.
+        // Explicit overrides keep the sparse path.
         const bool overridden = o.buckets || o.loops || o.window;
-        const std::int64_t ratio = used == backend::cuda ? 10 : 8;
-        if (!o.force_dense && !overridden && ratio * p.samples_read() > n) {
+        const std::int64_t S = p.samples_read();
+        const bool dense_cheaper =
+            S >= n ||
+            (used == backend::cuda ? 8 * S > n + 3400 * k + 2400000 : 3 * S > n);
+        if (!o.force_dense && !overridden && dense_cheaper) {
             p.dense = true;
             p.dense_reason = "reading " + std::to_string(p.samples_read()) +
                              " samples at random costs more than a dense FFT of n = " +

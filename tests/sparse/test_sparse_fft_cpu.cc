@@ -109,6 +109,17 @@ GPUFFT_TEST(overrides_are_used)
     check_sparse(plan, 50, fresh_seed());
 }
 
+GPUFFT_TEST(many_tones_few_frequencies_per_bucket)
+{
+    // n / B = 512 (what the CUDA cost model picks for n = 2^20, k = 1000): the location
+    // offsets exceed n and wrap; the answer must not care.
+    sparse_fft_options o = cpu_options();
+    o.buckets = 2048;
+    sparse_fft_plan plan(1 << 20, 1000, o);
+    GPUFFT_CHECK(!plan.dense_fallback());
+    check_sparse(plan, 1000, fresh_seed());
+}
+
 GPUFFT_TEST(bad_input_is_rejected)
 {
     const auto o = cpu_options();
