@@ -16,6 +16,7 @@
 
 #include "../cuda/cuda_resources.h"
 #include "../cuda/host_transfer.h"
+#include "host_gather.h"
 #include "sparse_backend.h"
 #include "sparse_cuda_kernels.cuh"
 #include "topk_cuda.h"
@@ -361,36 +362,21 @@ private:
         }
         h_staged.allocate(total);
         d_staged.allocate(total);
-        d_gather_threads =
-            std::max(1, std::min(16, int(std::thread::hardware_concurrency())));
-        if (total < 65536)
-            d_gather_threads = 1;
+        // Random reads are latency bound: every core helps, except for small gathers.
+        const int threads =
+            total < 65536
+                ? 1
+                : std::max(1, std::min(16, int(std::thread::hardware_concurrency())));
+        d_gather = std::make_unique<host_gather>(threads);
     }
 
     void run_gathered(const std::complex<float>* x)
     {
         ensure_gather();
-        const std::size_t total = d_gather_index.size();
-        const float2* xs = reinterpret_cast<const float2*>(x);
-        float2* out = h_staged.get();
-        const std::uint64_t* idx = d_gather_index.data();
-        auto part = [&](int t) {
-            const std::size_t lo = total * t / d_gather_threads;
-            const std::size_t hi = total * (t + 1) / d_gather_threads;
-            for (std::size_t i = lo; i < hi; ++i)
-                out[i] = xs[idx[i]];
-        };
-        if (d_gather_threads == 1) {
-            part(0);
-        } else {
-            std::vector<std::thread> pool;
-            pool.reserve(d_gather_threads - 1);
-            for (int t = 1; t < d_gather_threads; ++t)
-                pool.emplace_back(part, t);
-            part(0);
-            for (auto& th : pool)
-                th.join();
-        }
+        d_gather->run(x,
+                      d_gather_index.data(),
+                      d_gather_index.size(),
+                      reinterpret_cast<std::complex<float>*>(h_staged.get()));
         launch(1);
     }
 
@@ -440,6 +426,7 @@ private:
             d_staged.release();
             d_gather_index.clear();
             d_gather_index.shrink_to_fit();
+            d_gather.reset();
         }
     }
 
@@ -493,7 +480,7 @@ private:
     cuda::pinned_buffer<unsigned char> h_out;
     // Host-input paths.
     std::vector<std::uint64_t> d_gather_index;
-    int d_gather_threads = 1;
+    std::unique_ptr<host_gather> d_gather;
     cuda::pinned_buffer<float2> h_staged;
     cuda::device_buffer<float2> d_staged;
     cuda::device_buffer<float2> d_full;

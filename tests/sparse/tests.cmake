@@ -3,4 +3,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 gpufft_add_test(test_sparse_fft_cpu SOURCES sparse/test_sparse_fft_cpu.cc)
+gpufft_add_test(test_sparse_host_gather SOURCES sparse/test_sparse_host_gather.cc)
 gpufft_add_test(test_sparse_fft_cuda SOURCES sparse/test_sparse_fft_cuda.cc GPU)
