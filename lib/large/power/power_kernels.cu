@@ -8,6 +8,7 @@
 #include "cuda/cuda_check.h"
 #include "power_kernels.h"
 #include <algorithm>
+#include <stdexcept>
 
 namespace gr {
 namespace gpufft {
@@ -29,9 +30,11 @@ int grid_for(i64 items, i64 per_block)
 }
 
 // The window from cos(theta) alone, by the Chebyshev recurrence cos(k theta) =
-// T_k(cos theta), as spectral_window::apply does on the host; theta is reduced exactly
-// in integers and cospi keeps it accurate for any n < 2^53.
-__global__ void window_kernel(float2* x, i64 begin, i64 count, cosine_window w, int* flag)
+// T_k(cos theta), as spectral_window::apply does on the host. The sample index is below
+// n, so theta / pi = 2 i / n needs no reduction, and cospi keeps it accurate for any
+// n < 2^53.
+__global__ void window_kernel(
+    float2* x, i64 begin, i64 count, cosine_window w, double two_over_n, int* flag)
 {
     bool bad = false;
     for (i64 i = blockIdx.x * i64(blockDim.x) + threadIdx.x; i < count;
@@ -39,8 +42,7 @@ __global__ void window_kernel(float2* x, i64 begin, i64 count, cosine_window w, 
         float2 v = x[i];
         bad |= !isfinite(v.x) || !isfinite(v.y);
         if (w.terms > 1) {
-            const i64 e = (begin + i) % w.n;
-            const double c = cospi(2.0 * double(e) / double(w.n));
+            const double c = cospi(double(begin + i) * two_over_n);
             const double t2 = 2 * c * c - 1;
             double f = w.a[0] + w.a[1] * c + w.a[2] * t2;
             if (w.terms > 3) {
@@ -115,11 +117,13 @@ void launch_window(
 {
     if (count <= 0)
         return;
+    if (begin < 0 || begin + count > w.n)
+        throw std::invalid_argument("launch_window: samples outside the window");
     window_kernel<<<grid_for(count, block_threads),
                     block_threads,
                     0,
                     static_cast<cudaStream_t>(stream)>>>(
-        static_cast<float2*>(x), begin, count, w, flag);
+        static_cast<float2*>(x), begin, count, w, 2.0 / double(w.n), flag);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 
