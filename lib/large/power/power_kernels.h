@@ -25,9 +25,9 @@ struct cosine_window {
 };
 
 /*!
- * x[i] *= w[begin + i] for i < count, with 0 <= begin, begin + count <= w.n (nothing to
- * multiply for a one-term window), and
- * *flag (device int) |= 1 when one of those samples is not finite.
+ * x[i] *= w[begin + i] for i < count, with 0 <= begin and begin + count <= w.n (nothing
+ * to multiply for a one-term window), and *flag (device int) |= 1 when one of those
+ * samples is not finite.
  */
 void launch_window(void* x,
                    std::int64_t begin,
