@@ -5,15 +5,20 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "cuda/cuda_resources.h"
-#include "sparse/sparse_signal_cuda.h"
 #include "sparse_checks.h"
 #include <gnuradio/gpufft/device.h>
 #include <limits>
 #include <map>
 
+#ifdef GPUFFT_HAVE_CUDA
+#include "cuda/cuda_resources.h"
+#include "sparse/sparse_signal_cuda.h"
+#endif
+
 using namespace gr::gpufft;
 using namespace gpufft_test;
+
+#ifdef GPUFFT_HAVE_CUDA
 
 namespace {
 
@@ -191,5 +196,11 @@ GPUFFT_TEST(non_finite_input_is_rejected)
     // The plan still works after a rejected frame.
     check_sparse(plan, 10, fresh_seed());
 }
+
+#else
+
+GPUFFT_TEST(cuda_backend) { GPUFFT_SKIP("gr-gpufft was built without CUDA"); }
+
+#endif
 
 GPUFFT_TEST_MAIN()
