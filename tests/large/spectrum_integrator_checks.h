@@ -127,7 +127,7 @@ inline std::vector<float> integrate(gr::gpufft::spectrum_integrator& s,
 
 /*!
  * Every channel within `rel` of the reference, relative to the channel itself plus a
- * floor of rel * 1e-2 of the peak (single-precision FFT rounding spreads ~1e-7 of
+ * floor of rel * 1e-3 of the peak (single-precision FFT rounding spreads ~1e-7 of
  * the total power into every bin). Returns the worst error relative to the peak.
  */
 inline double
@@ -142,7 +142,7 @@ check_channels(const std::vector<float>& got, const std::vector<double>& ref, do
         if (!std::isfinite(got[c]))
             GPUFFT_FAIL("channel " << c << " not written or not finite: " << got[c]);
         const double err = std::abs(double(got[c]) - ref[c]);
-        if (err > rel * ref[c] + rel * 1e-2 * peak)
+        if (err > rel * ref[c] + rel * 1e-3 * peak)
             GPUFFT_FAIL("channel " << c << ": " << got[c] << " vs reference " << ref[c]);
         worst = std::max(worst, err / peak);
     }
