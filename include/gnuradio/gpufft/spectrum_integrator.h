@@ -70,7 +70,8 @@ public:
         std::int64_t band_stop = 0,
         std::int64_t output_bins = 0,
         const spectrum_integrator_options& options = spectrum_integrator_options());
-    //! Wraps a backend made by the library (used by the accumulator block's tests).
+    //! Wraps a backend made inside the library (the accumulator pipeline wraps its own
+    //! transform this way); `impl` is not part of the public API.
     spectrum_integrator(std::unique_ptr<impl> backend_impl, integration_mode mode);
     ~spectrum_integrator();
     spectrum_integrator(spectrum_integrator&&) noexcept;
