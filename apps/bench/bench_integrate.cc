@@ -38,7 +38,7 @@ using cf = std::complex<float>;
 //! A tone on a bin centre plus uniform noise, cheap enough for 2^28 samples.
 void fill(cf* x, i64 n, std::uint64_t seed)
 {
-    accumulator::parallel_for(n, 0, [&](int, i64 b, i64 e) {
+    accumulator::parallel_for(n, accumulator::hardware_threads(), [&](int, i64 b, i64 e) {
         std::uint64_t s = seed ^ (std::uint64_t(b) * 0x9E3779B97F4A7C15ull);
         const double step = 2 * std::acos(-1.0) * 1234.0 / double(n);
         for (i64 i = b; i < e; ++i) {
