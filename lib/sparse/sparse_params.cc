@@ -10,6 +10,7 @@
 // derives them.
 
 #include "sparse_params.h"
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <sstream>
@@ -120,6 +121,9 @@ sparse_params choose_sparse_params(std::int64_t n,
         (o.buckets > 0 && (o.buckets < 2 || o.buckets > n / 2 || n % o.buckets != 0)))
         bad("buckets: " + std::to_string(o.buckets) +
             " is invalid; must be 0 (auto) or a divisor of n in [2, n/2]");
+    if (o.location != sparse_fft_location::phase &&
+        o.location != sparse_fft_location::voting)
+        bad("location: must be 'phase' or 'voting'");
     if (o.window < 0 || (o.window > 0 && o.window % 2 == 0))
         bad("window: " + std::to_string(o.window) +
             " is invalid; must be 0 (auto) or odd");
@@ -178,6 +182,15 @@ sparse_params choose_sparse_params(std::int64_t n,
         p.value_passes = 5;
         p.max_found = 2 * B + k;
         p.threshold_rel = 1e-6;
+        // Voting: in exact mode a tone lights at most two buckets per loop (its own and,
+        // near an edge, one neighbour), so the 2k largest hold every tone. The papers
+        // keep frequencies voted for in half the loops of their L ~ log n loops with B ~
+        // sqrt(n k); with this plan's B ~ 2k..8k a bucket is non-empty with probability
+        // up to ~0.9 and half of 4 loops would pass most of n, so a frequency must be
+        // voted for in every loop (a tone's own bucket always is).
+        p.voting = o.location == sparse_fft_location::voting;
+        p.vote_cutoff = std::min<std::int64_t>(2 * k, B);
+        p.vote_threshold = p.c.loops;
 
         // Sparse or dense, from costs measured on the GPU machine (docs/sparse_fft.md):
         //  CUDA (H200): sparse ~ 0.19 ms + 0.2 ns per sample read; cuFFT + top-k ~ 0.25
@@ -245,8 +258,13 @@ std::string describe_params(const sparse_params& p)
        << " (offsets";
     for (int j = 1; j < p.c.levels; ++j)
         os << " " << p.c.offset[j];
-    os << ") window=" << p.window << " samples_read=" << p.samples_read()
-       << " rounds<=" << p.rounds << " seed=" << p.seed;
+    os << ") window=" << p.window << " samples_read=" << p.samples_read() << " location=";
+    if (p.voting)
+        os << "voting (cutoff " << p.vote_cutoff << ", votes>=" << p.vote_threshold
+           << ")";
+    else
+        os << "phase (rounds<=" << p.rounds << ")";
+    os << " seed=" << p.seed;
     return os.str();
 }
 

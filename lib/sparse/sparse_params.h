@@ -37,6 +37,11 @@ struct sparse_params {
     double threshold_rel = 0;   //!< buckets below this x the largest are empty
     bool dense = false;
     std::string dense_reason;
+    //! Voting location (sparse_fft_location::voting): per loop the vote_cutoff largest
+    //! non-empty level-0 buckets vote; a frequency needs vote_threshold votes.
+    bool voting = false;
+    std::int64_t vote_cutoff = 0;
+    int vote_threshold = 0;
 
     int hashes() const { return c.loops * c.levels; }
     //! Sample index of hash h = loop * levels + level, tap t (t in [-half_window,

@@ -34,6 +34,17 @@ enum class sparse_fft_transfer {
 };
 
 /*!
+ * How tones are located in the hashed buckets (docs/sparse_fft.md, "Location").
+ * phase: from the phase advance between time-shifted hashes, with peeling; O(B) per
+ *   loop, the fast path.
+ * voting: the papers' (sFFT 1.0/2.0, cusFFT, GPU-SFFT) location: the largest buckets of
+ *   each loop vote for every frequency they could hold; frequencies voted for in every
+ *   loop are estimated and checked. O(n k / B) per call: the reference, not the fast
+ * path.
+ */
+enum class sparse_fft_location { phase, voting };
+
+/*!
  * Options of a sparse FFT plan. Every tuning value defaults to 0 = chosen by the cost
  * model from n and k (see docs/sparse_fft.md); a non-zero value overrides it.
  */
@@ -54,6 +65,8 @@ struct sparse_fft_options {
     bool force_dense = false;
     //! Host-input strategy of the CUDA backend.
     sparse_fft_transfer transfer = sparse_fft_transfer::automatic;
+    //! Location method of the sparse path (the dense fallback ignores it).
+    sparse_fft_location location = sparse_fft_location::phase;
 };
 
 /*!

@@ -8,6 +8,7 @@
 // BINDTOOL hash). The GIL is released while a transform runs; std::invalid_argument
 // reaches Python as ValueError, std::runtime_error as RuntimeError.
 
+#include "numpy_arrays.h"
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -44,12 +45,19 @@ sparse_fft_transfer parse_transfer(const std::string& name)
                                 "' is invalid; must be 'auto', 'gather' or 'copy'");
 }
 
+sparse_fft_location parse_location(const std::string& name)
+{
+    if (name == "phase")
+        return sparse_fft_location::phase;
+    if (name == "voting")
+        return sparse_fft_location::voting;
+    throw std::invalid_argument("location: '" + name +
+                                "' is invalid; must be 'phase' or 'voting'");
+}
+
 py::tuple run_sparse(sparse_fft_plan& plan, py::array x_any)
 {
-    auto x = py::array_t<std::complex<float>,
-                         py::array::c_style | py::array::forcecast>::ensure(x_any);
-    if (!x)
-        throw std::invalid_argument("x: must be convertible to a complex64 numpy array");
+    auto x = gpufft_python::to_complex_array<float>(x_any, "x");
     if (x.ndim() != 1 || x.size() != plan.size())
         throw std::invalid_argument(
             "x: must be a 1-D array of n = " + std::to_string(plan.size()) +
@@ -84,7 +92,9 @@ void bind_sparse_fft_plan(py::module& m)
                                 "seed: None or 0 draws fresh random permutations; plans "
                                 "with the same seed use the\n"
                                 "same permutations on the CPU and the GPU. buckets, "
-                                "loops, window: 0 = automatic.")
+                                "loops, window: 0 = automatic.\n"
+                                "location: 'phase' (fast, default) or 'voting' (the "
+                                "papers' location by voting across loops).")
         .def(py::init([](std::int64_t n,
                          std::int64_t k,
                          const std::string& mode,
@@ -95,7 +105,8 @@ void bind_sparse_fft_plan(py::module& m)
                          int loops,
                          std::int64_t window,
                          bool force_dense,
-                         const std::string& transfer) {
+                         const std::string& transfer,
+                         const std::string& location) {
                  sparse_fft_options o;
                  o.mode = parse_mode(mode);
                  o.backend = parse_backend(backend_name);
@@ -111,6 +122,7 @@ void bind_sparse_fft_plan(py::module& m)
                  o.window = window;
                  o.force_dense = force_dense;
                  o.transfer = parse_transfer(transfer);
+                 o.location = parse_location(location);
                  return std::make_unique<sparse_fft_plan>(n, k, o);
              }),
              py::arg("n"),
@@ -123,7 +135,8 @@ void bind_sparse_fft_plan(py::module& m)
              py::arg("loops") = 0,
              py::arg("window") = 0,
              py::arg("force_dense") = false,
-             py::arg("transfer") = "auto")
+             py::arg("transfer") = "auto",
+             py::arg("location") = "phase")
         .def("execute",
              &run_sparse,
              py::arg("x"),
