@@ -83,6 +83,16 @@ public:
     {
         d_found_f.reserve(p.max_found);
         d_index.reserve(2 * p.max_found);
+        if (p.voting) {
+            // n bits per loop, cleared at the end of every call (only the words the
+            // call set), so no call touches all n.
+            d_words = (std::size_t(p.c.n) + 63) / 64;
+            d_bits.assign(std::size_t(p.c.loops) * d_words, 0);
+            d_order.resize(p.c.B);
+            d_sel.resize(std::size_t(p.c.loops) * p.vote_cutoff);
+            d_nsel.resize(p.c.loops);
+            d_decoded.assign(std::size_t(p.c.loops) * p.c.B, -1);
+        }
     }
 
     void execute(const std::complex<float>* x,
@@ -94,7 +104,10 @@ public:
             throw std::invalid_argument("where: the CPU backend takes host arrays only");
         hash(x);
         d_fft.execute(d_z.data(), d_Z.data());
-        locate();
+        if (d_p.voting)
+            locate_by_voting();
+        else
+            locate();
         estimate();
         bins.assign(d_found_f.begin(), d_found_f.end());
         values.resize(bins.size());
@@ -127,11 +140,10 @@ private:
         }
     }
 
-    // Phase-based location with peeling: decode every clean bucket of every loop, keep
-    // the new tones, subtract them from every hash, repeat while new tones appear.
-    void locate()
+    // Copies the hashes into the residual (double), checks them for non-finite values
+    // and empties the tone table; returns the squared empty-bucket threshold.
+    double load_buckets()
     {
-        const auto& c = d_p.c;
         const std::size_t total = d_Z.size();
         double peak2 = 0;
         for (std::size_t i = 0; i < total; ++i) {
@@ -142,11 +154,19 @@ private:
                 throw_non_finite();
             peak2 = std::max(peak2, m);
         }
-        const double thr2 = peak2 * d_p.threshold_rel * d_p.threshold_rel;
         d_found_f.clear();
         d_xr.clear();
         d_xi.clear();
         d_index.clear();
+        return peak2 * d_p.threshold_rel * d_p.threshold_rel;
+    }
+
+    // Phase-based location with peeling: decode every clean bucket of every loop, keep
+    // the new tones, subtract them from every hash, repeat while new tones appear.
+    void locate()
+    {
+        const auto& c = d_p.c;
+        const double thr2 = load_buckets();
 
         double zr[sparse_max_levels], zi[sparse_max_levels];
         for (int round = 0; round < d_p.rounds; ++round) {
@@ -175,6 +195,141 @@ private:
                 break;
             for (std::size_t i = first_new; i < d_found_f.size(); ++i)
                 add_tone(d_found_f[i], -d_xr[i], -d_xi[i]);
+        }
+    }
+
+    // The papers' location (sFFT 1.0/2.0): per loop the vote_cutoff largest non-empty
+    // level-0 buckets vote for every frequency f whose permuted g = sigma f mod n falls
+    // in their span (n / B of them: f = sigma^-1 g); a frequency voted for in every loop
+    // survives. A survivor is accepted once the single-tone test of the phase path
+    // (decode_bucket) on its own bucket in some loop gives back exactly f; accepted
+    // tones are subtracted and the test repeats (peeling), as in locate(). Votes alone
+    // cannot tell tones from the other survivors at this plan's B (docs/sparse_fft.md).
+    void locate_by_voting()
+    {
+        const auto& c = d_p.c;
+        const std::uint64_t n = std::uint64_t(c.n);
+        const double thr2 = load_buckets();
+
+        // Cutoff: the largest non-empty buckets of each loop's level-0 hash.
+        for (int r = 0; r < c.loops; ++r) {
+            const std::size_t h0 = std::size_t(r * c.levels) * c.B;
+            auto mag = [&](std::int64_t b) {
+                return d_re[h0 + b] * d_re[h0 + b] + d_im[h0 + b] * d_im[h0 + b];
+            };
+            std::int64_t count = 0;
+            for (std::int64_t b = 0; b < c.B; ++b)
+                if (mag(b) > thr2)
+                    d_order[count++] = b;
+            if (count > d_p.vote_cutoff) {
+                std::nth_element(d_order.begin(),
+                                 d_order.begin() + d_p.vote_cutoff,
+                                 d_order.begin() + count,
+                                 [&](auto a, auto b) { return mag(a) > mag(b); });
+                count = d_p.vote_cutoff;
+            }
+            std::copy(d_order.begin(),
+                      d_order.begin() + count,
+                      d_sel.begin() + std::size_t(r) * d_p.vote_cutoff);
+            d_nsel[r] = count;
+        }
+
+        // Votes: one bit per (loop, frequency).
+        for (int r = 0; r < c.loops; ++r) {
+            std::uint64_t* bits = d_bits.data() + std::size_t(r) * d_words;
+            for_each_candidate(r, [&](std::int64_t, std::uint64_t f) {
+                bits[f >> 6] |= std::uint64_t(1) << (f & 63);
+            });
+        }
+
+        double zr[sparse_max_levels], zi[sparse_max_levels];
+        for (int round = 0; round < d_p.rounds; ++round) {
+            // The single-tone test of every selected bucket, on the current residual.
+            for (int r = 0; r < c.loops; ++r) {
+                for (std::int64_t s = 0; s < d_nsel[r]; ++s) {
+                    const std::int64_t b = d_sel[std::size_t(r) * d_p.vote_cutoff + s];
+                    for (int j = 0; j < c.levels; ++j) {
+                        const std::size_t at = std::size_t(r * c.levels + j) * c.B + b;
+                        zr[j] = d_re[at];
+                        zi[j] = d_im[at];
+                    }
+                    std::int64_t f;
+                    double xr, xi;
+                    d_decoded[std::size_t(r) * c.B + b] =
+                        decode_bucket(
+                            c, zr, zi, b, d_p.sigma_inv[r], d_p.tau[r], thr2, f, xr, xi)
+                            ? f
+                            : -1;
+                }
+            }
+            const std::size_t first_new = d_found_f.size();
+            for_each_candidate(0, [&](std::int64_t, std::uint64_t f) {
+                int votes = 1; // loop 0's own
+                for (int r = 1; r < c.loops; ++r)
+                    votes += int(
+                        (d_bits[std::size_t(r) * d_words + (f >> 6)] >> (f & 63)) & 1);
+                if (votes < d_p.vote_threshold)
+                    return;
+                for (int r = 0; r < c.loops; ++r) {
+                    const std::int64_t b =
+                        own_bucket(c, std::int64_t(mulmod(d_p.sigma[r], f, n)));
+                    if (d_decoded[std::size_t(r) * c.B + b] != std::int64_t(f))
+                        continue;
+                    if (std::int64_t(d_found_f.size()) >= d_p.max_found ||
+                        !d_index.emplace(std::int64_t(f), d_found_f.size()).second)
+                        return;
+                    // The decoded value, as the phase path takes it.
+                    for (int j = 0; j < c.levels; ++j) {
+                        const std::size_t at = std::size_t(r * c.levels + j) * c.B + b;
+                        zr[j] = d_re[at];
+                        zi[j] = d_im[at];
+                    }
+                    std::int64_t f2;
+                    double xr, xi;
+                    decode_bucket(
+                        c, zr, zi, b, d_p.sigma_inv[r], d_p.tau[r], thr2, f2, xr, xi);
+                    d_found_f.push_back(std::int64_t(f));
+                    d_xr.push_back(xr);
+                    d_xi.push_back(xi);
+                    return;
+                }
+            });
+            if (d_found_f.size() == first_new)
+                break;
+            for (std::size_t i = first_new; i < d_found_f.size(); ++i)
+                add_tone(d_found_f[i], -d_xr[i], -d_xi[i]);
+        }
+
+        // Clear exactly the words this call set (and the decode table's entries).
+        for (int r = 0; r < c.loops; ++r) {
+            std::uint64_t* bits = d_bits.data() + std::size_t(r) * d_words;
+            for_each_candidate(r,
+                               [&](std::int64_t, std::uint64_t f) { bits[f >> 6] = 0; });
+            for (std::int64_t s = 0; s < d_nsel[r]; ++s)
+                d_decoded[std::size_t(r) * c.B +
+                          d_sel[std::size_t(r) * d_p.vote_cutoff + s]] = -1;
+        }
+    }
+
+    // Calls fn(bucket, f) for every frequency f a selected bucket of loop r votes for:
+    // g runs over the bucket's span [b nb - nb/2, b nb - nb/2 + nb) (mod n), and f =
+    // sigma^-1 g steps by sigma^-1 (mod n) with g, so no product per candidate.
+    template <typename Fn>
+    void for_each_candidate(int r, Fn&& fn) const
+    {
+        const auto& c = d_p.c;
+        const std::uint64_t n = std::uint64_t(c.n);
+        const std::uint64_t step = d_p.sigma_inv[r];
+        for (std::int64_t s = 0; s < d_nsel[r]; ++s) {
+            const std::int64_t b = d_sel[std::size_t(r) * d_p.vote_cutoff + s];
+            const std::int64_t g0 = ((b * c.nb - c.nb / 2) % c.n + c.n) % c.n;
+            std::uint64_t f = mulmod(step, std::uint64_t(g0), n);
+            for (std::int64_t i = 0; i < c.nb; ++i) {
+                fn(b, f);
+                f += step;
+                if (f >= n)
+                    f -= n;
+            }
         }
     }
 
@@ -370,6 +525,11 @@ private:
     std::vector<std::complex<double>> d_cg_s, d_cg_p, d_cg_q;
     std::vector<std::complex<double>> d_resp;
     std::vector<std::size_t> d_at;
+    // Voting location (only when d_p.voting): n-bit vote maps per loop, the selected
+    // buckets of each loop, and each selected bucket's decoded frequency (-1: none).
+    std::size_t d_words = 0;
+    std::vector<std::uint64_t> d_bits;
+    std::vector<std::int64_t> d_order, d_sel, d_nsel, d_decoded;
 };
 
 class dense_topk_cpu final : public sparse_backend

@@ -86,7 +86,19 @@ class qa_sparse_fft_plan(gr_unittest.TestCase):
         np.testing.assert_array_equal(ba, bb)
         np.testing.assert_array_equal(va, vb)
 
+    def test_voting_location(self):
+        # The papers' location on the same permutations: same bins and values as the
+        # phase path (and numpy, inside check).
+        plan = self.check(1 << 20, 50, backend="cpu", seed=1234, location="voting")
+        self.assertIn("location=voting", plan.describe())
+        self.assertIn("location=phase",
+                      sparse_fft_plan(1 << 20, 50, backend="cpu").describe())
+
     def test_bad_input(self):
+        with self.assertRaisesRegex(ValueError, "location"):
+            sparse_fft_plan(1 << 20, 10, location="psychic")
+        with self.assertRaisesRegex(ValueError, "location"):
+            sparse_fft_plan(1 << 20, 10, location="")
         with self.assertRaisesRegex(ValueError, "k"):
             sparse_fft_plan(1 << 20, 0)
         with self.assertRaisesRegex(ValueError, "k"):

@@ -120,6 +120,47 @@ GPUFFT_TEST(many_tones_few_frequencies_per_bucket)
     check_sparse(plan, 1000, fresh_seed());
 }
 
+// Voting location against the dense reference (inside check_sparse) and against the
+// phase location with the same permutations, on the same signal. The loops override
+// keeps small n on the sparse path (the cost model would send them dense).
+void check_voting(std::int64_t n, std::int64_t k, std::int64_t tones)
+{
+    const std::uint64_t seed = fresh_seed();
+    sparse_fft_options o = cpu_options(seed);
+    o.loops = 4;
+    sparse_fft_plan phase(n, k, o);
+    o.location = sparse_fft_location::voting;
+    sparse_fft_plan voting(n, k, o);
+    GPUFFT_CHECK(!voting.dense_fallback());
+    GPUFFT_CHECK(voting.describe().find("location=voting") != std::string::npos);
+    GPUFFT_CHECK(phase.describe().find("location=phase") != std::string::npos);
+    std::vector<cf> x;
+    check_sparse(voting, tones, seed + 1, memory::host, nullptr, &x);
+
+    // Again on the same plan (the vote maps must come back clear), then the phase path.
+    std::vector<std::int64_t> bv, bp;
+    std::vector<cf> vv, vp;
+    voting.execute(x.data(), bv, vv);
+    phase.execute(x.data(), bp, vp);
+    GPUFFT_CHECK(bv == bp);
+    GPUFFT_CHECK_EQ(bv.size(), std::size_t(tones));
+    double peak = 0, err = 0;
+    for (const auto& v : vp)
+        peak = std::max(peak, double(std::abs(v)));
+    for (std::size_t i = 0; i < std::min(vv.size(), vp.size()); ++i)
+        err = std::max(err, double(std::abs(vv[i] - vp[i])) / peak);
+    GPUFFT_CHECK_LE(err, 1e-5);
+}
+
+GPUFFT_TEST(voting_matches_phase_and_reference)
+{
+    check_voting(1 << 16, 10, 10);
+    check_voting(1 << 18, 30, 30);
+    check_voting(1 << 20, 50, 50);
+    check_voting(std::int64_t(3) << 14, 20, 20);
+    check_voting(1 << 20, 60, 9); // sparser than k
+}
+
 GPUFFT_TEST(bad_input_is_rejected)
 {
     const auto o = cpu_options();
@@ -137,6 +178,10 @@ GPUFFT_TEST(bad_input_is_rejected)
     sparse_fft_options l = o;
     l.loops = -1;
     GPUFFT_CHECK_THROWS(sparse_fft_plan(1 << 20, 10, l), std::invalid_argument, "loops");
+    sparse_fft_options v = o;
+    v.location = static_cast<sparse_fft_location>(7);
+    GPUFFT_CHECK_THROWS(
+        sparse_fft_plan(1 << 20, 10, v), std::invalid_argument, "location");
 
     // Non-finite samples: poison every sample, so whichever ones the plan reads are NaN.
     const std::int64_t n = 1 << 20;
