@@ -19,6 +19,7 @@
 #include "host_gather.h"
 #include "sparse_backend.h"
 #include "sparse_cuda_kernels.cuh"
+#include "sparse_vote_kernels.cuh"
 #include "topk_cuda.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
@@ -98,6 +99,19 @@ public:
             std::size_t(p.k) * (sizeof(long long) + sizeof(float2));
         d_out.allocate(out_bytes);
         h_out.allocate(out_bytes);
+        if (p.voting) {
+            // n bits per loop; zeroed here once, then each call clears the words it set.
+            d_vote_words = (std::uint64_t(c.n) + 63) / 64;
+            d_bits.allocate(std::size_t(c.loops) * d_vote_words);
+            d_sel.allocate(std::size_t(c.loops) * p.vote_cutoff);
+            d_nsel.allocate(c.loops);
+            d_decoded.allocate(std::size_t(c.loops) * c.B);
+            d_decoded_x.allocate(std::size_t(c.loops) * c.B);
+            GPUFFT_CUDA_CHECK(
+                cudaMemsetAsync(d_bits.get(), 0, d_bits.bytes(), d_stream.get()));
+            GPUFFT_CUDA_CHECK(cudaMemsetAsync(
+                d_decoded.get(), 0xff, d_decoded.bytes(), d_stream.get())); // all -1
+        }
 
         // Filters and permutations: built once, on the host (O(window)), copied once.
         const std::vector<float> taps = make_window(p);
@@ -231,7 +245,9 @@ private:
         const long long LB = (long long)c.loops * c.B;
         const unsigned dgrid = unsigned((LB + 127) / 128);
         const unsigned sgrid = unsigned(((long long)d_max_found * c.loops + 127) / 128);
-        for (int round = 0; round < d_p.rounds; ++round) {
+        if (d_p.voting)
+            enqueue_voting(st);
+        for (int round = 0; round < d_p.rounds && !d_p.voting; ++round) {
             sk::decode_kernel<<<dgrid, 128, 0, s>>>(c,
                                                     d_Z.get(),
                                                     d_sigma_inv.get(),
@@ -287,6 +303,51 @@ private:
         GPUFFT_CUDA_CHECK_LAUNCH();
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
             h_out.get(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, s));
+    }
+
+    // The voting location (sparse_vote_kernels.cuh): cutoff, votes, then per round the
+    // selected buckets' single-tone test, acceptance of voted frequencies and the
+    // phase path's subtraction; last, the vote maps are cleared word by word.
+    void enqueue_voting(const sk::peel_state& st)
+    {
+        const auto& c = d_p.c;
+        cudaStream_t s = d_stream.get();
+        const sk::vote_state v{ d_bits.get(),    d_vote_words,      d_sel.get(),
+                                d_nsel.get(),    d_decoded.get(),   d_decoded_x.get(),
+                                d_p.vote_cutoff, d_p.vote_threshold };
+        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_nsel.get(), 0, d_nsel.bytes(), s));
+        const long long LB = (long long)c.loops * c.B;
+        sk::vote_select_kernel<<<unsigned((LB + 255) / 256), 256, 0, s>>>(
+            c, d_Z.get(), d_peak.get(), d_p.threshold_rel, v);
+        GPUFFT_CUDA_CHECK_LAUNCH();
+        const long long runs = (c.nb + sk::vote_run - 1) / sk::vote_run;
+        const long long per_loop = d_p.vote_cutoff * runs;
+        const unsigned all_grid = unsigned((c.loops * per_loop + 255) / 256);
+        const unsigned loop0_grid = unsigned((per_loop + 255) / 256);
+        sk::vote_mark_kernel<<<all_grid, 256, 0, s>>>(c, d_sigma_inv.get(), v);
+        GPUFFT_CUDA_CHECK_LAUNCH();
+        const unsigned sel_grid = unsigned((c.loops * d_p.vote_cutoff + 127) / 128);
+        const unsigned sgrid = unsigned(((long long)d_max_found * c.loops + 127) / 128);
+        for (int round = 0; round < d_p.rounds; ++round) {
+            sk::vote_decode_kernel<<<sel_grid, 128, 0, s>>>(c,
+                                                            d_Z.get(),
+                                                            d_sigma_inv.get(),
+                                                            d_tau.get(),
+                                                            d_peak.get(),
+                                                            d_p.threshold_rel,
+                                                            st,
+                                                            v,
+                                                            round);
+            GPUFFT_CUDA_CHECK_LAUNCH();
+            sk::vote_accept_kernel<<<loop0_grid, 256, 0, s>>>(
+                c, d_sigma.get(), d_sigma_inv.get(), st, v, round);
+            GPUFFT_CUDA_CHECK_LAUNCH();
+            sk::subtract_kernel<<<sgrid, 128, 0, s>>>(
+                c, d_Z.get(), d_sigma.get(), d_tau.get(), st, round);
+            GPUFFT_CUDA_CHECK_LAUNCH();
+        }
+        sk::vote_clear_kernel<<<all_grid, 256, 0, s>>>(c, d_sigma_inv.get(), v);
+        GPUFFT_CUDA_CHECK_LAUNCH();
     }
 
     sk::out_header* out_header() const
@@ -484,6 +545,12 @@ private:
     cuda::pinned_buffer<float2> h_staged;
     cuda::device_buffer<float2> d_staged;
     cuda::device_buffer<float2> d_full;
+    // Voting location (allocated only when d_p.voting).
+    unsigned long long d_vote_words = 0;
+    cuda::device_buffer<unsigned long long> d_bits;
+    cuda::device_buffer<long long> d_sel, d_decoded;
+    cuda::device_buffer<int> d_nsel;
+    cuda::device_buffer<double2> d_decoded_x;
     bool d_use_graph = true;
     cudaGraphExec_t d_graph[2] = { nullptr, nullptr };
 };

@@ -37,9 +37,6 @@ sparse_fft_plan::sparse_fft_plan(std::int64_t n,
         std::cerr << "gpufft: " << detail::describe_params(d.params) << std::endl;
     if (d.used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA
-        if (d.params.voting && !d.params.dense)
-            throw std::invalid_argument(
-                "location: 'voting' runs on the cpu backend only for now");
         d.device_id = resolve_device_id(o.device_id);
         d.engine = d.params.dense
                        ? detail::make_dense_topk_cuda(n, k, d.device_id)
