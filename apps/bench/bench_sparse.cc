@@ -15,7 +15,9 @@
 // the call to the bins and values in host memory, for ours and the baselines alike.
 //
 // Extra options: --trials N (10), --host-max SIZE (2^27: largest n for host-resident
-// cases), --cpu-max SIZE (2^24: largest n for the CPU backend).
+// cases), --cpu-max SIZE (2^24: largest n for the CPU backend), --location phase|voting
+// (phase: the sparse plans' location method; voting is the papers' one, see
+// docs/sparse_fft.md).
 
 #include "bench_common.h"
 #include "sparse/sparse_checks.h"
@@ -26,6 +28,7 @@
 #include <cstdio>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <thread>
 
 #ifdef GPUFFT_HAVE_CUDA
@@ -98,16 +101,29 @@ result make_row(const std::string& backend_name,
     r.params["n"] = double(n);
     r.params["k"] = double(k);
     r.params["samples_read"] = double(plan.samples_read());
+    r.labels["location"] =
+        plan.describe().find("location=voting") != std::string::npos ? "voting" : "phase";
     return r;
 }
 
 int host_threads() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+
+sparse_fft_location parse_location(const std::string& name)
+{
+    if (name == "phase")
+        return sparse_fft_location::phase;
+    if (name == "voting")
+        return sparse_fft_location::voting;
+    throw std::invalid_argument("--location: '" + name +
+                                "' is invalid; must be 'phase' or 'voting'");
+}
 
 void bench_cpu(const options& opt, std::int64_t n, std::int64_t k, int trials)
 {
     const std::string dev = "cpu: " + cpu_name() + " x" + std::to_string(host_threads());
     sparse_fft_options o;
     o.backend = backend::cpu;
+    o.location = parse_location(opt.get("location", "phase"));
     sparse_fft_plan plan(n, k, o);
     o.force_dense = true;
     sparse_fft_plan dense(n, k, o);
@@ -152,6 +168,7 @@ void bench_cuda(
     sparse_fft_options o;
     o.backend = backend::cuda;
     o.device_id = opt.device;
+    o.location = parse_location(opt.get("location", "phase"));
     sparse_fft_plan plan(n, k, o);
     sparse_fft_options od = o;
     od.force_dense = true;
@@ -276,6 +293,7 @@ int bench_sparse(const options& opt)
     if (ks.empty())
         ks = { 50, 1000 };
     const int trials = std::stoi(opt.get("trials", "10"));
+    parse_location(opt.get("location", "phase")); // a bad name fails before any case
     const std::int64_t host_max = parse_size(opt.get("host-max", "2^27"));
     const std::int64_t cpu_max = parse_size(opt.get("cpu-max", "2^24"));
     const bool want_cpu = opt.backend == "all" || opt.backend == "cpu";
@@ -309,8 +327,8 @@ int bench_sparse(const options& opt)
 
 } // namespace
 
-GPUFFT_BENCH_COMMAND(
-    sparse,
-    "sparse FFT vs cuFFT + top-k and FFTW + top-k "
-    "[--sizes 2^20,2^27 --k 50,1000 --trials 10 --host-max 2^27 --cpu-max 2^24]",
-    bench_sparse);
+GPUFFT_BENCH_COMMAND(sparse,
+                     "sparse FFT vs cuFFT + top-k and FFTW + top-k "
+                     "[--sizes 2^20,2^27 --k 50,1000 --trials 10 --host-max 2^27 "
+                     "--cpu-max 2^24 --location phase|voting]",
+                     bench_sparse);
