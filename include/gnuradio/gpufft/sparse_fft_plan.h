@@ -75,8 +75,10 @@ struct sparse_fft_options {
  *   X[f] = sum_t x[t] exp(-2 pi i f t / n)   (unnormalized, numpy.fft.fft's convention).
  *
  * Random spectral permutation, flat window, hashing into B buckets, one batched B-point
- * FFT of every hash, phase-based location with peeling across loops, values by the median
- * over hashes refined by least squares (docs/sparse_fft.md). Where the cost model says a
+ * FFT of every hash, phase-based location with peeling across loops (or, with
+ * options.location = voting, the papers' voting across loops, confirmed by the same
+ * single-tone test), values by the median over hashes refined by least squares
+ * (docs/sparse_fft.md). Where the cost model says a
  * dense FFT is cheaper, or n has no usable bucket count divisor (a prime), the plan runs
  * a dense FFT + top-k instead and says so once on stderr (dense_fallback() is then true).
  *
