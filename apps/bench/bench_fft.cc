@@ -11,12 +11,12 @@
 
 #include "bench_common.h"
 #include "core/fftw_lock.h"
+#include "core/parallel_for.h"
 #include "reference.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/device.h>
 #include <fftw3.h>
 #include <algorithm>
-#include <thread>
 
 #ifdef GPUFFT_HAVE_CUDA
 #include "cuda/cuda_resources.h"
@@ -76,7 +76,7 @@ struct fftw_raw<double> {
     void run() { fftw_execute(p); }
 };
 
-int host_threads() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+int host_threads() { return detail::hardware_threads(); }
 
 //! Double-precision reference spectrum of x (FFTW double, all threads).
 template <typename T>

@@ -15,7 +15,7 @@
 #include "bench_common.h"
 
 #ifdef GPUFFT_HAVE_CUDA
-#include "accumulator/parallel_for.h"
+#include "core/parallel_for.h"
 #include "cuda/cuda_resources.h"
 #include "large/power/integrator_backend.h"
 #include <gnuradio/gpufft/device.h>
@@ -38,7 +38,7 @@ using cf = std::complex<float>;
 //! A tone on a bin centre plus uniform noise, cheap enough for 2^28 samples.
 void fill(cf* x, i64 n, std::uint64_t seed)
 {
-    accumulator::parallel_for(n, accumulator::hardware_threads(), [&](int, i64 b, i64 e) {
+    detail::parallel_for(n, detail::hardware_threads(), [&](int, i64 b, i64 e) {
         std::uint64_t s = seed ^ (std::uint64_t(b) * 0x9E3779B97F4A7C15ull);
         const double step = 2 * std::acos(-1.0) * 1234.0 / double(n);
         for (i64 i = b; i < e; ++i) {
@@ -90,7 +90,7 @@ int bench_integrate(const options& o)
     const std::string window = o.get("window", "hann");
     const i64 want_bins = parse_size(o.get("bins", "2^14"));
     const int reps = std::max(3, o.reps);
-    const int threads = accumulator::hardware_threads();
+    const int threads = detail::hardware_threads();
     cuda::device_guard guard(o.device);
 
     for (const i64 n : sizes) {

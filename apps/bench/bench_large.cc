@@ -21,6 +21,7 @@
 
 #include "bench_common.h"
 #include "core/fftw_lock.h"
+#include "core/parallel_for.h"
 #include "large/large_fft_schedule.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
@@ -31,7 +32,6 @@
 #include <cstring>
 #include <random>
 #include <sstream>
-#include <thread>
 
 #ifdef GPUFFT_HAVE_CUDA
 #include "cuda/cuda_resources.h"
@@ -47,31 +47,21 @@ namespace {
 using cf = std::complex<float>;
 using i64 = std::int64_t;
 
-int host_threads() { return int(std::max(1u, std::thread::hardware_concurrency())); }
-
-void parallel(i64 n, const std::function<void(i64, i64)>& fn)
-{
-    const int t = host_threads();
-    std::vector<std::thread> pool;
-    const i64 step = (n + t - 1) / t;
-    for (int i = 0; i < t; ++i) {
-        const i64 b = i * step, e = std::min(n, b + step);
-        if (b < e)
-            pool.emplace_back(fn, b, e);
-    }
-    for (auto& th : pool)
-        th.join();
-}
+int host_threads() { return detail::hardware_threads(); }
 
 // Fresh random samples in [-1, 1)^2, filled by every host thread.
 void fill_random(cf* x, i64 n, std::uint64_t seed)
 {
-    parallel(n, [&](i64 b, i64 e) {
-        std::mt19937_64 rng(seed + std::uint64_t(b) * 0x9E3779B97F4A7C15ull);
-        std::uniform_real_distribution<float> u(-1.f, 1.f);
-        for (i64 i = b; i < e; ++i)
-            x[i] = cf(u(rng), u(rng));
-    });
+    detail::parallel_for(
+        n,
+        host_threads(),
+        [&](int, i64 b, i64 e) {
+            std::mt19937_64 rng(seed + std::uint64_t(b) * 0x9E3779B97F4A7C15ull);
+            std::uniform_real_distribution<float> u(-1.f, 1.f);
+            for (i64 i = b; i < e; ++i)
+                x[i] = cf(u(rng), u(rng));
+        },
+        1);
 }
 
 // Bins k of the n-point forward DFT of x, in double, every host thread (phase re-anchored
@@ -82,12 +72,10 @@ std::vector<std::complex<double>> dft_bins(const cf* x, i64 n, const std::vector
     for (std::size_t b = 0; b < ks.size(); ++b) {
         const i64 k = ks[b];
         std::vector<std::complex<double>> part(host_threads());
-        std::vector<std::thread> pool;
-        const int t = host_threads();
-        const i64 step = (n + t - 1) / t;
-        for (int i = 0; i < t; ++i)
-            pool.emplace_back([&, i] {
-                const i64 lo = i * step, hi = std::min(n, lo + step);
+        detail::parallel_for(
+            n,
+            host_threads(),
+            [&](int i, i64 lo, i64 hi) {
                 std::complex<double> acc = 0;
                 const double w = -2.0 * M_PI / double(n);
                 const std::complex<double> step1 = std::polar(1.0, w * double(k % n));
@@ -100,9 +88,8 @@ std::vector<std::complex<double>> dft_bins(const cf* x, i64 n, const std::vector
                     }
                 }
                 part[i] = acc;
-            });
-        for (auto& th : pool)
-            th.join();
+            },
+            1);
         for (auto& p : part)
             X[b] += p;
     }
@@ -130,21 +117,19 @@ double subset_error(const cf* x, const cf* y, i64 n, std::uint64_t seed)
 double full_rel_diff(const cf* a, const cf* b, i64 n)
 {
     std::vector<double> num(host_threads()), den(host_threads());
-    std::vector<std::thread> pool;
-    const int t = host_threads();
-    const i64 step = (n + t - 1) / t;
-    for (int i = 0; i < t; ++i)
-        pool.emplace_back([&, i] {
-            for (i64 j = i * step; j < std::min(n, (i + 1) * step); ++j) {
+    detail::parallel_for(
+        n,
+        host_threads(),
+        [&](int i, i64 lo, i64 hi) {
+            for (i64 j = lo; j < hi; ++j) {
                 num[i] +=
                     std::norm(std::complex<double>(a[j]) - std::complex<double>(b[j]));
                 den[i] += std::norm(std::complex<double>(b[j]));
             }
-        });
-    for (auto& th : pool)
-        th.join();
+        },
+        1);
     double nn = 0, dd = 0;
-    for (int i = 0; i < t; ++i) {
+    for (std::size_t i = 0; i < num.size(); ++i) {
         nn += num[i];
         dd += den[i];
     }

@@ -16,6 +16,7 @@
 //                       [--memory device|host|both]
 
 #include "bench_common.h"
+#include "core/parallel_for.h"
 #include "reference.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/nufft3_plan.h>
@@ -24,7 +25,6 @@
 #include <cmath>
 #include <random>
 #include <sstream>
-#include <thread>
 
 #ifdef GPUFFT_HAVE_CUDA
 #include "cuda/cuda_resources.h"
@@ -103,11 +103,11 @@ std::vector<std::complex<double>>
 direct_subset(const points& p, const std::vector<std::complex<T>>& c, std::size_t count)
 {
     std::vector<std::complex<double>> F(count);
-    const int threads = std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::thread> pool;
-    for (int th = 0; th < threads; ++th)
-        pool.emplace_back([&, th] {
-            for (std::size_t k = th; k < count; k += threads) {
+    detail::parallel_for(
+        std::int64_t(count),
+        detail::hardware_threads(),
+        [&](int, std::int64_t kb, std::int64_t ke) {
+            for (std::int64_t k = kb; k < ke; ++k) {
                 double re = 0, im = 0;
                 for (std::size_t j = 0; j < p.x.size(); ++j) {
                     const double ph =
@@ -119,9 +119,8 @@ direct_subset(const points& p, const std::vector<std::complex<T>>& c, std::size_
                 }
                 F[k] = { re, im };
             }
-        });
-    for (auto& t : pool)
-        t.join();
+        },
+        1);
     return F;
 }
 
@@ -142,10 +141,10 @@ void run_case(const options& opt,
         std::min<std::size_t>(bc.n_tgt, std::stoul(opt.get("check", "100")));
     const auto ref = direct_subset(p, c, check);
     const double up = std::stod(opt.get("upsampling", "0"));
-    const std::string dev = be == backend::cuda
-                                ? device_name(opt.device)
-                                : "cpu: " + cpu_name() + " x" +
-                                      std::to_string(std::thread::hardware_concurrency());
+    const std::string dev =
+        be == backend::cuda
+            ? device_name(opt.device)
+            : "cpu: " + cpu_name() + " x" + std::to_string(detail::hardware_threads());
     const int reps = be == backend::cuda ? opt.reps : std::min(opt.reps, 3);
     double gaussian_total = 0; // the baseline of the ES rows
 

@@ -20,6 +20,7 @@
 // docs/sparse_fft.md).
 
 #include "bench_common.h"
+#include "core/parallel_for.h"
 #include "sparse/sparse_checks.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/device.h>
@@ -29,7 +30,6 @@
 #include <map>
 #include <random>
 #include <stdexcept>
-#include <thread>
 
 #ifdef GPUFFT_HAVE_CUDA
 #include "cuda/cuda_resources.h"
@@ -106,7 +106,7 @@ result make_row(const std::string& backend_name,
     return r;
 }
 
-int host_threads() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+int host_threads() { return detail::hardware_threads(); }
 
 sparse_fft_location parse_location(const std::string& name)
 {

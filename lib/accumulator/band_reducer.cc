@@ -6,7 +6,7 @@
  */
 
 #include "band_reducer.h"
-#include "parallel_for.h"
+#include "core/parallel_for.h"
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -112,7 +112,7 @@ void band_reducer::reduce(const std::complex<float>* spectrum,
                                 std::min<std::int64_t>((threads + d_bins - 1) / d_bins,
                                                        d_decim / grain));
     if (pieces == 1) {
-        parallel_for(
+        detail::parallel_for(
             d_bins,
             threads,
             [&](int, std::int64_t cb, std::int64_t ce) {
@@ -125,7 +125,7 @@ void band_reducer::reduce(const std::complex<float>* spectrum,
         return;
     }
     std::vector<double> partial(std::size_t(d_bins * pieces));
-    parallel_for(
+    detail::parallel_for(
         d_bins * pieces,
         threads,
         [&](int, std::int64_t b, std::int64_t e) {

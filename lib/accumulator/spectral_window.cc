@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "parallel_for.h"
+#include "core/parallel_for.h"
 #include "spectral_window.h"
 #include <algorithm>
 #include <cmath>
@@ -168,7 +168,7 @@ void spectral_window::apply_frame(std::complex<float>* frame, int threads) const
 {
     if (is_rectangular())
         return;
-    parallel_for(d_n, threads, [&](int, std::int64_t b, std::int64_t e) {
+    detail::parallel_for(d_n, threads, [&](int, std::int64_t b, std::int64_t e) {
         apply(frame + b, b, e);
     });
 }

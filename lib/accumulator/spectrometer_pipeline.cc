@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "core/parallel_for.h"
 #include "large/power/integrator_backend.h"
-#include "parallel_for.h"
 #include "spectrometer_pipeline.h"
 #include <algorithm>
 #include <cmath>
@@ -101,7 +101,7 @@ std::shared_ptr<spectrum_integrator> host_integrator(const pipeline_config& c,
             band_reducer(c.fft_size, c.band_start, c.band_stop, c.output_bins),
             spectral_window(c.window, c.fft_size),
             std::move(transform),
-            c.threads > 0 ? c.threads : hardware_threads(),
+            c.threads > 0 ? c.threads : detail::hardware_threads(),
             backend::cpu,
             -1,
             0,

@@ -6,9 +6,8 @@
  */
 
 #include "fftw_lock.h"
+#include "parallel_for.h"
 #include <fftw3.h>
-#include <algorithm>
-#include <thread>
 
 namespace gr {
 namespace gpufft {
@@ -38,8 +37,7 @@ int cpu_threads(int requested, long long elements)
 {
     if (elements < (1 << 15))
         return 1;
-    const int hw = std::max(1u, std::thread::hardware_concurrency());
-    return requested > 0 ? requested : hw;
+    return requested > 0 ? requested : hardware_threads();
 }
 
 } // namespace detail

@@ -9,6 +9,7 @@
 // scratch buffers standing in for the device memory and FFTW (through dense_fft_plan)
 // for cuFFT. CI runs the multi-pass schedules through this on tiny budgets.
 
+#include "core/parallel_for.h"
 #include "large_fft_backend.h"
 #include "large_fft_host.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
@@ -30,13 +31,16 @@ void transpose(
     const std::complex<T>* in, std::complex<T>* out, i64 rows, i64 cols, int threads)
 {
     constexpr i64 blk = 32;
-    parallel_for((rows + blk - 1) / blk, threads, [&](i64 lo, i64 hi) {
-        for (i64 rb = lo * blk; rb < std::min(rows, hi * blk); rb += blk)
-            for (i64 cb = 0; cb < cols; cb += blk)
-                for (i64 r = rb; r < std::min(rows, rb + blk); ++r)
-                    for (i64 c = cb; c < std::min(cols, cb + blk); ++c)
-                        out[c * rows + r] = in[r * cols + c];
-    });
+    parallel_for((rows + blk - 1) / blk,
+                 threads,
+                 [&](int, i64 lo, i64 hi) {
+                     for (i64 rb = lo * blk; rb < std::min(rows, hi * blk); rb += blk)
+                         for (i64 cb = 0; cb < cols; cb += blk)
+                             for (i64 r = rb; r < std::min(rows, rb + blk); ++r)
+                                 for (i64 c = cb; c < std::min(cols, cb + blk); ++c)
+                                     out[c * rows + r] = in[r * cols + c];
+                 },
+                 1);
 }
 
 // Element (a, k, j) of an [ac][L][bc] buffer times exp(sign 2 pi i k*((b0+j)/div) / n),
@@ -49,17 +53,21 @@ void twiddle(std::complex<T>* buf,
              int threads)
 {
     const double w = sign * 2.0 * M_PI / double(r.tw_n);
-    parallel_for(p.ac * r.L, threads, [&](i64 lo, i64 hi) {
-        for (i64 row = lo; row < hi; ++row) {
-            const i64 k = row % r.L;
-            std::complex<T>* x = buf + row * p.bc;
-            for (i64 j = 0; j < p.bc; ++j) {
-                const i64 e = (k * ((p.b0 + j) / r.tw_div)) % r.tw_n;
-                const std::complex<double> t = std::polar(1.0, w * double(e));
-                x[j] = std::complex<T>(std::complex<double>(x[j]) * t);
+    parallel_for(
+        p.ac * r.L,
+        threads,
+        [&](int, i64 lo, i64 hi) {
+            for (i64 row = lo; row < hi; ++row) {
+                const i64 k = row % r.L;
+                std::complex<T>* x = buf + row * p.bc;
+                for (i64 j = 0; j < p.bc; ++j) {
+                    const i64 e = (k * ((p.b0 + j) / r.tw_div)) % r.tw_n;
+                    const std::complex<double> t = std::polar(1.0, w * double(e));
+                    x[j] = std::complex<T>(std::complex<double>(x[j]) * t);
+                }
             }
-        }
-    });
+        },
+        1);
 }
 
 template <typename T>

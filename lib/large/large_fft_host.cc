@@ -5,40 +5,19 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "core/parallel_for.h"
 #include "large_fft_host.h"
 #include <unistd.h>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
-#include <thread>
 
 namespace gr {
 namespace gpufft {
 namespace detail {
 
 using i64 = std::int64_t;
-
-void parallel_for(i64 n, int threads, const std::function<void(i64, i64)>& fn)
-{
-    const i64 t = std::max<i64>(1, std::min<i64>(threads, n));
-    if (t == 1) {
-        if (n > 0)
-            fn(0, n);
-        return;
-    }
-    std::vector<std::thread> pool;
-    pool.reserve(t - 1);
-    const i64 step = (n + t - 1) / t;
-    for (i64 i = 1; i < t; ++i) {
-        const i64 b = i * step, e = std::min(n, b + step);
-        if (b < e)
-            pool.emplace_back(fn, b, e);
-    }
-    fn(0, std::min(n, step));
-    for (auto& th : pool)
-        th.join();
-}
 
 namespace {
 
@@ -62,23 +41,31 @@ void copy_blocks(const void* src,
         if (b.rows == 1) {
             const i64 bytes = b.width * i64(e);
             const i64 host = b.host_offset * i64(e), dev = b.dev_offset * i64(e);
-            parallel_for(bytes, t, [&](i64 lo, i64 hi) {
-                if (Gather)
-                    std::memcpy(d + dev + lo, s + host + lo, hi - lo);
-                else
-                    std::memcpy(d + host + lo, s + dev + lo, hi - lo);
-            });
-        } else {
-            parallel_for(b.rows, t, [&](i64 lo, i64 hi) {
-                for (i64 r = lo; r < hi; ++r) {
-                    const i64 host = (b.host_offset + r * b.pitch) * i64(e);
-                    const i64 dev = (b.dev_offset + r * b.width) * i64(e);
+            parallel_for(
+                bytes,
+                t,
+                [&](int, i64 lo, i64 hi) {
                     if (Gather)
-                        std::memcpy(d + dev, s + host, b.width * e);
+                        std::memcpy(d + dev + lo, s + host + lo, hi - lo);
                     else
-                        std::memcpy(d + host, s + dev, b.width * e);
-                }
-            });
+                        std::memcpy(d + host + lo, s + dev + lo, hi - lo);
+                },
+                1);
+        } else {
+            parallel_for(
+                b.rows,
+                t,
+                [&](int, i64 lo, i64 hi) {
+                    for (i64 r = lo; r < hi; ++r) {
+                        const i64 host = (b.host_offset + r * b.pitch) * i64(e);
+                        const i64 dev = (b.dev_offset + r * b.width) * i64(e);
+                        if (Gather)
+                            std::memcpy(d + dev, s + host, b.width * e);
+                        else
+                            std::memcpy(d + host, s + dev, b.width * e);
+                    }
+                },
+                1);
         }
     }
 }
@@ -107,20 +94,24 @@ bool all_finite(const void* data, i64 n, std::size_t elem_bytes, int threads)
 {
     std::atomic<bool> ok{ true };
     const int t = n < (i64(1) << 17) ? 1 : threads;
-    parallel_for(n * 2, t, [&](i64 lo, i64 hi) {
-        bool good = true;
-        if (elem_bytes == 8) {
-            const float* p = static_cast<const float*>(data);
-            for (i64 i = lo; i < hi; ++i)
-                good &= std::isfinite(p[i]);
-        } else {
-            const double* p = static_cast<const double*>(data);
-            for (i64 i = lo; i < hi; ++i)
-                good &= std::isfinite(p[i]);
-        }
-        if (!good)
-            ok = false;
-    });
+    parallel_for(
+        n * 2,
+        t,
+        [&](int, i64 lo, i64 hi) {
+            bool good = true;
+            if (elem_bytes == 8) {
+                const float* p = static_cast<const float*>(data);
+                for (i64 i = lo; i < hi; ++i)
+                    good &= std::isfinite(p[i]);
+            } else {
+                const double* p = static_cast<const double*>(data);
+                for (i64 i = lo; i < hi; ++i)
+                    good &= std::isfinite(p[i]);
+            }
+            if (!good)
+                ok = false;
+        },
+        1);
     return ok;
 }
 

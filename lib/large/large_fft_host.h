@@ -14,17 +14,11 @@
 #include "large_fft_schedule.h"
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 namespace gr {
 namespace gpufft {
 namespace detail {
-
-//! Runs fn(begin, end) over [0, n) split across up to `threads` threads.
-void parallel_for(std::int64_t n,
-                  int threads,
-                  const std::function<void(std::int64_t, std::int64_t)>& fn);
 
 //! Copies host blocks into a dense buffer (dev_offset positions).
 void gather_blocks(const void* host,

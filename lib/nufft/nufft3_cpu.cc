@@ -10,6 +10,7 @@
 // thread; each thread spreads into its own slab buffer (no locks), and the slabs are
 // added into the fine grid with the pre-correction applied on the way.
 
+#include "core/parallel_for.h"
 #include "nufft3_backend.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <unistd.h>
@@ -17,9 +18,7 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
-#include <exception>
 #include <stdexcept>
-#include <thread>
 #include <vector>
 
 namespace gr {
@@ -28,32 +27,9 @@ namespace nufft {
 
 namespace {
 
-//! fn(part, begin, end) over [0, n) in `threads` contiguous parts (inline when small).
-template <typename Fn>
-void parallel_for(std::int64_t n, int threads, Fn fn)
-{
-    const std::int64_t parts =
-        std::max<std::int64_t>(1, std::min<std::int64_t>(threads, n / 4096));
-    if (parts <= 1) {
-        fn(0, std::int64_t(0), n);
-        return;
-    }
-    std::vector<std::thread> pool;
-    std::vector<std::exception_ptr> errors(parts);
-    for (std::int64_t p = 0; p < parts; ++p)
-        pool.emplace_back([&, p] {
-            try {
-                fn(int(p), n * p / parts, n * (p + 1) / parts);
-            } catch (...) {
-                errors[p] = std::current_exception();
-            }
-        });
-    for (auto& t : pool)
-        t.join();
-    for (auto& e : errors)
-        if (e)
-            std::rethrow_exception(e);
-}
+// Items per thread below which a pass stays on fewer threads: the per-item work here is
+// cheap, so a thread start only pays for itself over a few thousand items.
+constexpr std::int64_t pass_grain = 4096;
 
 std::size_t default_host_budget()
 {
@@ -186,11 +162,15 @@ private:
             auto& v = d_precorr[a];
             v.resize(std::size_t(M));
             const double w = 2 * 3.14159265358979323846 / double(M);
-            parallel_for(M, d_cfg.threads, [&](int, std::int64_t b, std::int64_t e) {
-                for (std::int64_t p = b; p < e; ++p)
-                    v[p] = T(1.0 /
-                             kernel_transform<double>(g.kernel, w * double(p - M / 2)));
-            });
+            detail::parallel_for(
+                M,
+                d_cfg.threads,
+                [&](int, std::int64_t b, std::int64_t e) {
+                    for (std::int64_t p = b; p < e; ++p)
+                        v[p] = T(1.0 / kernel_transform<double>(g.kernel,
+                                                                w * double(p - M / 2)));
+                },
+                pass_grain);
         }
     }
 
@@ -206,16 +186,20 @@ private:
             first[a].resize(n);
             z0[a].resize(n);
             const auto& ax = g.axis[a];
-            parallel_for(n, d_cfg.threads, [&](int, std::int64_t b, std::int64_t e) {
-                for (std::int64_t j = b; j < e; ++j) {
-                    long long f;
-                    double z;
-                    split_coordinate(
-                        (src[a][j] - ax.x_centre) / ax.h, g.kernel.half_width, f, z);
-                    first[a][j] = std::int32_t(f + ax.cells / 2);
-                    z0[a][j] = T(z);
-                }
-            });
+            detail::parallel_for(
+                n,
+                d_cfg.threads,
+                [&](int, std::int64_t b, std::int64_t e) {
+                    for (std::int64_t j = b; j < e; ++j) {
+                        long long f;
+                        double z;
+                        split_coordinate(
+                            (src[a][j] - ax.x_centre) / ax.h, g.kernel.half_width, f, z);
+                        first[a][j] = std::int32_t(f + ax.cells / 2);
+                        z0[a][j] = T(z);
+                    }
+                },
+                pass_grain);
         }
 
         // Counting sort by the first cell on the last axis.
@@ -238,19 +222,23 @@ private:
             d_first[a].resize(n);
             d_z0[a].resize(n);
         }
-        parallel_for(n, d_cfg.threads, [&](int, std::int64_t b, std::int64_t e) {
-            for (std::int64_t i = b; i < e; ++i) {
-                const std::int64_t j = d_perm[i];
-                double phase = 0;
-                for (int a = 0; a < dim; ++a) {
-                    d_first[a][i] = first[a][j];
-                    d_z0[a][i] = z0[a][j];
-                    phase += g.axis[a].s_centre * (src[a][j] - g.axis[a].x_centre);
+        detail::parallel_for(
+            n,
+            d_cfg.threads,
+            [&](int, std::int64_t b, std::int64_t e) {
+                for (std::int64_t i = b; i < e; ++i) {
+                    const std::int64_t j = d_perm[i];
+                    double phase = 0;
+                    for (int a = 0; a < dim; ++a) {
+                        d_first[a][i] = first[a][j];
+                        d_z0[a][i] = z0[a][j];
+                        phase += g.axis[a].s_centre * (src[a][j] - g.axis[a].x_centre);
+                    }
+                    if (prephase)
+                        d_prephase[i] = cplx(std::polar(1.0, sign * phase));
                 }
-                if (prephase)
-                    d_prephase[i] = cplx(std::polar(1.0, sign * phase));
-            }
-        });
+            },
+            pass_grain);
 
         // One slab of whole key cells per thread, balanced by point count.
         const int parts = int(
@@ -282,24 +270,28 @@ private:
             d_tz0[a].resize(n);
         }
         d_post.resize(n);
-        parallel_for(n, d_cfg.threads, [&](int, std::int64_t b, std::int64_t e) {
-            for (std::int64_t k = b; k < e; ++k) {
-                double phase = 0, khat = 1;
-                for (int a = 0; a < dim; ++a) {
-                    const auto& ax = g.axis[a];
-                    const double v = (tgt[a][k] - ax.s_centre) / ax.ds;
-                    long long f;
-                    double z;
-                    split_coordinate(v, g.kernel.half_width, f, z);
-                    d_tfirst[a][k] = std::int32_t(f);
-                    d_tz0[a][k] = T(z);
-                    phase += tgt[a][k] * ax.x_centre;
-                    khat *= kernel_transform<double>(
-                        g.kernel, 2 * 3.14159265358979323846 * v / double(ax.cells));
+        detail::parallel_for(
+            n,
+            d_cfg.threads,
+            [&](int, std::int64_t b, std::int64_t e) {
+                for (std::int64_t k = b; k < e; ++k) {
+                    double phase = 0, khat = 1;
+                    for (int a = 0; a < dim; ++a) {
+                        const auto& ax = g.axis[a];
+                        const double v = (tgt[a][k] - ax.s_centre) / ax.ds;
+                        long long f;
+                        double z;
+                        split_coordinate(v, g.kernel.half_width, f, z);
+                        d_tfirst[a][k] = std::int32_t(f);
+                        d_tz0[a][k] = T(z);
+                        phase += tgt[a][k] * ax.x_centre;
+                        khat *= kernel_transform<double>(
+                            g.kernel, 2 * 3.14159265358979323846 * v / double(ax.cells));
+                    }
+                    d_post[k] = cplx(std::polar(1.0 / khat, sign * phase));
                 }
-                d_post[k] = cplx(std::polar(1.0 / khat, sign * phase));
-            }
-        });
+            },
+            pass_grain);
     }
 
     void spread(const cplx* c)
@@ -309,52 +301,43 @@ private:
         const std::int64_t M0 = g.axis[0].cells;
         const std::int64_t row = g.dim == 2 ? M0 : 1; // cells per key cell
         const bool prephase = !d_prephase.empty();
-        std::vector<std::thread> pool;
-        std::vector<std::exception_ptr> errors(d_slabs.size());
-        auto work = [&](std::size_t si) {
-            try {
-                const slab& sl = d_slabs[si];
-                auto& buf = d_slab_buf[si];
-                buf.assign(std::size_t((sl.key_end - sl.key_begin) * row), cplx(0));
-                T kx[max_taps], ky[max_taps];
-                for (std::int64_t i = sl.begin; i < sl.end; ++i) {
-                    cplx v = c[d_perm[i]];
-                    if (prephase)
-                        v *= d_prephase[i];
-                    for (int q = 0; q < W; ++q)
-                        kx[q] = kernel_value<T>(g.kernel, d_z0[0][i] + T(q));
-                    if (g.dim == 1) {
-                        cplx* out = buf.data() + (d_first[0][i] - sl.key_begin);
+        // One slab per thread: each spreads into its own buffer.
+        const auto slabs = std::int64_t(d_slabs.size());
+        detail::parallel_for(
+            slabs,
+            int(slabs),
+            [&](int, std::int64_t sb, std::int64_t se) {
+                for (std::int64_t si = sb; si < se; ++si) {
+                    const slab& sl = d_slabs[si];
+                    auto& buf = d_slab_buf[si];
+                    buf.assign(std::size_t((sl.key_end - sl.key_begin) * row), cplx(0));
+                    T kx[max_taps], ky[max_taps];
+                    for (std::int64_t i = sl.begin; i < sl.end; ++i) {
+                        cplx v = c[d_perm[i]];
+                        if (prephase)
+                            v *= d_prephase[i];
                         for (int q = 0; q < W; ++q)
-                            out[q] += v * kx[q];
-                    } else {
-                        for (int q = 0; q < W; ++q)
-                            ky[q] = kernel_value<T>(g.kernel, d_z0[1][i] + T(q));
-                        for (int r = 0; r < W; ++r) {
-                            const cplx vr = v * ky[r];
-                            cplx* out = buf.data() +
-                                        (d_first[1][i] - sl.key_begin + r) * row +
-                                        d_first[0][i];
+                            kx[q] = kernel_value<T>(g.kernel, d_z0[0][i] + T(q));
+                        if (g.dim == 1) {
+                            cplx* out = buf.data() + (d_first[0][i] - sl.key_begin);
                             for (int q = 0; q < W; ++q)
-                                out[q] += vr * kx[q];
+                                out[q] += v * kx[q];
+                        } else {
+                            for (int q = 0; q < W; ++q)
+                                ky[q] = kernel_value<T>(g.kernel, d_z0[1][i] + T(q));
+                            for (int r = 0; r < W; ++r) {
+                                const cplx vr = v * ky[r];
+                                cplx* out = buf.data() +
+                                            (d_first[1][i] - sl.key_begin + r) * row +
+                                            d_first[0][i];
+                                for (int q = 0; q < W; ++q)
+                                    out[q] += vr * kx[q];
+                            }
                         }
                     }
                 }
-            } catch (...) {
-                errors[si] = std::current_exception();
-            }
-        };
-        if (d_slabs.size() == 1) {
-            work(0);
-        } else {
-            for (std::size_t si = 0; si < d_slabs.size(); ++si)
-                pool.emplace_back(work, si);
-            for (auto& t : pool)
-                t.join();
-        }
-        for (auto& e : errors)
-            if (e)
-                std::rethrow_exception(e);
+            },
+            1);
 
         // Slabs overlap by the kernel width, so they are added one after the other; each
         // row is split over the threads instead.
@@ -366,16 +349,21 @@ private:
             const cplx* buf = d_slab_buf[si].data();
             const std::int64_t cells = (sl.key_end - sl.key_begin) * row;
             const std::int64_t base = sl.key_begin * row;
-            parallel_for(cells, d_cfg.threads, [&](int, std::int64_t b, std::int64_t e) {
-                for (std::int64_t q = b; q < e; ++q) {
-                    const std::int64_t cell = base + q;
-                    if (cell >= std::int64_t(d_grid.size()))
-                        break; // the slab's right margin past the grid holds only zeros
-                    const T corr =
-                        g.dim == 1 ? pc0[cell] : pc0[cell % M0] * pc1[cell / M0];
-                    d_grid[cell] += buf[q] * corr;
-                }
-            });
+            detail::parallel_for(
+                cells,
+                d_cfg.threads,
+                [&](int, std::int64_t b, std::int64_t e) {
+                    for (std::int64_t q = b; q < e; ++q) {
+                        const std::int64_t cell = base + q;
+                        if (cell >= std::int64_t(d_grid.size()))
+                            break; // the slab's right margin past the grid holds only
+                                   // zeros
+                        const T corr =
+                            g.dim == 1 ? pc0[cell] : pc0[cell % M0] * pc1[cell / M0];
+                        d_grid[cell] += buf[q] * corr;
+                    }
+                },
+                pass_grain);
         }
     }
 
@@ -385,38 +373,42 @@ private:
         const int W = g.kernel.taps;
         const std::int64_t M0 = g.axis[0].cells;
         const std::int64_t M1 = g.dim == 2 ? g.axis[1].cells : 1;
-        parallel_for(d_n_tgt, d_cfg.threads, [&](int, std::int64_t b, std::int64_t e) {
-            T kx[max_taps], ky[max_taps];
-            for (std::int64_t k = b; k < e; ++k) {
-                for (int q = 0; q < W; ++q)
-                    kx[q] = kernel_value<T>(g.kernel, d_tz0[0][k] + T(q));
-                const std::int64_t f0 = d_tfirst[0][k];
-                cplx acc(0);
-                if (g.dim == 1) {
-                    for (int q = 0; q < W; ++q) {
-                        const std::int64_t m = f0 + q;
-                        const cplx v = d_grid[(m % M0 + M0) % M0];
-                        acc += (m & 1) ? -v * kx[q] : v * kx[q];
-                    }
-                } else {
+        detail::parallel_for(
+            d_n_tgt,
+            d_cfg.threads,
+            [&](int, std::int64_t b, std::int64_t e) {
+                T kx[max_taps], ky[max_taps];
+                for (std::int64_t k = b; k < e; ++k) {
                     for (int q = 0; q < W; ++q)
-                        ky[q] = kernel_value<T>(g.kernel, d_tz0[1][k] + T(q));
-                    const std::int64_t f1 = d_tfirst[1][k];
-                    for (int r = 0; r < W; ++r) {
-                        const std::int64_t m1 = f1 + r;
-                        const cplx* rowp = d_grid.data() + ((m1 % M1 + M1) % M1) * M0;
-                        cplx racc(0);
+                        kx[q] = kernel_value<T>(g.kernel, d_tz0[0][k] + T(q));
+                    const std::int64_t f0 = d_tfirst[0][k];
+                    cplx acc(0);
+                    if (g.dim == 1) {
                         for (int q = 0; q < W; ++q) {
-                            const std::int64_t m0 = f0 + q;
-                            const cplx v = rowp[(m0 % M0 + M0) % M0];
-                            racc += ((m0 + m1) & 1) ? -v * kx[q] : v * kx[q];
+                            const std::int64_t m = f0 + q;
+                            const cplx v = d_grid[(m % M0 + M0) % M0];
+                            acc += (m & 1) ? -v * kx[q] : v * kx[q];
                         }
-                        acc += racc * ky[r];
+                    } else {
+                        for (int q = 0; q < W; ++q)
+                            ky[q] = kernel_value<T>(g.kernel, d_tz0[1][k] + T(q));
+                        const std::int64_t f1 = d_tfirst[1][k];
+                        for (int r = 0; r < W; ++r) {
+                            const std::int64_t m1 = f1 + r;
+                            const cplx* rowp = d_grid.data() + ((m1 % M1 + M1) % M1) * M0;
+                            cplx racc(0);
+                            for (int q = 0; q < W; ++q) {
+                                const std::int64_t m0 = f0 + q;
+                                const cplx v = rowp[(m0 % M0 + M0) % M0];
+                                racc += ((m0 + m1) & 1) ? -v * kx[q] : v * kx[q];
+                            }
+                            acc += racc * ky[r];
+                        }
                     }
+                    F[k] = acc * d_post[k];
                 }
-                F[k] = acc * d_post[k];
-            }
-        });
+            },
+            pass_grain);
     }
 
     struct slab {

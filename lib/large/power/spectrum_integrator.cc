@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "accumulator/parallel_for.h"
+#include "core/parallel_for.h"
 #include "integrator_backend.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
@@ -49,7 +49,7 @@ make_backend(std::int64_t fft_size,
                                                           : output_bins);
     const accumulator::spectral_window window(accumulator::parse_window(o.window),
                                               fft_size);
-    const int threads = o.threads > 0 ? o.threads : accumulator::hardware_threads();
+    const int threads = o.threads > 0 ? o.threads : detail::hardware_threads();
 
     const gpufft::backend used = resolve_backend(o.backend, o.device_id);
     large_fft_options lo;
