@@ -9,6 +9,7 @@
 // transform runs. std::invalid_argument reaches Python as ValueError, std::runtime_error
 // as RuntimeError.
 
+#include "numpy_arrays.h"
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -27,15 +28,8 @@ namespace {
 template <typename T>
 py::array_t<std::complex<T>> run_dense(dense_fft_plan& plan, py::array x_any)
 {
-    auto x =
-        py::array_t<std::complex<T>, py::array::c_style | py::array::forcecast>::ensure(
-            x_any);
-    if (!x)
-        throw std::invalid_argument("x: must be convertible to a complex numpy array");
-    if (x.size() != plan.extent())
-        throw std::invalid_argument("x: has " + std::to_string(x.size()) +
-                                    " elements; this plan transforms " +
-                                    std::to_string(plan.extent()));
+    auto x = gpufft_python::to_complex_array<T>(x_any, "x");
+    gpufft_python::check_size(x, plan.extent(), "x", "this plan transforms");
     py::array_t<std::complex<T>> y(
         std::vector<py::ssize_t>(x.shape(), x.shape() + x.ndim()));
     const std::complex<T>* in = x.data();

@@ -8,6 +8,7 @@
 // while a transform runs; execute(x, in_place=True) transforms a numpy array in its own
 // memory, so a 32 GiB transform does not need a second 32 GiB array.
 
+#include "numpy_arrays.h"
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -33,20 +34,9 @@ py::array run_large(large_fft_plan& plan, py::array x_any, bool in_place)
 {
     using C = std::complex<T>;
     const auto shape = plan.shape();
-    const std::string want = "complex" + std::to_string(8 * sizeof(C));
     if (in_place) {
-        // must be our memory exactly: no silent copy that would leave x untouched
-        if (!py::isinstance<py::array_t<C>>(x_any))
-            throw std::invalid_argument("x: in-place execute needs a " + want + " array");
-        auto x = py::reinterpret_borrow<py::array_t<C>>(x_any);
-        if (!(x.flags() & py::array::c_style) || !x.writeable())
-            throw std::invalid_argument(
-                "x: in-place execute needs a writeable C-contiguous "
-                "array");
-        if (x.size() != plan.size())
-            throw std::invalid_argument("x: has " + std::to_string(x.size()) +
-                                        " elements; this plan transforms " +
-                                        std::to_string(plan.size()));
+        auto x = gpufft_python::in_place_complex_array<T>(x_any, "x", "in-place execute");
+        gpufft_python::check_size(x, plan.size(), "x", "this plan transforms");
         C* p = x.mutable_data();
         {
             py::gil_scoped_release release;
@@ -54,13 +44,8 @@ py::array run_large(large_fft_plan& plan, py::array x_any, bool in_place)
         }
         return x;
     }
-    auto x = py::array_t<C, py::array::c_style | py::array::forcecast>::ensure(x_any);
-    if (!x)
-        throw std::invalid_argument("x: must be convertible to a complex numpy array");
-    if (x.size() != plan.size())
-        throw std::invalid_argument("x: has " + std::to_string(x.size()) +
-                                    " elements; this plan transforms " +
-                                    std::to_string(plan.size()));
+    auto x = gpufft_python::to_complex_array<T>(x_any, "x");
+    gpufft_python::check_size(x, plan.size(), "x", "this plan transforms");
     py::array_t<C> y(std::vector<py::ssize_t>(shape.begin(), shape.end()));
     const C* in = x.data();
     C* out = y.mutable_data();

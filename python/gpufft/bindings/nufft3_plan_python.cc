@@ -11,6 +11,7 @@
 //   F = p.execute(c)                                     (complex64 or complex128)
 // The GIL is released while the engine works.
 
+#include "numpy_arrays.h"
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -49,17 +50,12 @@ void same_length(const f64_array& a, const f64_array& b, const char* na, const c
 template <typename T>
 py::array_t<std::complex<T>> run(nufft3_plan& p, const py::array& c_any)
 {
-    auto c =
-        py::array_t<std::complex<T>, py::array::c_style | py::array::forcecast>::ensure(
-            c_any);
-    if (!c)
-        throw std::invalid_argument("c: must be convertible to a complex numpy array");
+    auto c = gpufft_python::to_complex_array<T>(c_any, "c");
     if (p.n_sources() == 0)
         throw std::runtime_error("execute: call set_points first");
     if (c.ndim() != 1 || c.size() != p.n_sources())
-        throw std::invalid_argument("c: has " + std::to_string(c.size()) +
-                                    " elements; set_points gave " +
-                                    std::to_string(p.n_sources()) + " sources");
+        throw gpufft_python::size_error(
+            c, p.n_sources(), "c", "set_points gave", " sources");
     py::array_t<std::complex<T>> F(p.n_targets());
     const std::complex<T>* in = c.data();
     std::complex<T>* out = F.mutable_data();

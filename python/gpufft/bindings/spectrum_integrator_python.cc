@@ -8,6 +8,7 @@
 // is integrated; accumulate() works on a copy unless in_place=True (the host path
 // windows and transforms the frame in its own memory).
 
+#include "numpy_arrays.h"
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -34,27 +35,15 @@ integration_mode parse_integration_mode(const std::string& name)
 bool accumulate(spectrum_integrator& s, py::array x_any, bool in_place)
 {
     if (in_place) {
-        if (!py::isinstance<py::array_t<C>>(x_any))
-            throw std::invalid_argument("x: in-place accumulate needs a complex64 array");
-        auto x = py::reinterpret_borrow<py::array_t<C>>(x_any);
-        if (!(x.flags() & py::array::c_style) || !x.writeable())
-            throw std::invalid_argument(
-                "x: in-place accumulate needs a writeable C-contiguous array");
-        if (x.size() != s.fft_size())
-            throw std::invalid_argument("x: has " + std::to_string(x.size()) +
-                                        " samples; fft_size is " +
-                                        std::to_string(s.fft_size()));
+        auto x = gpufft_python::in_place_complex_array<float>(
+            x_any, "x", "in-place accumulate");
+        gpufft_python::check_size(x, s.fft_size(), "x", "fft_size is", "", "samples");
         C* p = x.mutable_data();
         py::gil_scoped_release release;
         return s.accumulate(p);
     }
-    auto x = py::array_t<C, py::array::c_style | py::array::forcecast>::ensure(x_any);
-    if (!x)
-        throw std::invalid_argument("x: must be convertible to a complex64 array");
-    if (x.size() != s.fft_size())
-        throw std::invalid_argument("x: has " + std::to_string(x.size()) +
-                                    " samples; fft_size is " +
-                                    std::to_string(s.fft_size()));
+    auto x = gpufft_python::to_complex_array<float>(x_any, "x");
+    gpufft_python::check_size(x, s.fft_size(), "x", "fft_size is", "", "samples");
     py::array_t<C> copy(x.size());
     std::copy(x.data(), x.data() + x.size(), copy.mutable_data());
     C* p = copy.mutable_data();
