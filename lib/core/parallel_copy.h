@@ -8,11 +8,8 @@
 #ifndef INCLUDED_GPUFFT_PARALLEL_COPY_H
 #define INCLUDED_GPUFFT_PARALLEL_COPY_H
 
-#include <condition_variable>
+#include "worker_pool.h"
 #include <cstddef>
-#include <mutex>
-#include <thread>
-#include <vector>
 
 namespace gr {
 namespace gpufft {
@@ -31,27 +28,14 @@ class parallel_copier
 public:
     //! `threads` in all, the caller included; 0 picks min(8, hardware threads / 2).
     explicit parallel_copier(int threads = 0);
-    ~parallel_copier();
     parallel_copier(const parallel_copier&) = delete;
     parallel_copier& operator=(const parallel_copier&) = delete;
 
     void copy(void* dst, const void* src, std::size_t bytes);
-    int threads() const { return int(d_workers.size()) + 1; }
+    int threads() const { return d_pool.threads(); }
 
 private:
-    void work(int index);
-    void copy_part(int part);
-
-    std::vector<std::thread> d_workers;
-    std::mutex d_job_mutex; // one job at a time
-    std::mutex d_mutex;     // guards the fields below
-    std::condition_variable d_start, d_done;
-    unsigned long long d_generation = 0;
-    int d_pending = 0;
-    bool d_stop = false;
-    unsigned char* d_dst = nullptr;
-    const unsigned char* d_src = nullptr;
-    std::size_t d_bytes = 0;
+    worker_pool d_pool;
 };
 
 //! The process-wide copier the host <-> device stagers share.

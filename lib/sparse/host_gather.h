@@ -8,13 +8,10 @@
 #ifndef INCLUDED_GPUFFT_SPARSE_HOST_GATHER_H
 #define INCLUDED_GPUFFT_SPARSE_HOST_GATHER_H
 
-#include <condition_variable>
+#include "../core/worker_pool.h"
 #include <complex>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
-#include <thread>
-#include <vector>
 
 namespace gr {
 namespace gpufft {
@@ -31,7 +28,6 @@ class host_gather
 public:
     //! `threads` in all, the caller included (>= 1).
     explicit host_gather(int threads);
-    ~host_gather();
     host_gather(const host_gather&) = delete;
     host_gather& operator=(const host_gather&) = delete;
 
@@ -39,22 +35,10 @@ public:
              const std::uint64_t* index,
              std::size_t count,
              std::complex<float>* out);
-    int threads() const { return int(d_workers.size()) + 1; }
+    int threads() const { return d_pool.threads(); }
 
 private:
-    void work(int part);
-    void gather_part(int part);
-
-    std::vector<std::thread> d_workers;
-    std::mutex d_mutex;
-    std::condition_variable d_start, d_done;
-    unsigned long long d_generation = 0;
-    int d_pending = 0;
-    bool d_stop = false;
-    const std::complex<float>* d_x = nullptr;
-    const std::uint64_t* d_index = nullptr;
-    std::size_t d_count = 0;
-    std::complex<float>* d_out = nullptr;
+    worker_pool d_pool;
 };
 
 } // namespace detail
