@@ -151,11 +151,7 @@ int nufft3_spectrum_impl::general_work(int noutput_items,
         const double* t = d_t.data();
         follow_tags(first, first + L);
 
-        bool finite = true;
-        for (int j = 0; j < L && finite; ++j)
-            finite = std::isfinite(x[j].real()) && std::isfinite(x[j].imag()) &&
-                     std::isfinite(t[j]);
-        if (!finite) {
+        if (!nufft::finite_frame(x, t, L)) {
             ++d_skipped;
             d_logger->warn("frame at sample {:d} holds a NaN or infinite sample or time; "
                            "skipped ({:d} skipped so far)",
@@ -186,13 +182,12 @@ int nufft3_spectrum_impl::general_work(int noutput_items,
             o[k] = gr_complex(float(d_F[k].real()), float(d_F[k].imag()));
 
         const std::uint64_t item = nitems_written(0) + produced;
-        const double whole = std::floor(t0);
-        add_item_tag(0,
-                     item,
-                     pmt::mp("rx_time"),
-                     pmt::make_tuple(
-                         pmt::from_uint64(std::uint64_t(d_epoch + std::int64_t(whole))),
-                         pmt::from_double(t0 - whole)));
+        const nufft::absolute_time at = nufft::to_absolute_time(d_epoch, t0);
+        add_item_tag(
+            0,
+            item,
+            pmt::mp("rx_time"),
+            pmt::make_tuple(pmt::from_uint64(at.seconds), pmt::from_double(at.fraction)));
         if (!pmt::is_null(d_rx_freq))
             add_item_tag(0, item, pmt::mp("rx_freq"), d_rx_freq);
         if (!pmt::is_null(d_rx_rate))

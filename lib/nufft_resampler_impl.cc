@@ -103,13 +103,12 @@ void nufft_resampler_impl::skip_frame(const char* why)
 void nufft_resampler_impl::process_frame(const gr_complex* x, const double* t)
 {
     const int L = d_frame_len;
-    for (int j = 0; j < L; ++j) {
-        if (!std::isfinite(x[j].real()) || !std::isfinite(x[j].imag()) ||
-            !std::isfinite(t[j])) {
-            skip_frame("NaN or infinite sample or time");
-            return;
-        }
-        if (j && t[j] < t[j - 1]) {
+    if (!nufft::finite_frame(x, t, L)) {
+        skip_frame("NaN or infinite sample or time");
+        return;
+    }
+    for (int j = 1; j < L; ++j) {
+        if (t[j] < t[j - 1]) {
             skip_frame("times decrease");
             return;
         }
@@ -158,13 +157,12 @@ int nufft_resampler_impl::flush(gr_complex* out, int noutput_items, int produced
     if (d_pending_pos == 0 && d_pending_starts_grid) {
         const std::uint64_t item = nitems_written(0) + produced;
         const double start = d_origin + double(d_next - d_pending.size()) / d_rate;
-        const double whole = std::floor(start);
-        add_item_tag(0,
-                     item,
-                     pmt::mp("rx_time"),
-                     pmt::make_tuple(
-                         pmt::from_uint64(std::uint64_t(d_epoch + std::int64_t(whole))),
-                         pmt::from_double(start - whole)));
+        const nufft::absolute_time at = nufft::to_absolute_time(d_epoch, start);
+        add_item_tag(
+            0,
+            item,
+            pmt::mp("rx_time"),
+            pmt::make_tuple(pmt::from_uint64(at.seconds), pmt::from_double(at.fraction)));
         add_item_tag(0, item, pmt::mp("rx_rate"), pmt::from_double(d_rate));
     }
     if (d_pending_pos == 0 && !pmt::is_null(d_rx_freq))

@@ -13,6 +13,7 @@
 #define INCLUDED_GPUFFT_NUFFT_TIME_INPUT_H
 
 #include <cmath>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -49,6 +50,29 @@ public:
 private:
     double d_rate;
 };
+
+//! True when every sample and every time of an n-sample frame is finite.
+inline bool finite_frame(const std::complex<float>* x, const double* t, int n)
+{
+    for (int j = 0; j < n; ++j)
+        if (!(std::isfinite(x[j].real()) && std::isfinite(x[j].imag()) &&
+              std::isfinite(t[j])))
+            return false;
+    return true;
+}
+
+//! A time as rx_time carries it: whole seconds since the Unix epoch and a fraction.
+struct absolute_time {
+    std::uint64_t seconds;
+    double fraction;
+};
+
+//! `t` seconds after the integer `epoch`, split for an rx_time tag.
+inline absolute_time to_absolute_time(std::int64_t epoch, double t)
+{
+    const double whole = std::floor(t);
+    return { std::uint64_t(epoch + std::int64_t(whole)), t - whole };
+}
 
 } // namespace nufft
 } // namespace gpufft
