@@ -93,7 +93,21 @@ struct options {
     int display_bins = 1024;
     std::string backend = "auto";
     int device = 0;
+    //! Frames the source -> head -> sparse_fft buffers hold (0: GNU Radio's choice,
+    //! which sizes them to about two frames, so source and block barely overlap).
+    int buffer_frames = 0;
 };
+
+//! With --buffer-frames F, the source and head outputs hold F frames, so the source can
+//! run ahead while sparse_fft works on a frame.
+void set_buffers(const options& o, const gr::block_sptr& src, const gr::block_sptr& head)
+{
+    if (o.buffer_frames <= 0)
+        return;
+    const long items = static_cast<long>(o.buffer_frames) * static_cast<long>(o.n);
+    src->set_min_output_buffer(items);
+    head->set_min_output_buffer(items);
+}
 
 std::uint64_t parse_count(const std::string& s)
 {
@@ -113,7 +127,7 @@ options parse(int argc, char** argv)
         if (key == "-h" || key == "--help") {
             std::cout << "usage: gpufft-flowgraph-bench [--n N] [--k K] [--samples S] "
                          "[--reps R] [--display-bins D] [--backend auto|cpu|cuda] "
-                         "[--device ID]\n(N and S accept 2^p)\n";
+                         "[--device ID] [--buffer-frames F]\n(N and S accept 2^p)\n";
             std::exit(0);
         }
         if (i + 1 >= argc)
@@ -131,6 +145,8 @@ options parse(int argc, char** argv)
             o.display_bins = std::stoi(value);
         else if (key == "--backend")
             o.backend = value;
+        else if (key == "--buffer-frames")
+            o.buffer_frames = std::stoi(value);
         else if (key == "--device")
             o.device = std::stoi(value);
         else
@@ -216,6 +232,7 @@ int main(int argc, char** argv)
             auto src = gnuradio::make_block_sptr<frame_source>(frame);
             auto head = gr::blocks::head::make(sizeof(gr_complex), o.samples);
             auto sink = gr::blocks::null_sink::make(sizeof(gr_complex));
+            set_buffers(o, src, head);
             tb->connect(src, 0, head, 0);
             tb->connect(head, 0, sink, 0);
             results[1].seconds.push_back(seconds_to_run(tb));
@@ -224,6 +241,7 @@ int main(int argc, char** argv)
             auto tb = gr::make_top_block("sparse");
             auto src = gnuradio::make_block_sptr<frame_source>(frame);
             auto head = gr::blocks::head::make(sizeof(gr_complex), o.samples);
+            set_buffers(o, src, head);
             gr::gpufft::sparse_fft::sptr sfft;
             try {
                 sfft = gr::gpufft::sparse_fft::make(static_cast<int>(o.n),

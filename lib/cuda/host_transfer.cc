@@ -33,6 +33,11 @@ void host_stager::to_device(void* dst, const void* src, std::size_t bytes, cudaS
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
         return;
     }
+    if (bytes <= d_chunk_bytes) { // nothing to overlap: the driver's staging is faster
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
+        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(s)); // src may be reused on return
+        return;
+    }
     ensure_chunks();
     auto& copier = detail::shared_copier();
     auto* d = static_cast<unsigned char*>(dst);
@@ -54,6 +59,11 @@ void host_stager::to_host(void* dst, const void* src, std::size_t bytes, cudaStr
         return;
     if (is_pinned(dst)) {
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
+        return;
+    }
+    if (bytes <= d_chunk_bytes) {
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
+        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(s));
         return;
     }
     ensure_chunks();
