@@ -27,6 +27,8 @@
 #include <gnuradio/gpufft/sparse_fft_plan.h>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <random>
 #include <stdexcept>
@@ -101,6 +103,14 @@ result make_row(const std::string& backend_name,
     r.params["n"] = double(n);
     r.params["k"] = double(k);
     r.params["samples_read"] = double(plan.samples_read());
+    const std::string d = plan.describe();
+    const auto num_after = [&](const char* key) {
+        const auto at = d.find(key);
+        return at == std::string::npos ? 0.0
+                                       : std::atof(d.c_str() + at + std::strlen(key));
+    };
+    r.params["loops"] = num_after("loops=");
+    r.params["cg"] = num_after("cg=");
     r.labels["location"] =
         plan.describe().find("location=voting") != std::string::npos ? "voting" : "phase";
     return r;
@@ -124,6 +134,8 @@ void bench_cpu(const options& opt, std::int64_t n, std::int64_t k, int trials)
     sparse_fft_options o;
     o.backend = backend::cpu;
     o.location = parse_location(opt.get("location", "phase"));
+    o.loops = std::stoi(opt.get("loops", "0"));
+    o.value_iterations = std::stoi(opt.get("cg", "0"));
     sparse_fft_plan plan(n, k, o);
     o.force_dense = true;
     sparse_fft_plan dense(n, k, o);
@@ -169,6 +181,8 @@ void bench_cuda(
     o.backend = backend::cuda;
     o.device_id = opt.device;
     o.location = parse_location(opt.get("location", "phase"));
+    o.loops = std::stoi(opt.get("loops", "0"));
+    o.value_iterations = std::stoi(opt.get("cg", "0"));
     sparse_fft_plan plan(n, k, o);
     sparse_fft_options od = o;
     od.force_dense = true;

@@ -114,6 +114,9 @@ sparse_params choose_sparse_params(std::int64_t n,
             "separate issue); use 'exact'");
     if (o.mode != sparse_fft_mode::exact)
         bad("mode: must be 'exact' or 'robust'");
+    if (o.value_iterations < 0 || o.value_iterations > 64)
+        bad("value_iterations: " + std::to_string(o.value_iterations) +
+            " is invalid; must be 0 (automatic) or 1..64");
     if (o.loops < 0 || o.loops > 16)
         bad("loops: " + std::to_string(o.loops) +
             " is invalid; must be in [0, 16] (0: auto)");
@@ -179,7 +182,7 @@ sparse_params choose_sparse_params(std::int64_t n,
         p.c.mag_tol = 4 * phase_budget;
         p.c.phase_tol = 4 * phase_budget;
         p.rounds = 4;
-        p.value_passes = 5;
+        p.value_passes = o.value_iterations ? o.value_iterations : 5;
         p.max_found = 2 * B + k;
         p.threshold_rel = 1e-6;
         // Voting: in exact mode a tone lights at most two buckets per loop (its own and,
@@ -264,7 +267,7 @@ std::string describe_params(const sparse_params& p)
            << ")";
     else
         os << "phase (rounds<=" << p.rounds << ")";
-    os << " seed=" << p.seed;
+    os << " cg=" << p.value_passes << " seed=" << p.seed;
     return os.str();
 }
 

@@ -63,6 +63,9 @@ struct sparse_fft_options {
     std::int64_t window = 0;
     //! Force the dense FFT + top-k path (otherwise chosen by the cost model).
     bool force_dense = false;
+    //! Least-squares (CG) iterations that refine the values after the median, 1..64.
+    //! 0: automatic (5).
+    int value_iterations = 0;
     //! Host-input strategy of the CUDA backend.
     sparse_fft_transfer transfer = sparse_fft_transfer::automatic;
     //! Location method of the sparse path (the dense fallback ignores it).
