@@ -94,7 +94,17 @@ class qa_sparse_fft_plan(gr_unittest.TestCase):
         self.assertIn("location=phase",
                       sparse_fft_plan(1 << 20, 50, backend="cpu").describe())
 
+    def test_accuracy_knobs(self):
+        # More loops and CG iterations (the documented accuracy knobs) keep the answer.
+        plan = self.check(1 << 18, 40, backend="cpu", loops=5, value_iterations=12)
+        self.assertIn("loops=5", plan.describe())
+        self.assertIn("cg=12", plan.describe())
+
     def test_bad_input(self):
+        with self.assertRaisesRegex(ValueError, "value_iterations"):
+            sparse_fft_plan(1 << 20, 10, value_iterations=-1)
+        with self.assertRaisesRegex(ValueError, "value_iterations"):
+            sparse_fft_plan(1 << 20, 10, value_iterations=65)
         with self.assertRaisesRegex(ValueError, "location"):
             sparse_fft_plan(1 << 20, 10, location="psychic")
         with self.assertRaisesRegex(ValueError, "location"):

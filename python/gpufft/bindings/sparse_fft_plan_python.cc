@@ -92,7 +92,8 @@ void bind_sparse_fft_plan(py::module& m)
                                 "seed: None or 0 draws fresh random permutations; plans "
                                 "with the same seed use the\n"
                                 "same permutations on the CPU and the GPU. buckets, "
-                                "loops, window: 0 = automatic.\n"
+                                "loops, window, value_iterations (CG refinement of the "
+                                "values): 0 = automatic.\n"
                                 "location: 'phase' (fast, default) or 'voting' (the "
                                 "papers' location by voting across loops).")
         .def(py::init([](std::int64_t n,
@@ -106,7 +107,8 @@ void bind_sparse_fft_plan(py::module& m)
                          std::int64_t window,
                          bool force_dense,
                          const std::string& transfer,
-                         const std::string& location) {
+                         const std::string& location,
+                         int value_iterations) {
                  sparse_fft_options o;
                  o.mode = parse_mode(mode);
                  o.backend = parse_backend(backend_name);
@@ -123,6 +125,7 @@ void bind_sparse_fft_plan(py::module& m)
                  o.force_dense = force_dense;
                  o.transfer = parse_transfer(transfer);
                  o.location = parse_location(location);
+                 o.value_iterations = value_iterations;
                  return std::make_unique<sparse_fft_plan>(n, k, o);
              }),
              py::arg("n"),
@@ -136,7 +139,8 @@ void bind_sparse_fft_plan(py::module& m)
              py::arg("window") = 0,
              py::arg("force_dense") = false,
              py::arg("transfer") = "auto",
-             py::arg("location") = "phase")
+             py::arg("location") = "phase",
+             py::arg("value_iterations") = 0)
         .def("execute",
              &run_sparse,
              py::arg("x"),
