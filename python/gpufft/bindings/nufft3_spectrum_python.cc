@@ -30,7 +30,10 @@ void bind_nufft3_spectrum(py::module& m)
     using nufft3_spectrum = ::gr::gpufft::nufft3_spectrum;
 
 
-    py::class_<nufft3_spectrum, gr::block, gr::basic_block, std::shared_ptr<nufft3_spectrum>>
+    py::class_<nufft3_spectrum,
+               gr::block,
+               gr::basic_block,
+               std::shared_ptr<nufft3_spectrum>>
         cls(m, "nufft3_spectrum", D(nufft3_spectrum));
 
     cls.def(py::init(&nufft3_spectrum::make),
@@ -47,7 +50,8 @@ void bind_nufft3_spectrum(py::module& m)
              &nufft3_spectrum::set_frequencies,
              py::arg("frequencies"),
              D(nufft3_spectrum, set_frequencies))
-        .def("frequencies", &nufft3_spectrum::frequencies, D(nufft3_spectrum, frequencies))
+        .def(
+            "frequencies", &nufft3_spectrum::frequencies, D(nufft3_spectrum, frequencies))
         .def("frame_len", &nufft3_spectrum::frame_len, D(nufft3_spectrum, frame_len))
         .def("epoch", &nufft3_spectrum::epoch, D(nufft3_spectrum, epoch))
         .def("backend", &nufft3_spectrum::backend, D(nufft3_spectrum, backend))

@@ -30,7 +30,10 @@ void bind_nufft_resampler(py::module& m)
     using nufft_resampler = ::gr::gpufft::nufft_resampler;
 
 
-    py::class_<nufft_resampler, gr::block, gr::basic_block, std::shared_ptr<nufft_resampler>>
+    py::class_<nufft_resampler,
+               gr::block,
+               gr::basic_block,
+               std::shared_ptr<nufft_resampler>>
         cls(m, "nufft_resampler", D(nufft_resampler));
 
     cls.def(py::init(&nufft_resampler::make),
@@ -45,7 +48,8 @@ void bind_nufft_resampler(py::module& m)
             py::arg("device_id") = 0,
             D(nufft_resampler, make))
 
-        .def("output_rate", &nufft_resampler::output_rate, D(nufft_resampler, output_rate))
+        .def(
+            "output_rate", &nufft_resampler::output_rate, D(nufft_resampler, output_rate))
         .def("bandwidth", &nufft_resampler::bandwidth, D(nufft_resampler, bandwidth))
         .def("frame_len", &nufft_resampler::frame_len, D(nufft_resampler, frame_len))
         .def("overlap", &nufft_resampler::overlap, D(nufft_resampler, overlap))
