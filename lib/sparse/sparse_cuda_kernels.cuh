@@ -126,6 +126,56 @@ struct peel_state {
     int max_found;
 };
 
+//! The single-tone test of bucket b of loop r on its hashes at every level (Z as laid
+//! out by the batched FFT): true, with the tone's frequency and value, if one tone holds
+//! it.
+__device__ inline bool
+decode_hashed_bucket(const sparse_consts& c,
+                     const float2* __restrict__ Z,
+                     const unsigned long long* __restrict__ sigma_inv,
+                     const unsigned long long* __restrict__ tau,
+                     const unsigned int* peak_bits,
+                     double threshold_rel,
+                     int r,
+                     long long b,
+                     std::int64_t& f,
+                     double& xr,
+                     double& xi)
+{
+    double zr[sparse_max_levels], zi[sparse_max_levels];
+    for (int j = 0; j < c.levels; ++j) {
+        const float2 v = Z[(long long)(r * c.levels + j) * c.B + b];
+        zr[j] = v.x;
+        zi[j] = v.y;
+    }
+    const double thr2 =
+        double(__uint_as_float(*peak_bits)) * threshold_rel * threshold_rel;
+    return decode_bucket(c, zr, zi, b, sigma_inv[r], tau[r], thr2, f, xr, xi);
+}
+
+//! Appends tone f to the located set unless it is there already (open addressing on f).
+__device__ inline void insert_tone(const peel_state& s, unsigned long long f, double2 x)
+{
+    if (*(volatile int*)s.count >= s.max_found)
+        return; // full: bounds the table's load to max_found + loops * B keys
+    unsigned long long slot = f * 0x9E3779B97F4A7C15ull;
+    slot = (slot >> 20) & s.mask;
+    for (;;) {
+        const unsigned long long prev = atomicCAS(&s.table[slot], empty_key, f);
+        if (prev == empty_key) {
+            const int at = atomicAdd(s.count, 1);
+            if (at < s.max_found) {
+                s.found_f[at] = (long long)f;
+                s.found_x[at] = x;
+            }
+            return;
+        }
+        if (prev == f)
+            return; // already located (this round by another loop, or earlier)
+        slot = (slot + 1) & s.mask;
+    }
+}
+
 /*!
  * One peeling round, part 1: every bucket of every loop that holds a single tone names
  * it; tones not seen before are appended (deduplicated through the hash table).
@@ -146,37 +196,11 @@ __global__ void decode_kernel(sparse_consts c,
         return;
     const int r = int(id / c.B);
     const long long b = id % c.B;
-    double zr[sparse_max_levels], zi[sparse_max_levels];
-    for (int j = 0; j < c.levels; ++j) {
-        const float2 v = Z[(long long)(r * c.levels + j) * c.B + b];
-        zr[j] = v.x;
-        zi[j] = v.y;
-    }
-    const double thr2 =
-        double(__uint_as_float(*peak_bits)) * threshold_rel * threshold_rel;
     std::int64_t f;
     double xr, xi;
-    if (!decode_bucket(c, zr, zi, b, sigma_inv[r], tau[r], thr2, f, xr, xi))
-        return;
-    if (*(volatile int*)s.count >= s.max_found)
-        return; // full: bounds the table's load to max_found + loops * B keys
-    unsigned long long slot = (unsigned long long)f * 0x9E3779B97F4A7C15ull;
-    slot = (slot >> 20) & s.mask;
-    for (;;) {
-        const unsigned long long prev =
-            atomicCAS(&s.table[slot], empty_key, (unsigned long long)f);
-        if (prev == empty_key) {
-            const int at = atomicAdd(s.count, 1);
-            if (at < s.max_found) {
-                s.found_f[at] = f;
-                s.found_x[at] = make_double2(xr, xi);
-            }
-            return;
-        }
-        if (prev == (unsigned long long)f)
-            return; // already located (this round by another loop, or earlier)
-        slot = (slot + 1) & s.mask;
-    }
+    if (decode_hashed_bucket(
+            c, Z, sigma_inv, tau, peak_bits, threshold_rel, r, b, f, xr, xi))
+        insert_tone(s, (unsigned long long)f, make_double2(xr, xi));
 }
 
 /*!

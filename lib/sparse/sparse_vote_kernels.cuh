@@ -135,17 +135,10 @@ __global__ void vote_decode_kernel(sparse_consts c,
     if (sl >= selected_count(v, r))
         return;
     const long long b = v.sel[r * v.cutoff + sl];
-    double zr[sparse_max_levels], zi[sparse_max_levels];
-    for (int j = 0; j < c.levels; ++j) {
-        const float2 z = Z[(long long)(r * c.levels + j) * c.B + b];
-        zr[j] = z.x;
-        zi[j] = z.y;
-    }
-    const double thr2 =
-        double(__uint_as_float(*peak_bits)) * threshold_rel * threshold_rel;
     std::int64_t f;
     double xr, xi;
-    const bool one = decode_bucket(c, zr, zi, b, sigma_inv[r], tau[r], thr2, f, xr, xi);
+    const bool one = decode_hashed_bucket(
+        c, Z, sigma_inv, tau, peak_bits, threshold_rel, r, b, f, xr, xi);
     v.decoded[r * c.B + b] = one ? f : -1;
     v.decoded_x[r * c.B + b] = make_double2(one ? xr : 0.0, one ? xi : 0.0);
 }
@@ -176,25 +169,8 @@ __global__ void vote_accept_kernel(sparse_consts c,
             const long long b = own_bucket(c, (long long)mulmod(sigma[r], f, n));
             if (v.decoded[r * c.B + b] != (long long)f)
                 continue;
-            if (*(volatile int*)s.count >= s.max_found)
-                return;
-            const double2 x = v.decoded_x[r * c.B + b];
-            unsigned long long slot = f * 0x9E3779B97F4A7C15ull;
-            slot = (slot >> 20) & s.mask;
-            for (;;) {
-                const unsigned long long prev = atomicCAS(&s.table[slot], empty_key, f);
-                if (prev == empty_key) {
-                    const int at = atomicAdd(s.count, 1);
-                    if (at < s.max_found) {
-                        s.found_f[at] = (long long)f;
-                        s.found_x[at] = x;
-                    }
-                    return;
-                }
-                if (prev == f)
-                    return; // accepted earlier, or this round by another thread's loop
-                slot = (slot + 1) & s.mask;
-            }
+            insert_tone(s, f, v.decoded_x[r * c.B + b]);
+            return;
         }
     });
 }
