@@ -46,6 +46,9 @@ std::vector<fft_call> pass_fft_calls(const large_round& r, const large_pass& p)
         if (r.trailing)
             calls.push_back({ { r.B, p.ac * r.L, 1, r.B }, 0 });
         break;
+    case large_round::kind::rows_transposed:
+        calls.push_back({ { r.M, r.tile, 1, r.M }, 0 });
+        break;
     case large_round::kind::tile_transpose:
         break;
     }

@@ -132,8 +132,12 @@ public:
                     if (r.transposed_write) {
                         res = d_buf1.data();
                         transpose(buf, res, r.L, p.bc, th);
+                    } else if (r.type == large_round::kind::rows_transposed) {
+                        res = d_buf1.data();
+                        transpose(buf, res, r.tile, r.M, th);
                     }
                 }
+                move_blocks(out, p.moves.data(), p.moves.size(), sizeof(C), th);
                 scatter_blocks(res, out, p.writes, sizeof(C), th);
             }
         }

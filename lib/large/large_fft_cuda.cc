@@ -10,13 +10,18 @@
 // of pass i-1 run at once (both PCIe directions busy). Pinned caller arrays are copied
 // directly with 2-D copies; pageable ones go through a pinned staging ring (the paper's
 // blocked buffer: the CPU gathers the strided blocks so every DMA is one wide transfer),
-// with the scatter of pass i-1 running beside the gather of pass i.
+// with the scatter of pass i-1 running beside the gather of pass i. Host-to-host moves
+// (the in-place transpose of the row round) run as host functions on a fourth stream,
+// between the copy in that frees their destination and the copy out that overwrites
+// their source.
 
 #include "cuda/cuda_resources.h"
 #include "large_fft_backend.h"
 #include "large_fft_host.h"
 #include "large_fft_kernels.h"
 #include <cufft.h>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <map>
@@ -54,11 +59,37 @@ private:
 // Debug knobs for measuring alternatives (see docs/large_fft.md):
 //   GPUFFT_LARGE_FFT_STRIDED=1  cuFFT on the strided columns instead of transposing
 //                                them on the card first;
-//   GPUFFT_LARGE_FFT_STAGED=1   stage pinned caller arrays too (CPU gather + wide DMA).
+//   GPUFFT_LARGE_FFT_STAGED=1   stage pinned caller arrays too (CPU gather + wide DMA);
+//   GPUFFT_LARGE_FFT_TRACE=1    print each round's wall time to stderr (2: and each
+//                                pass's copy, compute and move times on the GPU);
+//   GPUFFT_LARGE_FFT_NO_COMPUTE=1  passes move data but compute nothing (wrong
+//                                results: the copies' share of the time);
+//   GPUFFT_LARGE_FFT_COPY_SPLIT=1  each pass's copy in one call per block instead of
+//                                two halves on two streams per direction (default 2:
+//                                4% faster at 2^32 on the H200).
 bool env_flag(const char* name)
 {
     const char* v = std::getenv(name);
     return v && *v && std::string(v) != "0";
+}
+
+// A batch of host moves for a host function on the move stream (which cannot throw).
+struct move_job {
+    void* host = nullptr;
+    const host_move* moves = nullptr;
+    std::size_t count = 0, elem_bytes = 0;
+    int threads = 1;
+    std::exception_ptr error;
+};
+
+void CUDART_CB run_move_job(void* arg)
+{
+    auto* job = static_cast<move_job*>(arg);
+    try {
+        move_blocks(job->host, job->moves, job->count, job->elem_bytes, job->threads);
+    } catch (...) {
+        job->error = std::current_exception();
+    }
 }
 
 // A column pass (a strided [L][bc] block, bc < B) is transposed on the card so cuFFT
@@ -89,7 +120,14 @@ public:
                    const large_exec_config& cfg)
         : d_cfg(cfg),
           d_strided(env_flag("GPUFFT_LARGE_FFT_STRIDED")),
-          d_force_staged(env_flag("GPUFFT_LARGE_FFT_STAGED"))
+          d_force_staged(env_flag("GPUFFT_LARGE_FFT_STAGED")),
+          d_trace(std::getenv("GPUFFT_LARGE_FFT_TRACE")
+                      ? std::atoi(std::getenv("GPUFFT_LARGE_FFT_TRACE"))
+                      : 0),
+          d_no_compute(env_flag("GPUFFT_LARGE_FFT_NO_COMPUTE")),
+          d_copy_split(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT")
+                           ? std::atoi(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT"))
+                           : 2)
     {
         cuda::device_guard g(cfg.device_id);
         for (const auto* s : schedules) {
@@ -151,6 +189,7 @@ public:
         cuda::device_guard g(d_cfg.device_id);
         try {
             for (const auto& r : s.rounds) {
+                const auto t0 = std::chrono::steady_clock::now();
                 const void* src = r.from_input ? in : out;
                 if (r.from_input)
                     GPUFFT_CUDA_CHECK(
@@ -167,6 +206,15 @@ public:
                         throw std::invalid_argument(
                             "execute: the input holds a NaN or infinite sample");
                 }
+                if (d_trace)
+                    std::fprintf(stderr,
+                                 "large_fft: %.2f ms (%.2f ms issuing copies)  %s\n",
+                                 std::chrono::duration<double, std::milli>(
+                                     std::chrono::steady_clock::now() - t0)
+                                     .count(),
+                                 d_issue_ms,
+                                 r.describe(sizeof(C)).c_str());
+                d_issue_ms = 0;
             }
         } catch (...) {
             drain();
@@ -180,6 +228,9 @@ private:
         cudaStreamSynchronize(d_h2d.get());
         cudaStreamSynchronize(d_comp.get());
         cudaStreamSynchronize(d_d2h.get());
+        cudaStreamSynchronize(d_move.get());
+        cudaStreamSynchronize(d_h2d2.get());
+        cudaStreamSynchronize(d_d2h2.get());
     }
 
     void ensure_staging()
@@ -205,35 +256,95 @@ private:
 
     void copy_blocks(void* dst_base,
                      const void* src_base,
+                     const host_block* first,
+                     const host_block* last,
+                     bool to_device,
+                     cudaStream_t st)
+    {
+        if (first == last)
+            return;
+        const std::size_t e = sizeof(C);
+        // rows [r0, r0 + nr), columns [c0, c0 + nc) of block b on stream `on`
+        auto issue =
+            [&](const host_block& b, i64 r0, i64 nr, i64 c0, i64 nc, cudaStream_t on) {
+                if (nr <= 0 || nc <= 0)
+                    return;
+                auto* host = static_cast<const char*>(to_device ? src_base : dst_base) +
+                             (b.host_offset + r0 * b.pitch + c0) * e;
+                auto* dev = static_cast<const char*>(to_device ? dst_base : src_base) +
+                            (b.dev_offset + r0 * b.dpitch() + c0) * e;
+                if (to_device)
+                    GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(const_cast<char*>(dev),
+                                                        b.dpitch() * e,
+                                                        host,
+                                                        b.pitch * e,
+                                                        nc * e,
+                                                        nr,
+                                                        cudaMemcpyHostToDevice,
+                                                        on));
+                else
+                    GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(const_cast<char*>(host),
+                                                        b.pitch * e,
+                                                        dev,
+                                                        b.dpitch() * e,
+                                                        nc * e,
+                                                        nr,
+                                                        cudaMemcpyDeviceToHost,
+                                                        on));
+            };
+        const auto t0 = std::chrono::steady_clock::now();
+        struct issue_clock { // trace: host time spent issuing copies
+            bool on;
+            double& total;
+            std::chrono::steady_clock::time_point t0;
+            ~issue_clock()
+            {
+                if (on)
+                    total += std::chrono::duration<double, std::milli>(
+                                 std::chrono::steady_clock::now() - t0)
+                                 .count();
+            }
+        } clock{ d_trace > 0, d_issue_ms, t0 };
+        if (d_copy_split < 2) {
+            for (const host_block* b = first; b != last; ++b)
+                issue(*b, 0, b->rows, 0, b->width, st);
+            return;
+        }
+        // Two copy engines per direction: each block split in halves (rows, or bytes of
+        // a single row), the second half on a helper stream forked from and joined
+        // back into `st`.
+        const bool in = to_device;
+        cudaStream_t helper = in ? d_h2d2.get() : d_d2h2.get();
+        cuda::event& fork = in ? d_fork_in : d_fork_out;
+        cuda::event& join = in ? d_join_in : d_join_out;
+        fork.record(st);
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(helper, fork.get(), 0));
+        for (const host_block* b = first; b != last; ++b) {
+            if (b->rows > 1) {
+                const i64 h = b->rows / 2;
+                issue(*b, 0, h, 0, b->width, st);
+                issue(*b, h, b->rows - h, 0, b->width, helper);
+            } else {
+                const i64 h = b->width / 2;
+                issue(*b, 0, 1, 0, h, st);
+                issue(*b, 0, 1, h, b->width - h, helper);
+            }
+        }
+        join.record(helper);
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(st, join.get(), 0));
+    }
+    void copy_blocks(void* dst_base,
+                     const void* src_base,
                      const std::vector<host_block>& blocks,
                      bool to_device,
                      cudaStream_t st)
     {
-        const std::size_t e = sizeof(C);
-        for (const auto& b : blocks) {
-            auto* host = static_cast<const char*>(to_device ? src_base : dst_base) +
-                         b.host_offset * e;
-            auto* dev = static_cast<const char*>(to_device ? dst_base : src_base) +
-                        b.dev_offset * e;
-            if (to_device)
-                GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(const_cast<char*>(dev),
-                                                    b.width * e,
-                                                    host,
-                                                    b.pitch * e,
-                                                    b.width * e,
-                                                    b.rows,
-                                                    cudaMemcpyHostToDevice,
-                                                    st));
-            else
-                GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(const_cast<char*>(host),
-                                                    b.pitch * e,
-                                                    dev,
-                                                    b.width * e,
-                                                    b.width * e,
-                                                    b.rows,
-                                                    cudaMemcpyDeviceToHost,
-                                                    st));
-        }
+        copy_blocks(dst_base,
+                    src_base,
+                    blocks.data(),
+                    blocks.data() + blocks.size(),
+                    to_device,
+                    st);
     }
 
     // One round of passes through the three-slot ring.
@@ -247,11 +358,30 @@ private:
         const int half = std::max(1, th / 2);
         const auto& passes = r.pass_list;
         std::exception_ptr scatter_error;
+        // host moves, two jobs per pass: the move the next pass reads, then the rest
+        const bool moves = r.type == large_round::kind::rows_transposed;
+        std::vector<move_job> jobs(moves ? 2 * passes.size() : 0);
+        // the host functions point into `jobs`: wait for them however this returns
+        struct move_fence {
+            cudaStream_t s;
+            ~move_fence() { cudaStreamSynchronize(s); }
+        } fence{ d_move.get() };
 
         auto scatter = [&](std::size_t i) {
             const int s = int(i % K);
             GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_d2h_done[s].get()));
             scatter_blocks(d_stage_out[s].get(), out, passes[i].writes, sizeof(C), half);
+        };
+
+        // trace 2: per pass, GPU times of copy in, compute, copy out and host moves
+        constexpr int n_marks = 8;
+        std::vector<cuda::event> marks;
+        if (d_trace > 1)
+            for (std::size_t k = 0; k < passes.size() * n_marks; ++k)
+                marks.emplace_back(true);
+        auto mark = [&](std::size_t i, int k, cudaStream_t st) {
+            if (d_trace > 1)
+                marks[i * n_marks + k].record(st);
         };
 
         for (std::size_t i = 0; i < passes.size(); ++i) {
@@ -270,10 +400,24 @@ private:
                 // copy in (waits until pass i-K has left this slot)
                 GPUFFT_CUDA_CHECK(
                     cudaStreamWaitEvent(d_h2d.get(), d_d2h_done[s].get(), 0));
+                mark(i, 0, d_h2d.get());
+                const bool after_moves = moves && i > 0;
                 if (direct_in) {
-                    copy_blocks(d_buf0[s].get(), src, p.reads, true, d_h2d.get());
+                    // the pass's own rows first; the rest needs the previous pass's moves
+                    const host_block* b = p.reads.data();
+                    const host_block* e = b + p.reads.size();
+                    const host_block* own = after_moves ? b + 1 : e;
+                    copy_blocks(d_buf0[s].get(), src, b, own, true, d_h2d.get());
+                    if (after_moves) {
+                        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(
+                            d_h2d.get(), d_moved_first[(i - 1) % K].get(), 0));
+                        copy_blocks(d_buf0[s].get(), src, own, e, true, d_h2d.get());
+                    }
                 } else {
                     GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_h2d_done[s].get()));
+                    if (after_moves)
+                        GPUFFT_CUDA_CHECK(
+                            cudaEventSynchronize(d_moved_first[(i - 1) % K].get()));
                     gather_blocks(src,
                                   d_stage_in[s].get(),
                                   p.reads,
@@ -286,10 +430,34 @@ private:
                                                       d_h2d.get()));
                 }
                 d_h2d_done[s].record(d_h2d.get());
+                mark(i, 1, d_h2d.get());
+
+                // host moves (once this pass's reads have left the host array)
+                if (moves) {
+                    GPUFFT_CUDA_CHECK(
+                        cudaStreamWaitEvent(d_move.get(), d_h2d_done[s].get(), 0));
+                    mark(i, 6, d_move.get());
+                    const std::size_t first = std::min<std::size_t>(1, p.moves.size());
+                    jobs[2 * i] = { out, p.moves.data(), first, sizeof(C), th, nullptr };
+                    jobs[2 * i + 1] = { out,
+                                        p.moves.data() + first,
+                                        p.moves.size() - first,
+                                        sizeof(C),
+                                        th,
+                                        nullptr };
+                    GPUFFT_CUDA_CHECK(
+                        cudaLaunchHostFunc(d_move.get(), run_move_job, &jobs[2 * i]));
+                    d_moved_first[s].record(d_move.get());
+                    GPUFFT_CUDA_CHECK(
+                        cudaLaunchHostFunc(d_move.get(), run_move_job, &jobs[2 * i + 1]));
+                    d_moved_all[s].record(d_move.get());
+                    mark(i, 7, d_move.get());
+                }
 
                 // compute
                 GPUFFT_CUDA_CHECK(
                     cudaStreamWaitEvent(d_comp.get(), d_h2d_done[s].get(), 0));
+                mark(i, 2, d_comp.get());
                 C* buf = d_buf0[s].get();
                 C* res = buf;
                 if (r.from_input)
@@ -302,7 +470,13 @@ private:
                     tw.div = r.tw_div;
                     tw.sign = static_cast<int>(d_cfg.dir);
                 }
-                if (r.type == large_round::kind::tile_transpose) {
+                if (d_no_compute) {
+                    // transfers alone (timing the copies; the result is wrong)
+                    if (r.transposed_write ||
+                        r.type == large_round::kind::rows_transposed ||
+                        r.type == large_round::kind::tile_transpose)
+                        res = d_buf1[s].get();
+                } else if (r.type == large_round::kind::tile_transpose) {
                     res = d_buf1[s].get();
                     launch_transpose(buf,
                                      res,
@@ -312,6 +486,12 @@ private:
                                      r.tile,
                                      twiddle_params{},
                                      d_comp.get());
+                } else if (r.type == large_round::kind::rows_transposed) {
+                    for (const auto& c : pass_fft_calls(r, p))
+                        fft(buf, c);
+                    res = d_buf1[s].get();
+                    launch_transpose(
+                        buf, res, dbl, 1, r.tile, r.M, twiddle_params{}, d_comp.get());
                 } else if (transposes(r, p, d_strided)) {
                     // [L][bc] -> [bc][L], contiguous FFTs, twiddle with k the column
                     // index
@@ -341,10 +521,15 @@ private:
                     }
                 }
                 d_comp_done[s].record(d_comp.get());
+                mark(i, 3, d_comp.get());
 
                 // copy out
                 GPUFFT_CUDA_CHECK(
                     cudaStreamWaitEvent(d_d2h.get(), d_comp_done[s].get(), 0));
+                if (moves) // the writes land where the moves read
+                    GPUFFT_CUDA_CHECK(
+                        cudaStreamWaitEvent(d_d2h.get(), d_moved_all[s].get(), 0));
+                mark(i, 4, d_d2h.get());
                 if (direct_out)
                     copy_blocks(out, res, p.writes, false, d_d2h.get());
                 else
@@ -354,6 +539,7 @@ private:
                                                       cudaMemcpyDeviceToHost,
                                                       d_d2h.get()));
                 d_d2h_done[s].record(d_d2h.get());
+                mark(i, 5, d_d2h.get());
             } catch (...) {
                 if (scatter_prev.joinable())
                     scatter_prev.join();
@@ -369,6 +555,32 @@ private:
         // the next round reads what this one wrote
         GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_d2h.get()));
         GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_comp.get()));
+        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_move.get()));
+        for (const auto& j : jobs)
+            if (j.error)
+                std::rethrow_exception(j.error);
+        if (d_trace > 1) {
+            auto at = [&](std::size_t i, int k) {
+                float ms = 0;
+                GPUFFT_CUDA_CHECK(cudaEventElapsedTime(
+                    &ms, marks[0].get(), marks[i * n_marks + k].get()));
+                return ms;
+            };
+            for (std::size_t i = 0; i < passes.size(); ++i)
+                std::fprintf(
+                    stderr,
+                    "  pass %3zu  in %7.1f-%7.1f  fft %7.1f-%7.1f  out %7.1f-%7.1f"
+                    "  moves %7.1f-%7.1f\n",
+                    i,
+                    at(i, 0),
+                    at(i, 1),
+                    at(i, 2),
+                    at(i, 3),
+                    at(i, 4),
+                    at(i, 5),
+                    moves ? at(i, 6) : 0.f,
+                    moves ? at(i, 7) : 0.f);
+        }
     }
 
     // In-card: the whole array in by chunks, the FFT, out by chunks.
@@ -442,14 +654,23 @@ private:
 
     large_exec_config d_cfg;
     bool d_strided, d_force_staged;
+    int d_trace;
+    bool d_no_compute;
+    int d_copy_split;
+    double d_issue_ms = 0;
     i64 d_pass = 0, d_whole = 0, d_stage = 0;
     std::map<fft_geometry, std::unique_ptr<cufft_handle>> d_plans;
     cuda::device_buffer<C> d_whole_buf, d_buf0[K], d_buf1[K];
     cuda::device_buffer<char> d_work;
     cuda::device_buffer<int> d_flag;
     cuda::pinned_buffer<C> d_stage_in[K], d_stage_out[K];
-    cuda::stream d_h2d, d_comp, d_d2h;
+    // The copy streams are created first and one after the other: the driver spreads
+    // streams over the copy engines in creation order, and copies in and out on one
+    // engine share its bandwidth.
+    cuda::stream d_h2d, d_d2h, d_comp, d_move, d_h2d2, d_d2h2;
+    cuda::event d_fork_in, d_join_in, d_fork_out, d_join_out;
     cuda::event d_h2d_done[K], d_comp_done[K], d_d2h_done[K];
+    cuda::event d_moved_first[K], d_moved_all[K];
 };
 
 } // namespace

@@ -58,7 +58,7 @@ void copy_blocks(const void* src,
                 [&](int, i64 lo, i64 hi) {
                     for (i64 r = lo; r < hi; ++r) {
                         const i64 host = (b.host_offset + r * b.pitch) * i64(e);
-                        const i64 dev = (b.dev_offset + r * b.width) * i64(e);
+                        const i64 dev = (b.dev_offset + r * b.dpitch()) * i64(e);
                         if (Gather)
                             std::memcpy(d + dev, s + host, b.width * e);
                         else
@@ -88,6 +88,37 @@ void scatter_blocks(const void* buf,
                     int threads)
 {
     copy_blocks<false>(buf, host, blocks, elem_bytes, threads);
+}
+
+void move_blocks(
+    void* host, const host_move* moves, std::size_t count, std::size_t e, int threads)
+{
+    // the moves of one call never overlap: threads split all their rows at once
+    std::vector<i64> first_row(count + 1, 0);
+    i64 bytes = 0;
+    for (std::size_t m = 0; m < count; ++m) {
+        first_row[m + 1] = first_row[m] + moves[m].rows;
+        bytes += moves[m].rows * moves[m].width * i64(e);
+    }
+    auto* base = static_cast<unsigned char*>(host);
+    parallel_for(
+        first_row[count],
+        bytes < (i64(1) << 20) ? 1 : threads,
+        [&](int, i64 lo, i64 hi) {
+            std::size_t m =
+                std::size_t(std::upper_bound(first_row.begin(), first_row.end(), lo) -
+                            first_row.begin() - 1);
+            for (i64 row = lo; row < hi; ++row) {
+                while (row >= first_row[m + 1])
+                    ++m;
+                const host_move& mv = moves[m];
+                const i64 off = (row - first_row[m]) * mv.pitch;
+                std::memcpy(base + (mv.to + off) * i64(e),
+                            base + (mv.from + off) * i64(e),
+                            std::size_t(mv.width) * e);
+            }
+        },
+        1);
 }
 
 bool all_finite(const void* data, i64 n, std::size_t elem_bytes, int threads)

@@ -33,6 +33,13 @@ void scatter_blocks(const void* buf,
                     std::size_t elem_bytes,
                     int threads);
 
+//! Makes the host-to-host moves in order (threads split the rows of each).
+void move_blocks(void* host,
+                 const host_move* moves,
+                 std::size_t count,
+                 std::size_t elem_bytes,
+                 int threads);
+
 //! True when every real and imaginary part of n complex values is finite.
 bool all_finite(const void* data, std::int64_t n, std::size_t elem_bytes, int threads);
 

@@ -153,6 +153,8 @@ std::int64_t large_round::passes() const
         const i64 t = M / tile;
         return blocks * t * (t + 1) / 2;
     }
+    case kind::rows_transposed:
+        return M / tile;
     }
     return 0;
 }
@@ -185,6 +187,13 @@ std::string large_round::describe(std::size_t elem_bytes) const
         s << "in-place transpose of " << (blocks > 1 ? std::to_string(blocks) + " " : "")
           << M << "x" << M << (blocks > 1 ? " blocks" : "") << " by " << tile << "x"
           << tile << " tile pairs";
+        break;
+    case kind::rows_transposed:
+        s << "FFT " << M << " along the rows of " << M << "x" << M
+          << ", each pass written transposed into a column strip; passes of " << tile
+          << "x" << M << ", transfers of " << human_bytes(double(M - tile) * elem_bytes)
+          << " in, " << M << " x " << human_bytes(double(tile) * elem_bytes)
+          << " out; tiles below the diagonal moved on the host";
         break;
     }
     s << " (" << passes() << " passes" << (from_input ? ", reads the input" : "") << ")";
@@ -270,6 +279,27 @@ std::vector<large_pass> make_passes(const large_round& r)
                 }
         break;
     }
+    case large_round::kind::rows_transposed: {
+        // Pass j holds rows [jT, jT+T) in a T x M buffer. Their tiles right of the
+        // diagonal are still in place; tile k < j was moved by pass k into memory tile
+        // (k, j). The result goes out transposed: column strip j, all M rows. Before
+        // that, the strip's tiles below the diagonal (unread rows k > j) move to
+        // memory tiles (j, k), just read: the next pass needs k = j + 1 first.
+        const i64 M = r.M, T = r.tile, t = M / T;
+        for (i64 j = 0; j < t; ++j) {
+            large_pass p;
+            p.a0 = j;
+            p.elements = T * M;
+            p.reads.push_back({ j * T * M + j * T, T, M - j * T, M, j * T, M });
+            for (i64 k = 0; k < j; ++k)
+                p.reads.push_back({ k * T * M + j * T, T, T, M, k * T, M });
+            for (i64 k = j + 1; k < t; ++k)
+                p.moves.push_back({ k * T * M + j * T, j * T * M + k * T, T, T, M });
+            p.writes.push_back({ j * T, M, T, M, 0, T });
+            out.push_back(p);
+        }
+        break;
+    }
     }
     return out;
 }
@@ -341,13 +371,29 @@ large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
                 large_round r2 = columns(1, n2, n1, p);
                 s.rounds = { r1, r2 };
             } else {
-                // In place every pass must write where it read: rounds that keep
-                // positions, then the transpose (tile pairs when square, else on the
-                // host).
+                // In place a pass may only write memory that has been read: round 1
+                // keeps positions; round 2 either writes transposed with host moves
+                // making room (square), or keeps positions too and a third round or
+                // the host transposes.
                 large_round r1 = columns(1, n1, n2, p);
                 r1.from_input = true;
                 r1.twiddle = true;
                 r1.tw_n = n;
+                // Square: fold the transpose into the row round when its column strips
+                // stay wide (>= 256 elements, or a quarter of the side on tiny sizes).
+                i64 rows = std::min(n1, p / n1);
+                while (rows > 1 && n1 % rows != 0)
+                    --rows;
+                if (n1 == n2 && rows >= std::min<i64>(256, n1 / 4)) {
+                    large_round r2;
+                    r2.type = large_round::kind::rows_transposed;
+                    r2.M = n1;
+                    r2.tile = rows;
+                    s.rounds = { r1, r2 };
+                    for (auto& r : s.rounds)
+                        r.pass_list = make_passes(r);
+                    return s;
+                }
                 large_round r2 = columns(n1, n2, 1, p);
                 s.rounds = { r1, r2 };
                 // Largest tile dividing n1 with a pair in one pass.

@@ -29,8 +29,8 @@ constexpr int large_fft_budget_units = 2 * large_fft_slots + 1;
 
 /*!
  * A rectangle of `rows` x `width` elements of a host array (row pitch `pitch`, first
- * element at `host_offset`), stored densely (rows x width) at `dev_offset` in a pass
- * buffer.
+ * element at `host_offset`), stored at `dev_offset` in a pass buffer with row pitch
+ * `dev_pitch` (0: dense, rows x width).
  */
 struct host_block {
     std::int64_t host_offset = 0;
@@ -38,7 +38,15 @@ struct host_block {
     std::int64_t width = 0;
     std::int64_t pitch = 0;
     std::int64_t dev_offset = 0;
+    std::int64_t dev_pitch = 0;
     std::int64_t elements() const { return rows * width; }
+    std::int64_t dpitch() const { return dev_pitch ? dev_pitch : width; }
+};
+
+//! A host-to-host copy of a `rows` x `width` rectangle (row pitch `pitch`).
+struct host_move {
+    std::int64_t from = 0, to = 0;
+    std::int64_t rows = 1, width = 0, pitch = 0;
 };
 
 //! A pass: what it reads, what it writes, and its geometry inside the round.
@@ -47,6 +55,9 @@ struct large_pass {
                  bc = 1;         //!< columns: the block of the [A][L][B] view
     std::int64_t ti = 0, tj = 0; //!< tile_transpose: the tile pair
     std::vector<host_block> reads, writes;
+    //! Made on the host after `reads` have left the host array and before `writes`
+    //! arrive; later passes may read what they put in place.
+    std::vector<host_move> moves;
     std::int64_t elements = 0; //!< elements in the pass buffer
 };
 
@@ -61,6 +72,14 @@ struct large_round {
         columns,
         //! Square M x M array: transpose in place by swapping t x t tile pairs.
         tile_transpose,
+        /*!
+         * Square M x M array, in place: FFTs of length M along the rows, `tile` rows per
+         * pass, and pass j writes its rows transposed into column strip j. The strip's
+         * tiles below the diagonal still hold unread rows: each pass first moves them on
+         * the host into its own row block, which it has just read (the four-step
+         * transpose folded into the row round: 4x the data over PCIe instead of 6x).
+         */
+        rows_transposed,
     };
     kind type = kind::columns;
     bool from_input = false; //!< reads the caller's input (else the output array)
@@ -81,7 +100,7 @@ struct large_round {
     bool transposed_write = false;
 
     // tile_transpose: `blocks` M x M squares side by side (row pitch blocks * M), each
-    // transposed in place
+    // transposed in place; rows_transposed: M x M, `tile` rows per pass
     std::int64_t M = 0, tile = 0, blocks = 1;
 
     std::vector<large_pass> pass_list; //!< filled by the planner

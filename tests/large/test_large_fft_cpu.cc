@@ -33,6 +33,8 @@ const char* kind_name(detail::large_round::kind k)
         return "whole";
     case detail::large_round::kind::columns:
         return "columns";
+    case detail::large_round::kind::rows_transposed:
+        return "rows_transposed";
     default:
         return "tile_transpose";
     }
@@ -48,21 +50,65 @@ std::string kinds(const detail::large_schedule& s)
     return r;
 }
 
-// Every element of the host array is read exactly once and written exactly once per
-// round: the passes tile the array.
+template <typename Fn>
+void for_each_element(
+    std::int64_t offset, std::int64_t rows, std::int64_t width, std::int64_t pitch, Fn fn)
+{
+    for (std::int64_t i = 0; i < rows; ++i)
+        for (std::int64_t j = 0; j < width; ++j)
+            fn(offset + i * pitch + j, i, j);
+}
+
+/*
+ * Replays each round on element labels: every input element is read exactly once (after
+ * any host moves), every position is written exactly once, and, where the round reads
+ * and writes the same array, nothing is written or moved onto memory that still holds
+ * an unread element; no pass buffer element is filled twice or left empty.
+ */
 void check_coverage(const detail::large_schedule& s)
 {
+    constexpr std::int64_t free_slot = -1, final_slot = -2;
     for (const auto& r : s.rounds) {
+        const bool one_array = s.in_place || !r.from_input;
+        std::vector<std::int64_t> label(s.size);
+        for (std::int64_t i = 0; i < s.size; ++i)
+            label[i] = i;
         std::vector<int> reads(s.size, 0), writes(s.size, 0);
         for (const auto& p : r.pass_list) {
+            std::vector<int> filled(p.elements, 0);
             for (const auto& b : p.reads)
-                for (std::int64_t i = 0; i < b.rows; ++i)
-                    for (std::int64_t j = 0; j < b.width; ++j)
-                        ++reads[b.host_offset + i * b.pitch + j];
+                for_each_element(b.host_offset,
+                                 b.rows,
+                                 b.width,
+                                 b.pitch,
+                                 [&](auto pos, auto i, auto j) {
+                                     GPUFFT_CHECK(label[pos] >= 0);
+                                     if (label[pos] >= 0)
+                                         ++reads[label[pos]];
+                                     ++filled[b.dev_offset + i * b.dpitch() + j];
+                                     if (one_array)
+                                         label[pos] = free_slot;
+                                 });
+            for (int f : filled)
+                GPUFFT_CHECK_EQ(f, 1);
+            for (const auto& m : p.moves)
+                for_each_element(
+                    m.from, m.rows, m.width, m.pitch, [&](auto pos, auto, auto) {
+                        const std::int64_t to = pos - m.from + m.to;
+                        GPUFFT_CHECK(label[pos] >= 0);
+                        GPUFFT_CHECK_EQ(label[to], free_slot);
+                        label[to] = label[pos];
+                        label[pos] = free_slot;
+                    });
             for (const auto& b : p.writes)
-                for (std::int64_t i = 0; i < b.rows; ++i)
-                    for (std::int64_t j = 0; j < b.width; ++j)
-                        ++writes[b.host_offset + i * b.pitch + j];
+                for_each_element(
+                    b.host_offset, b.rows, b.width, b.pitch, [&](auto pos, auto, auto) {
+                        ++writes[pos];
+                        if (one_array) { // else the output is another array
+                            GPUFFT_CHECK_EQ(label[pos], free_slot);
+                            label[pos] = final_slot;
+                        }
+                    });
             if (r.type != detail::large_round::kind::whole)
                 GPUFFT_CHECK_LE(p.elements, s.pass_elems);
         }
@@ -86,10 +132,15 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     GPUFFT_CHECK(s2.rounds[0].transposed_write && s2.rounds[0].twiddle);
     GPUFFT_CHECK_EQ(s2.rounds[0].L, 64);
     check_coverage(s2);
-    // in place and square: tile-pair transpose round
+    // in place and square: the row round writes transposed, host moves make room
     auto s2i = plan_large_fft({ 4096 }, 16, budget_for_pass(1024, 16), true);
-    GPUFFT_CHECK_EQ(kinds(s2i), "columns,columns,tile_transpose");
+    GPUFFT_CHECK_EQ(kinds(s2i), "columns,rows_transposed");
+    GPUFFT_CHECK_EQ(s2i.rounds[1].tile, 16);
     check_coverage(s2i);
+    // ... unless its column strips would be narrow: tile-pair transpose round
+    auto s2t = plan_large_fft({ 4096 }, 16, budget_for_pass(256, 16), true);
+    GPUFFT_CHECK_EQ(kinds(s2t), "columns,columns,tile_transpose");
+    check_coverage(s2t);
     // in place, 64 x 128: both 64x64 squares by tile pairs, then rows moved on the host
     auto s2r = plan_large_fft({ 8192 }, 16, budget_for_pass(1024, 16), true);
     GPUFFT_CHECK_EQ(kinds(s2r), "columns,columns,tile_transpose,permute");
@@ -157,10 +208,18 @@ GPUFFT_TEST(in_card_matches_direct_dft)
 
 GPUFFT_TEST(two_rounds_match_direct_dft)
 {
-    // square (tile transpose in place), 2^13 (host permutation in place), small primes
-    for (std::int64_t n : { 4096, 8192, 6000, 2 * 3 * 5 * 7 * 11 * 4 }) {
+    // square (transposed row round in place; with 256-element passes, tile transpose),
+    // 2^13 (host permutation in place), small primes
+    struct c {
+        std::int64_t n, pass;
+    };
+    for (const auto& t : { c{ 4096, 1024 },
+                           c{ 4096, 256 },
+                           c{ 8192, 1024 },
+                           c{ 6000, 1024 },
+                           c{ 2 * 3 * 5 * 7 * 11 * 4, 1024 } }) {
         for (auto dir : { direction::forward, direction::backward }) {
-            large_fft_plan p({ n }, dir, cpu(budget_for_pass(1024, 16)));
+            large_fft_plan p({ t.n }, dir, cpu(budget_for_pass(t.pass, 16)));
             GPUFFT_CHECK_EQ(p.passes(), 2);
             GPUFFT_CHECK_LE(check_plan<double>(p, int(dir)), 1e-12);
         }

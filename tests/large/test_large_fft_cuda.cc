@@ -76,43 +76,49 @@ GPUFFT_TEST(pinned_arrays_are_copied_directly)
 {
     require_gpu();
     const std::int64_t n = 1 << 16;
-    large_fft_plan gpu(
-        { n }, direction::forward, opts(backend::cuda, budget_for_pass(4096, 16)));
-    large_fft_plan cpu(
-        { n }, direction::forward, opts(backend::cpu, budget_for_pass(4096, 16)));
-    const auto x = random_complex<double>(n, fresh_seed());
-    std::vector<std::complex<double>> ref(n);
-    cpu.execute(x.data(), ref.data());
-    cuda::pinned_buffer<std::complex<double>> in(n), out(n);
-    std::copy(x.begin(), x.end(), in.get());
-    std::fill(out.get(), out.get() + n, poison<double>());
-    gpu.execute(in.get(), out.get());
-    GPUFFT_CHECK_LE(rel_l2_error(out.get(), ref.data(), n), 1e-13);
-    gpu.execute(in.get(), in.get()); // in place, pinned: tile-pair transpose round
-    GPUFFT_CHECK_LE(rel_l2_error(in.get(), ref.data(), n), 1e-13);
+    // in place: tile-pair transpose round (4096), transposed row round (16384)
+    for (std::int64_t pass : { 4096, 16384 }) {
+        large_fft_plan gpu(
+            { n }, direction::forward, opts(backend::cuda, budget_for_pass(pass, 16)));
+        large_fft_plan cpu(
+            { n }, direction::forward, opts(backend::cpu, budget_for_pass(pass, 16)));
+        GPUFFT_CHECK_EQ(schedule_text(gpu), schedule_text(cpu));
+        const auto x = random_complex<double>(n, fresh_seed());
+        std::vector<std::complex<double>> ref(n);
+        cpu.execute(x.data(), ref.data());
+        cuda::pinned_buffer<std::complex<double>> in(n), out(n);
+        std::copy(x.begin(), x.end(), in.get());
+        std::fill(out.get(), out.get() + n, poison<double>());
+        gpu.execute(in.get(), out.get());
+        GPUFFT_CHECK_LE(rel_l2_error(out.get(), ref.data(), n), 1e-13);
+        gpu.execute(in.get(), in.get());
+        GPUFFT_CHECK_LE(rel_l2_error(in.get(), ref.data(), n), 1e-13);
+    }
 }
 
 GPUFFT_TEST(single_precision_out_of_card_2_20)
 {
     require_gpu();
     const std::int64_t n = 1 << 20;
-    // budget 1/4 of the data: two rounds
-    large_fft_plan gpu({ n },
-                       direction::forward,
-                       opts(backend::cuda, std::size_t(n) * 8 / 4, precision::single));
-    GPUFFT_CHECK_EQ(gpu.passes(), 2);
-    const auto x = random_complex<float>(n, fresh_seed());
-    std::vector<std::complex<double>> xd(x.begin(), x.end()), ref(n);
-    dense_fft_options o;
-    o.backend = backend::cpu;
-    o.precision = precision::double_;
-    dense_fft_plan(n, 1, direction::forward, o).execute(xd.data(), ref.data());
-    std::vector<std::complex<float>> y(n, poison<float>());
-    gpu.execute(x.data(), y.data());
-    GPUFFT_CHECK_LE(rel_l2_error(y.data(), ref.data(), n), 3e-6);
-    auto z = x;
-    gpu.execute(z.data(), z.data());
-    GPUFFT_CHECK_LE(rel_l2_error(z.data(), ref.data(), n), 3e-6);
+    // two rounds: budget 1/4 of the data (in place: tile transpose round), and passes of
+    // 256 rows (in place: transposed row round, 4 passes, through the staging ring)
+    for (std::size_t budget : { std::size_t(n) * 8 / 4, budget_for_pass(1 << 18, 8) }) {
+        large_fft_plan gpu(
+            { n }, direction::forward, opts(backend::cuda, budget, precision::single));
+        GPUFFT_CHECK_EQ(gpu.passes(), 2);
+        const auto x = random_complex<float>(n, fresh_seed());
+        std::vector<std::complex<double>> xd(x.begin(), x.end()), ref(n);
+        dense_fft_options o;
+        o.backend = backend::cpu;
+        o.precision = precision::double_;
+        dense_fft_plan(n, 1, direction::forward, o).execute(xd.data(), ref.data());
+        std::vector<std::complex<float>> y(n, poison<float>());
+        gpu.execute(x.data(), y.data());
+        GPUFFT_CHECK_LE(rel_l2_error(y.data(), ref.data(), n), 3e-6);
+        auto z = x;
+        gpu.execute(z.data(), z.data());
+        GPUFFT_CHECK_LE(rel_l2_error(z.data(), ref.data(), n), 3e-6);
+    }
 }
 
 GPUFFT_TEST(non_finite_input_is_refused)
