@@ -8,16 +8,19 @@
 // gpufft-bench large: the out-of-card FFT of host-resident complex64 arrays against, in
 // the same run, pinned copy + cuFFT + copy back (in card) and FFTW with every host
 // thread; the measured pinned copy rates beside our effective PCIe rate.
-// (--variants 1 adds the CUDA backend's debug alternatives and the raw 2-D copy rate.)
+// (--variants 1 adds the CUDA backend's debug alternatives and the raw 2-D copy rate;
+// --copy-probe 1 first prints the 2-D copy rate against the row width.)
 //
 //   gpufft-bench large [--sizes 2^24,2^26,2^28,2^30] [--reps 5] [--fftw-max 2^30]
 //                      [--shapes 8192x8192,512x512x512] [--inplace-only 0|1]
 //                      [--pageable 0|1] [--budget-fraction 8] [--budget-gib 8]
+//                      [--copy-probe 1]
 //
 // Host arrays are pinned (cudaMallocHost) unless --pageable 1 adds pageable cases. The
 // out-of-card case gets a budget of 1/8 of the data (--budget-fraction); --inplace-only
-// runs only the in-place transform with --budget-gib GiB (no second array). Accuracy: the
-// relative error over 16 bins (8 beyond 2^30) against a direct DFT in double.
+// runs only the in-place transform with --budget-gib GiB (no second array), against FFTW
+// in place when n <= --fftw-max. Accuracy: the relative error over 16 bins (8 beyond
+// 2^30) against a direct DFT in double.
 
 #include "bench_common.h"
 #include "core/fftw_lock.h"
@@ -26,10 +29,12 @@
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <fftw3.h>
+#include <sys/mman.h>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <sstream>
 
@@ -332,6 +337,157 @@ void copy2d_rates(const std::vector<i64>& shape, std::size_t budget, cf* host)
                 bytes / d2h.median_ms / 1e6);
 }
 
+// Host memory from transparent huge pages, touched, then page-locked for the GPU.
+struct registered_thp {
+    void* ptr = nullptr;
+    std::size_t bytes = 0;
+    explicit registered_thp(std::size_t b) : bytes(b)
+    {
+        ptr =
+            mmap(nullptr, b, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (ptr == MAP_FAILED)
+            throw std::runtime_error("mmap of the host array failed");
+        madvise(ptr, b, MADV_HUGEPAGE);
+        fill_random(static_cast<cf*>(ptr), i64(b / sizeof(cf)), 1);
+        GPUFFT_CUDA_CHECK(cudaHostRegister(ptr, b, cudaHostRegisterDefault));
+    }
+    ~registered_thp()
+    {
+        cudaHostUnregister(ptr);
+        munmap(ptr, bytes);
+    }
+};
+
+// The PCIe rate of 2-D copies against their row width (the paper's figure 2): `rows`
+// rows at a 512 KiB pitch (the rows of a 2^32 four-step) of the pinned `host` (rows x
+// pitch bytes). One way; both ways at once with the copy out landing half a row away
+// ("far") or in the next columns ("near", as the passes of a round); and "chain": the
+// rows in 8 pieces, piece k out after piece k in, as a round's passes without compute.
+void copy_probe(char* host, std::size_t rows)
+{
+    const std::size_t pitch = std::size_t(512) << 10;
+    cuda::device_buffer<char> d1(rows * pitch / 2), d2(rows * pitch / 2);
+    cuda::stream s_in, s_out, s_mid;
+    constexpr int pieces = 8;
+    cuda::event got[64], mid[64], done[3];
+    std::printf("2-D copies, %zu rows at a %zu KiB pitch over %zu MiB (GB/s):\n",
+                rows,
+                pitch >> 10,
+                (rows * pitch) >> 20);
+    std::printf("%8s %8s %8s %8s %8s %8s %8s %8s\n",
+                "row B",
+                "h->d",
+                "d->h",
+                "far",
+                "near",
+                "chain",
+                "ring",
+                "sweep");
+    for (std::size_t w : { 16384, 18432, 32768, 65536, 262144 }) {
+        const double bytes = double(w) * rows;
+        auto in = [&](std::size_t r0, std::size_t nr) {
+            GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(d1.get() + r0 * w,
+                                                w,
+                                                host + r0 * pitch,
+                                                pitch,
+                                                w,
+                                                nr,
+                                                cudaMemcpyHostToDevice,
+                                                s_in.get()));
+        };
+        auto out = [&](std::size_t r0, std::size_t nr, std::size_t col, const char* src) {
+            GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(host + r0 * pitch + col,
+                                                pitch,
+                                                src + r0 * w,
+                                                w,
+                                                w,
+                                                nr,
+                                                cudaMemcpyDeviceToHost,
+                                                s_out.get()));
+        };
+        auto rate = [&](int ways, const std::function<void()>& issue) {
+            const auto st = time_host(
+                [&](int) {
+                    issue();
+                    s_in.synchronize();
+                    s_out.synchronize();
+                },
+                3,
+                1);
+            return ways * bytes / st.median_ms / 1e6;
+        };
+        const double h2d = rate(1, [&] { in(0, rows); });
+        const double d2h = rate(1, [&] { out(0, rows, pitch / 2, d2.get()); });
+        const double far = rate(2, [&] {
+            in(0, rows);
+            out(0, rows, pitch / 2, d2.get());
+        });
+        const double near = rate(2, [&] {
+            in(0, rows);
+            out(0, rows, w, d2.get());
+        });
+        const double chain = rate(2, [&] {
+            for (int k = 0; k < pieces; ++k) {
+                const std::size_t r0 = rows * k / pieces, r1 = rows * (k + 1) / pieces;
+                in(r0, r1 - r0);
+                got[k].record(s_in.get());
+                GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(s_out.get(), got[k].get(), 0));
+                out(r0, r1 - r0, 0, d1.get());
+            }
+        });
+        // "ring": 8 passes over consecutive column blocks through 3 device slots, as the
+        // executor's ring (pass k in waits until pass k-3 is out); "sweep": as many
+        // passes as fit the row, every page of the array once, as a round
+        auto ring = [&](bool hop, int passes) {
+            return rate(
+                       2,
+                       [&] {
+                           for (int k = 0; k < passes; ++k) {
+                               const std::size_t col = std::size_t(k) * w % pitch;
+                               char* slot = d1.get() + (k % 3) * (rows * w);
+                               GPUFFT_CUDA_CHECK(
+                                   cudaStreamWaitEvent(s_in.get(), done[k % 3].get(), 0));
+                               GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(slot,
+                                                                   w,
+                                                                   host + col,
+                                                                   pitch,
+                                                                   w,
+                                                                   rows,
+                                                                   cudaMemcpyHostToDevice,
+                                                                   s_in.get()));
+                               got[k].record(s_in.get());
+                               if (hop) {
+                                   GPUFFT_CUDA_CHECK(
+                                       cudaStreamWaitEvent(s_mid.get(), got[k].get(), 0));
+                                   mid[k].record(s_mid.get());
+                                   GPUFFT_CUDA_CHECK(
+                                       cudaStreamWaitEvent(s_out.get(), mid[k].get(), 0));
+                               } else {
+                                   GPUFFT_CUDA_CHECK(
+                                       cudaStreamWaitEvent(s_out.get(), got[k].get(), 0));
+                               }
+                               out(0, rows, col, slot);
+                               done[k % 3].record(s_out.get());
+                           }
+                       }) *
+                   passes;
+        };
+        const bool fits = 3 * rows * w <= rows * pitch / 2;
+        const int sweep = int(std::min<std::size_t>(64, pitch / w));
+        const double r0 = fits ? ring(false, pieces) : 0,
+                     r1 = fits ? ring(false, sweep) : 0;
+        std::printf("%8zu %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
+                    w,
+                    h2d,
+                    d2h,
+                    far,
+                    near,
+                    chain,
+                    r0,
+                    r1);
+    }
+}
+
 void bench_shape(const options& o,
                  const std::vector<i64>& shape,
                  const copy_rates& rates,
@@ -350,11 +506,16 @@ void bench_shape(const options& o,
     const auto info = get_device_info(o.device);
     const std::string dev = info.name;
 
-    // Host arrays: pinned unless asked for pageable ones.
+    // Host arrays: pinned unless asked for pageable ones; --host-memory thp: the in-place
+    // array from transparent huge pages, registered with CUDA (cudaHostRegister)
     cuda::pinned_buffer<cf> pin_in, pin_out;
     std::vector<cf> pg_in, pg_out;
+    std::unique_ptr<registered_thp> thp;
     cf *in, *out;
-    if (pageable) {
+    if (!pageable && inplace_only && o.get("host-memory", "pinned") == "thp") {
+        thp = std::make_unique<registered_thp>(bytes);
+        in = out = static_cast<cf*>(thp->ptr);
+    } else if (pageable) {
         pg_in.resize(n);
         if (!inplace_only)
             pg_out.resize(n);
@@ -370,6 +531,8 @@ void bench_shape(const options& o,
     const std::uint64_t seed = std::random_device{}();
     fill_random(in, n, seed);
     const std::string mem = pageable ? "pageable" : "pinned";
+    if (o.get("copy-probe", "0") == "1" && !pageable && bytes >= (std::size_t(1) << 34))
+        copy_probe(reinterpret_cast<char*>(in), bytes >> 19); // the array itself
     const std::string name = shape_name(shape);
 
     // Baselines, same run.
@@ -379,6 +542,11 @@ void bench_shape(const options& o,
         cufft_ms = time_cufft_with_copies(shape, in, out, reps).median_ms;
     if (!inplace_only && n <= fftw_max)
         fftw_ms = time_fftw(shape, in, out, std::min(reps, 3)).median_ms;
+    if (inplace_only && n <= fftw_max) {
+        // FFTW in place on the same array, as ours (each rep transforms the last result)
+        fftw_ms = time_fftw(shape, in, in, std::min(reps, 2)).median_ms;
+        fill_random(in, n, seed);
+    }
 
     auto run_case = [&](const std::string& label, std::size_t budget, bool in_place) {
         large_fft_options opt;
@@ -499,6 +667,9 @@ int bench_large(const options& o)
     const bool pageable = o.get("pageable", "0") == "1";
 
     const copy_rates rates = measure_copy(std::size_t(1) << 30);
+    cudaDeviceProp prop{};
+    GPUFFT_CUDA_CHECK(cudaGetDeviceProperties(&prop, o.device));
+    std::printf("copy engines (asyncEngineCount): %d\n", prop.asyncEngineCount);
     std::printf("pinned copy, 1 GiB: host->device %.1f GB/s, device->host %.1f GB/s, "
                 "both at once %.1f GB/s total\n",
                 rates.h2d,
