@@ -43,8 +43,10 @@ std::vector<fft_call> pass_fft_calls(const large_round& r, const large_pass& p)
         } else {
             calls.push_back({ { r.L, p.bc, p.bc, 1 }, 0 });
         }
-        if (r.trailing)
-            calls.push_back({ { r.B, p.ac * r.L, 1, r.B }, 0 });
+        if (r.trailing) {
+            const i64 t = r.trail ? r.trail : r.B;
+            calls.push_back({ { t, p.ac * r.L * p.bc / t, 1, t }, 0 });
+        }
         break;
     case large_round::kind::rows_transposed:
         calls.push_back({ { r.M, r.tile, 1, r.M }, 0 });

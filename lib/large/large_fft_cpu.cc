@@ -26,6 +26,27 @@ namespace {
 
 using i64 = std::int64_t;
 
+// [rows][cols] -> [cols / unit][rows][unit]: runs of `unit` elements move as one.
+template <typename T>
+void transpose_units(const std::complex<T>* in,
+                     std::complex<T>* out,
+                     i64 rows,
+                     i64 cols,
+                     i64 unit,
+                     int threads)
+{
+    parallel_for(
+        rows,
+        threads,
+        [&](int, i64 lo, i64 hi) {
+            for (i64 r = lo; r < hi; ++r)
+                for (i64 q = 0; q < cols / unit; ++q)
+                    std::copy_n(
+                        in + r * cols + q * unit, unit, out + (q * rows + r) * unit);
+        },
+        1);
+}
+
 template <typename T>
 void transpose(
     const std::complex<T>* in, std::complex<T>* out, i64 rows, i64 cols, int threads)
@@ -131,7 +152,10 @@ public:
                         twiddle(buf, r, p, sign, th);
                     if (r.transposed_write) {
                         res = d_buf1.data();
-                        transpose(buf, res, r.L, p.bc, th);
+                        if (r.unit > 1)
+                            transpose_units(buf, res, r.L, p.bc, r.unit, th);
+                        else
+                            transpose(buf, res, r.L, p.bc, th);
                     } else if (r.type == large_round::kind::rows_transposed) {
                         res = d_buf1.data();
                         transpose(buf, res, r.tile, r.M, th);

@@ -254,6 +254,22 @@ private:
             GPUFFT_CUFFT_CHECK(cufftExecC2C(h, buf + c.offset, buf + c.offset, dir));
     }
 
+    // [rows][cols] -> [cols / unit][rows][unit] on the compute stream: one 2-D copy per
+    // column of runs (the Y decomposition's rows of X)
+    void transpose_units(const C* in, C* out, i64 rows, i64 cols, i64 unit)
+    {
+        const std::size_t e = sizeof(C);
+        for (i64 q = 0; q < cols / unit; ++q)
+            GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(out + q * rows * unit,
+                                                unit * e,
+                                                in + q * unit,
+                                                cols * e,
+                                                unit * e,
+                                                rows,
+                                                cudaMemcpyDeviceToDevice,
+                                                d_comp.get()));
+    }
+
     void copy_blocks(void* dst_base,
                      const void* src_base,
                      const host_block* first,
@@ -505,15 +521,24 @@ private:
                         launch_twiddle(t, dbl, 1, p.bc, r.L, tw, d_comp.get());
                     }
                     res = t;
-                    if (!r.transposed_write) {
+                    if (!r.transposed_write || r.unit > 1) {
                         launch_transpose(
                             t, buf, dbl, 1, p.bc, r.L, twiddle_params{}, d_comp.get());
                         res = buf;
                     }
+                    if (r.transposed_write && r.unit > 1) {
+                        transpose_units(buf, t, r.L, p.bc, r.unit);
+                        res = t;
+                    }
                 } else {
                     for (const auto& c : pass_fft_calls(r, p))
                         fft(buf, c);
-                    if (r.transposed_write) {
+                    if (r.transposed_write && r.unit > 1) {
+                        if (r.twiddle)
+                            launch_twiddle(buf, dbl, 1, r.L, p.bc, tw, d_comp.get());
+                        res = d_buf1[s].get();
+                        transpose_units(buf, res, r.L, p.bc, r.unit);
+                    } else if (r.transposed_write) {
                         res = d_buf1[s].get();
                         launch_transpose(buf, res, dbl, 1, r.L, p.bc, tw, d_comp.get());
                     } else if (r.twiddle) {

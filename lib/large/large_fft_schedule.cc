@@ -175,9 +175,10 @@ std::string large_round::describe(std::size_t elem_bytes) const
             s << " x twiddle(n=" << tw_n
               << (tw_div > 1 ? ", div=" + std::to_string(tw_div) : "") << ")";
         if (trailing)
-            s << " + FFT " << B << " of rows";
+            s << " + FFT " << (trail ? trail : B) << " of rows";
         if (transposed_write)
-            s << ", transposed write";
+            s << ", transposed write"
+              << (unit > 1 ? " by rows of " + std::to_string(unit) : "");
         const i64 w = (bc == B ? ac * L * B : bc);
         s << "; passes of " << ac << "x" << L << "x" << bc << ", transfers "
           << (bc == B ? 1 : L) << " x " << human_bytes(double(w) * elem_bytes);
@@ -458,6 +459,32 @@ large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
         const i64 y = shape[0], x = shape[1];
         if (std::max(y, x) > p)
             too_small(std::max(y, x), "2-D: one row and one column must fit a pass");
+        const auto fy = split2(y);
+        const i64 y1 = fy.first, y2 = fy.second;
+        // Paper 5.2, the Y decomposition (out of place): the FFT along Y as a four-step
+        // Y1 x Y2 on whole rows, so every transfer moves runs of whole rows instead of
+        // column blocks p / Y wide. Round 1: FFT Y1 across row groups, twiddle, rows
+        // transposed into [Y2][Y1] order by one contiguous write; round 2: FFT Y2 and
+        // the X rows, in place, landing in natural order.
+        const i64 naive_width = std::min(x, p / y);
+        if (!in_place && y1 > 1 && y2 * x <= p && (p / (y1 * x)) * x > naive_width) {
+            large_round r1 = columns(1, y1, y2 * x, p);
+            r1.bc = (p / (y1 * x)) * x;
+            r1.from_input = true;
+            r1.twiddle = true;
+            r1.tw_n = y;
+            r1.tw_div = x;
+            r1.transposed_write = true;
+            r1.unit = x;
+            large_round r2 = columns(1, y2, y1 * x, p);
+            r2.bc = std::min(y1, p / (y2 * x)) * x;
+            r2.trailing = true;
+            r2.trail = x;
+            s.rounds = { r1, r2 };
+            for (auto& r : s.rounds)
+                r.pass_list = make_passes(r);
+            return s;
+        }
         large_round r1 = columns(1, y, x, p);
         r1.from_input = true;
         large_round r2 = columns(y, x, 1, p);

@@ -94,10 +94,16 @@ struct large_round {
     //! Multiply element (k, b) of the result by exp(sign 2 pi i k * (b / tw_div) / tw_n).
     bool twiddle = false;
     std::int64_t tw_n = 1, tw_div = 1;
-    //! After the L transform, also transform the contiguous rows of length B (bc == B).
+    //! After the L transform, also transform the contiguous rows of length `trail`
+    //! (0: B, and then bc == B).
     bool trailing = false;
-    //! Write element (k, b) to host position b * L + k (A == 1): the four-step transpose.
+    std::int64_t trail = 0;
+    /*!
+     * Write element (k, b) to host position b * L + k (A == 1): the four-step transpose.
+     * With unit u > 1, runs of u elements move as one: (k, q u + v) -> (q L + k) u + v.
+     */
     bool transposed_write = false;
+    std::int64_t unit = 1;
 
     // tile_transpose: `blocks` M x M squares side by side (row pitch blocks * M), each
     // transposed in place; rows_transposed: M x M, `tile` rows per pass

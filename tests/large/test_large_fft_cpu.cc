@@ -165,7 +165,20 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     // 2-D and 3-D (slabs when Y*X fits a pass, else one more round)
     auto s2d = plan_large_fft({ 48, 60 }, 16, budget_for_pass(300, 16), false);
     GPUFFT_CHECK_EQ(kinds(s2d), "columns,columns");
+    GPUFFT_CHECK(!s2d.rounds[0].transposed_write);
     check_coverage(s2d);
+    // many short rows: the Y decomposition (96 = 8 x 12), transfers of whole rows
+    auto s2y = plan_large_fft({ 96, 16 }, 16, budget_for_pass(300, 16), false);
+    GPUFFT_CHECK_EQ(kinds(s2y), "columns,columns");
+    GPUFFT_CHECK(s2y.rounds[0].transposed_write && s2y.rounds[0].unit == 16);
+    GPUFFT_CHECK_EQ(s2y.rounds[0].L, 8);
+    GPUFFT_CHECK_EQ(s2y.rounds[0].bc, 32);
+    GPUFFT_CHECK(s2y.rounds[1].trailing && s2y.rounds[1].trail == 16);
+    check_coverage(s2y);
+    // in place it keeps columns then rows
+    auto s2yi = plan_large_fft({ 96, 16 }, 16, budget_for_pass(300, 16), true);
+    GPUFFT_CHECK(!s2yi.rounds[0].transposed_write);
+    check_coverage(s2yi);
     auto s3d = plan_large_fft({ 12, 10, 14 }, 16, budget_for_pass(300, 16), false);
     GPUFFT_CHECK_EQ(kinds(s3d), "columns,columns");
     GPUFFT_CHECK(s3d.rounds[1].trailing);
@@ -252,6 +265,8 @@ GPUFFT_TEST(two_and_three_dimensions)
         int rounds;
     };
     for (const auto& t : { c{ { 48, 60 }, 300, 2 },
+                           c{ { 96, 16 }, 300, 2 }, // Y decomposition out of place
+                           c{ { 64, 20 }, 300, 2 },
                            c{ { 12, 10, 14 }, 300, 2 },
                            c{ { 12, 10, 14 }, 100, 3 },
                            c{ { 6, 5, 9 }, 0, 1 } }) {

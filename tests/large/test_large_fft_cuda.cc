@@ -56,6 +56,7 @@ GPUFFT_TEST(same_schedule_and_answer_as_cpu)
                            c{ { 6000 }, 1024 },  // small primes
                            c{ { 4096 }, 40 },    // three rounds
                            c{ { 48, 60 }, 300 }, // 2-D
+                           c{ { 96, 16 }, 300 }, // 2-D, Y decomposition
                            c{ { 12, 10, 14 }, 300 }, // 3-D slabs
                            c{ { 12, 10, 14 }, 100 }, // 3-D three rounds
                            c{ { 1000 }, 0 } }) {     // in card
