@@ -305,6 +305,16 @@ std::vector<large_pass> make_passes(const large_round& r)
     return out;
 }
 
+namespace {
+// Fills every round's pass list: the planner's last step.
+large_schedule with_passes(large_schedule& s)
+{
+    for (auto& r : s.rounds)
+        r.pass_list = make_passes(r);
+    return s;
+}
+} // namespace
+
 large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
                               std::size_t elem_bytes,
                               std::size_t budget,
@@ -391,9 +401,7 @@ large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
                     r2.M = n1;
                     r2.tile = rows;
                     s.rounds = { r1, r2 };
-                    for (auto& r : s.rounds)
-                        r.pass_list = make_passes(r);
-                    return s;
+                    return with_passes(s);
                 }
                 large_round r2 = columns(n1, n2, 1, p);
                 s.rounds = { r1, r2 };
@@ -481,9 +489,7 @@ large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
             r2.trailing = true;
             r2.trail = x;
             s.rounds = { r1, r2 };
-            for (auto& r : s.rounds)
-                r.pass_list = make_passes(r);
-            return s;
+            return with_passes(s);
         }
         large_round r1 = columns(1, y, x, p);
         r1.from_input = true;
@@ -507,9 +513,7 @@ large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
             s.rounds.push_back(columns(z * y, x, 1, p));
         }
     }
-    for (auto& r : s.rounds)
-        r.pass_list = make_passes(r);
-    return s;
+    return with_passes(s);
 }
 
 std::string large_schedule::describe() const
