@@ -192,9 +192,10 @@ std::string large_round::describe(std::size_t elem_bytes) const
     case kind::rows_transposed:
         s << "FFT " << M << " along the rows of " << M << "x" << M
           << ", each pass written transposed into a column strip; passes of " << tile
-          << "x" << M << ", transfers of " << human_bytes(double(M - tile) * elem_bytes)
-          << " in, " << M << " x " << human_bytes(double(tile) * elem_bytes)
-          << " out; tiles below the diagonal moved on the host";
+          << "x" << M << ", transfers in of rows up to "
+          << human_bytes(double(M) * elem_bytes) << ", out " << M << " x "
+          << human_bytes(double(tile) * elem_bytes)
+          << "; tiles below the diagonal moved on the host";
         break;
     }
     s << " (" << passes() << " passes" << (from_input ? ", reads the input" : "") << ")";

@@ -5,7 +5,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 """QA for gpufft.large_fft_plan: every schedule (in card, two and three rounds of the
-four-step split, 2-D, 3-D, in place) against numpy, and the refusals."""
+four-step split, 2-D with and without the Y decomposition, 3-D, in place) against numpy,
+and the refusals."""
 
 import numpy as np
 from gnuradio import gr_unittest
@@ -66,14 +67,20 @@ class qa_large_fft_plan(gr_unittest.TestCase):
         self.check((6, 5, 9), None, 1)
 
     def test_002_two_rounds(self):
+        # in place: 4096 and 2^16 square (the row round writes transposed), 8192 and
+        # 6000 keep positions and transpose after
         for n in (4096, 8192, 6000):
             self.check(n, 1024, 2)
+        self.check(1 << 16, 1 << 14, 2)
 
     def test_003_three_rounds(self):
         self.check(4096, 40, 3)
 
     def test_004_two_and_three_dimensions(self):
         self.check((48, 60), 300, 2)
+        # many short rows, out of place: the Y decomposition (96 = 8 x 12, 512 = 16 x 32)
+        self.check((96, 16), 300, 2)
+        self.check((512, 64), 8192, 2)
         self.check((12, 10, 14), 300, 2)
         self.check((12, 10, 14), 100, 3)
 
