@@ -14,7 +14,7 @@
 //   gpufft-bench large [--sizes 2^24,2^26,2^28,2^30] [--reps 5] [--fftw-max 2^30]
 //                      [--shapes 8192x8192,512x512x512] [--inplace-only 0|1]
 //                      [--pageable 0|1] [--budget-fraction 8] [--budget-gib 8]
-//                      [--copy-probe 1]
+//                      [--copy-probe 1] [--host-memory pinned|thp]
 //
 // Host arrays are pinned (cudaMallocHost) unless --pageable 1 adds pageable cases. The
 // out-of-card case gets a budget of 1/8 of the data (--budget-fraction); --inplace-only
@@ -689,7 +689,8 @@ int bench_large(const options& o)
 GPUFFT_BENCH_COMMAND(large,
                      "out-of-card FFT of host arrays vs pinned copy+cuFFT+copy and FFTW "
                      "threads [--sizes] [--shapes AxB,AxBxC] [--fftw-max 2^30] "
-                     "[--budget-fraction 8] [--inplace-only 1 --budget-gib 8] "
-                     "[--pageable 1] [--variants 1]",
+                     "[--budget-fraction 8] [--inplace-only 1 --budget-gib 8 "
+                     "--host-memory pinned|thp] [--pageable 1] [--variants 1] "
+                     "[--copy-probe 1]",
                      bench_large);
 #endif
