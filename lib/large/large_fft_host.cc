@@ -21,53 +21,56 @@ using i64 = std::int64_t;
 
 namespace {
 
-// Copies rows of all blocks, threads splitting the rows (or, for one long row, the
-// bytes).
+// Copies the blocks (they never overlap one another): single long rows split by bytes,
+// one at a time; the rows of all 2-D blocks split among the threads at once, so many
+// small tiles cost one round of thread start-up, not one each.
 template <bool Gather>
 void copy_blocks(const void* src,
                  void* dst,
-                 const std::vector<host_block>& blocks,
+                 const host_block* blocks,
+                 std::size_t count,
                  std::size_t e,
                  int threads)
 {
     i64 total = 0;
-    for (const auto& b : blocks)
-        total += b.elements();
+    std::vector<i64> first_row(count + 1, 0); // prefix of the rows of 2-D blocks
+    for (std::size_t i = 0; i < count; ++i) {
+        total += blocks[i].elements();
+        first_row[i + 1] = first_row[i] + (blocks[i].rows > 1 ? blocks[i].rows : 0);
+    }
     // below ~1 MiB thread start-up costs more than it saves
     const int t = total * i64(e) < (i64(1) << 20) ? 1 : threads;
-    for (const auto& b : blocks) {
-        const auto* s = static_cast<const unsigned char*>(src);
-        auto* d = static_cast<unsigned char*>(dst);
-        if (b.rows == 1) {
-            const i64 bytes = b.width * i64(e);
-            const i64 host = b.host_offset * i64(e), dev = b.dev_offset * i64(e);
+    const auto* s = static_cast<const unsigned char*>(src);
+    auto* d = static_cast<unsigned char*>(dst);
+    auto copy_row = [&](const host_block& b, i64 r, i64 lo, i64 bytes) {
+        const i64 host = (b.host_offset + r * b.pitch) * i64(e) + lo;
+        const i64 dev = (b.dev_offset + r * b.dpitch()) * i64(e) + lo;
+        if (Gather)
+            std::memcpy(d + dev, s + host, std::size_t(bytes));
+        else
+            std::memcpy(d + host, s + dev, std::size_t(bytes));
+    };
+    for (std::size_t i = 0; i < count; ++i)
+        if (blocks[i].rows == 1)
             parallel_for(
-                bytes,
+                blocks[i].width * i64(e),
                 t,
-                [&](int, i64 lo, i64 hi) {
-                    if (Gather)
-                        std::memcpy(d + dev + lo, s + host + lo, hi - lo);
-                    else
-                        std::memcpy(d + host + lo, s + dev + lo, hi - lo);
-                },
+                [&](int, i64 lo, i64 hi) { copy_row(blocks[i], 0, lo, hi - lo); },
                 1);
-        } else {
-            parallel_for(
-                b.rows,
-                t,
-                [&](int, i64 lo, i64 hi) {
-                    for (i64 r = lo; r < hi; ++r) {
-                        const i64 host = (b.host_offset + r * b.pitch) * i64(e);
-                        const i64 dev = (b.dev_offset + r * b.dpitch()) * i64(e);
-                        if (Gather)
-                            std::memcpy(d + dev, s + host, b.width * e);
-                        else
-                            std::memcpy(d + host, s + dev, b.width * e);
-                    }
-                },
-                1);
-        }
-    }
+    parallel_for(
+        first_row[count],
+        t,
+        [&](int, i64 lo, i64 hi) {
+            std::size_t m =
+                std::size_t(std::upper_bound(first_row.begin(), first_row.end(), lo) -
+                            first_row.begin() - 1);
+            for (i64 row = lo; row < hi; ++row) {
+                while (row >= first_row[m + 1])
+                    ++m;
+                copy_row(blocks[m], row - first_row[m], 0, blocks[m].width * i64(e));
+            }
+        },
+        1);
 }
 
 } // namespace
@@ -78,7 +81,7 @@ void gather_blocks(const void* host,
                    std::size_t elem_bytes,
                    int threads)
 {
-    copy_blocks<true>(host, buf, blocks, elem_bytes, threads);
+    copy_blocks<true>(host, buf, blocks.data(), blocks.size(), elem_bytes, threads);
 }
 
 void scatter_blocks(const void* buf,
@@ -87,38 +90,18 @@ void scatter_blocks(const void* buf,
                     std::size_t elem_bytes,
                     int threads)
 {
-    copy_blocks<false>(buf, host, blocks, elem_bytes, threads);
+    copy_blocks<false>(buf, host, blocks.data(), blocks.size(), elem_bytes, threads);
 }
 
 void move_blocks(
     void* host, const host_move* moves, std::size_t count, std::size_t e, int threads)
 {
-    // the moves of one call never overlap: threads split all their rows at once
-    std::vector<i64> first_row(count + 1, 0);
-    i64 bytes = 0;
-    for (std::size_t m = 0; m < count; ++m) {
-        first_row[m + 1] = first_row[m] + moves[m].rows;
-        bytes += moves[m].rows * moves[m].width * i64(e);
-    }
-    auto* base = static_cast<unsigned char*>(host);
-    parallel_for(
-        first_row[count],
-        bytes < (i64(1) << 20) ? 1 : threads,
-        [&](int, i64 lo, i64 hi) {
-            std::size_t m =
-                std::size_t(std::upper_bound(first_row.begin(), first_row.end(), lo) -
-                            first_row.begin() - 1);
-            for (i64 row = lo; row < hi; ++row) {
-                while (row >= first_row[m + 1])
-                    ++m;
-                const host_move& mv = moves[m];
-                const i64 off = (row - first_row[m]) * mv.pitch;
-                std::memcpy(base + (mv.to + off) * i64(e),
-                            base + (mv.from + off) * i64(e),
-                            std::size_t(mv.width) * e);
-            }
-        },
-        1);
+    // a move is a gather within the host array: its destination as the "buffer" side
+    std::vector<host_block> blocks(count);
+    for (std::size_t m = 0; m < count; ++m)
+        blocks[m] = { moves[m].from,  moves[m].rows, moves[m].width,
+                      moves[m].pitch, moves[m].to,   moves[m].pitch };
+    copy_blocks<true>(host, host, blocks.data(), count, e, threads);
 }
 
 bool all_finite(const void* data, i64 n, std::size_t elem_bytes, int threads)

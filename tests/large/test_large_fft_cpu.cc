@@ -210,6 +210,47 @@ GPUFFT_TEST(host_permutation_by_elements_and_runs)
                 GPUFFT_CHECK(c[(j * 3 + i) * 4 + e] == a[(i * 5 + j) * 4 + e]);
 }
 
+GPUFFT_TEST(threaded_gather_scatter_and_moves)
+{
+    // above the 1 MiB threading threshold: a long single row and 2-D blocks of various
+    // pitches, rows split among 4 threads across blocks; checked element by element
+    using cf = std::complex<double>;
+    const std::int64_t pitch = 1024, rows = 512;
+    std::vector<cf> host(pitch * rows);
+    for (std::size_t i = 0; i < host.size(); ++i)
+        host[i] = { double(i), -double(i) };
+    const std::vector<detail::host_block> blocks{
+        { 0, 1, 3 * pitch, 3 * pitch, 0, 0 },             // rows 0-2 as one run
+        { 3 * pitch + 5, 200, 300, pitch, 3 * pitch, 0 }, // dense 200 x 300
+        { 300 * pitch + 7, 100, 64, pitch, 3 * pitch + 60000, 128 }, // pitched buffer
+    };
+    std::vector<cf> buf(3 * pitch + 60000 + 100 * 128, cf(-1, -1));
+    detail::gather_blocks(host.data(), buf.data(), blocks, sizeof(cf), 4);
+    for (const auto& b : blocks)
+        for (std::int64_t r = 0; r < b.rows; ++r)
+            for (std::int64_t j = 0; j < b.width; ++j)
+                GPUFFT_CHECK(buf[b.dev_offset + r * b.dpitch() + j] ==
+                             host[b.host_offset + r * b.pitch + j]);
+    std::vector<cf> back(host.size(), cf(-1, -1));
+    detail::scatter_blocks(buf.data(), back.data(), blocks, sizeof(cf), 4);
+    for (const auto& b : blocks)
+        for (std::int64_t r = 0; r < b.rows; ++r)
+            for (std::int64_t j = 0; j < b.width; ++j)
+                GPUFFT_CHECK(back[b.host_offset + r * b.pitch + j] ==
+                             host[b.host_offset + r * b.pitch + j]);
+    // moves within the array: two 256 x 256 tiles to the right half
+    auto moved = host;
+    const std::vector<detail::host_move> moves{
+        { 0, 512, 256, 256, pitch }, { 256 * pitch, 256 * pitch + 768, 256, 256, pitch }
+    };
+    detail::move_blocks(moved.data(), moves.data(), moves.size(), sizeof(cf), 4);
+    for (const auto& m : moves)
+        for (std::int64_t r = 0; r < m.rows; ++r)
+            for (std::int64_t j = 0; j < m.width; ++j)
+                GPUFFT_CHECK(moved[m.to + r * m.pitch + j] ==
+                             host[m.from + r * m.pitch + j]);
+}
+
 GPUFFT_TEST(in_card_matches_direct_dft)
 {
     for (auto dir : { direction::forward, direction::backward }) {
