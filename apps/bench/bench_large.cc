@@ -347,8 +347,7 @@ struct registered_thp {
             mmap(nullptr, b, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (ptr == MAP_FAILED)
             throw std::runtime_error("mmap of the host array failed");
-        madvise(ptr, b, MADV_HUGEPAGE);
-        fill_random(static_cast<cf*>(ptr), i64(b / sizeof(cf)), 1);
+        madvise(ptr, b, MADV_HUGEPAGE); // registering faults the pages in
         GPUFFT_CUDA_CHECK(cudaHostRegister(ptr, b, cudaHostRegisterDefault));
     }
     ~registered_thp()
@@ -367,9 +366,9 @@ void copy_probe(char* host, std::size_t rows)
 {
     const std::size_t pitch = std::size_t(512) << 10;
     cuda::device_buffer<char> d1(rows * pitch / 2), d2(rows * pitch / 2);
-    cuda::stream s_in, s_out, s_mid;
+    cuda::stream s_in, s_out;
     constexpr int pieces = 8;
-    cuda::event got[64], mid[64], done[3];
+    cuda::event got[64], done[3];
     std::printf("2-D copies, %zu rows at a %zu KiB pitch over %zu MiB (GB/s):\n",
                 rows,
                 pitch >> 10,
@@ -385,10 +384,11 @@ void copy_probe(char* host, std::size_t rows)
                 "sweep");
     for (std::size_t w : { 16384, 18432, 32768, 65536, 262144 }) {
         const double bytes = double(w) * rows;
-        auto in = [&](std::size_t r0, std::size_t nr) {
-            GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(d1.get() + r0 * w,
+        // rows [r0, r0 + nr) from column byte `col` into `dst` (row r0 at dst + r0 * w)
+        auto in = [&](std::size_t r0, std::size_t nr, std::size_t col, char* dst) {
+            GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(dst + r0 * w,
                                                 w,
-                                                host + r0 * pitch,
+                                                host + r0 * pitch + col,
                                                 pitch,
                                                 w,
                                                 nr,
@@ -416,20 +416,20 @@ void copy_probe(char* host, std::size_t rows)
                 1);
             return ways * bytes / st.median_ms / 1e6;
         };
-        const double h2d = rate(1, [&] { in(0, rows); });
+        const double h2d = rate(1, [&] { in(0, rows, 0, d1.get()); });
         const double d2h = rate(1, [&] { out(0, rows, pitch / 2, d2.get()); });
         const double far = rate(2, [&] {
-            in(0, rows);
+            in(0, rows, 0, d1.get());
             out(0, rows, pitch / 2, d2.get());
         });
         const double near = rate(2, [&] {
-            in(0, rows);
+            in(0, rows, 0, d1.get());
             out(0, rows, w, d2.get());
         });
         const double chain = rate(2, [&] {
             for (int k = 0; k < pieces; ++k) {
                 const std::size_t r0 = rows * k / pieces, r1 = rows * (k + 1) / pieces;
-                in(r0, r1 - r0);
+                in(r0, r1 - r0, 0, d1.get());
                 got[k].record(s_in.get());
                 GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(s_out.get(), got[k].get(), 0));
                 out(r0, r1 - r0, 0, d1.get());
@@ -438,44 +438,25 @@ void copy_probe(char* host, std::size_t rows)
         // "ring": 8 passes over consecutive column blocks through 3 device slots, as the
         // executor's ring (pass k in waits until pass k-3 is out); "sweep": as many
         // passes as fit the row, every page of the array once, as a round
-        auto ring = [&](bool hop, int passes) {
-            return rate(
-                       2,
-                       [&] {
-                           for (int k = 0; k < passes; ++k) {
-                               const std::size_t col = std::size_t(k) * w % pitch;
-                               char* slot = d1.get() + (k % 3) * (rows * w);
-                               GPUFFT_CUDA_CHECK(
-                                   cudaStreamWaitEvent(s_in.get(), done[k % 3].get(), 0));
-                               GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(slot,
-                                                                   w,
-                                                                   host + col,
-                                                                   pitch,
-                                                                   w,
-                                                                   rows,
-                                                                   cudaMemcpyHostToDevice,
-                                                                   s_in.get()));
-                               got[k].record(s_in.get());
-                               if (hop) {
-                                   GPUFFT_CUDA_CHECK(
-                                       cudaStreamWaitEvent(s_mid.get(), got[k].get(), 0));
-                                   mid[k].record(s_mid.get());
-                                   GPUFFT_CUDA_CHECK(
-                                       cudaStreamWaitEvent(s_out.get(), mid[k].get(), 0));
-                               } else {
-                                   GPUFFT_CUDA_CHECK(
-                                       cudaStreamWaitEvent(s_out.get(), got[k].get(), 0));
-                               }
-                               out(0, rows, col, slot);
-                               done[k % 3].record(s_out.get());
-                           }
-                       }) *
-                   passes;
+        auto ring = [&](int passes) {
+            return passes * rate(2, [&] {
+                       for (int k = 0; k < passes; ++k) {
+                           const std::size_t col = std::size_t(k) * w % pitch;
+                           char* slot = d1.get() + (k % 3) * (rows * w);
+                           GPUFFT_CUDA_CHECK(
+                               cudaStreamWaitEvent(s_in.get(), done[k % 3].get(), 0));
+                           in(0, rows, col, slot);
+                           got[k].record(s_in.get());
+                           GPUFFT_CUDA_CHECK(
+                               cudaStreamWaitEvent(s_out.get(), got[k].get(), 0));
+                           out(0, rows, col, slot);
+                           done[k % 3].record(s_out.get());
+                       }
+                   });
         };
         const bool fits = 3 * rows * w <= rows * pitch / 2;
         const int sweep = int(std::min<std::size_t>(64, pitch / w));
-        const double r0 = fits ? ring(false, pieces) : 0,
-                     r1 = fits ? ring(false, sweep) : 0;
+        const double r0 = fits ? ring(pieces) : 0, r1 = fits ? ring(sweep) : 0;
         std::printf("%8zu %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
                     w,
                     h2d,
