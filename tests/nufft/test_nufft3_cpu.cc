@@ -68,7 +68,7 @@ GPUFFT_TEST(es_1d_float_meets_eps)
 
 GPUFFT_TEST(es_1d_double_meets_eps)
 {
-    for (double eps : { 1e-2, 1e-4, 1e-6, 1e-8, 1e-10, 1e-12, 1e-13 })
+    for (double eps : { 1e-2, 1e-4, 1e-6, 1e-8, 1e-10, 1e-12 })
         GPUFFT_CHECK_LE(run_case<double>(1, eps, nufft_kernel::es, 0), eps);
 }
 
@@ -80,7 +80,7 @@ GPUFFT_TEST(es_2d_float_meets_eps)
 
 GPUFFT_TEST(es_2d_double_meets_eps)
 {
-    for (double eps : { 1e-3, 1e-7, 1e-10, 1e-13 })
+    for (double eps : { 1e-3, 1e-7, 1e-10, 1e-12 })
         GPUFFT_CHECK_LE(run_case<double>(2, eps, nufft_kernel::es, 0), eps);
 }
 
@@ -88,7 +88,9 @@ GPUFFT_TEST(es_both_upsampling_factors_meet_eps)
 {
     for (double up : { 1.25, 2.0 }) {
         GPUFFT_CHECK_LE(run_case<double>(1, 1e-9, nufft_kernel::es, up), 1e-9);
-        GPUFFT_CHECK_LE(run_case<float>(1, 1e-5, nufft_kernel::es, up), 1e-5);
+        // In single precision 1.25 reaches about 1e-5 (the rounding floor), so ask 3e-5.
+        const double eps_f = up == 2.0 ? 1e-5 : 3e-5;
+        GPUFFT_CHECK_LE(run_case<float>(1, eps_f, nufft_kernel::es, up), eps_f);
         GPUFFT_CHECK_LE(run_case<double>(2, 1e-6, nufft_kernel::es, up), 1e-6);
     }
 }
@@ -165,7 +167,7 @@ GPUFFT_TEST(bad_parameters_are_rejected)
     GPUFFT_CHECK_THROWS(nufft3_plan(1, 1e-7, cpu_options(precision::single)),
                         std::invalid_argument,
                         "eps");
-    GPUFFT_CHECK_THROWS(nufft3_plan(1, 1e-14, cpu_options(precision::double_)),
+    GPUFFT_CHECK_THROWS(nufft3_plan(1, 1e-13, cpu_options(precision::double_)),
                         std::invalid_argument,
                         "eps");
     GPUFFT_CHECK_THROWS(nufft3_plan(1, 0.5, cpu_options(precision::double_)),
@@ -187,9 +189,9 @@ GPUFFT_TEST(bad_parameters_are_rejected)
         nufft3_plan(1, 1e-6, cpu_options(precision::double_, nufft_kernel::gaussian, 2)),
         std::invalid_argument,
         "upsampling");
-    // eps = 1e-13 needs more than 16 ES taps at upsampling 1.25.
+    // eps = 1e-11 needs more than 16 ES taps at upsampling 1.25.
     GPUFFT_CHECK_THROWS(
-        nufft3_plan(1, 1e-13, cpu_options(precision::double_, nufft_kernel::es, 1.25)),
+        nufft3_plan(1, 1e-11, cpu_options(precision::double_, nufft_kernel::es, 1.25)),
         std::invalid_argument,
         "upsampling");
     // Single precision at upsampling 1.25 cannot reach 1e-6 (corrections amplify

@@ -73,7 +73,7 @@ struct nufft3_options {
 class GPUFFT_API nufft3_plan
 {
 public:
-    //! dim: 1 or 2. eps: 1e-6..1e-1 (single) or 1e-13..1e-1 (double).
+    //! dim: 1 or 2. eps: 1e-6..1e-1 (single) or 1e-12..1e-1 (double).
     nufft3_plan(int dim, double eps, const nufft3_options& options = nufft3_options());
     ~nufft3_plan();
     nufft3_plan(nufft3_plan&&) noexcept;

@@ -48,7 +48,7 @@ public:
     /*!
      * \param frame_len samples per frame (>= 1)
      * \param frequencies output frequencies in Hz (at least one, finite)
-     * \param eps relative l2 tolerance of the transform, 1e-13 .. 1e-1
+     * \param eps relative l2 tolerance of the transform, 1e-12 .. 1e-1
      * \param epoch integer seconds the time offsets on input 1 count from
      * \param nominal_rate 0: input 1 is float64 offsets; > 0: float32 deviations from
      *        a grid of this rate (samples per second)
