@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(nufft3_spectrum.h)                                         */
-/* BINDTOOL_HEADER_FILE_HASH(3d993235af3b526b009d2fb705718f7c) */
+/* BINDTOOL_HEADER_FILE_HASH(7d246e169cb4894de7319125bf6c9736) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
