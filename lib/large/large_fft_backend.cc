@@ -44,8 +44,11 @@ std::vector<fft_call> pass_fft_calls(const large_round& r, const large_pass& p)
             calls.push_back({ { r.L, p.bc, p.bc, 1 }, 0 });
         }
         if (r.trailing) {
-            const i64 t = r.trail ? r.trail : r.B;
-            calls.push_back({ { t, p.ac * r.L * p.bc / t, 1, t }, 0 });
+            const i64 t = r.trail ? r.trail : r.B, batch = p.ac * r.L * p.bc / t;
+            if (r.trail_rows > 1)
+                calls.push_back({ { r.trail_rows, batch, 1, t, t / r.trail_rows }, 0 });
+            else
+                calls.push_back({ { t, batch, 1, t }, 0 });
         }
         break;
     case large_round::kind::rows_transposed:

@@ -19,13 +19,16 @@ namespace gr {
 namespace gpufft {
 namespace detail {
 
-//! A batched 1-D FFT inside a pass buffer (FFTW / cuFFT "many" layout).
+/*!
+ * A batched FFT inside a pass buffer (FFTW / cuFFT "many" layout): 1-D of length n, or,
+ * with n2 > 1, 2-D over contiguous n x n2 planes (stride 1, dist n * n2).
+ */
 struct fft_geometry {
-    std::int64_t n = 1, batch = 1, stride = 1, dist = 1;
+    std::int64_t n = 1, batch = 1, stride = 1, dist = 1, n2 = 1;
     bool operator<(const fft_geometry& o) const
     {
-        return std::tie(n, batch, stride, dist) <
-               std::tie(o.n, o.batch, o.stride, o.dist);
+        return std::tie(n, batch, stride, dist, n2) <
+               std::tie(o.n, o.batch, o.stride, o.dist, o.n2);
     }
 };
 struct fft_call {

@@ -108,11 +108,12 @@ public:
         o.backend = backend::cpu;
         o.precision = cfg.prec;
         o.threads = cfg.threads;
-        for (const auto& g : schedule_geometries(schedules)) {
-            o.stride = g.stride;
-            o.distance = g.dist;
-            d_plans.emplace(g, dense_fft_plan(g.n, g.batch, cfg.dir, o));
-        }
+        for (const auto& g : schedule_geometries(schedules))
+            for (const auto& g1 : as_1d(g)) {
+                o.stride = g1.stride;
+                o.distance = g1.dist;
+                d_plans.emplace(g1, dense_fft_plan(g1.n, g1.batch, cfg.dir, o));
+            }
     }
 
     void run(const large_schedule& s, const void* in_v, void* out_v) override
@@ -131,7 +132,7 @@ public:
                     gather_blocks(
                         in, out, { { 0, 1, s.size, s.size, 0 } }, sizeof(C), th);
                 for (const auto& c : pass_fft_calls(r, large_pass{}))
-                    d_plans.at(c.g).execute(out + c.offset, out + c.offset);
+                    fft(out, c);
                 continue;
             }
             for (const auto& p : r.pass_list) {
@@ -147,7 +148,7 @@ public:
                         transpose(buf + i * t * t, res + i * t * t, t, t, th);
                 } else {
                     for (const auto& c : pass_fft_calls(r, p))
-                        d_plans.at(c.g).execute(buf + c.offset, buf + c.offset);
+                        fft(buf, c);
                     if (r.twiddle)
                         twiddle(buf, r, p, sign, th);
                     if (r.transposed_write) {
@@ -168,6 +169,25 @@ public:
     }
 
 private:
+    // A 2-D geometry runs as 1-D FFTs: all rows at once, then the columns plane by
+    // plane (FFTW's guru interface would take both batch loops, dense_fft_plan one).
+    static std::vector<fft_geometry> as_1d(const fft_geometry& g)
+    {
+        if (g.n2 == 1)
+            return { g };
+        return { { g.n2, g.batch * g.n, 1, g.n2 }, { g.n, g.n2, g.n2, 1 } };
+    }
+
+    void fft(std::complex<T>* buf, const fft_call& c)
+    {
+        const auto g1 = as_1d(c.g);
+        d_plans.at(g1[0]).execute(buf + c.offset, buf + c.offset);
+        for (i64 b = 0; g1.size() > 1 && b < c.g.batch; ++b) {
+            std::complex<T>* plane = buf + c.offset + b * c.g.dist;
+            d_plans.at(g1[1]).execute(plane, plane);
+        }
+    }
+
     [[noreturn]] static void throw_nonfinite()
     {
         throw std::invalid_argument("execute: the input holds a NaN or infinite sample");

@@ -153,15 +153,17 @@ public:
         for (const auto& geo : geometries) {
             auto h = std::make_unique<cufft_handle>();
             GPUFFT_CUFFT_CHECK(cufftSetAutoAllocation(h->get(), 0));
-            long long n = geo.n, embed = geo.n;
+            // rank 2 for the planes of a 3-D array: one call for every plane of a pass
+            const int rank = geo.n2 > 1 ? 2 : 1;
+            long long n[2] = { geo.n, geo.n2 };
             std::size_t ws = 0;
             GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(h->get(),
-                                                   1,
-                                                   &n,
-                                                   &embed,
+                                                   rank,
+                                                   n,
+                                                   n,
                                                    geo.stride,
                                                    geo.dist,
-                                                   &embed,
+                                                   n,
                                                    geo.stride,
                                                    geo.dist,
                                                    dbl ? CUFFT_Z2Z : CUFFT_C2C,

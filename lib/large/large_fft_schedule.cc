@@ -174,7 +174,9 @@ std::string large_round::describe(std::size_t elem_bytes) const
         if (twiddle)
             s << " x twiddle(n=" << tw_n
               << (tw_div > 1 ? ", div=" + std::to_string(tw_div) : "") << ")";
-        if (trailing)
+        if (trailing && trail_rows > 1)
+            s << " + 2-D FFT " << trail_rows << "x" << trail / trail_rows << " of planes";
+        else if (trailing)
             s << " + FFT " << (trail ? trail : B) << " of rows";
         if (transposed_write)
             s << ", transposed write"
@@ -497,10 +499,33 @@ large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
         large_round r2 = columns(y, x, 1, p);
         s.rounds = { r1, r2 };
     } else {
-        const i64 z = shape[0], y = shape[1], x = shape[2];
+        const i64 z = shape[0], y = shape[1], x = shape[2], plane = y * x;
         if (std::max({ z, y, x }) > p)
             too_small(std::max({ z, y, x }),
                       "3-D: one line along each axis must fit a pass");
+        // Paper 6.2, the Z decomposition: the Y decomposition with planes for rows. For
+        // a long Z over small planes it moves runs of whole planes instead of column
+        // blocks p / Z wide; round 2 needs Z2 whole planes in a pass.
+        const auto fz = split2(z);
+        const i64 z1 = fz.first, z2 = fz.second;
+        if (!in_place && z1 > 1 && z2 * plane <= p &&
+            (p / (z1 * plane)) * plane > std::min(plane, p / z)) {
+            large_round r1 = columns(1, z1, z2 * plane, p);
+            r1.bc = std::min(z2, p / (z1 * plane)) * plane;
+            r1.from_input = true;
+            r1.twiddle = true;
+            r1.tw_n = z;
+            r1.tw_div = plane;
+            r1.transposed_write = true;
+            r1.unit = plane;
+            large_round r2 = columns(1, z2, z1 * plane, p);
+            r2.bc = std::min(z1, p / (z2 * plane)) * plane;
+            r2.trailing = true;
+            r2.trail = plane;
+            r2.trail_rows = y;
+            s.rounds = { r1, r2 };
+            return with_passes(s);
+        }
         large_round r1 = columns(1, z, y * x, p);
         r1.from_input = true;
         s.rounds.push_back(r1);

@@ -95,9 +95,11 @@ struct large_round {
     bool twiddle = false;
     std::int64_t tw_n = 1, tw_div = 1;
     //! After the L transform, also transform the contiguous rows of length `trail`
-    //! (0: B, and then bc == B).
+    //! (0: B, and then bc == B); with trail_rows > 1, 2-D transforms of each row seen
+    //! as trail_rows x (trail / trail_rows) (the planes of a 3-D array).
     bool trailing = false;
     std::int64_t trail = 0;
+    std::int64_t trail_rows = 1;
     /*!
      * Write element (k, b) to host position b * L + k (A == 1): the four-step transpose.
      * With unit u > 1, runs of u elements move as one: (k, q u + v) -> (q L + k) u + v.

@@ -83,6 +83,8 @@ class qa_large_fft_plan(gr_unittest.TestCase):
         self.check((512, 64), 8192, 2)
         self.check((12, 10, 14), 300, 2)
         self.check((12, 10, 14), 100, 3)
+        # long Z over small planes, out of place: the Z decomposition (96 = 8 x 12)
+        self.check((96, 3, 5), 300, 2)
 
     def test_005_single_precision(self):
         self.check(1 << 14, 4096, 2, precision="single", tol=2e-6)

@@ -183,6 +183,21 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     GPUFFT_CHECK_EQ(kinds(s3d), "columns,columns");
     GPUFFT_CHECK(s3d.rounds[1].trailing);
     check_coverage(s3d);
+    // long Z over small planes: the Z decomposition (96 = 8 x 12), runs of whole planes
+    auto s3z = plan_large_fft({ 96, 3, 5 }, 16, budget_for_pass(300, 16), false);
+    GPUFFT_CHECK_EQ(kinds(s3z), "columns,columns");
+    GPUFFT_CHECK(s3z.rounds[0].transposed_write && s3z.rounds[0].unit == 15);
+    GPUFFT_CHECK_EQ(s3z.rounds[0].L, 8);
+    GPUFFT_CHECK_EQ(s3z.rounds[0].bc, 30);
+    GPUFFT_CHECK_EQ(s3z.rounds[0].tw_div, 15);
+    GPUFFT_CHECK_EQ(s3z.rounds[1].L, 12);
+    GPUFFT_CHECK(s3z.rounds[1].trailing && s3z.rounds[1].trail == 15 &&
+                 s3z.rounds[1].trail_rows == 3);
+    check_coverage(s3z);
+    // in place it keeps the column rounds
+    auto s3zi = plan_large_fft({ 96, 3, 5 }, 16, budget_for_pass(300, 16), true);
+    GPUFFT_CHECK(!s3zi.rounds[0].transposed_write);
+    check_coverage(s3zi);
     auto s3d3 = plan_large_fft({ 12, 10, 14 }, 16, budget_for_pass(100, 16), false);
     GPUFFT_CHECK_EQ(kinds(s3d3), "columns,columns,columns");
     check_coverage(s3d3);
@@ -310,6 +325,8 @@ GPUFFT_TEST(two_and_three_dimensions)
                            c{ { 64, 20 }, 300, 2 },
                            c{ { 12, 10, 14 }, 300, 2 },
                            c{ { 12, 10, 14 }, 100, 3 },
+                           c{ { 96, 3, 5 }, 300, 2 }, // Z decomposition out of place
+                           c{ { 96, 1, 16 }, 300, 2 },
                            c{ { 6, 5, 9 }, 0, 1 } }) {
         for (auto dir : { direction::forward, direction::backward }) {
             large_fft_plan p(t.shape, dir, cpu(t.pass ? budget_for_pass(t.pass, 16) : 0));

@@ -59,6 +59,7 @@ GPUFFT_TEST(same_schedule_and_answer_as_cpu)
                            c{ { 96, 16 }, 300 }, // 2-D, Y decomposition
                            c{ { 12, 10, 14 }, 300 }, // 3-D slabs
                            c{ { 12, 10, 14 }, 100 }, // 3-D three rounds
+                           c{ { 96, 3, 5 }, 300 },   // 3-D, Z decomposition
                            c{ { 1000 }, 0 } }) {     // in card
         for (auto dir : { direction::forward, direction::backward }) {
             const std::size_t budget = t.pass ? budget_for_pass(t.pass, 16) : 0;
