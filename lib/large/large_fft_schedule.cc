@@ -123,6 +123,38 @@ large_round columns(i64 A, i64 L, i64 B, i64 p)
 
 i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
 
+/*
+ * The paper's Y and Z decompositions (out of place): the FFT along the outer axis of
+ * length `len` over contiguous units of `unit` elements (rows, or planes of `unit_rows`
+ * rows) as a four-step len1 x len2 on whole units, so every transfer moves runs of
+ * whole units instead of column blocks p / len wide. Round 1: FFT len1 across groups of
+ * units, twiddle, units transposed into [len2][len1] order by one contiguous write;
+ * round 2: FFT len2 and the units themselves, in place, landing in natural order. Sets
+ * the rounds and returns true when len2 units fit a pass and the transfers get wider.
+ */
+bool unit_four_step(large_schedule& s, i64 len, i64 unit, i64 unit_rows, i64 p)
+{
+    const auto f = split2(len);
+    const i64 n1 = f.first, n2 = f.second;
+    if (n1 == 1 || n2 * unit > p || (p / (n1 * unit)) * unit <= std::min(unit, p / len))
+        return false;
+    large_round r1 = columns(1, n1, n2 * unit, p);
+    r1.bc = std::min(n2, p / (n1 * unit)) * unit;
+    r1.from_input = true;
+    r1.twiddle = true;
+    r1.tw_n = len;
+    r1.tw_div = unit;
+    r1.transposed_write = true;
+    r1.unit = unit;
+    large_round r2 = columns(1, n2, n1 * unit, p);
+    r2.bc = std::min(n1, p / (n2 * unit)) * unit;
+    r2.trailing = true;
+    r2.trail = unit;
+    r2.trail_rows = unit_rows;
+    s.rounds = { r1, r2 };
+    return true;
+}
+
 } // namespace
 
 std::vector<std::int64_t> prime_factors(std::int64_t n)
@@ -470,30 +502,9 @@ large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
         const i64 y = shape[0], x = shape[1];
         if (std::max(y, x) > p)
             too_small(std::max(y, x), "2-D: one row and one column must fit a pass");
-        const auto fy = split2(y);
-        const i64 y1 = fy.first, y2 = fy.second;
-        // Paper 5.2, the Y decomposition (out of place): the FFT along Y as a four-step
-        // Y1 x Y2 on whole rows, so every transfer moves runs of whole rows instead of
-        // column blocks p / Y wide. Round 1: FFT Y1 across row groups, twiddle, rows
-        // transposed into [Y2][Y1] order by one contiguous write; round 2: FFT Y2 and
-        // the X rows, in place, landing in natural order.
-        const i64 naive_width = std::min(x, p / y);
-        if (!in_place && y1 > 1 && y2 * x <= p && (p / (y1 * x)) * x > naive_width) {
-            large_round r1 = columns(1, y1, y2 * x, p);
-            r1.bc = (p / (y1 * x)) * x;
-            r1.from_input = true;
-            r1.twiddle = true;
-            r1.tw_n = y;
-            r1.tw_div = x;
-            r1.transposed_write = true;
-            r1.unit = x;
-            large_round r2 = columns(1, y2, y1 * x, p);
-            r2.bc = std::min(y1, p / (y2 * x)) * x;
-            r2.trailing = true;
-            r2.trail = x;
-            s.rounds = { r1, r2 };
+        // Paper 5.2, the Y decomposition, on rows of X.
+        if (!in_place && unit_four_step(s, y, x, 1, p))
             return with_passes(s);
-        }
         large_round r1 = columns(1, y, x, p);
         r1.from_input = true;
         large_round r2 = columns(y, x, 1, p);
@@ -503,29 +514,9 @@ large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
         if (std::max({ z, y, x }) > p)
             too_small(std::max({ z, y, x }),
                       "3-D: one line along each axis must fit a pass");
-        // Paper 6.2, the Z decomposition: the Y decomposition with planes for rows. For
-        // a long Z over small planes it moves runs of whole planes instead of column
-        // blocks p / Z wide; round 2 needs Z2 whole planes in a pass.
-        const auto fz = split2(z);
-        const i64 z1 = fz.first, z2 = fz.second;
-        if (!in_place && z1 > 1 && z2 * plane <= p &&
-            (p / (z1 * plane)) * plane > std::min(plane, p / z)) {
-            large_round r1 = columns(1, z1, z2 * plane, p);
-            r1.bc = std::min(z2, p / (z1 * plane)) * plane;
-            r1.from_input = true;
-            r1.twiddle = true;
-            r1.tw_n = z;
-            r1.tw_div = plane;
-            r1.transposed_write = true;
-            r1.unit = plane;
-            large_round r2 = columns(1, z2, z1 * plane, p);
-            r2.bc = std::min(z1, p / (z2 * plane)) * plane;
-            r2.trailing = true;
-            r2.trail = plane;
-            r2.trail_rows = y;
-            s.rounds = { r1, r2 };
+        // Paper 6.2, the Z decomposition: the Y decomposition on planes of Y x X.
+        if (!in_place && unit_four_step(s, z, plane, y, p))
             return with_passes(s);
-        }
         large_round r1 = columns(1, z, y * x, p);
         r1.from_input = true;
         s.rounds.push_back(r1);
