@@ -9,12 +9,13 @@
 // the same run, pinned copy + cuFFT + copy back (in card) and FFTW with every host
 // thread; the measured pinned copy rates beside our effective PCIe rate.
 // (--variants 1 adds the CUDA backend's debug alternatives and the raw 2-D copy rate;
-// --copy-probe 1 first prints the 2-D copy rate against the row width.)
+// --copy-probe 1 first prints the 2-D copy rate against the row width; --replay-probe 1
+// replays the schedule's copies without compute, plain and as the executor issues them.)
 //
 //   gpufft-bench large [--sizes 2^24,2^26,2^28,2^30] [--reps 5] [--fftw-max 2^30]
 //                      [--shapes 8192x8192,512x512x512] [--inplace-only 0|1]
 //                      [--pageable 0|1] [--budget-fraction 8] [--budget-gib 8]
-//                      [--copy-probe 1] [--host-memory pinned|thp]
+//                      [--copy-probe 1] [--replay-probe 1] [--host-memory pinned|thp]
 //
 // Host arrays are pinned (cudaMallocHost) unless --pageable 1 adds pageable cases. The
 // out-of-card case gets a budget of 1/8 of the data (--budget-fraction); --inplace-only
@@ -23,6 +24,7 @@
 // 2^30) against a direct DFT in double.
 
 #include "bench_common.h"
+#include "bench_large_replay.h"
 #include "core/fftw_lock.h"
 #include "core/parallel_for.h"
 #include "large/large_fft_schedule.h"
@@ -528,6 +530,12 @@ void bench_shape(const options& o,
         fftw_ms = time_fftw(shape, in, in, std::min(reps, 2)).median_ms;
         fill_random(in, n, seed);
     }
+    if (o.get("replay-probe", "0") == "1" && !pageable) {
+        const std::size_t budget =
+            inplace_only ? std::stoul(o.get("budget-gib", "8")) << 30 : bytes / fraction;
+        replay_probe(shape, budget, in, out);
+        fill_random(in, n, seed);
+    }
 
     auto run_case = [&](const std::string& label, std::size_t budget, bool in_place) {
         large_fft_options opt;
@@ -672,6 +680,6 @@ GPUFFT_BENCH_COMMAND(large,
                      "threads [--sizes] [--shapes AxB,AxBxC] [--fftw-max 2^30] "
                      "[--budget-fraction 8] [--inplace-only 1 --budget-gib 8 "
                      "--host-memory pinned|thp] [--pageable 1] [--variants 1] "
-                     "[--copy-probe 1]",
+                     "[--copy-probe 1] [--replay-probe 1]",
                      bench_large);
 #endif

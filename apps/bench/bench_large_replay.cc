@@ -1,0 +1,177 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "bench_large_replay.h"
+
+#ifdef GPUFFT_HAVE_CUDA
+#include "cuda/cuda_resources.h"
+#include "large/large_fft_schedule.h"
+#include <gnuradio/gpufft/large_fft_plan.h>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace gpufft_bench {
+
+namespace {
+
+using cf = std::complex<float>;
+using i64 = std::int64_t;
+namespace cuda = gr::gpufft::cuda;
+using gr::gpufft::detail::host_block;
+using gr::gpufft::detail::large_round;
+
+struct ring_setup {
+    const char* name;
+    bool slot_buffers; // a device allocation per slot (as the executor), else one
+    bool split;        // each block's rows in halves on two streams per direction
+};
+
+constexpr int slots = 3;
+
+// One direction's copies of a pass: on `st`, with the second half of every block on
+// `helper` (forked from and joined back into `st`) when splitting.
+struct copy_lane {
+    cuda::stream st, helper;
+    cuda::event fork, join;
+
+    void
+    copy(cf* host, cf* dev, const std::vector<host_block>& blocks, bool in, bool split)
+    {
+        const std::size_t e = sizeof(cf);
+        auto issue = [&](const host_block& b, i64 r0, i64 nr, cudaStream_t on) {
+            cf* h = host + b.host_offset + r0 * b.pitch;
+            cf* d = dev + b.dev_offset + r0 * b.dpitch();
+            if (in)
+                GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(d,
+                                                    b.dpitch() * e,
+                                                    h,
+                                                    b.pitch * e,
+                                                    b.width * e,
+                                                    nr,
+                                                    cudaMemcpyHostToDevice,
+                                                    on));
+            else
+                GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(h,
+                                                    b.pitch * e,
+                                                    d,
+                                                    b.dpitch() * e,
+                                                    b.width * e,
+                                                    nr,
+                                                    cudaMemcpyDeviceToHost,
+                                                    on));
+        };
+        if (split) {
+            fork.record(st.get());
+            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(helper.get(), fork.get(), 0));
+        }
+        for (const auto& b : blocks) {
+            const i64 h = split && b.rows > 1 ? b.rows / 2 : b.rows;
+            issue(b, 0, h, st.get());
+            if (h < b.rows)
+                issue(b, h, b.rows - h, helper.get());
+        }
+        if (split) {
+            join.record(helper.get());
+            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(st.get(), join.get(), 0));
+        }
+    }
+};
+
+// Milliseconds for the copies of round `r` through a three-slot ring, no compute.
+double replay_round(
+    const large_round& r, i64 slot_elems, cf* in_arr, cf* out_arr, const ring_setup& how)
+{
+    std::vector<cuda::device_buffer<cf>> bufs;
+    for (int s = 0; s < (how.slot_buffers ? slots : 1); ++s)
+        bufs.emplace_back(
+            std::size_t(how.slot_buffers ? slot_elems : slots * slot_elems));
+    auto slot = [&](int s) {
+        return how.slot_buffers ? bufs[s].get() : bufs[0].get() + s * slot_elems;
+    };
+    copy_lane in, out;
+    cuda::event got[slots], done[slots];
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < r.pass_list.size(); ++i) {
+        const auto& p = r.pass_list[i];
+        const int s = int(i % slots);
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(in.st.get(), done[s].get(), 0));
+        in.copy(r.from_input ? in_arr : out_arr, slot(s), p.reads, true, how.split);
+        got[s].record(in.st.get());
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(out.st.get(), got[s].get(), 0));
+        out.copy(out_arr, slot(s), p.writes, false, how.split);
+        done[s].record(out.st.get());
+    }
+    in.st.synchronize();
+    out.st.synchronize();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                     t0)
+        .count();
+}
+
+i64 round_bytes(const large_round& r)
+{
+    i64 b = 0;
+    for (const auto& p : r.pass_list)
+        for (const auto* list : { &p.reads, &p.writes })
+            for (const auto& blk : *list)
+                b += blk.elements() * i64(sizeof(cf));
+    return b;
+}
+
+} // namespace
+
+void replay_probe(const std::vector<std::int64_t>& shape,
+                  std::size_t budget,
+                  std::complex<float>* in,
+                  std::complex<float>* out)
+{
+    const auto sched =
+        gr::gpufft::detail::plan_large_fft(shape, sizeof(cf), budget, in == out);
+    std::printf("replay of the schedule's copies, no compute (GB/s, in + out):\n%s",
+                sched.describe().c_str());
+    const ring_setup setups[] = { { "ring", false, false },
+                                  { "+slot buffers", true, false },
+                                  { "+split", true, true } };
+    for (std::size_t k = 0; k < sched.rounds.size(); ++k) {
+        const auto& r = sched.rounds[k];
+        if (r.type == large_round::kind::whole)
+            continue;
+        const double bytes = double(round_bytes(r));
+        std::printf("  round %zu:", k + 1);
+        for (const auto& how : setups) {
+            replay_round(r, sched.pass_elems, in, out, how); // warm-up
+            const double ms = replay_round(r, sched.pass_elems, in, out, how);
+            std::printf("  %s %.1f (%.0f ms)", how.name, bytes / ms / 1e6, ms);
+        }
+        std::printf("\n");
+    }
+    // The executor itself, copies only; GPUFFT_LARGE_FFT_TRACE=1 prints its round times.
+    setenv("GPUFFT_LARGE_FFT_NO_COMPUTE", "1", 1);
+    setenv("GPUFFT_LARGE_FFT_TRACE", "1", 1);
+    {
+        gr::gpufft::large_fft_options opt;
+        opt.backend = gr::gpufft::backend::cuda;
+        opt.memory_budget = budget;
+        gr::gpufft::large_fft_plan plan(shape, gr::gpufft::direction::forward, opt);
+        for (int rep = 0; rep < 2; ++rep) {
+            const auto t0 = std::chrono::steady_clock::now();
+            plan.execute(in, out);
+            std::printf("  executor, no compute: %.0f ms (rounds on stderr)\n",
+                        std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - t0)
+                            .count());
+        }
+    }
+    unsetenv("GPUFFT_LARGE_FFT_NO_COMPUTE");
+    unsetenv("GPUFFT_LARGE_FFT_TRACE");
+}
+
+} // namespace gpufft_bench
+
+#endif
