@@ -52,7 +52,7 @@ std::vector<fft_call> pass_fft_calls(const large_round& r, const large_pass& p)
         }
         break;
     case large_round::kind::rows_transposed:
-        calls.push_back({ { r.M, r.tile, 1, r.M }, 0 });
+        calls.push_back({ { r.blocks * r.M, r.tile, 1, r.blocks * r.M }, 0 });
         break;
     case large_round::kind::tile_transpose:
         break;

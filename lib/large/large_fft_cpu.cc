@@ -158,8 +158,13 @@ public:
                         else
                             transpose(buf, res, r.L, p.bc, th);
                     } else if (r.type == large_round::kind::rows_transposed) {
+                        // [T][M][blocks] -> [M][blocks][T] -> [blocks][M][T]
                         res = d_buf1.data();
-                        transpose(buf, res, r.tile, r.M, th);
+                        transpose(buf, res, r.tile, r.blocks * r.M, th);
+                        if (r.blocks > 1) {
+                            transpose_units(res, buf, r.M, r.blocks * r.tile, r.tile, th);
+                            res = buf;
+                        }
                     }
                 }
                 move_blocks(out, p.moves.data(), p.moves.size(), sizeof(C), th);

@@ -421,10 +421,11 @@ private:
                 mark(i, 0, d_h2d.get());
                 const bool after_moves = moves && i > 0;
                 if (direct_in) {
-                    // the pass's own rows first; the rest needs the previous pass's moves
+                    // the pass's own rows first (one block per square); the rest needs
+                    // the previous pass's moves
                     const host_block* b = p.reads.data();
                     const host_block* e = b + p.reads.size();
-                    const host_block* own = after_moves ? b + 1 : e;
+                    const host_block* own = after_moves ? b + r.blocks : e;
                     copy_blocks(d_buf0[s].get(), src, b, own, true, d_h2d.get());
                     if (after_moves) {
                         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(
@@ -455,7 +456,9 @@ private:
                     GPUFFT_CUDA_CHECK(
                         cudaStreamWaitEvent(d_move.get(), d_h2d_done[s].get(), 0));
                     mark(i, 6, d_move.get());
-                    const std::size_t first = std::min<std::size_t>(1, p.moves.size());
+                    // the moves of tile row j + 1 (one per square) first
+                    const std::size_t first =
+                        std::min<std::size_t>(std::size_t(r.blocks), p.moves.size());
                     jobs[2 * i] = { out, p.moves.data(), first, sizeof(C), th, nullptr };
                     jobs[2 * i + 1] = { out,
                                         p.moves.data() + first,
@@ -507,9 +510,20 @@ private:
                 } else if (r.type == large_round::kind::rows_transposed) {
                     for (const auto& c : pass_fft_calls(r, p))
                         fft(buf, c);
+                    // [T][M][blocks] -> [M][blocks][T] -> [blocks][M][T]
                     res = d_buf1[s].get();
-                    launch_transpose(
-                        buf, res, dbl, 1, r.tile, r.M, twiddle_params{}, d_comp.get());
+                    launch_transpose(buf,
+                                     res,
+                                     dbl,
+                                     1,
+                                     r.tile,
+                                     r.blocks * r.M,
+                                     twiddle_params{},
+                                     d_comp.get());
+                    if (r.blocks > 1) {
+                        transpose_units(res, buf, r.M, r.blocks * r.tile, r.tile);
+                        res = buf;
+                    }
                 } else if (transposes(r, p, d_strided)) {
                     // [L][bc] -> [bc][L], contiguous FFTs, twiddle with k the column
                     // index

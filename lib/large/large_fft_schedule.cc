@@ -224,11 +224,14 @@ std::string large_round::describe(std::size_t elem_bytes) const
           << tile << " tile pairs";
         break;
     case kind::rows_transposed:
-        s << "FFT " << M << " along the rows of " << M << "x" << M
-          << ", each pass written transposed into a column strip; passes of " << tile
-          << "x" << M << ", transfers in of rows up to "
-          << human_bytes(double(M) * elem_bytes) << ", out " << M << " x "
-          << human_bytes(double(tile) * elem_bytes)
+        s << "FFT " << blocks * M << " along the rows of " << M << "x" << blocks * M
+          << ", each pass written transposed into a column strip"
+          << (blocks > 1
+                  ? " of each " + std::to_string(M) + "x" + std::to_string(M) + " square"
+                  : "")
+          << "; passes of " << tile << "x" << blocks * M
+          << ", transfers in of rows up to " << human_bytes(double(M) * elem_bytes)
+          << ", out " << M << " x " << human_bytes(double(tile) * elem_bytes)
           << "; tiles below the diagonal moved on the host";
         break;
     }
@@ -316,22 +319,34 @@ std::vector<large_pass> make_passes(const large_round& r)
         break;
     }
     case large_round::kind::rows_transposed: {
-        // Pass j holds rows [jT, jT+T) in a T x M buffer. Their tiles right of the
-        // diagonal are still in place; tile k < j was moved by pass k into memory tile
-        // (k, j). The result goes out transposed: column strip j, all M rows. Before
-        // that, the strip's tiles below the diagonal (unread rows k > j) move to
-        // memory tiles (j, k), just read: the next pass needs k = j + 1 first.
-        const i64 M = r.M, T = r.tile, t = M / T;
+        // Pass j holds rows [jT, jT+T) in a T x W buffer (W = blocks M). In each square h
+        // their tiles right of the diagonal are still in place; tile k < j was moved by
+        // pass k into memory tile (k, j). The result goes out transposed, as [h][M][T]:
+        // column strip j of every square, all M rows. Before that, the strips' tiles
+        // below the diagonal (unread rows k > j) move to memory tiles (j, k), just read.
+        // Order (the executors rely on it): the `blocks` own reads first; the `blocks`
+        // moves of k = j + 1, which the next pass needs, first.
+        const i64 M = r.M, T = r.tile, t = M / T, nb = r.blocks, W = nb * M;
         for (i64 j = 0; j < t; ++j) {
             large_pass p;
             p.a0 = j;
-            p.elements = T * M;
-            p.reads.push_back({ j * T * M + j * T, T, M - j * T, M, j * T, M });
+            p.elements = T * W;
+            for (i64 h = 0; h < nb; ++h)
+                p.reads.push_back(
+                    { j * T * W + h * M + j * T, T, M - j * T, W, h * M + j * T, W });
             for (i64 k = 0; k < j; ++k)
-                p.reads.push_back({ k * T * M + j * T, T, T, M, k * T, M });
+                for (i64 h = 0; h < nb; ++h)
+                    p.reads.push_back(
+                        { k * T * W + h * M + j * T, T, T, W, h * M + k * T, W });
             for (i64 k = j + 1; k < t; ++k)
-                p.moves.push_back({ k * T * M + j * T, j * T * M + k * T, T, T, M });
-            p.writes.push_back({ j * T, M, T, M, 0, T });
+                for (i64 h = 0; h < nb; ++h)
+                    p.moves.push_back({ k * T * W + h * M + j * T,
+                                        j * T * W + h * M + k * T,
+                                        T,
+                                        T,
+                                        W });
+            for (i64 h = 0; h < nb; ++h)
+                p.writes.push_back({ h * M + j * T, M, T, W, h * M * T, T });
             out.push_back(p);
         }
         break;
@@ -425,16 +440,18 @@ large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
                 r1.from_input = true;
                 r1.twiddle = true;
                 r1.tw_n = n;
-                // Square: fold the transpose into the row round when its column strips
-                // stay wide (>= 256 elements, or a quarter of the side on tiny sizes).
-                i64 rows = std::min(n1, p / n1);
+                // n2 a multiple of n1 (square, or 2^odd): fold the transpose into the row
+                // round when its column strips stay wide (>= 256 elements, or a quarter
+                // of the side on tiny sizes).
+                i64 rows = std::min(n1, p / n2);
                 while (rows > 1 && n1 % rows != 0)
                     --rows;
-                if (n1 == n2 && rows >= std::min<i64>(256, n1 / 4)) {
+                if (n2 % n1 == 0 && rows >= std::min<i64>(256, n1 / 4)) {
                     large_round r2;
                     r2.type = large_round::kind::rows_transposed;
                     r2.M = n1;
                     r2.tile = rows;
+                    r2.blocks = n2 / n1;
                     s.rounds = { r1, r2 };
                     return with_passes(s);
                 }

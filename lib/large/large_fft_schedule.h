@@ -73,11 +73,13 @@ struct large_round {
         //! Square M x M array: transpose in place by swapping t x t tile pairs.
         tile_transpose,
         /*!
-         * Square M x M array, in place: FFTs of length M along the rows, `tile` rows per
-         * pass, and pass j writes its rows transposed into column strip j. The strip's
-         * tiles below the diagonal still hold unread rows: each pass first moves them on
-         * the host into its own row block, which it has just read (the four-step
-         * transpose folded into the row round: 4x the data over PCIe instead of 6x).
+         * M x (blocks M) array, in place: FFTs of length blocks M along the rows, `tile`
+         * rows per pass, and pass j writes its rows transposed into column strip j of
+         * each M x M square. The strips' tiles below the diagonal still hold unread
+         * rows: each pass first moves them on the host into its own row block, which it
+         * has just read (the four-step transpose folded into the row round: 4x the data
+         * over PCIe instead of 6x). Result column c = blocks i + h lands in row i of
+         * square h: natural order.
          */
         rows_transposed,
     };
@@ -108,7 +110,7 @@ struct large_round {
     std::int64_t unit = 1;
 
     // tile_transpose: `blocks` M x M squares side by side (row pitch blocks * M), each
-    // transposed in place; rows_transposed: M x M, `tile` rows per pass
+    // transposed in place; rows_transposed: M x (blocks M), `tile` rows per pass
     std::int64_t M = 0, tile = 0, blocks = 1;
 
     std::vector<large_pass> pass_list; //!< filled by the planner

@@ -72,6 +72,8 @@ class qa_large_fft_plan(gr_unittest.TestCase):
         for n in (4096, 8192, 6000):
             self.check(n, 1024, 2)
         self.check(1 << 16, 1 << 14, 2)
+        # 2^15 = 128 x 256 in place: the transposed row round over two squares
+        self.check(1 << 15, 1 << 13, 2)
 
     def test_003_three_rounds(self):
         self.check(4096, 40, 3)

@@ -141,7 +141,23 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     auto s2t = plan_large_fft({ 4096 }, 16, budget_for_pass(256, 16), true);
     GPUFFT_CHECK_EQ(kinds(s2t), "columns,columns,tile_transpose");
     check_coverage(s2t);
-    // in place, 64 x 128: both 64x64 squares by tile pairs, then rows moved on the host
+    // in place, 64 x 128 with passes of 16 rows: the transposed row round over both
+    // 64x64 squares, moves in each
+    auto s2b = plan_large_fft({ 8192 }, 16, budget_for_pass(2048, 16), true);
+    GPUFFT_CHECK_EQ(kinds(s2b), "columns,rows_transposed");
+    GPUFFT_CHECK_EQ(s2b.rounds[1].blocks, 2);
+    GPUFFT_CHECK_EQ(s2b.rounds[1].tile, 16);
+    check_coverage(s2b);
+    // the CUDA executor's order: each square's own rows first, and each square's move
+    // of tile row j + 1 (what the next pass reads) first
+    const auto& ps = s2b.rounds[1].pass_list;
+    for (std::size_t j = 0; j + 1 < ps.size(); ++j)
+        for (std::size_t h = 0; h < 2; ++h) {
+            GPUFFT_CHECK_EQ(ps[j].reads[h].host_offset / (16 * 128), std::int64_t(j));
+            GPUFFT_CHECK_EQ(ps[j].moves[h].from / (16 * 128), std::int64_t(j + 1));
+        }
+    // ... with passes of 8 rows (strips narrower than a quarter of the side): both
+    // 64x64 squares by tile pairs, then rows moved on the host
     auto s2r = plan_large_fft({ 8192 }, 16, budget_for_pass(1024, 16), true);
     GPUFFT_CHECK_EQ(kinds(s2r), "columns,columns,tile_transpose,permute");
     GPUFFT_CHECK_EQ(s2r.rounds[2].blocks, 2);
@@ -278,13 +294,15 @@ GPUFFT_TEST(in_card_matches_direct_dft)
 GPUFFT_TEST(two_rounds_match_direct_dft)
 {
     // square (transposed row round in place; with 256-element passes, tile transpose),
-    // 2^13 (host permutation in place), small primes
+    // 2^13 (in place: transposed row round over two squares; with 1024-element passes,
+    // host permutation), small primes
     struct c {
         std::int64_t n, pass;
     };
     for (const auto& t : { c{ 4096, 1024 },
                            c{ 4096, 256 },
                            c{ 8192, 1024 },
+                           c{ 8192, 2048 },
                            c{ 6000, 1024 },
                            c{ 2 * 3 * 5 * 7 * 11 * 4, 1024 } }) {
         for (auto dir : { direction::forward, direction::backward }) {

@@ -51,16 +51,18 @@ GPUFFT_TEST(same_schedule_and_answer_as_cpu)
         std::vector<std::int64_t> shape;
         std::int64_t pass; // 0: default budget (in card)
     };
-    for (const auto& t : { c{ { 4096 }, 1024 },  // two rounds, square
-                           c{ { 8192 }, 1024 },  // two rounds, host permutation in place
-                           c{ { 6000 }, 1024 },  // small primes
-                           c{ { 4096 }, 40 },    // three rounds
-                           c{ { 48, 60 }, 300 }, // 2-D
-                           c{ { 96, 16 }, 300 }, // 2-D, Y decomposition
-                           c{ { 12, 10, 14 }, 300 }, // 3-D slabs
-                           c{ { 12, 10, 14 }, 100 }, // 3-D three rounds
-                           c{ { 96, 3, 5 }, 300 },   // 3-D, Z decomposition
-                           c{ { 1000 }, 0 } }) {     // in card
+    for (const auto& t :
+         { c{ { 4096 }, 1024 },      // two rounds, square
+           c{ { 8192 }, 1024 },      // two rounds, host permutation in place
+           c{ { 8192 }, 2048 },      // two rounds, transposed rows of 2 squares
+           c{ { 6000 }, 1024 },      // small primes
+           c{ { 4096 }, 40 },        // three rounds
+           c{ { 48, 60 }, 300 },     // 2-D
+           c{ { 96, 16 }, 300 },     // 2-D, Y decomposition
+           c{ { 12, 10, 14 }, 300 }, // 3-D slabs
+           c{ { 12, 10, 14 }, 100 }, // 3-D three rounds
+           c{ { 96, 3, 5 }, 300 },   // 3-D, Z decomposition
+           c{ { 1000 }, 0 } }) {     // in card
         for (auto dir : { direction::forward, direction::backward }) {
             const std::size_t budget = t.pass ? budget_for_pass(t.pass, 16) : 0;
             large_fft_plan gpu(t.shape, dir, opts(backend::cuda, budget));
@@ -77,9 +79,14 @@ GPUFFT_TEST(same_schedule_and_answer_as_cpu)
 GPUFFT_TEST(pinned_arrays_are_copied_directly)
 {
     require_gpu();
-    const std::int64_t n = 1 << 16;
-    // in place: tile-pair transpose round (4096), transposed row round (16384)
-    for (std::int64_t pass : { 4096, 16384 }) {
+    struct c {
+        std::int64_t n, pass;
+    };
+    // in place: tile-pair transpose round (2^16, 4096), transposed row round (2^16,
+    // 16384; 2^17 over two squares, 32768)
+    for (const auto& t :
+         { c{ 1 << 16, 4096 }, c{ 1 << 16, 16384 }, c{ 1 << 17, 32768 } }) {
+        const std::int64_t n = t.n, pass = t.pass;
         large_fft_plan gpu(
             { n }, direction::forward, opts(backend::cuda, budget_for_pass(pass, 16)));
         large_fft_plan cpu(
