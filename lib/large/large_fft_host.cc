@@ -6,12 +6,15 @@
  */
 
 #include "core/parallel_for.h"
+#include "host_transpose.h"
 #include "large_fft_host.h"
 #include <unistd.h>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <numeric>
 
 namespace gr {
 namespace gpufft {
@@ -129,50 +132,18 @@ bool all_finite(const void* data, i64 n, std::size_t elem_bytes, int threads)
     return ok;
 }
 
-void permute_digits(void* data, const std::vector<i64>& factors, std::size_t elem_bytes)
-{
-    permute_digits(data, factors, elem_bytes, 1);
-}
-
 void permute_digits(void* data,
                     const std::vector<i64>& factors,
-                    std::size_t elem_bytes_in,
-                    i64 unit)
+                    std::size_t elem_bytes,
+                    i64 unit,
+                    int threads)
 {
-    const std::size_t elem_bytes = elem_bytes_in * std::size_t(unit);
-    i64 n = 1;
-    for (i64 f : factors)
-        n *= f;
-    // destination of row-major position p: digits (k1..kr), k1 most significant
-    auto dest = [&](i64 p) {
-        i64 k = 0;
-        i64 rem = p;
-        i64 d[64];
-        for (std::size_t i = factors.size(); i-- > 0;) {
-            d[i] = rem % factors[i];
-            rem /= factors[i];
-        }
-        for (std::size_t i = factors.size(); i-- > 0;)
-            k = k * factors[i] + d[i];
-        return k;
-    };
-    std::vector<std::uint64_t> done((n + 63) / 64, 0);
-    auto* bytes = static_cast<unsigned char*>(data);
-    std::vector<unsigned char> carry_v(elem_bytes), tmp_v(elem_bytes);
-    unsigned char *carry = carry_v.data(), *tmp = tmp_v.data();
-    for (i64 s = 0; s < n; ++s) {
-        if (done[s >> 6] >> (s & 63) & 1)
-            continue;
-        std::memcpy(carry, bytes + s * elem_bytes, elem_bytes);
-        i64 p = s;
-        do {
-            const i64 q = dest(p);
-            std::memcpy(tmp, bytes + q * elem_bytes, elem_bytes);
-            std::memcpy(bytes + q * elem_bytes, carry, elem_bytes);
-            std::swap(carry, tmp);
-            done[q >> 6] |= std::uint64_t(1) << (q & 63);
-            p = q;
-        } while (p != s);
+    std::size_t item = elem_bytes * std::size_t(unit);
+    for (std::size_t d = 0; d + 1 < factors.size(); ++d) {
+        const i64 rest = std::accumulate(
+            factors.begin() + d + 1, factors.end(), i64(1), std::multiplies<i64>());
+        transpose_in_place(data, factors[d], rest, item, threads);
+        item *= std::size_t(factors[d]);
     }
 }
 

@@ -44,20 +44,16 @@ void move_blocks(void* host,
 bool all_finite(const void* data, std::int64_t n, std::size_t elem_bytes, int threads);
 
 /*!
- * In place: the element at row-major digit position (k1, ..., kr) over `factors` moves
- * to natural index k1 + N1*(k2 + N2*(...)). Follows permutation cycles with a bitmap
- * of n bits; single-threaded. Element by element it is random access and slow (only
- * the rare schedules use it: three rounds, non-square sizes not n1 x (r n1)); by runs of
- * n1 elements (in-place odd powers of two) it is a sequence of large memcpys.
+ * In place: the item (run of `unit` consecutive elements) at row-major digit position
+ * (k1, ..., kr) over `factors` moves to natural index k1 + N1*(k2 + N2*(...)). As
+ * r - 1 in-place transposes ([N1][N2..Nr] -> [N2..Nr][N1], then the same on runs of N1
+ * for the remaining digits), on `threads` threads.
  */
 void permute_digits(void* data,
                     const std::vector<std::int64_t>& factors,
-                    std::size_t elem_bytes);
-//! As above, moving runs of `unit` consecutive elements as one item.
-void permute_digits(void* data,
-                    const std::vector<std::int64_t>& factors,
                     std::size_t elem_bytes,
-                    std::int64_t unit);
+                    std::int64_t unit = 1,
+                    int threads = 1);
 
 //! Total physical memory of this host in bytes (0 if unknown).
 std::size_t host_physical_memory();

@@ -30,6 +30,7 @@ public:
     int device_id = -1;
     std::size_t budget = 0;
     std::size_t elem_bytes = 8;
+    int threads = 1; //!< host threads of the permutation after the rounds
     // Both schedules are planned up front: in == out needs passes that write only where
     // they read, and execute() must not plan or allocate.
     detail::large_schedule out_of_place, in_place;
@@ -40,7 +41,8 @@ public:
         const auto& s = in == out ? in_place : out_of_place;
         engine->run(s, in, out);
         if (!s.host_permute.empty())
-            detail::permute_digits(out, s.host_permute, elem_bytes, s.permute_unit);
+            detail::permute_digits(
+                out, s.host_permute, elem_bytes, s.permute_unit, threads);
     }
 };
 
@@ -136,6 +138,7 @@ large_fft_plan::large_fft_plan(std::vector<std::int64_t> shape,
     cfg.dir = dir;
     cfg.prec = d.prec;
     cfg.threads = detail::cpu_threads(options.threads, (long long)d.n);
+    d.threads = cfg.threads;
     cfg.device_id = d.device_id;
     const std::vector<const detail::large_schedule*> both{ &d.out_of_place, &d.in_place };
     if (d.used == backend::cuda) {

@@ -8,9 +8,13 @@
 // The large FFT's schedules on the CPU backend, on small sizes with tiny budgets so
 // every decomposition (in-card, two rounds, three rounds, 2-D, 3-D, in place) runs.
 
+#include "large/host_transpose.h"
 #include "large/large_fft_host.h"
 #include "large_fft_checks.h"
+#include <cstdio>
+#include <cstring>
 #include <limits>
+#include <random>
 
 using namespace gr::gpufft;
 using namespace gpufft_test;
@@ -239,6 +243,49 @@ GPUFFT_TEST(host_permutation_by_elements_and_runs)
         for (int j = 0; j < 5; ++j)
             for (int e = 0; e < 4; ++e)
                 GPUFFT_CHECK(c[(j * 3 + i) * 4 + e] == a[(i * 5 + j) * 4 + e]);
+}
+
+GPUFFT_TEST(in_place_transpose_all_small_shapes)
+{
+    // every rows x cols up to 40 x 40 (equal, coprime and common-factor shapes), items of
+    // 8, 16 and 24 bytes, 1 and 3 threads, against the out-of-place transpose
+    std::mt19937_64 rng(fresh_seed());
+    for (std::size_t e : { 8, 16, 24 })
+        for (int threads : { 1, 3 })
+            for (std::int64_t m = 1; m <= 40; ++m)
+                for (std::int64_t n = 1; n <= 40; ++n) {
+                    std::vector<unsigned char> a(std::size_t(m * n) * e);
+                    for (auto& x : a)
+                        x = static_cast<unsigned char>(rng());
+                    auto t = a;
+                    detail::transpose_in_place(t.data(), m, n, e, threads);
+                    bool same = true;
+                    for (std::int64_t i = 0; i < m; ++i)
+                        for (std::int64_t j = 0; j < n; ++j)
+                            same = same && !std::memcmp(&t[std::size_t(j * m + i) * e],
+                                                        &a[std::size_t(i * n + j) * e],
+                                                        e);
+                    if (!same)
+                        std::printf(
+                            "    transpose %lld x %lld of %zu-byte items, %d threads\n",
+                            (long long)m,
+                            (long long)n,
+                            e,
+                            threads);
+                    GPUFFT_CHECK(same);
+                }
+    // items too large for column scratch: the cycle-following path (2 x 3 of 48 MiB)
+    const std::size_t big = std::size_t(48) << 20;
+    std::vector<unsigned char> a(6 * big);
+    for (std::size_t k = 0; k < 6; ++k)
+        std::memset(&a[k * big], int(k + 1), big);
+    detail::transpose_in_place(a.data(), 2, 3, big, 4);
+    for (std::int64_t i = 0; i < 2; ++i)
+        for (std::int64_t j = 0; j < 3; ++j) {
+            const unsigned char* item = &a[std::size_t(j * 2 + i) * big];
+            GPUFFT_CHECK_EQ(int(item[0]), int(i * 3 + j + 1));
+            GPUFFT_CHECK_EQ(int(item[big - 1]), int(i * 3 + j + 1));
+        }
 }
 
 GPUFFT_TEST(threaded_gather_scatter_and_moves)
