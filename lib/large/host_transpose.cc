@@ -56,6 +56,14 @@ struct any_item {
     }
 };
 
+// Columns per block: block_bytes wide, fewer where m rows of them would pass the scratch
+// cap (at least one; the caller checks that one column fits).
+i64 column_block(const matrix& A)
+{
+    const i64 fit = i64(scratch_cap / (std::size_t(A.m) * A.e));
+    return std::max<i64>(1, std::min({ A.n, i64(block_bytes / A.e), fit }));
+}
+
 // Every column j of the block [j0, j1): item i becomes old item (i + j / div) mod m.
 template <typename Copy>
 void rotate_columns(const matrix& A, i64 j0, i64 j1, i64 div, unsigned char* tmp)
@@ -81,7 +89,7 @@ void rotate_columns(const matrix& A, i64 j0, i64 j1, i64 div, unsigned char* tmp
 template <typename Copy>
 void rotate_all_columns(const matrix& A, i64 div, int threads)
 {
-    const i64 block = std::max<i64>(1, std::min<i64>(A.n, i64(block_bytes / A.e)));
+    const i64 block = column_block(A);
     const i64 blocks = (A.n + block - 1) / block;
     parallel_for(
         blocks,
@@ -218,9 +226,7 @@ void transpose_in_place(
     if (rows <= 1 || cols <= 1)
         return; // a vector: the same memory either way
     const matrix A{ static_cast<unsigned char*>(data), rows, cols, elem_bytes };
-    const i64 block =
-        std::max<i64>(1, std::min<i64>(cols, i64(block_bytes / elem_bytes)));
-    if (std::size_t(rows * block) * elem_bytes > scratch_cap ||
+    if (std::size_t(rows) * elem_bytes > scratch_cap ||
         std::size_t(cols) * elem_bytes > scratch_cap) {
         follow_cycles(A);
         return;

@@ -24,9 +24,9 @@ namespace detail {
  * decomposition (PPoPP 2014): with c = gcd(rows, cols), a rotation of each column, a
  * permutation within each row, and a permutation within each column, the last split into
  * a rotation of each column and one permutation of whole rows. Every step is parallel
- * over rows or column blocks with scratch of one row or `rows` x a few items per thread;
- * where that scratch would pass 64 MiB (a few huge items) it follows the permutation's
- * cycles instead, one item per memcpy.
+ * over rows or column blocks with scratch of one row or `rows` x a few items per thread
+ * (at most 64 MiB); where one row or one column alone would pass that (a few huge items)
+ * it follows the permutation's cycles instead, one item per memcpy.
  */
 void transpose_in_place(void* data,
                         std::int64_t rows,

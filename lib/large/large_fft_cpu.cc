@@ -185,9 +185,13 @@ private:
 
     void fft(std::complex<T>* buf, const fft_call& c)
     {
+        if (c.g.n2 == 1) {
+            d_plans.at(c.g).execute(buf + c.offset, buf + c.offset);
+            return;
+        }
         const auto g1 = as_1d(c.g);
         d_plans.at(g1[0]).execute(buf + c.offset, buf + c.offset);
-        for (i64 b = 0; g1.size() > 1 && b < c.g.batch; ++b) {
+        for (i64 b = 0; b < c.g.batch; ++b) {
             std::complex<T>* plane = buf + c.offset + b * c.g.dist;
             d_plans.at(g1[1]).execute(plane, plane);
         }
