@@ -9,11 +9,13 @@
 
 #ifdef GPUFFT_HAVE_CUDA
 #include "cuda/cuda_resources.h"
+#include "large/large_fft_kernels.h"
 #include "large/large_fft_schedule.h"
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 
 namespace gpufft_bench {
@@ -30,6 +32,10 @@ struct ring_setup {
     const char* name;
     bool slot_buffers; // a device allocation per slot (as the executor), else one
     bool split;        // each block's rows in halves on two streams per direction
+    bool exec_streams; // streams created in the executor's order (in, out, compute,
+                       // move, in helper, out helper); copies out wait on the compute
+                       // stream
+    bool check;        // and the executor's finite check of the input on that stream
 };
 
 constexpr int slots = 3;
@@ -37,7 +43,8 @@ constexpr int slots = 3;
 // One direction's copies of a pass: on `st`, with the second half of every block on
 // `helper` (forked from and joined back into `st`) when splitting.
 struct copy_lane {
-    cuda::stream st, helper;
+    copy_lane(cudaStream_t s, cudaStream_t h) : st(s), helper(h) {}
+    cudaStream_t st, helper;
     cuda::event fork, join;
 
     void
@@ -67,18 +74,18 @@ struct copy_lane {
                                                     on));
         };
         if (split) {
-            fork.record(st.get());
-            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(helper.get(), fork.get(), 0));
+            fork.record(st);
+            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(helper, fork.get(), 0));
         }
         for (const auto& b : blocks) {
             const i64 h = split && b.rows > 1 ? b.rows / 2 : b.rows;
-            issue(b, 0, h, st.get());
+            issue(b, 0, h, st);
             if (h < b.rows)
-                issue(b, h, b.rows - h, helper.get());
+                issue(b, h, b.rows - h, helper);
         }
         if (split) {
-            join.record(helper.get());
-            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(st.get(), join.get(), 0));
+            join.record(helper);
+            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(st, join.get(), 0));
         }
     }
 };
@@ -94,21 +101,41 @@ double replay_round(
     auto slot = [&](int s) {
         return how.slot_buffers ? bufs[s].get() : bufs[0].get() + s * slot_elems;
     };
-    copy_lane in, out;
-    cuda::event got[slots], done[slots];
+    // creation order: the probe's, or the executor's (the driver maps streams onto its
+    // hardware queues and copy engines in creation order)
+    enum { in_st, in_helper, out_st, out_helper, comp, move, n_streams };
+    const int probe_order[] = { in_st, in_helper, out_st, out_helper, comp, move };
+    const int exec_order[] = { in_st, out_st, comp, move, in_helper, out_helper };
+    std::vector<cuda::stream> created(n_streams);
+    cudaStream_t st[n_streams];
+    for (int k = 0; k < n_streams; ++k)
+        st[(how.exec_streams ? exec_order : probe_order)[k]] = created[k].get();
+    copy_lane in(st[in_st], st[in_helper]);
+    copy_lane out(st[out_st], st[out_helper]);
+    cuda::event got[slots], computed[slots], done[slots];
+    cuda::device_buffer<int> flag(1);
     const auto t0 = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < r.pass_list.size(); ++i) {
         const auto& p = r.pass_list[i];
         const int s = int(i % slots);
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(in.st.get(), done[s].get(), 0));
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(in.st, done[s].get(), 0));
         in.copy(r.from_input ? in_arr : out_arr, slot(s), p.reads, true, how.split);
-        got[s].record(in.st.get());
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(out.st.get(), got[s].get(), 0));
+        got[s].record(in.st);
+        cuda::event* ready = &got[s];
+        if (how.exec_streams) {
+            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(st[comp], got[s].get(), 0));
+            if (how.check && r.from_input)
+                gr::gpufft::detail::launch_finite_check(
+                    slot(s), false, p.elements, flag.get(), st[comp]);
+            computed[s].record(st[comp]);
+            ready = &computed[s];
+        }
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(out.st, ready->get(), 0));
         out.copy(out_arr, slot(s), p.writes, false, how.split);
-        done[s].record(out.st.get());
+        done[s].record(out.st);
     }
-    in.st.synchronize();
-    out.st.synchronize();
+    GPUFFT_CUDA_CHECK(cudaStreamSynchronize(in.st));
+    GPUFFT_CUDA_CHECK(cudaStreamSynchronize(out.st));
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                      t0)
         .count();
@@ -135,23 +162,30 @@ void replay_probe(const std::vector<std::int64_t>& shape,
         gr::gpufft::detail::plan_large_fft(shape, sizeof(cf), budget, in == out);
     std::printf("replay of the schedule's copies, no compute (GB/s, in + out):\n%s",
                 sched.describe().c_str());
-    const ring_setup setups[] = { { "ring", false, false },
-                                  { "+slot buffers", true, false },
-                                  { "+split", true, true } };
-    for (std::size_t k = 0; k < sched.rounds.size(); ++k) {
-        const auto& r = sched.rounds[k];
-        if (r.type == large_round::kind::whole)
-            continue;
-        const double bytes = double(round_bytes(r));
-        std::printf("  round %zu:", k + 1);
-        for (const auto& how : setups) {
-            replay_round(r, sched.pass_elems, in, out, how); // warm-up
-            const double ms = replay_round(r, sched.pass_elems, in, out, how);
-            std::printf("  %s %.1f (%.0f ms)", how.name, bytes / ms / 1e6, ms);
+    const ring_setup setups[] = { { "ring", false, false, false, false },
+                                  { "+slot buffers", true, false, false, false },
+                                  { "+split", true, true, false, false },
+                                  { "+executor streams", true, true, true, false },
+                                  { "+finite check", true, true, true, true } };
+    auto replay_rounds = [&](const ring_setup* first, const ring_setup* last) {
+        for (std::size_t k = 0; k < sched.rounds.size(); ++k) {
+            const auto& r = sched.rounds[k];
+            if (r.type == large_round::kind::whole)
+                continue;
+            const double bytes = double(round_bytes(r));
+            std::printf("  round %zu:", k + 1);
+            for (const ring_setup* how = first; how != last; ++how) {
+                replay_round(r, sched.pass_elems, in, out, *how); // warm-up
+                const double ms = replay_round(r, sched.pass_elems, in, out, *how);
+                std::printf("  %s %.1f (%.0f ms)", how->name, bytes / ms / 1e6, ms);
+            }
+            std::printf("\n");
         }
-        std::printf("\n");
-    }
+    };
+    replay_rounds(std::begin(setups), std::end(setups));
     // The executor itself, copies only; GPUFFT_LARGE_FFT_TRACE=1 prints its round times.
+    // The last setup again while the plan (its buffers, cuFFT plans) exists, before and
+    // after the executor ran: whether the executor's context slows every copy.
     setenv("GPUFFT_LARGE_FFT_NO_COMPUTE", "1", 1);
     setenv("GPUFFT_LARGE_FFT_TRACE", "1", 1);
     {
@@ -159,14 +193,20 @@ void replay_probe(const std::vector<std::int64_t>& shape,
         opt.backend = gr::gpufft::backend::cuda;
         opt.memory_budget = budget;
         gr::gpufft::large_fft_plan plan(shape, gr::gpufft::direction::forward, opt);
+        const ring_setup alive[] = { { "plan alive", true, true, true, true } };
+        replay_rounds(std::begin(alive), std::end(alive));
         for (int rep = 0; rep < 2; ++rep) {
             const auto t0 = std::chrono::steady_clock::now();
             plan.execute(in, out);
+            std::fflush(stderr);
             std::printf("  executor, no compute: %.0f ms (rounds on stderr)\n",
                         std::chrono::duration<double, std::milli>(
                             std::chrono::steady_clock::now() - t0)
                             .count());
+            std::fflush(stdout);
         }
+        const ring_setup after[] = { { "after the executor", true, true, true, true } };
+        replay_rounds(std::begin(after), std::end(after));
     }
     unsetenv("GPUFFT_LARGE_FFT_NO_COMPUTE");
     unsetenv("GPUFFT_LARGE_FFT_TRACE");

@@ -20,10 +20,13 @@ namespace gpufft_bench {
  * without compute between the pinned arrays `in` and `out` (the same array: the in-place
  * schedule; their contents are lost): through a plain three-slot ring (one stream
  * per direction, the copy probe's "ring"), then adding the executor's features one at a
- * time (a buffer per slot, copies split over two streams per direction), then the
- * executor itself with GPUFFT_LARGE_FFT_NO_COMPUTE. Prints GB/s (in + out) per round, so
- * the gap between the executor and the probe can be pinned on the copy pattern or on the
- * machinery. Host moves are left out (the replayed data is not a transform).
+ * time (a buffer per slot, copies split over two streams per direction, the executor's
+ * stream creation order with a hop through a compute stream, its finite check of the
+ * input), then the executor itself with GPUFFT_LARGE_FFT_NO_COMPUTE, with the last replay
+ * repeated while the executor's plan exists and after it ran. Prints GB/s (in + out) per
+ * round, so the gap between the executor and the probe can be pinned on the copy pattern,
+ * on the machinery or on the plan's resources. Host moves are left out (the replayed data
+ * is not a transform).
  */
 void replay_probe(const std::vector<std::int64_t>& shape,
                   std::size_t budget,
