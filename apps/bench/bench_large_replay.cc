@@ -30,12 +30,14 @@ using gr::gpufft::detail::large_round;
 
 struct ring_setup {
     const char* name;
-    bool slot_buffers; // a device allocation per slot (as the executor), else one
+    int slot_allocs;   // device allocations per slot: 0 (one for the ring), 1, or 2
+                       // allocated in turn as the executor's (copies use the first)
     bool split;        // each block's rows in halves on two streams per direction
     bool exec_streams; // streams created in the executor's order (in, out, compute,
                        // move, in helper, out helper); copies out wait on the compute
                        // stream
-    bool check;        // and the executor's finite check of the input on that stream
+    int checks;        // the executor's finite check of the input on that stream, this
+                       // many times (10: compute of about a real pass's length)
 };
 
 constexpr int slots = 3;
@@ -95,11 +97,13 @@ double replay_round(
     const large_round& r, i64 slot_elems, cf* in_arr, cf* out_arr, const ring_setup& how)
 {
     std::vector<cuda::device_buffer<cf>> bufs;
-    for (int s = 0; s < (how.slot_buffers ? slots : 1); ++s)
-        bufs.emplace_back(
-            std::size_t(how.slot_buffers ? slot_elems : slots * slot_elems));
+    if (how.slot_allocs == 0)
+        bufs.emplace_back(std::size_t(slots * slot_elems));
+    for (int k = 0; k < slots * how.slot_allocs; ++k)
+        bufs.emplace_back(std::size_t(slot_elems));
     auto slot = [&](int s) {
-        return how.slot_buffers ? bufs[s].get() : bufs[0].get() + s * slot_elems;
+        return how.slot_allocs == 0 ? bufs[0].get() + s * slot_elems
+                                    : bufs[s * how.slot_allocs].get();
     };
     // creation order: the probe's, or the executor's (the driver maps streams onto its
     // hardware queues and copy engines in creation order)
@@ -124,7 +128,7 @@ double replay_round(
         cuda::event* ready = &got[s];
         if (how.exec_streams) {
             GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(st[comp], got[s].get(), 0));
-            if (how.check && r.from_input)
+            for (int c = 0; c < (r.from_input ? how.checks : 0); ++c)
                 gr::gpufft::detail::launch_finite_check(
                     slot(s), false, p.elements, flag.get(), st[comp]);
             computed[s].record(st[comp]);
@@ -162,11 +166,12 @@ void replay_probe(const std::vector<std::int64_t>& shape,
         gr::gpufft::detail::plan_large_fft(shape, sizeof(cf), budget, in == out);
     std::printf("replay of the schedule's copies, no compute (GB/s, in + out):\n%s",
                 sched.describe().c_str());
-    const ring_setup setups[] = { { "ring", false, false, false, false },
-                                  { "+slot buffers", true, false, false, false },
-                                  { "+split", true, true, false, false },
-                                  { "+executor streams", true, true, true, false },
-                                  { "+finite check", true, true, true, true } };
+    const ring_setup setups[] = {
+        { "ring", 0, false, false, 0 },        { "+slot buffers", 1, false, false, 0 },
+        { "+split", 1, true, false, 0 },       { "+executor streams", 1, true, true, 0 },
+        { "+finite check", 1, true, true, 1 }, { "+paired buffers", 2, true, true, 1 },
+        { "+10 checks", 2, true, true, 10 }
+    };
     auto replay_rounds = [&](const ring_setup* first, const ring_setup* last) {
         for (std::size_t k = 0; k < sched.rounds.size(); ++k) {
             const auto& r = sched.rounds[k];
@@ -193,7 +198,7 @@ void replay_probe(const std::vector<std::int64_t>& shape,
         opt.backend = gr::gpufft::backend::cuda;
         opt.memory_budget = budget;
         gr::gpufft::large_fft_plan plan(shape, gr::gpufft::direction::forward, opt);
-        const ring_setup alive[] = { { "plan alive", true, true, true, true } };
+        const ring_setup alive[] = { { "plan alive", 2, true, true, 1 } };
         replay_rounds(std::begin(alive), std::end(alive));
         for (int rep = 0; rep < 2; ++rep) {
             const auto t0 = std::chrono::steady_clock::now();
@@ -205,7 +210,7 @@ void replay_probe(const std::vector<std::int64_t>& shape,
                             .count());
             std::fflush(stdout);
         }
-        const ring_setup after[] = { { "after the executor", true, true, true, true } };
+        const ring_setup after[] = { { "after the executor", 2, true, true, 1 } };
         replay_rounds(std::begin(after), std::end(after));
     }
     unsetenv("GPUFFT_LARGE_FFT_NO_COMPUTE");

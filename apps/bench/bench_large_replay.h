@@ -22,11 +22,12 @@ namespace gpufft_bench {
  * per direction, the copy probe's "ring"), then adding the executor's features one at a
  * time (a buffer per slot, copies split over two streams per direction, the executor's
  * stream creation order with a hop through a compute stream, its finite check of the
- * input), then the executor itself with GPUFFT_LARGE_FFT_NO_COMPUTE, with the last replay
- * repeated while the executor's plan exists and after it ran. Prints GB/s (in + out) per
- * round, so the gap between the executor and the probe can be pinned on the copy pattern,
- * on the machinery or on the plan's resources. Host moves are left out (the replayed data
- * is not a transform).
+ * input, its two allocations per slot, a compute hop as long as a real pass's FFTs: ten
+ * finite checks), then the executor itself with GPUFFT_LARGE_FFT_NO_COMPUTE, with the
+ * last replay repeated while the executor's plan exists and after it ran. Prints GB/s (in
+ * + out) per round, so the gap between the executor and the probe can be pinned on the
+ * copy pattern, on the machinery or on the plan's resources. Host moves are left out (the
+ * replayed data is not a transform).
  */
 void replay_probe(const std::vector<std::int64_t>& shape,
                   std::size_t budget,
