@@ -8,7 +8,8 @@
 #     -L LABEL  only tests with this label (gpu, cpu)
 #     -n        no tests
 #     -s        also run the GPU tests under compute-sanitizer memcheck
-#     each further argument is one gpufft-bench command line, e.g. 'fft --sizes 2^20,2^24'
+#     each further argument is one gpufft-bench command line, e.g. 'fft --sizes 2^20,2^24',
+#               optionally led by environment settings: 'GPUFFT_LARGE_FFT_TRACE=1 large ...'
 #
 # Logs go under $OUT (the device tool brings them back): build.log, ctest.log,
 # bench.jsonl (every JSON line), bench.log; the last lines printed are a short summary.
@@ -68,8 +69,16 @@ fi
 
 for cmd in "$@"; do
     echo "== gpufft-bench $cmd" | tee -a "$OUT/bench.log"
-    # shellcheck disable=SC2086
-    $B/apps/gpufft-bench $cmd --json "$OUT/bench.jsonl" >>"$OUT/bench.log" 2>&1 || status=1
+    # leading NAME=value words are environment settings (the debug knobs), the rest the
+    # bench's arguments
+    read -r -a words <<<"$cmd"
+    envs=()
+    while [ ${#words[@]} -gt 0 ] && [[ ${words[0]} =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; do
+        envs+=("${words[0]}")
+        words=("${words[@]:1}")
+    done
+    env "${envs[@]}" $B/apps/gpufft-bench "${words[@]}" --json "$OUT/bench.jsonl" \
+        >>"$OUT/bench.log" 2>&1 || status=1
     # The table each command prints last is the summary.
     awk '/^== table/{p=1} p' "$OUT/bench.log" | tail -n 40
     sed -i 's/^== table/== table (printed)/' "$OUT/bench.log"

@@ -66,7 +66,14 @@ private:
 //                                results: the copies' share of the time);
 //   GPUFFT_LARGE_FFT_COPY_SPLIT=1  each pass's copy in one call per block instead of
 //                                two halves on two streams per direction (default 2:
-//                                4% faster at 2^32 on the H200).
+//                                4% faster at 2^32 on the H200);
+//   GPUFFT_LARGE_FFT_NO_CHECK=1  skip the finite check of the input (one kernel per
+//   pass); GPUFFT_LARGE_FFT_ALLOC=1     allocate the slots' first buffers, then their
+//   second
+//                                ones (default: both buffers of a slot in turn);
+//   GPUFFT_LARGE_FFT_LOCKSTEP=1  the copy in of pass i+1 starts with the copy out of
+//                                pass i (they then sweep the same host pages together).
+// The last three test causes of the gap to the replay probe (docs/large_fft.md).
 bool env_flag(const char* name)
 {
     const char* v = std::getenv(name);
@@ -125,6 +132,8 @@ public:
                       ? std::atoi(std::getenv("GPUFFT_LARGE_FFT_TRACE"))
                       : 0),
           d_no_compute(env_flag("GPUFFT_LARGE_FFT_NO_COMPUTE")),
+          d_no_check(env_flag("GPUFFT_LARGE_FFT_NO_CHECK")),
+          d_lockstep(env_flag("GPUFFT_LARGE_FFT_LOCKSTEP")),
           d_copy_split(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT")
                            ? std::atoi(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT"))
                            : 2)
@@ -174,9 +183,11 @@ public:
         }
         if (d_whole)
             d_whole_buf.allocate(std::size_t(d_whole));
-        for (int s = 0; s < K && d_pass; ++s) {
-            d_buf0[s].allocate(std::size_t(d_pass));
-            d_buf1[s].allocate(std::size_t(d_pass));
+        const bool by_kind = env_flag("GPUFFT_LARGE_FFT_ALLOC");
+        for (int k = 0; k < 2 * K && d_pass; ++k) {
+            const int s = by_kind ? k % K : k / 2;
+            auto& b = (by_kind ? k < K : k % 2 == 0) ? d_buf0[s] : d_buf1[s];
+            b.allocate(std::size_t(d_pass));
         }
         d_work.allocate(std::max<std::size_t>(work, 1));
         for (auto& p : d_plans)
@@ -418,6 +429,9 @@ private:
                 // copy in (waits until pass i-K has left this slot)
                 GPUFFT_CUDA_CHECK(
                     cudaStreamWaitEvent(d_h2d.get(), d_d2h_done[s].get(), 0));
+                if (d_lockstep && i > 0)
+                    GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(
+                        d_h2d.get(), d_out_start[(i - 1) % K].get(), 0));
                 mark(i, 0, d_h2d.get());
                 const bool after_moves = moves && i > 0;
                 if (direct_in) {
@@ -481,7 +495,7 @@ private:
                 mark(i, 2, d_comp.get());
                 C* buf = d_buf0[s].get();
                 C* res = buf;
-                if (r.from_input)
+                if (r.from_input && !d_no_check)
                     launch_finite_check(buf, dbl, p.elements, d_flag.get(), d_comp.get());
                 twiddle_params tw;
                 if (r.twiddle) {
@@ -571,6 +585,7 @@ private:
                     GPUFFT_CUDA_CHECK(
                         cudaStreamWaitEvent(d_d2h.get(), d_moved_all[s].get(), 0));
                 mark(i, 4, d_d2h.get());
+                d_out_start[s].record(d_d2h.get());
                 if (direct_out)
                     copy_blocks(out, res, p.writes, false, d_d2h.get());
                 else
@@ -696,7 +711,7 @@ private:
     large_exec_config d_cfg;
     bool d_strided, d_force_staged;
     int d_trace;
-    bool d_no_compute;
+    bool d_no_compute, d_no_check, d_lockstep;
     int d_copy_split;
     double d_issue_ms = 0;
     i64 d_pass = 0, d_whole = 0, d_stage = 0;
@@ -711,7 +726,7 @@ private:
     cuda::stream d_h2d, d_d2h, d_comp, d_move, d_h2d2, d_d2h2;
     cuda::event d_fork_in, d_join_in, d_fork_out, d_join_out;
     cuda::event d_h2d_done[K], d_comp_done[K], d_d2h_done[K];
-    cuda::event d_moved_first[K], d_moved_all[K];
+    cuda::event d_moved_first[K], d_moved_all[K], d_out_start[K];
 };
 
 } // namespace
