@@ -52,6 +52,8 @@ parallel_copier::parallel_copier(int threads)
 
 void parallel_copier::copy(void* dst, const void* src, std::size_t bytes)
 {
+    if (bytes == 0) // empty arrays may be null, which memcpy must not see
+        return;
     if (bytes < min_parallel_bytes || d_pool.threads() == 1) {
         std::memcpy(dst, src, bytes);
         return;
