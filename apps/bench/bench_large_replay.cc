@@ -38,6 +38,8 @@ struct ring_setup {
                        // stream
     int checks;        // the executor's finite check of the input on that stream, this
                        // many times (10: compute of about a real pass's length)
+    int pad = 0;       // idle streams created (and kept) before the ring's: whether the
+                       // engines a stream gets depend on how many streams came before
 };
 
 constexpr int slots = 3;
@@ -110,7 +112,7 @@ double replay_round(
     enum { in_st, in_helper, out_st, out_helper, comp, move, n_streams };
     const int probe_order[] = { in_st, in_helper, out_st, out_helper, comp, move };
     const int exec_order[] = { in_st, out_st, comp, move, in_helper, out_helper };
-    std::vector<cuda::stream> created(n_streams);
+    std::vector<cuda::stream> pad(how.pad), created(n_streams);
     cudaStream_t st[n_streams];
     for (int k = 0; k < n_streams; ++k)
         st[(how.exec_streams ? exec_order : probe_order)[k]] = created[k].get();
@@ -166,12 +168,15 @@ void replay_probe(const std::vector<std::int64_t>& shape,
         gr::gpufft::detail::plan_large_fft(shape, sizeof(cf), budget, in == out);
     std::printf("replay of the schedule's copies, no compute (GB/s, in + out):\n%s",
                 sched.describe().c_str());
-    const ring_setup setups[] = {
-        { "ring", 0, false, false, 0 },        { "+slot buffers", 1, false, false, 0 },
-        { "+split", 1, true, false, 0 },       { "+executor streams", 1, true, true, 0 },
-        { "+finite check", 1, true, true, 1 }, { "+paired buffers", 2, true, true, 1 },
-        { "+10 checks", 2, true, true, 10 }
-    };
+    const ring_setup setups[] = { { "ring", 0, false, false, 0 },
+                                  { "+slot buffers", 1, false, false, 0 },
+                                  { "+split", 1, true, false, 0 },
+                                  { "+executor streams", 1, true, true, 0 },
+                                  { "+finite check", 1, true, true, 1 },
+                                  { "+paired buffers", 2, true, true, 1 },
+                                  { "+10 checks", 2, true, true, 10 },
+                                  { "1 stream before", 2, true, true, 1, 1 },
+                                  { "2 streams before", 2, true, true, 1, 2 } };
     auto replay_rounds = [&](const ring_setup* first, const ring_setup* last) {
         for (std::size_t k = 0; k < sched.rounds.size(); ++k) {
             const auto& r = sched.rounds[k];

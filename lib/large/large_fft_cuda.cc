@@ -72,8 +72,11 @@ private:
 //   second
 //                                ones (default: both buffers of a slot in turn);
 //   GPUFFT_LARGE_FFT_LOCKSTEP=1  the copy in of pass i+1 starts with the copy out of
-//                                pass i (they then sweep the same host pages together).
-// The last three test causes of the gap to the replay probe (docs/large_fft.md).
+//                                pass i (they then sweep the same host pages together);
+//   GPUFFT_LARGE_FFT_STREAM_PAD=k  k idle streams created before the executor's own
+//                                (recreated after them), in case the copy engines a
+//                                stream gets depend on how many streams came before.
+// The last four test causes of the gap to the replay probe (docs/large_fft.md).
 bool env_flag(const char* name)
 {
     const char* v = std::getenv(name);
@@ -139,6 +142,16 @@ public:
                            : 2)
     {
         cuda::device_guard g(cfg.device_id);
+        if (const char* pad = std::getenv("GPUFFT_LARGE_FFT_STREAM_PAD")) {
+            d_pad_streams.resize(std::size_t(std::max(0, std::atoi(pad))));
+            cuda::stream fresh[6]; // in the members' order
+            d_h2d = std::move(fresh[0]);
+            d_d2h = std::move(fresh[1]);
+            d_comp = std::move(fresh[2]);
+            d_move = std::move(fresh[3]);
+            d_h2d2 = std::move(fresh[4]);
+            d_d2h2 = std::move(fresh[5]);
+        }
         for (const auto* s : schedules) {
             d_pass = std::max(d_pass, s->pass_elems);
             for (const auto& r : s->rounds)
@@ -724,6 +737,7 @@ private:
     // streams over the copy engines in creation order, and copies in and out on one
     // engine share its bandwidth.
     cuda::stream d_h2d, d_d2h, d_comp, d_move, d_h2d2, d_d2h2;
+    std::vector<cuda::stream> d_pad_streams;
     cuda::event d_fork_in, d_join_in, d_fork_out, d_join_out;
     cuda::event d_h2d_done[K], d_comp_done[K], d_d2h_done[K];
     cuda::event d_moved_first[K], d_moved_all[K], d_out_start[K];
