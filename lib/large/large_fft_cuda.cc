@@ -66,17 +66,15 @@ private:
 //                                results: the copies' share of the time);
 //   GPUFFT_LARGE_FFT_COPY_SPLIT=1  each pass's copy in one call per block instead of
 //                                two halves on two streams per direction (default 2:
-//                                4% faster at 2^32 on the H200);
-//   GPUFFT_LARGE_FFT_NO_CHECK=1  skip the finite check of the input (one kernel per
-//   pass); GPUFFT_LARGE_FFT_ALLOC=1     allocate the slots' first buffers, then their
-//   second
-//                                ones (default: both buffers of a slot in turn);
-//   GPUFFT_LARGE_FFT_LOCKSTEP=1  the copy in of pass i+1 starts with the copy out of
-//                                pass i (they then sweep the same host pages together);
-//   GPUFFT_LARGE_FFT_STREAM_PAD=k  k idle streams created before the executor's own
-//                                (recreated after them), in case the copy engines a
-//                                stream gets depend on how many streams came before.
-// The last four test causes of the gap to the replay probe (docs/large_fft.md).
+//                                4% faster at 2^32 on the H200).
+// Four more test causes of the gap to the replay probe (docs/large_fft.md):
+//   GPUFFT_LARGE_FFT_NO_CHECK=1   no finite check of the input (a kernel per pass);
+//   GPUFFT_LARGE_FFT_ALLOC=1      the slots' first buffers allocated before their
+//                                 second ones (default: a slot's two in turn);
+//   GPUFFT_LARGE_FFT_LOCKSTEP=1   a pass's copy in starts with the previous pass's copy
+//                                 out (both then sweep the same host pages together);
+//   GPUFFT_LARGE_FFT_STREAM_PAD=k k idle streams created before the executor's own (in
+//                                 case a stream's copy engine depends on those before).
 bool env_flag(const char* name)
 {
     const char* v = std::getenv(name);
