@@ -596,7 +596,8 @@ private:
                     GPUFFT_CUDA_CHECK(
                         cudaStreamWaitEvent(d_d2h.get(), d_moved_all[s].get(), 0));
                 mark(i, 4, d_d2h.get());
-                d_out_start[s].record(d_d2h.get());
+                if (d_lockstep) // no extra event on the copy stream otherwise
+                    d_out_start[s].record(d_d2h.get());
                 if (direct_out)
                     copy_blocks(out, res, p.writes, false, d_d2h.get());
                 else
