@@ -64,17 +64,12 @@ private:
 //                                pass's copy, compute and move times on the GPU);
 //   GPUFFT_LARGE_FFT_NO_COMPUTE=1  passes move data but compute nothing (wrong
 //                                results: the copies' share of the time);
+//   GPUFFT_LARGE_FFT_NO_FFT=1    passes run everything but the cuFFT calls (wrong
+//                                results: the time with only the evict-first kernels,
+//                                i.e. what an FFT without L2 pollution would reach);
 //   GPUFFT_LARGE_FFT_COPY_SPLIT=1  each pass's copy in one call per block instead of
 //                                two halves on two streams per direction (default 2:
 //                                4% faster at 2^32 on the H200).
-// Four more test causes of the gap to the replay probe (docs/large_fft.md):
-//   GPUFFT_LARGE_FFT_NO_CHECK=1   no finite check of the input (a kernel per pass);
-//   GPUFFT_LARGE_FFT_ALLOC=1      the slots' first buffers allocated before their
-//                                 second ones (default: a slot's two in turn);
-//   GPUFFT_LARGE_FFT_LOCKSTEP=1   a pass's copy in starts with the previous pass's copy
-//                                 out (both then sweep the same host pages together);
-//   GPUFFT_LARGE_FFT_STREAM_PAD=k k idle streams created before the executor's own (in
-//                                 case a stream's copy engine depends on those before).
 bool env_flag(const char* name)
 {
     const char* v = std::getenv(name);
@@ -133,23 +128,12 @@ public:
                       ? std::atoi(std::getenv("GPUFFT_LARGE_FFT_TRACE"))
                       : 0),
           d_no_compute(env_flag("GPUFFT_LARGE_FFT_NO_COMPUTE")),
-          d_no_check(env_flag("GPUFFT_LARGE_FFT_NO_CHECK")),
-          d_lockstep(env_flag("GPUFFT_LARGE_FFT_LOCKSTEP")),
+          d_no_fft(env_flag("GPUFFT_LARGE_FFT_NO_FFT")),
           d_copy_split(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT")
                            ? std::atoi(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT"))
                            : 2)
     {
         cuda::device_guard g(cfg.device_id);
-        if (const char* pad = std::getenv("GPUFFT_LARGE_FFT_STREAM_PAD")) {
-            d_pad_streams.resize(std::size_t(std::max(0, std::atoi(pad))));
-            cuda::stream fresh[6]; // in the members' order
-            d_h2d = std::move(fresh[0]);
-            d_d2h = std::move(fresh[1]);
-            d_comp = std::move(fresh[2]);
-            d_move = std::move(fresh[3]);
-            d_h2d2 = std::move(fresh[4]);
-            d_d2h2 = std::move(fresh[5]);
-        }
         for (const auto* s : schedules) {
             d_pass = std::max(d_pass, s->pass_elems);
             for (const auto& r : s->rounds)
@@ -194,11 +178,9 @@ public:
         }
         if (d_whole)
             d_whole_buf.allocate(std::size_t(d_whole));
-        const bool by_kind = env_flag("GPUFFT_LARGE_FFT_ALLOC");
-        for (int k = 0; k < 2 * K && d_pass; ++k) {
-            const int s = by_kind ? k % K : k / 2;
-            auto& b = (by_kind ? k < K : k % 2 == 0) ? d_buf0[s] : d_buf1[s];
-            b.allocate(std::size_t(d_pass));
+        for (int s = 0; s < K && d_pass; ++s) {
+            d_buf0[s].allocate(std::size_t(d_pass));
+            d_buf1[s].allocate(std::size_t(d_pass));
         }
         d_work.allocate(std::max<std::size_t>(work, 1));
         for (auto& p : d_plans)
@@ -269,6 +251,8 @@ private:
 
     void fft(C* buf, const fft_call& c)
     {
+        if (d_no_fft)
+            return;
         const cufftHandle h = d_plans.at(c.g)->get();
         GPUFFT_CUFFT_CHECK(cufftSetStream(h, d_comp.get()));
         const int dir = static_cast<int>(d_cfg.dir); // CUFFT_FORWARD == -1 as ours
@@ -278,20 +262,12 @@ private:
             GPUFFT_CUFFT_CHECK(cufftExecC2C(h, buf + c.offset, buf + c.offset, dir));
     }
 
-    // [rows][cols] -> [cols / unit][rows][unit] on the compute stream: one 2-D copy per
-    // column of runs (the Y decomposition's rows of X)
+    // [rows][cols] -> [cols / unit][rows][unit] on the compute stream (the Y
+    // decomposition's rows of X): a kernel with evict-first hints, not device-to-device
+    // copies, whose L2 traffic would slow the PCIe copies beside them
     void transpose_units(const C* in, C* out, i64 rows, i64 cols, i64 unit)
     {
-        const std::size_t e = sizeof(C);
-        for (i64 q = 0; q < cols / unit; ++q)
-            GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(out + q * rows * unit,
-                                                unit * e,
-                                                in + q * unit,
-                                                cols * e,
-                                                unit * e,
-                                                rows,
-                                                cudaMemcpyDeviceToDevice,
-                                                d_comp.get()));
+        launch_unit_transpose(in, out, dbl, rows, cols, unit, d_comp.get());
     }
 
     void copy_blocks(void* dst_base,
@@ -440,9 +416,6 @@ private:
                 // copy in (waits until pass i-K has left this slot)
                 GPUFFT_CUDA_CHECK(
                     cudaStreamWaitEvent(d_h2d.get(), d_d2h_done[s].get(), 0));
-                if (d_lockstep && i > 0)
-                    GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(
-                        d_h2d.get(), d_out_start[(i - 1) % K].get(), 0));
                 mark(i, 0, d_h2d.get());
                 const bool after_moves = moves && i > 0;
                 if (direct_in) {
@@ -506,7 +479,7 @@ private:
                 mark(i, 2, d_comp.get());
                 C* buf = d_buf0[s].get();
                 C* res = buf;
-                if (r.from_input && !d_no_check)
+                if (r.from_input)
                     launch_finite_check(buf, dbl, p.elements, d_flag.get(), d_comp.get());
                 twiddle_params tw;
                 if (r.twiddle) {
@@ -596,8 +569,6 @@ private:
                     GPUFFT_CUDA_CHECK(
                         cudaStreamWaitEvent(d_d2h.get(), d_moved_all[s].get(), 0));
                 mark(i, 4, d_d2h.get());
-                if (d_lockstep) // no extra event on the copy stream otherwise
-                    d_out_start[s].record(d_d2h.get());
                 if (direct_out)
                     copy_blocks(out, res, p.writes, false, d_d2h.get());
                 else
@@ -723,7 +694,7 @@ private:
     large_exec_config d_cfg;
     bool d_strided, d_force_staged;
     int d_trace;
-    bool d_no_compute, d_no_check, d_lockstep;
+    bool d_no_compute, d_no_fft;
     int d_copy_split;
     double d_issue_ms = 0;
     i64 d_pass = 0, d_whole = 0, d_stage = 0;
@@ -736,10 +707,9 @@ private:
     // streams over the copy engines in creation order, and copies in and out on one
     // engine share its bandwidth.
     cuda::stream d_h2d, d_d2h, d_comp, d_move, d_h2d2, d_d2h2;
-    std::vector<cuda::stream> d_pad_streams;
     cuda::event d_fork_in, d_join_in, d_fork_out, d_join_out;
     cuda::event d_h2d_done[K], d_comp_done[K], d_d2h_done[K];
-    cuda::event d_moved_first[K], d_moved_all[K], d_out_start[K];
+    cuda::event d_moved_first[K], d_moved_all[K];
 };
 
 } // namespace

@@ -53,6 +53,10 @@ __device__ inline C cmul(C a, double2 w)
     return r;
 }
 
+// Every load and store of these kernels carries the evict-first hint (ld/st.global.cs):
+// they run beside the PCIe copies of other passes, and L2 lines they allocate with the
+// default policy evict whatever the copy engines keep there, which slows the copies of a
+// 2^32 round by a fifth (docs/large_fft.md, "What limits 1-D out of card").
 template <typename C>
 __global__ void twiddle_kernel(C* buf, i64 total, i64 rows, i64 cols, twiddle_params tw)
 {
@@ -60,7 +64,9 @@ __global__ void twiddle_kernel(C* buf, i64 total, i64 rows, i64 cols, twiddle_pa
          i += i64(gridDim.x) * blockDim.x) {
         const i64 c = i % cols;
         const i64 r = (i / cols) % rows;
-        buf[i] = cmul(buf[i], tw.swap ? twiddle_at(c, r, tw) : twiddle_at(r, c, tw));
+        __stcs(
+            buf + i,
+            cmul(__ldcs(buf + i), tw.swap ? twiddle_at(c, r, tw) : twiddle_at(r, c, tw)));
     }
 }
 
@@ -80,7 +86,7 @@ transpose_kernel(const C* in, C* out, i64 rows, i64 cols, twiddle_params tw)
     for (int dy = threadIdx.y; dy < tile; dy += tile_rows) {
         const i64 r = r0 + dy, c = c0 + threadIdx.x;
         if (r < rows && c < cols) {
-            C v = in[mat + r * cols + c];
+            C v = __ldcs(in + mat + r * cols + c);
             if (tw.on)
                 v = cmul(v, twiddle_at(r, c, tw));
             t[dy][threadIdx.x] = v;
@@ -90,7 +96,20 @@ transpose_kernel(const C* in, C* out, i64 rows, i64 cols, twiddle_params tw)
     for (int dy = threadIdx.y; dy < tile; dy += tile_rows) {
         const i64 c = c0 + dy, r = r0 + threadIdx.x;
         if (r < rows && c < cols)
-            out[mat + c * rows + r] = t[threadIdx.x][dy];
+            __stcs(out + mat + c * rows + r, t[threadIdx.x][dy]);
+    }
+}
+
+template <typename C>
+__global__ void unit_transpose_kernel(const C* in, C* out, i64 rows, i64 cols, i64 unit)
+{
+    // i runs over the output: consecutive threads read and write consecutive elements of
+    // a run
+    const i64 total = rows * cols;
+    for (i64 i = blockIdx.x * i64(blockDim.x) + threadIdx.x; i < total;
+         i += i64(gridDim.x) * blockDim.x) {
+        const i64 u = i % unit, r = (i / unit) % rows, q = i / (unit * rows);
+        __stcs(out + i, __ldcs(in + r * cols + q * unit + u));
     }
 }
 
@@ -100,7 +119,7 @@ __global__ void finite_kernel(const R* x, i64 n, int* flag)
     bool bad = false;
     for (i64 i = blockIdx.x * i64(blockDim.x) + threadIdx.x; i < n;
          i += i64(gridDim.x) * blockDim.x)
-        bad |= !isfinite(x[i]);
+        bad |= !isfinite(__ldcs(x + i));
     if (__syncthreads_or(bad) && threadIdx.x == 0)
         atomicOr(flag, 1);
 }
@@ -156,6 +175,29 @@ void launch_transpose(const void* in,
     else
         transpose_kernel<<<grid, block, 0, s>>>(
             static_cast<const float2*>(in), static_cast<float2*>(out), rows, cols, tw);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+void launch_unit_transpose(
+    const void* in, void* out, bool dbl, i64 rows, i64 cols, i64 unit, void* stream)
+{
+    const i64 total = rows * cols;
+    if (total == 0)
+        return;
+    if (unit <= 0 || cols % unit)
+        throw std::invalid_argument(
+            "launch_unit_transpose: cols must be a multiple of unit");
+    auto s = static_cast<cudaStream_t>(stream);
+    if (dbl)
+        unit_transpose_kernel<<<grid_for(total, 256), 256, 0, s>>>(
+            static_cast<const double2*>(in),
+            static_cast<double2*>(out),
+            rows,
+            cols,
+            unit);
+    else
+        unit_transpose_kernel<<<grid_for(total, 256), 256, 0, s>>>(
+            static_cast<const float2*>(in), static_cast<float2*>(out), rows, cols, unit);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 

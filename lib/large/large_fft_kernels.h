@@ -48,6 +48,16 @@ void launch_transpose(const void* in,
                       const twiddle_params& tw,
                       void* stream);
 
+//! out[q][r][u] = in[r][q * unit + u] for rows x cols (cols a multiple of unit): the
+//! runs of `unit` elements of each row gathered by their column of runs.
+void launch_unit_transpose(const void* in,
+                           void* out,
+                           bool dbl,
+                           std::int64_t rows,
+                           std::int64_t cols,
+                           std::int64_t unit,
+                           void* stream);
+
 //! Sets *flag (device int) to 1 when one of n complex values is not finite.
 void launch_finite_check(
     const void* buf, bool dbl, std::int64_t n, int* flag, void* stream);
