@@ -15,7 +15,8 @@
 //   gpufft-bench large [--sizes 2^24,2^26,2^28,2^30] [--reps 5] [--fftw-max 2^30]
 //                      [--shapes 8192x8192,512x512x512] [--inplace-only 0|1]
 //                      [--pageable 0|1] [--budget-fraction 8] [--budget-gib 8]
-//                      [--copy-probe 1] [--replay-probe 1] [--host-memory pinned|thp]
+//                      [--copy-probe 1] [--replay-probe 1] [--host-memory
+//                      pinned|thp|pool]
 //
 // Host arrays are pinned (cudaMallocHost) unless --pageable 1 adds pageable cases. The
 // out-of-card case gets a budget of 1/8 of the data (--budget-fraction); --inplace-only
@@ -359,6 +360,39 @@ struct registered_thp {
     }
 };
 
+// Pinned host memory from a host memory pool (the allocation granularity of pools, not
+// 4 KiB pages, may set the page size of the GPU's mapping of it).
+struct pooled_host {
+    void* ptr = nullptr;
+    cudaMemPool_t pool = nullptr;
+    explicit pooled_host(std::size_t b, int device)
+    {
+        cudaMemPoolProps props = {};
+        props.allocType = cudaMemAllocationTypePinned;
+        props.location.type = cudaMemLocationTypeHost;
+        props.location.id = 0;
+        GPUFFT_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
+        cudaMemAccessDesc access = {};
+        access.location.type = cudaMemLocationTypeDevice;
+        access.location.id = device;
+        access.flags = cudaMemAccessFlagsProtReadWrite;
+        GPUFFT_CUDA_CHECK(cudaMemPoolSetAccess(pool, &access, 1));
+        GPUFFT_CUDA_CHECK(cudaMallocFromPoolAsync(&ptr, b, pool, nullptr));
+        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(nullptr));
+        cudaPointerAttributes attr{};
+        GPUFFT_CUDA_CHECK(cudaPointerGetAttributes(&attr, ptr));
+        std::printf("host memory from a pool: pointer type %d (%s)\n",
+                    int(attr.type),
+                    cuda::is_pinned(ptr) ? "copied directly" : "staged");
+    }
+    ~pooled_host()
+    {
+        cudaFreeAsync(ptr, nullptr);
+        cudaStreamSynchronize(nullptr);
+        cudaMemPoolDestroy(pool);
+    }
+};
+
 // The PCIe rate of 2-D copies against their row width (the paper's figure 2): `rows`
 // rows at a 512 KiB pitch (the rows of a 2^32 four-step) of the pinned `host` (rows x
 // pitch bytes). One way; both ways at once with the copy out landing half a row away
@@ -490,14 +524,20 @@ void bench_shape(const options& o,
     const std::string dev = info.name;
 
     // Host arrays: pinned unless asked for pageable ones; --host-memory thp: the in-place
-    // array from transparent huge pages, registered with CUDA (cudaHostRegister)
+    // array from transparent huge pages, registered with CUDA (cudaHostRegister); pool:
+    // from a pinned host memory pool
     cuda::pinned_buffer<cf> pin_in, pin_out;
     std::vector<cf> pg_in, pg_out;
     std::unique_ptr<registered_thp> thp;
+    std::unique_ptr<pooled_host> pooled;
     cf *in, *out;
-    if (!pageable && inplace_only && o.get("host-memory", "pinned") == "thp") {
+    const std::string host_memory = o.get("host-memory", "pinned");
+    if (!pageable && inplace_only && host_memory == "thp") {
         thp = std::make_unique<registered_thp>(bytes);
         in = out = static_cast<cf*>(thp->ptr);
+    } else if (!pageable && inplace_only && host_memory == "pool") {
+        pooled = std::make_unique<pooled_host>(bytes, o.device);
+        in = out = static_cast<cf*>(pooled->ptr);
     } else if (pageable) {
         pg_in.resize(n);
         if (!inplace_only)
@@ -679,7 +719,7 @@ GPUFFT_BENCH_COMMAND(large,
                      "out-of-card FFT of host arrays vs pinned copy+cuFFT+copy and FFTW "
                      "threads [--sizes] [--shapes AxB,AxBxC] [--fftw-max 2^30] "
                      "[--budget-fraction 8] [--inplace-only 1 --budget-gib 8 "
-                     "--host-memory pinned|thp] [--pageable 1] [--variants 1] "
+                     "--host-memory pinned|thp|pool] [--pageable 1] [--variants 1] "
                      "[--copy-probe 1] [--replay-probe 1]",
                      bench_large);
 #endif

@@ -6,17 +6,15 @@
  */
 
 #include "bench_large_replay.h"
+#include "bench_probe_kernels.h"
 
 #ifdef GPUFFT_HAVE_CUDA
 #include "cuda/cuda_resources.h"
 #include "large/large_fft_kernels.h"
 #include "large/large_fft_schedule.h"
-#include <gnuradio/gpufft/large_fft_plan.h>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <iterator>
-#include <string>
 
 namespace gpufft_bench {
 
@@ -28,18 +26,28 @@ namespace cuda = gr::gpufft::cuda;
 using gr::gpufft::detail::host_block;
 using gr::gpufft::detail::large_round;
 
+// Where a pass's kernel runs, relative to its copies.
+enum class kernel_at {
+    compute, // on a compute stream between the copy in and the copy out (the executor)
+    beside,  // on the compute stream, but the copy out waits for the copy in only
+};
+
+// What a pass's kernel does: the executor's finite check of the slot, or a sweep of
+// the same footprint (1.2 GB at 2^32) that differs in one respect.
+enum class kernel_kind {
+    none,      // no kernel: the hop through the compute stream alone
+    check,     // the executor's finite check of the slot
+    streaming, // the slot read with the evict-first hint
+    transpose, // the executor's transpose kernel from the slot into another buffer
+    other,     // another buffer of the slot's size read (not the copies' memory)
+    memset,    // another buffer of the slot's size written (cudaMemsetAsync)
+};
+
 struct ring_setup {
     const char* name;
-    int slot_allocs;   // device allocations per slot: 0 (one for the ring), 1, or 2
-                       // allocated in turn as the executor's (copies use the first)
-    bool split;        // each block's rows in halves on two streams per direction
-    bool exec_streams; // streams created in the executor's order (in, out, compute,
-                       // move, in helper, out helper); copies out wait on the compute
-                       // stream
-    int checks;        // the executor's finite check of the input on that stream, this
-                       // many times (10: compute of about a real pass's length)
-    int pad = 0;       // idle streams created (and kept) before the ring's: whether the
-                       // engines a stream gets depend on how many streams came before
+    kernel_kind kernel;
+    kernel_at where;   // where it runs
+    bool split = true; // each block's rows in halves on two streams per direction
 };
 
 constexpr int slots = 3;
@@ -94,32 +102,53 @@ struct copy_lane {
     }
 };
 
-// Milliseconds for the copies of round `r` through a three-slot ring, no compute.
+// Milliseconds for the copies of round `r` through a three-slot ring with two buffers
+// per slot (as the executor), streams created in the executor's order, and a kernel per
+// pass as `how` says.
 double replay_round(
     const large_round& r, i64 slot_elems, cf* in_arr, cf* out_arr, const ring_setup& how)
 {
     std::vector<cuda::device_buffer<cf>> bufs;
-    if (how.slot_allocs == 0)
-        bufs.emplace_back(std::size_t(slots * slot_elems));
-    for (int k = 0; k < slots * how.slot_allocs; ++k)
+    for (int k = 0; k < 2 * slots; ++k)
         bufs.emplace_back(std::size_t(slot_elems));
-    auto slot = [&](int s) {
-        return how.slot_allocs == 0 ? bufs[0].get() + s * slot_elems
-                                    : bufs[s * how.slot_allocs].get();
-    };
-    // creation order: the probe's, or the executor's (the driver maps streams onto its
-    // hardware queues and copy engines in creation order)
-    enum { in_st, in_helper, out_st, out_helper, comp, move, n_streams };
-    const int probe_order[] = { in_st, in_helper, out_st, out_helper, comp, move };
-    const int exec_order[] = { in_st, out_st, comp, move, in_helper, out_helper };
-    std::vector<cuda::stream> pad(how.pad), created(n_streams);
-    cudaStream_t st[n_streams];
-    for (int k = 0; k < n_streams; ++k)
-        st[(how.exec_streams ? exec_order : probe_order)[k]] = created[k].get();
-    copy_lane in(st[in_st], st[in_helper]);
-    copy_lane out(st[out_st], st[out_helper]);
+    auto slot = [&](int s) { return bufs[2 * s].get(); };
+    // the executor's creation order (in, out, compute, move, in helper, out helper)
+    cuda::stream in_st, out_st, comp, move, in_helper, out_helper;
+    copy_lane in(in_st.get(), in_helper.get());
+    copy_lane out(out_st.get(), out_helper.get());
     cuda::event got[slots], computed[slots], done[slots];
     cuda::device_buffer<int> flag(1);
+    using k = kernel_kind;
+    const bool needs_other =
+        how.kernel == k::other || how.kernel == k::memset || how.kernel == k::transpose;
+    cuda::device_buffer<cf> other(needs_other ? std::size_t(slot_elems) : 1);
+    auto kernel = [&](int s, i64 elements, cudaStream_t on) {
+        auto* x = reinterpret_cast<const float*>(slot(s));
+        const i64 n = 2 * elements;
+        switch (how.kernel) {
+        case k::none:
+            break;
+        case k::check:
+            gr::gpufft::detail::launch_finite_check(
+                slot(s), false, elements, flag.get(), on);
+            break;
+        case k::streaming:
+            launch_sweep(x, n, 1, true, flag.get(), on);
+            break;
+        case k::transpose:
+            gr::gpufft::detail::launch_transpose(
+                slot(s), other.get(), false, 1, elements / 1024, 1024, {}, on);
+            break;
+        case k::other:
+            launch_sweep(
+                reinterpret_cast<const float*>(other.get()), n, 1, false, flag.get(), on);
+            break;
+        case k::memset:
+            GPUFFT_CUDA_CHECK(
+                cudaMemsetAsync(other.get(), 0, std::size_t(elements) * sizeof(cf), on));
+            break;
+        }
+    };
     const auto t0 = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < r.pass_list.size(); ++i) {
         const auto& p = r.pass_list[i];
@@ -128,20 +157,18 @@ double replay_round(
         in.copy(r.from_input ? in_arr : out_arr, slot(s), p.reads, true, how.split);
         got[s].record(in.st);
         cuda::event* ready = &got[s];
-        if (how.exec_streams) {
-            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(st[comp], got[s].get(), 0));
-            for (int c = 0; c < (r.from_input ? how.checks : 0); ++c)
-                gr::gpufft::detail::launch_finite_check(
-                    slot(s), false, p.elements, flag.get(), st[comp]);
-            computed[s].record(st[comp]);
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(comp.get(), got[s].get(), 0));
+        kernel(s, p.elements, comp.get());
+        computed[s].record(comp.get());
+        if (how.where == kernel_at::compute)
             ready = &computed[s];
-        }
         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(out.st, ready->get(), 0));
         out.copy(out_arr, slot(s), p.writes, false, how.split);
         done[s].record(out.st);
     }
     GPUFFT_CUDA_CHECK(cudaStreamSynchronize(in.st));
     GPUFFT_CUDA_CHECK(cudaStreamSynchronize(out.st));
+    GPUFFT_CUDA_CHECK(cudaStreamSynchronize(comp.get()));
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                      t0)
         .count();
@@ -168,58 +195,30 @@ void replay_probe(const std::vector<std::int64_t>& shape,
         gr::gpufft::detail::plan_large_fft(shape, sizeof(cf), budget, in == out);
     std::printf("replay of the schedule's copies, no compute (GB/s, in + out):\n%s",
                 sched.describe().c_str());
-    const ring_setup setups[] = { { "ring", 0, false, false, 0 },
-                                  { "+slot buffers", 1, false, false, 0 },
-                                  { "+split", 1, true, false, 0 },
-                                  { "+executor streams", 1, true, true, 0 },
-                                  { "+finite check", 1, true, true, 1 },
-                                  { "+paired buffers", 2, true, true, 1 },
-                                  { "+10 checks", 2, true, true, 10 },
-                                  { "1 stream before", 2, true, true, 1, 1 },
-                                  { "2 streams before", 2, true, true, 1, 2 } };
-    auto replay_rounds = [&](const ring_setup* first, const ring_setup* last) {
-        for (std::size_t k = 0; k < sched.rounds.size(); ++k) {
-            const auto& r = sched.rounds[k];
-            if (r.type == large_round::kind::whole)
-                continue;
-            const double bytes = double(round_bytes(r));
-            std::printf("  round %zu:", k + 1);
-            for (const ring_setup* how = first; how != last; ++how) {
-                replay_round(r, sched.pass_elems, in, out, *how); // warm-up
-                const double ms = replay_round(r, sched.pass_elems, in, out, *how);
-                std::printf("  %s %.1f (%.0f ms)", how->name, bytes / ms / 1e6, ms);
-            }
-            std::printf("\n");
-        }
+    using w = kernel_at;
+    using k = kernel_kind;
+    const ring_setup setups[] = {
+        { "hop only", k::none, w::compute },
+        { "check on compute", k::check, w::compute },
+        { "reads beside", k::other, w::beside },
+        { "streaming reads beside", k::streaming, w::beside },
+        { "memset beside", k::memset, w::beside },
+        { "transpose beside", k::transpose, w::beside },
     };
-    replay_rounds(std::begin(setups), std::end(setups));
-    // The executor itself, copies only; GPUFFT_LARGE_FFT_TRACE=1 prints its round times.
-    // The last setup again while the plan (its buffers, cuFFT plans) exists, before and
-    // after the executor ran: whether the executor's context slows every copy.
-    setenv("GPUFFT_LARGE_FFT_NO_COMPUTE", "1", 1);
-    setenv("GPUFFT_LARGE_FFT_TRACE", "1", 1);
-    {
-        gr::gpufft::large_fft_options opt;
-        opt.backend = gr::gpufft::backend::cuda;
-        opt.memory_budget = budget;
-        gr::gpufft::large_fft_plan plan(shape, gr::gpufft::direction::forward, opt);
-        const ring_setup alive[] = { { "plan alive", 2, true, true, 1 } };
-        replay_rounds(std::begin(alive), std::end(alive));
-        for (int rep = 0; rep < 2; ++rep) {
-            const auto t0 = std::chrono::steady_clock::now();
-            plan.execute(in, out);
-            std::fflush(stderr);
-            std::printf("  executor, no compute: %.0f ms (rounds on stderr)\n",
-                        std::chrono::duration<double, std::milli>(
-                            std::chrono::steady_clock::now() - t0)
-                            .count());
+    for (std::size_t ri = 0; ri < sched.rounds.size(); ++ri) {
+        const auto& r = sched.rounds[ri];
+        if (r.type == large_round::kind::whole)
+            continue;
+        const double bytes = double(round_bytes(r));
+        std::printf("  round %zu:", ri + 1);
+        for (const auto& how : setups) {
+            replay_round(r, sched.pass_elems, in, out, how); // warm-up
+            const double ms = replay_round(r, sched.pass_elems, in, out, how);
+            std::printf("  %s %.1f (%.0f ms)", how.name, bytes / ms / 1e6, ms);
             std::fflush(stdout);
         }
-        const ring_setup after[] = { { "after the executor", 2, true, true, 1 } };
-        replay_rounds(std::begin(after), std::end(after));
+        std::printf("\n");
     }
-    unsetenv("GPUFFT_LARGE_FFT_NO_COMPUTE");
-    unsetenv("GPUFFT_LARGE_FFT_TRACE");
 }
 
 } // namespace gpufft_bench

@@ -17,17 +17,17 @@ namespace gpufft_bench {
 
 /*!
  * The copies of each round of the large FFT's schedule for `shape` and `budget`, replayed
- * without compute between the pinned arrays `in` and `out` (the same array: the in-place
- * schedule; their contents are lost): through a plain three-slot ring (one stream
- * per direction, the copy probe's "ring"), then adding the executor's features one at a
- * time (a buffer per slot, copies split over two streams per direction, the executor's
- * stream creation order with a hop through a compute stream, its finite check of the
- * input, its two allocations per slot, a compute hop as long as a real pass's FFTs: ten
- * finite checks), then the executor itself with GPUFFT_LARGE_FFT_NO_COMPUTE, with the
- * last replay repeated while the executor's plan exists and after it ran. Prints GB/s (in
- * + out) per round, so the gap between the executor and the probe can be pinned on the
- * copy pattern, on the machinery or on the plan's resources. Host moves are left out (the
- * replayed data is not a transform).
+ * between the pinned arrays `in` and `out` (the same array: the in-place schedule; their
+ * contents are lost) through the executor's ring (three slots of two buffers, copies
+ * split over two streams per direction, its streams in its creation order), with one
+ * kernel per pass in place of the compute: none (a hop through the compute stream), the
+ * executor's finite check between the copies, or beside them (the copy out not waiting
+ * for it) a sweep of a slot-sized buffer with default loads, with evict-first loads, a
+ * memset, or the executor's transpose. Prints GB/s (in + out) per round. It found why
+ * the executor's copies are slower than its copies alone: kernels whose memory traffic
+ * goes through L2 with the default policy slow the PCIe copies beside them by a fifth at
+ * 2^32 on the H200, evict-first traffic does not (docs/large_fft.md). Host moves are
+ * left out (the replayed data is not a transform).
  */
 void replay_probe(const std::vector<std::int64_t>& shape,
                   std::size_t budget,
