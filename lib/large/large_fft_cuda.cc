@@ -19,6 +19,7 @@
 #include "large_fft_backend.h"
 #include "large_fft_host.h"
 #include "large_fft_kernels.h"
+#include "stockham.h"
 #include <cufft.h>
 #include <chrono>
 #include <cstdio>
@@ -67,6 +68,9 @@ private:
 //   GPUFFT_LARGE_FFT_NO_FFT=1    passes run everything but the cuFFT calls (wrong
 //                                results: the time with only the evict-first kernels,
 //                                i.e. what an FFT without L2 pollution would reach);
+//   GPUFFT_LARGE_FFT_FFT=stockham  the passes' contiguous power-of-two FFTs with the
+//                                evict-first Stockham stages (stockham.h) instead of
+//                                cuFFT;
 //   GPUFFT_LARGE_FFT_COPY_SPLIT=1  each pass's copy in one call per block instead of
 //                                two halves on two streams per direction (default 2:
 //                                4% faster at 2^32 on the H200).
@@ -129,6 +133,8 @@ public:
                       : 0),
           d_no_compute(env_flag("GPUFFT_LARGE_FFT_NO_COMPUTE")),
           d_no_fft(env_flag("GPUFFT_LARGE_FFT_NO_FFT")),
+          d_stockham(std::getenv("GPUFFT_LARGE_FFT_FFT") &&
+                     std::string(std::getenv("GPUFFT_LARGE_FFT_FFT")) == "stockham"),
           d_copy_split(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT")
                            ? std::atoi(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT"))
                            : 2)
@@ -249,13 +255,26 @@ private:
         }
     }
 
-    void fft(C* buf, const fft_call& c)
+    // One FFT call of a pass on `buf`; `scratch` (as large, free now, or null) lets the
+    // Stockham stages take contiguous power-of-two rows instead of cuFFT.
+    void fft(C* buf, C* scratch, const fft_call& c)
     {
         if (d_no_fft)
             return;
+        const int dir = static_cast<int>(d_cfg.dir); // CUFFT_FORWARD == -1 as ours
+        if (d_stockham && scratch && c.g.n2 == 1 && c.g.stride == 1 &&
+            c.g.dist == c.g.n && stockham_supports(c.g.n)) {
+            launch_stockham_fft(buf + c.offset,
+                                scratch + c.offset,
+                                dbl,
+                                c.g.n,
+                                c.g.batch,
+                                dir,
+                                d_comp.get());
+            return;
+        }
         const cufftHandle h = d_plans.at(c.g)->get();
         GPUFFT_CUFFT_CHECK(cufftSetStream(h, d_comp.get()));
-        const int dir = static_cast<int>(d_cfg.dir); // CUFFT_FORWARD == -1 as ours
         if constexpr (dbl)
             GPUFFT_CUFFT_CHECK(cufftExecZ2Z(h, buf + c.offset, buf + c.offset, dir));
         else
@@ -507,7 +526,7 @@ private:
                                      d_comp.get());
                 } else if (r.type == large_round::kind::rows_transposed) {
                     for (const auto& c : pass_fft_calls(r, p))
-                        fft(buf, c);
+                        fft(buf, d_buf1[s].get(), c);
                     // [T][M][blocks] -> [M][blocks][T] -> [blocks][M][T]
                     res = d_buf1[s].get();
                     launch_transpose(buf,
@@ -529,7 +548,7 @@ private:
                     launch_transpose(
                         buf, t, dbl, 1, r.L, p.bc, twiddle_params{}, d_comp.get());
                     for (const auto& c : device_calls(r, p, d_strided))
-                        fft(t, c);
+                        fft(t, buf, c); // the untransposed pass is spent
                     if (r.twiddle) {
                         tw.swap = true;
                         launch_twiddle(t, dbl, 1, p.bc, r.L, tw, d_comp.get());
@@ -546,7 +565,7 @@ private:
                     }
                 } else {
                     for (const auto& c : pass_fft_calls(r, p))
-                        fft(buf, c);
+                        fft(buf, d_buf1[s].get(), c);
                     if (r.transposed_write && r.unit > 1) {
                         if (r.twiddle)
                             launch_twiddle(buf, dbl, 1, r.L, p.bc, tw, d_comp.get());
@@ -656,7 +675,7 @@ private:
         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_comp.get(), d_h2d_done[0].get(), 0));
         launch_finite_check(buf, dbl, n, d_flag.get(), d_comp.get());
         for (const auto& c : pass_fft_calls(r, large_pass{}))
-            fft(buf, c);
+            fft(buf, nullptr, c);
         d_comp_done[0].record(d_comp.get());
         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_d2h.get(), d_comp_done[0].get(), 0));
         if (direct_out) {
@@ -694,7 +713,7 @@ private:
     large_exec_config d_cfg;
     bool d_strided, d_force_staged;
     int d_trace;
-    bool d_no_compute, d_no_fft;
+    bool d_no_compute, d_no_fft, d_stockham;
     int d_copy_split;
     double d_issue_ms = 0;
     i64 d_pass = 0, d_whole = 0, d_stage = 0;

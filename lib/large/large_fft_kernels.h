@@ -58,6 +58,22 @@ void launch_unit_transpose(const void* in,
                            std::int64_t unit,
                            void* stream);
 
+/*!
+ * `batch` contiguous rows of n (a power of two, 2..2^24) transformed in place with the
+ * Stockham stages of stockham.h, `scratch` (as large as the rows) in between; loads and
+ * stores evict-first. sign: -1 forward, +1 backward.
+ */
+void launch_stockham_fft(void* data,
+                         void* scratch,
+                         bool dbl,
+                         std::int64_t n,
+                         std::int64_t batch,
+                         int sign,
+                         void* stream);
+
+//! How many transforms launch_stockham_fft has run in this process (for the tests).
+std::int64_t stockham_fft_launches();
+
 //! Sets *flag (device int) to 1 when one of n complex values is not finite.
 void launch_finite_check(
     const void* buf, bool dbl, std::int64_t n, int* flag, void* stream);

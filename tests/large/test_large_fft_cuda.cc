@@ -12,9 +12,11 @@
 #include "large_fft_checks.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/device.h>
+#include <cstdlib>
 #include <limits>
 #ifdef GPUFFT_HAVE_CUDA
 #include "cuda/cuda_resources.h"
+#include "large/large_fft_kernels.h"
 #endif
 
 using namespace gr::gpufft;
@@ -106,6 +108,59 @@ GPUFFT_TEST(pinned_arrays_are_copied_directly)
         gpu.execute(in.get(), in.get());
         GPUFFT_CHECK_LE(rel_l2_error(in.get(), ref.data(), n), 1e-13);
     }
+}
+#endif
+
+#ifdef GPUFFT_HAVE_CUDA
+// An environment setting for the plans made while it lives.
+struct env_setting {
+    env_setting(const char* n, const char* v) : name(n) { setenv(n, v, 1); }
+    ~env_setting() { unsetenv(name); }
+    const char* name;
+};
+
+// The passes' FFTs on the evict-first Stockham stages instead of cuFFT: the same answers
+// (lengths that are not powers of two, and plane FFTs, still go to cuFFT).
+GPUFFT_TEST(stockham_ffts_match_cpu)
+{
+    require_gpu();
+    env_setting stockham("GPUFFT_LARGE_FFT_FFT", "stockham");
+    const auto launches = detail::stockham_fft_launches();
+    struct c {
+        std::vector<std::int64_t> shape;
+        std::int64_t pass;
+    };
+    for (const auto& t : {
+             c{ { 4096 }, 1024 },   // two rounds, square
+             c{ { 8192 }, 2048 },   // two rounds, transposed rows
+             c{ { 4096 }, 40 },     // three rounds
+             c{ { 6000 }, 1024 },   // small primes (cuFFT)
+             c{ { 96, 16 }, 300 },  // 2-D, Y decomposition
+             c{ { 96, 3, 5 }, 300 } // 3-D, Z decomposition
+         })
+        for (auto dir : { direction::forward, direction::backward }) {
+            large_fft_plan gpu(
+                t.shape, dir, opts(backend::cuda, budget_for_pass(t.pass, 16)));
+            GPUFFT_CHECK_LE(check_plan<double>(gpu, int(dir)), 1e-12);
+        }
+    GPUFFT_CHECK(detail::stockham_fft_launches() > launches);
+
+    // single precision, and pinned arrays in place (the transposed row round)
+    const std::int64_t n = 1 << 20;
+    large_fft_plan gpu(
+        { n },
+        direction::forward,
+        opts(backend::cuda, budget_for_pass(1 << 18, 8), precision::single));
+    const auto x = random_complex<float>(n, fresh_seed());
+    std::vector<std::complex<double>> xd(x.begin(), x.end()), ref(n);
+    dense_fft_options o;
+    o.backend = backend::cpu;
+    o.precision = precision::double_;
+    dense_fft_plan(n, 1, direction::forward, o).execute(xd.data(), ref.data());
+    cuda::pinned_buffer<std::complex<float>> a(n);
+    std::copy(x.begin(), x.end(), a.get());
+    gpu.execute(a.get(), a.get());
+    GPUFFT_CHECK_LE(rel_l2_error(a.get(), ref.data(), n), 3e-6);
 }
 #endif
 

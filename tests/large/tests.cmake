@@ -6,3 +6,5 @@ gpufft_add_test(test_large_fft_cuda SOURCES large/test_large_fft_cuda.cc GPU)
 gpufft_add_test(test_spectrum_integrator_cpu SOURCES large/test_spectrum_integrator_cpu.cc)
 gpufft_add_test(test_spectrum_integrator_cuda SOURCES large/test_spectrum_integrator_cuda.cc
                 GPU)
+# The Stockham stages of the evict-first FFT (host reference of the kernels' math).
+gpufft_add_test(test_stockham SOURCES large/test_stockham.cc)

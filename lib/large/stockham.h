@@ -1,0 +1,181 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// A power-of-two FFT of contiguous rows as Stockham autosort stages, the math shared by
+// the CUDA kernels (stockham_fft.cu) and the host reference the CPU tests run.
+//
+// Why the large FFT has its own: its passes run beside PCIe copies, and every byte a
+// kernel moves through L2 with the default cache policy evicts what the copy engines
+// keep there, which slows the copies by a fifth at 2^32 (docs/large_fft.md). cuFFT's
+// loads and stores use the default policy; these stages load and store with the
+// evict-first hint. The pass is bound by PCIe, not by the FFT, so simple radix-16 stages
+// (one read and one write of the data each) are fast enough.
+//
+// Stage s with radix R reads element j + r n / R (r < R, j < n / R) of its input, turns
+// it by the twiddle of the ns-point transforms done so far (ns = product of the earlier
+// radices), takes a radix-R DFT over r and writes output q to element
+// (j / ns) ns R + j % ns + q ns: natural order in, natural order out.
+
+#ifndef INCLUDED_GPUFFT_LARGE_STOCKHAM_H
+#define INCLUDED_GPUFFT_LARGE_STOCKHAM_H
+
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#if defined(__CUDACC__)
+#define GPUFFT_HD __host__ __device__
+#else
+#define GPUFFT_HD
+#endif
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+//! Lengths the Stockham stages take: powers of two from 2 to 2^24.
+inline bool stockham_supports(std::int64_t n)
+{
+    return n >= 2 && n <= (std::int64_t(1) << 24) && (n & (n - 1)) == 0;
+}
+
+/*!
+ * The radices (powers of two up to 16) of n = 2^bits: an even number of stages, so that
+ * ping-ponging between the data and a scratch buffer leaves the result in the data; the
+ * bits spread evenly, larger radices first.
+ */
+inline std::vector<int> stockham_radices(std::int64_t n)
+{
+    int bits = 0;
+    while ((std::int64_t(1) << bits) < n)
+        ++bits;
+    const int stages = 2 * ((bits + 7) / 8);
+    std::vector<int> radices;
+    for (int s = 0; s < stages; ++s)
+        radices.push_back(1 << (bits / stages + (s < bits % stages ? 1 : 0)));
+    return radices;
+}
+
+template <typename T>
+struct xy {
+    T x, y;
+};
+
+GPUFFT_HD inline void sincos_pi(double a, double* s, double* c)
+{
+#if defined(__CUDA_ARCH__)
+    sincospi(a, s, c);
+#else
+    constexpr double pi = 3.14159265358979323846;
+    *s = std::sin(pi * a);
+    *c = std::cos(pi * a);
+#endif
+}
+
+GPUFFT_HD inline void sincos_pi(float a, float* s, float* c)
+{
+#if defined(__CUDA_ARCH__)
+    sincospif(a, s, c);
+#else
+    double sd, cd;
+    sincos_pi(double(a), &sd, &cd);
+    *s = float(sd);
+    *c = float(cd);
+#endif
+}
+
+/*!
+ * One butterfly of a stage: index j of n / R, radix R, ns points done, sign -1 (forward)
+ * or +1. `load(i)` returns input element i of the row as xy<T>; `store(i, v)` writes
+ * output element i.
+ */
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <typename T, int R, typename Load, typename Store>
+GPUFFT_HD inline void stockham_butterfly(
+    std::int64_t j, std::int64_t n, std::int64_t ns, int sign, Load load, Store store)
+{
+    const std::int64_t m = n / R, k = j % ns;
+    xy<T> v[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+        v[r] = load(j + r * m);
+        // exp(sign 2 pi i k r / (ns R)); 2 k r < 2 n <= 2^25 is even, so exact in float
+#pragma unroll
+    for (int r = 1; r < R; ++r) {
+        T s, c;
+        sincos_pi(T(2 * sign * k * r) / T(ns * R), &s, &c);
+        v[r] = { v[r].x * c - v[r].y * s, v[r].x * s + v[r].y * c };
+    }
+    xy<T> w[R]; // exp(sign 2 pi i t / R)
+#pragma unroll
+    for (int t = 0; t < R; ++t) {
+        T s, c;
+        sincos_pi(T(2 * sign * t) / T(R), &s, &c);
+        w[t] = { c, s };
+    }
+    const std::int64_t d = (j / ns) * ns * R + k;
+#pragma unroll
+    for (int q = 0; q < R; ++q) {
+        xy<T> acc = v[0];
+#pragma unroll
+        for (int r = 1; r < R; ++r) {
+            const xy<T> e = w[(r * q) % R];
+            acc.x += v[r].x * e.x - v[r].y * e.y;
+            acc.y += v[r].x * e.y + v[r].y * e.x;
+        }
+        store(d + q * ns, acc);
+    }
+}
+
+/*!
+ * The host reference of a whole transform: `batch` rows of n in `data`, `scratch` as
+ * large; the result in `data`. The CPU tests check the stage math with it.
+ */
+template <typename T>
+void stockham_fft_host(
+    xy<T>* data, xy<T>* scratch, std::int64_t n, std::int64_t batch, int sign)
+{
+    xy<T>*src = data, *dst = scratch;
+    std::int64_t ns = 1;
+    for (const int radix : stockham_radices(n)) {
+        for (std::int64_t b = 0; b < batch; ++b) {
+            const xy<T>* x = src + b * n;
+            xy<T>* y = dst + b * n;
+            auto load = [x](std::int64_t i) { return x[i]; };
+            auto store = [y](std::int64_t i, xy<T> v) { y[i] = v; };
+            for (std::int64_t j = 0; j < n / radix; ++j)
+                switch (radix) {
+                case 1:
+                    stockham_butterfly<T, 1>(j, n, ns, sign, load, store);
+                    break;
+                case 2:
+                    stockham_butterfly<T, 2>(j, n, ns, sign, load, store);
+                    break;
+                case 4:
+                    stockham_butterfly<T, 4>(j, n, ns, sign, load, store);
+                    break;
+                case 8:
+                    stockham_butterfly<T, 8>(j, n, ns, sign, load, store);
+                    break;
+                default:
+                    stockham_butterfly<T, 16>(j, n, ns, sign, load, store);
+                    break;
+                }
+        }
+        ns *= radix;
+        std::swap(src, dst);
+    }
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_LARGE_STOCKHAM_H */
