@@ -23,8 +23,10 @@
 #ifndef INCLUDED_GPUFFT_LARGE_STOCKHAM_H
 #define INCLUDED_GPUFFT_LARGE_STOCKHAM_H
 
+#include <type_traits>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -59,6 +61,26 @@ inline std::vector<int> stockham_radices(std::int64_t n)
     for (int s = 0; s < stages; ++s)
         radices.push_back(1 << (bits / stages + (s < bits % stages ? 1 : 0)));
     return radices;
+}
+
+//! Calls f(std::integral_constant<int, radix>) for a radix of stockham_radices().
+template <typename F>
+void with_radix(int radix, F&& f)
+{
+    switch (radix) {
+    case 1:
+        return f(std::integral_constant<int, 1>{});
+    case 2:
+        return f(std::integral_constant<int, 2>{});
+    case 4:
+        return f(std::integral_constant<int, 4>{});
+    case 8:
+        return f(std::integral_constant<int, 8>{});
+    case 16:
+        return f(std::integral_constant<int, 16>{});
+    default:
+        throw std::logic_error("stockham: radix must be 1, 2, 4, 8 or 16");
+    }
 }
 
 template <typename T>
@@ -150,24 +172,11 @@ void stockham_fft_host(
             xy<T>* y = dst + b * n;
             auto load = [x](std::int64_t i) { return x[i]; };
             auto store = [y](std::int64_t i, xy<T> v) { y[i] = v; };
-            for (std::int64_t j = 0; j < n / radix; ++j)
-                switch (radix) {
-                case 1:
-                    stockham_butterfly<T, 1>(j, n, ns, sign, load, store);
-                    break;
-                case 2:
-                    stockham_butterfly<T, 2>(j, n, ns, sign, load, store);
-                    break;
-                case 4:
-                    stockham_butterfly<T, 4>(j, n, ns, sign, load, store);
-                    break;
-                case 8:
-                    stockham_butterfly<T, 8>(j, n, ns, sign, load, store);
-                    break;
-                default:
-                    stockham_butterfly<T, 16>(j, n, ns, sign, load, store);
-                    break;
-                }
+            with_radix(radix, [&](auto R) {
+                for (std::int64_t j = 0; j < n / radix; ++j)
+                    stockham_butterfly<T, decltype(R)::value>(
+                        j, n, ns, sign, load, store);
+            });
         }
         ns *= radix;
         std::swap(src, dst);

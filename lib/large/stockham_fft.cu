@@ -63,25 +63,10 @@ void launch_stage(
     auto s = static_cast<cudaStream_t>(st);
     auto x = static_cast<const V*>(in);
     auto y = static_cast<V*>(out);
-    switch (radix) {
-    case 1:
-        stockham_kernel<T, V, 1><<<grid, block, 0, s>>>(x, y, n, total, ns, sign);
-        break;
-    case 2:
-        stockham_kernel<T, V, 2><<<grid, block, 0, s>>>(x, y, n, total, ns, sign);
-        break;
-    case 4:
-        stockham_kernel<T, V, 4><<<grid, block, 0, s>>>(x, y, n, total, ns, sign);
-        break;
-    case 8:
-        stockham_kernel<T, V, 8><<<grid, block, 0, s>>>(x, y, n, total, ns, sign);
-        break;
-    case 16:
-        stockham_kernel<T, V, 16><<<grid, block, 0, s>>>(x, y, n, total, ns, sign);
-        break;
-    default:
-        throw std::logic_error("launch_stockham_fft: radix must be 1, 2, 4, 8 or 16");
-    }
+    with_radix(radix, [&](auto R) {
+        stockham_kernel<T, V, decltype(R)::value>
+            <<<grid, block, 0, s>>>(x, y, n, total, ns, sign);
+    });
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 

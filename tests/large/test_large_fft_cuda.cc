@@ -39,6 +39,19 @@ large_fft_options opts(backend b, std::size_t budget, precision p = precision::d
     return o;
 }
 
+// The forward FFT of x by FFTW in double (the reference of the single-precision cases).
+std::vector<std::complex<double>>
+forward_fft_double(const std::vector<std::complex<float>>& x)
+{
+    const auto n = std::int64_t(x.size());
+    std::vector<std::complex<double>> xd(x.begin(), x.end()), ref(x.size());
+    dense_fft_options o;
+    o.backend = backend::cpu;
+    o.precision = precision::double_;
+    dense_fft_plan(n, 1, direction::forward, o).execute(xd.data(), ref.data());
+    return ref;
+}
+
 // The schedule lines of describe(), without the first line (which names the backend).
 std::string schedule_text(const large_fft_plan& p)
 {
@@ -152,11 +165,7 @@ GPUFFT_TEST(stockham_ffts_match_cpu)
         direction::forward,
         opts(backend::cuda, budget_for_pass(1 << 18, 8), precision::single));
     const auto x = random_complex<float>(n, fresh_seed());
-    std::vector<std::complex<double>> xd(x.begin(), x.end()), ref(n);
-    dense_fft_options o;
-    o.backend = backend::cpu;
-    o.precision = precision::double_;
-    dense_fft_plan(n, 1, direction::forward, o).execute(xd.data(), ref.data());
+    const auto ref = forward_fft_double(x);
     cuda::pinned_buffer<std::complex<float>> a(n);
     std::copy(x.begin(), x.end(), a.get());
     gpu.execute(a.get(), a.get());
@@ -175,11 +184,7 @@ GPUFFT_TEST(single_precision_out_of_card_2_20)
             { n }, direction::forward, opts(backend::cuda, budget, precision::single));
         GPUFFT_CHECK_EQ(gpu.passes(), 2);
         const auto x = random_complex<float>(n, fresh_seed());
-        std::vector<std::complex<double>> xd(x.begin(), x.end()), ref(n);
-        dense_fft_options o;
-        o.backend = backend::cpu;
-        o.precision = precision::double_;
-        dense_fft_plan(n, 1, direction::forward, o).execute(xd.data(), ref.data());
+        const auto ref = forward_fft_double(x);
         std::vector<std::complex<float>> y(n, poison<float>());
         gpu.execute(x.data(), y.data());
         GPUFFT_CHECK_LE(rel_l2_error(y.data(), ref.data(), n), 3e-6);
