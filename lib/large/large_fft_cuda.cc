@@ -71,6 +71,9 @@ private:
 //   GPUFFT_LARGE_FFT_FFT=stockham  the passes' contiguous power-of-two FFTs with the
 //                                evict-first Stockham stages (stockham.h) instead of
 //                                cuFFT;
+//   GPUFFT_LARGE_FFT_MOVE_PIECES=1  in place, the transposed row round's host moves one
+//                                job per tile row, and the copy out of each tile row of
+//                                the strip waits only for its own (not for all of them);
 //   GPUFFT_LARGE_FFT_COPY_SPLIT=1  each pass's copy in one call per block instead of
 //                                two halves on two streams per direction (default 2:
 //                                4% faster at 2^32 on the H200).
@@ -133,6 +136,7 @@ public:
                       : 0),
           d_no_compute(env_flag("GPUFFT_LARGE_FFT_NO_COMPUTE")),
           d_no_fft(env_flag("GPUFFT_LARGE_FFT_NO_FFT")),
+          d_move_pieces(env_flag("GPUFFT_LARGE_FFT_MOVE_PIECES")),
           d_stockham(std::getenv("GPUFFT_LARGE_FFT_FFT") &&
                      std::string(std::getenv("GPUFFT_LARGE_FFT_FFT")) == "stockham"),
           d_copy_split(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT")
@@ -382,6 +386,34 @@ private:
                     st);
     }
 
+    // The copy out of pass j of a transposed row round (column strip j of each square)
+    // by tile rows: rows up to the diagonal tile at once (nothing moves out of them),
+    // each tile row k > j once the host moved its unread rows away (moved[k - j - 1]).
+    void copy_out_by_tile_row(const large_round& r,
+                              const large_pass& p,
+                              const C* res,
+                              void* out,
+                              const cuda::event* moved)
+    {
+        const i64 tile = r.tile, j = p.a0, tiles = r.M / tile;
+        auto rows = [&](i64 r0, i64 nr) {
+            std::vector<host_block> part(p.writes);
+            for (auto& b : part) {
+                b.host_offset += r0 * b.pitch;
+                b.dev_offset += r0 * b.dpitch();
+                b.dev_pitch = b.dpitch();
+                b.rows = nr;
+            }
+            return part;
+        };
+        copy_blocks(out, res, rows(0, (j + 1) * tile), false, d_d2h.get());
+        for (i64 k = j + 1; k < tiles; ++k) {
+            GPUFFT_CUDA_CHECK(
+                cudaStreamWaitEvent(d_d2h.get(), moved[k - j - 1].get(), 0));
+            copy_blocks(out, res, rows(k * tile, tile), false, d_d2h.get());
+        }
+    }
+
     // One round of passes through the three-slot ring.
     void run_passes(const large_round& r, const void* src, void* out)
     {
@@ -395,7 +427,16 @@ private:
         std::exception_ptr scatter_error;
         // host moves, two jobs per pass: the move the next pass reads, then the rest
         const bool moves = r.type == large_round::kind::rows_transposed;
-        std::vector<move_job> jobs(moves ? 2 * passes.size() : 0);
+        // host move jobs per pass: the moves of tile row j + 1 (the next pass reads
+        // them), then the rest; with GPUFFT_LARGE_FFT_MOVE_PIECES one job per tile row,
+        // and the copy out of each tile row of the strip waits only for its own
+        const bool pieces = moves && d_move_pieces;
+        std::size_t per_pass = 2;
+        if (pieces)
+            for (const auto& p : passes)
+                per_pass = std::max(per_pass, p.moves.size() / std::size_t(r.blocks));
+        std::vector<move_job> jobs(moves ? per_pass * passes.size() : 0);
+        std::vector<cuda::event> moved_row(pieces ? per_pass * K : 0);
         // the host functions point into `jobs`: wait for them however this returns
         struct move_fence {
             cudaStream_t s;
@@ -474,20 +515,28 @@ private:
                         cudaStreamWaitEvent(d_move.get(), d_h2d_done[s].get(), 0));
                     mark(i, 6, d_move.get());
                     // the moves of tile row j + 1 (one per square) first
-                    const std::size_t first =
-                        std::min<std::size_t>(std::size_t(r.blocks), p.moves.size());
-                    jobs[2 * i] = { out, p.moves.data(), first, sizeof(C), th, nullptr };
-                    jobs[2 * i + 1] = { out,
-                                        p.moves.data() + first,
-                                        p.moves.size() - first,
-                                        sizeof(C),
-                                        th,
-                                        nullptr };
-                    GPUFFT_CUDA_CHECK(
-                        cudaLaunchHostFunc(d_move.get(), run_move_job, &jobs[2 * i]));
+                    const std::size_t nb = std::size_t(r.blocks);
+                    const std::size_t first = std::min(nb, p.moves.size());
+                    move_job* job = &jobs[per_pass * i];
+                    auto launch = [&](std::size_t from, std::size_t count) {
+                        *job = {
+                            out, p.moves.data() + from, count, sizeof(C), th, nullptr
+                        };
+                        GPUFFT_CUDA_CHECK(
+                            cudaLaunchHostFunc(d_move.get(), run_move_job, job++));
+                    };
+                    launch(0, first);
                     d_moved_first[s].record(d_move.get());
-                    GPUFFT_CUDA_CHECK(
-                        cudaLaunchHostFunc(d_move.get(), run_move_job, &jobs[2 * i + 1]));
+                    if (pieces) {
+                        if (first)
+                            moved_row[per_pass * s].record(d_move.get());
+                        for (std::size_t g = 1; g < p.moves.size() / nb; ++g) {
+                            launch(g * nb, nb);
+                            moved_row[per_pass * s + g].record(d_move.get());
+                        }
+                    } else {
+                        launch(first, p.moves.size() - first);
+                    }
                     d_moved_all[s].record(d_move.get());
                     mark(i, 7, d_move.get());
                 }
@@ -584,11 +633,13 @@ private:
                 // copy out
                 GPUFFT_CUDA_CHECK(
                     cudaStreamWaitEvent(d_d2h.get(), d_comp_done[s].get(), 0));
-                if (moves) // the writes land where the moves read
+                if (moves && !(pieces && direct_out)) // the writes land where moves read
                     GPUFFT_CUDA_CHECK(
                         cudaStreamWaitEvent(d_d2h.get(), d_moved_all[s].get(), 0));
                 mark(i, 4, d_d2h.get());
-                if (direct_out)
+                if (pieces && direct_out)
+                    copy_out_by_tile_row(r, p, res, out, &moved_row[per_pass * s]);
+                else if (direct_out)
                     copy_blocks(out, res, p.writes, false, d_d2h.get());
                 else
                     GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_stage_out[s].get(),
@@ -713,7 +764,7 @@ private:
     large_exec_config d_cfg;
     bool d_strided, d_force_staged;
     int d_trace;
-    bool d_no_compute, d_no_fft, d_stockham;
+    bool d_no_compute, d_no_fft, d_move_pieces, d_stockham;
     int d_copy_split;
     double d_issue_ms = 0;
     i64 d_pass = 0, d_whole = 0, d_stage = 0;

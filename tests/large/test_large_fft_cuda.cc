@@ -94,37 +94,6 @@ GPUFFT_TEST(same_schedule_and_answer_as_cpu)
 }
 
 #ifdef GPUFFT_HAVE_CUDA // pinned arrays need the CUDA runtime
-GPUFFT_TEST(pinned_arrays_are_copied_directly)
-{
-    require_gpu();
-    struct c {
-        std::int64_t n, pass;
-    };
-    // in place: tile-pair transpose round (2^16, 4096), transposed row round (2^16,
-    // 16384; 2^17 over two squares, 32768)
-    for (const auto& t :
-         { c{ 1 << 16, 4096 }, c{ 1 << 16, 16384 }, c{ 1 << 17, 32768 } }) {
-        const std::int64_t n = t.n, pass = t.pass;
-        large_fft_plan gpu(
-            { n }, direction::forward, opts(backend::cuda, budget_for_pass(pass, 16)));
-        large_fft_plan cpu(
-            { n }, direction::forward, opts(backend::cpu, budget_for_pass(pass, 16)));
-        GPUFFT_CHECK_EQ(schedule_text(gpu), schedule_text(cpu));
-        const auto x = random_complex<double>(n, fresh_seed());
-        std::vector<std::complex<double>> ref(n);
-        cpu.execute(x.data(), ref.data());
-        cuda::pinned_buffer<std::complex<double>> in(n), out(n);
-        std::copy(x.begin(), x.end(), in.get());
-        std::fill(out.get(), out.get() + n, poison<double>());
-        gpu.execute(in.get(), out.get());
-        GPUFFT_CHECK_LE(rel_l2_error(out.get(), ref.data(), n), 1e-13);
-        gpu.execute(in.get(), in.get());
-        GPUFFT_CHECK_LE(rel_l2_error(in.get(), ref.data(), n), 1e-13);
-    }
-}
-#endif
-
-#ifdef GPUFFT_HAVE_CUDA
 // An environment setting for the plans made while it lives.
 struct env_setting {
     env_setting(const char* n, const char* v) : name(n) { setenv(n, v, 1); }
@@ -132,6 +101,41 @@ struct env_setting {
     const char* name;
 };
 
+GPUFFT_TEST(pinned_arrays_are_copied_directly)
+{
+    require_gpu();
+    struct c {
+        std::int64_t n, pass;
+    };
+    // in place: tile-pair transpose round (2^16, 4096), transposed row round (2^16,
+    // 16384; 2^17 over two squares, 32768); the row round's copies out also by tile
+    // row, each after its own host moves
+    for (const char* pieces : { "0", "1" })
+        for (const auto& t :
+             { c{ 1 << 16, 4096 }, c{ 1 << 16, 16384 }, c{ 1 << 17, 32768 } }) {
+            env_setting by_tile_row("GPUFFT_LARGE_FFT_MOVE_PIECES", pieces);
+            const std::int64_t n = t.n, pass = t.pass;
+            large_fft_plan gpu({ n },
+                               direction::forward,
+                               opts(backend::cuda, budget_for_pass(pass, 16)));
+            large_fft_plan cpu(
+                { n }, direction::forward, opts(backend::cpu, budget_for_pass(pass, 16)));
+            GPUFFT_CHECK_EQ(schedule_text(gpu), schedule_text(cpu));
+            const auto x = random_complex<double>(n, fresh_seed());
+            std::vector<std::complex<double>> ref(n);
+            cpu.execute(x.data(), ref.data());
+            cuda::pinned_buffer<std::complex<double>> in(n), out(n);
+            std::copy(x.begin(), x.end(), in.get());
+            std::fill(out.get(), out.get() + n, poison<double>());
+            gpu.execute(in.get(), out.get());
+            GPUFFT_CHECK_LE(rel_l2_error(out.get(), ref.data(), n), 1e-13);
+            gpu.execute(in.get(), in.get());
+            GPUFFT_CHECK_LE(rel_l2_error(in.get(), ref.data(), n), 1e-13);
+        }
+}
+#endif
+
+#ifdef GPUFFT_HAVE_CUDA
 // The passes' FFTs on the evict-first Stockham stages instead of cuFFT: the same answers
 // (lengths that are not powers of two, and plane FFTs, still go to cuFFT).
 GPUFFT_TEST(stockham_ffts_match_cpu)
