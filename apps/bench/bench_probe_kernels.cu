@@ -7,7 +7,7 @@
 
 #include "bench_probe_kernels.h"
 #include "cuda/cuda_check.h"
-#include <algorithm>
+#include "cuda/grid.h"
 
 namespace gpufft_bench {
 
@@ -31,7 +31,7 @@ void launch_sweep(
     const float* x, std::int64_t n, int reps, bool streaming, int* flag, void* stream)
 {
     const int block = 256;
-    const int grid = int(std::min<std::int64_t>((n + block - 1) / block, 132 * 32));
+    const int grid = gr::gpufft::cuda::grid_blocks(n, block);
     auto s = static_cast<cudaStream_t>(stream);
     if (streaming)
         sweep_kernel<true><<<grid, block, 0, s>>>(x, n, reps, flag);

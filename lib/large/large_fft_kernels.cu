@@ -6,6 +6,7 @@
  */
 
 #include "cuda/cuda_check.h"
+#include "cuda/grid.h"
 #include "large_fft_kernels.h"
 #include <cuComplex.h>
 #include <algorithm>
@@ -124,10 +125,7 @@ __global__ void finite_kernel(const R* x, i64 n, int* flag)
         atomicOr(flag, 1);
 }
 
-int grid_for(i64 n, int block)
-{
-    return int(std::min<i64>((n + block - 1) / block, i64(132) * 32));
-}
+using cuda::grid_blocks;
 
 } // namespace
 
@@ -144,10 +142,10 @@ void launch_twiddle(void* buf,
         return;
     auto s = static_cast<cudaStream_t>(stream);
     if (dbl)
-        twiddle_kernel<<<grid_for(total, 256), 256, 0, s>>>(
+        twiddle_kernel<<<grid_blocks(total, 256), 256, 0, s>>>(
             static_cast<double2*>(buf), total, rows, cols, tw);
     else
-        twiddle_kernel<<<grid_for(total, 256), 256, 0, s>>>(
+        twiddle_kernel<<<grid_blocks(total, 256), 256, 0, s>>>(
             static_cast<float2*>(buf), total, rows, cols, tw);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
@@ -189,14 +187,14 @@ void launch_unit_transpose(
             "launch_unit_transpose: cols must be a multiple of unit");
     auto s = static_cast<cudaStream_t>(stream);
     if (dbl)
-        unit_transpose_kernel<<<grid_for(total, 256), 256, 0, s>>>(
+        unit_transpose_kernel<<<grid_blocks(total, 256), 256, 0, s>>>(
             static_cast<const double2*>(in),
             static_cast<double2*>(out),
             rows,
             cols,
             unit);
     else
-        unit_transpose_kernel<<<grid_for(total, 256), 256, 0, s>>>(
+        unit_transpose_kernel<<<grid_blocks(total, 256), 256, 0, s>>>(
             static_cast<const float2*>(in), static_cast<float2*>(out), rows, cols, unit);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
@@ -207,10 +205,10 @@ void launch_finite_check(const void* buf, bool dbl, i64 n, int* flag, void* stre
         return;
     auto s = static_cast<cudaStream_t>(stream);
     if (dbl)
-        finite_kernel<<<grid_for(2 * n, 256), 256, 0, s>>>(
+        finite_kernel<<<grid_blocks(2 * n, 256), 256, 0, s>>>(
             static_cast<const double*>(buf), 2 * n, flag);
     else
-        finite_kernel<<<grid_for(2 * n, 256), 256, 0, s>>>(
+        finite_kernel<<<grid_blocks(2 * n, 256), 256, 0, s>>>(
             static_cast<const float*>(buf), 2 * n, flag);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }

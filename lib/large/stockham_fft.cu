@@ -9,9 +9,9 @@
 // load and store with the evict-first hint (why: stockham.h).
 
 #include "cuda/cuda_check.h"
+#include "cuda/grid.h"
 #include "large_fft_kernels.h"
 #include "stockham.h"
-#include <algorithm>
 #include <atomic>
 #include <stdexcept>
 #include <utility>
@@ -59,7 +59,7 @@ void launch_stage(
 {
     const i64 total = batch * (n / radix);
     const int block = 256;
-    const int grid = int(std::min<i64>((total + block - 1) / block, i64(132) * 32));
+    const int grid = cuda::grid_blocks(total, block);
     auto s = static_cast<cudaStream_t>(st);
     auto x = static_cast<const V*>(in);
     auto y = static_cast<V*>(out);

@@ -6,6 +6,7 @@
  */
 
 #include "cuda/cuda_check.h"
+#include "cuda/grid.h"
 #include "power_kernels.h"
 #include <algorithm>
 #include <stdexcept>
@@ -20,14 +21,7 @@ using i64 = std::int64_t;
 
 constexpr int block_threads = 256;
 constexpr int warps_per_block = block_threads / 32;
-// Enough resident blocks to fill any current GPU; loops stride over the rest.
-constexpr i64 max_blocks = 132 * 32;
-
-int grid_for(i64 items, i64 per_block)
-{
-    return int(
-        std::max<i64>(1, std::min<i64>((items + per_block - 1) / per_block, max_blocks)));
-}
+using cuda::grid_blocks;
 
 // The window from cos(theta) alone, by the Chebyshev recurrence cos(k theta) =
 // T_k(cos theta), as spectral_window::apply does on the host. The sample index is below
@@ -119,7 +113,7 @@ void launch_window(
         return;
     if (begin < 0 || begin + count > w.n)
         throw std::invalid_argument("launch_window: samples outside the window");
-    window_kernel<<<grid_for(count, block_threads),
+    window_kernel<<<grid_blocks(count, block_threads),
                     block_threads,
                     0,
                     static_cast<cudaStream_t>(stream)>>>(
@@ -143,7 +137,7 @@ void launch_band_power(const void* spectrum,
     constexpr i64 min_piece = 4096, target_items = 16384;
     const i64 pieces = std::max<i64>(
         1, std::min<i64>(decim / min_piece, (target_items + bins - 1) / bins));
-    band_power_kernel<<<grid_for(bins * pieces, warps_per_block),
+    band_power_kernel<<<grid_blocks(bins * pieces, warps_per_block),
                         block_threads,
                         0,
                         static_cast<cudaStream_t>(stream)>>>(
@@ -168,7 +162,7 @@ void launch_accumulate(const double* power,
 {
     if (bins <= 0)
         return;
-    accumulate_kernel<<<grid_for(bins, block_threads),
+    accumulate_kernel<<<grid_blocks(bins, block_threads),
                         block_threads,
                         0,
                         static_cast<cudaStream_t>(stream)>>>(
