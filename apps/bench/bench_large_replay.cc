@@ -46,21 +46,19 @@ enum class kernel_kind {
 struct ring_setup {
     const char* name;
     kernel_kind kernel;
-    kernel_at where;   // where it runs
-    bool split = true; // each block's rows in halves on two streams per direction
+    kernel_at where; // where it runs
 };
 
 constexpr int slots = 3;
 
-// One direction's copies of a pass: on `st`, with the second half of every block on
-// `helper` (forked from and joined back into `st`) when splitting.
+// One direction's copies of a pass, split as the executor's: on `st`, with the second
+// half of every block on `helper` (forked from and joined back into `st`).
 struct copy_lane {
     copy_lane(cudaStream_t s, cudaStream_t h) : st(s), helper(h) {}
     cudaStream_t st, helper;
     cuda::event fork, join;
 
-    void
-    copy(cf* host, cf* dev, const std::vector<host_block>& blocks, bool in, bool split)
+    void copy(cf* host, cf* dev, const std::vector<host_block>& blocks, bool in)
     {
         const std::size_t e = sizeof(cf);
         auto issue = [&](const host_block& b, i64 r0, i64 nr, cudaStream_t on) {
@@ -85,20 +83,16 @@ struct copy_lane {
                                                     cudaMemcpyDeviceToHost,
                                                     on));
         };
-        if (split) {
-            fork.record(st);
-            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(helper, fork.get(), 0));
-        }
+        fork.record(st);
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(helper, fork.get(), 0));
         for (const auto& b : blocks) {
-            const i64 h = split && b.rows > 1 ? b.rows / 2 : b.rows;
+            const i64 h = b.rows > 1 ? b.rows / 2 : b.rows;
             issue(b, 0, h, st);
             if (h < b.rows)
                 issue(b, h, b.rows - h, helper);
         }
-        if (split) {
-            join.record(helper);
-            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(st, join.get(), 0));
-        }
+        join.record(helper);
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(st, join.get(), 0));
     }
 };
 
@@ -154,7 +148,7 @@ double replay_round(
         const auto& p = r.pass_list[i];
         const int s = int(i % slots);
         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(in.st, done[s].get(), 0));
-        in.copy(r.from_input ? in_arr : out_arr, slot(s), p.reads, true, how.split);
+        in.copy(r.from_input ? in_arr : out_arr, slot(s), p.reads, true);
         got[s].record(in.st);
         cuda::event* ready = &got[s];
         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(comp.get(), got[s].get(), 0));
@@ -163,7 +157,7 @@ double replay_round(
         if (how.where == kernel_at::compute)
             ready = &computed[s];
         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(out.st, ready->get(), 0));
-        out.copy(out_arr, slot(s), p.writes, false, how.split);
+        out.copy(out_arr, slot(s), p.writes, false);
         done[s].record(out.st);
     }
     GPUFFT_CUDA_CHECK(cudaStreamSynchronize(in.st));
@@ -193,7 +187,8 @@ void replay_probe(const std::vector<std::int64_t>& shape,
 {
     const auto sched =
         gr::gpufft::detail::plan_large_fft(shape, sizeof(cf), budget, in == out);
-    std::printf("replay of the schedule's copies, no compute (GB/s, in + out):\n%s",
+    std::printf("replay of the schedule's copies with one kernel per pass (GB/s, in + "
+                "out):\n%s",
                 sched.describe().c_str());
     using w = kernel_at;
     using k = kernel_kind;
