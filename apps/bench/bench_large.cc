@@ -10,7 +10,8 @@
 // thread; the measured pinned copy rates beside our effective PCIe rate.
 // (--variants 1 adds the CUDA backend's debug alternatives and the raw 2-D copy rate;
 // --copy-probe 1 first prints the 2-D copy rate against the row width; --replay-probe 1
-// replays the schedule's copies without compute, plain and as the executor issues them.)
+// replays the schedule's copies as the executor issues them, with one kernel per pass of
+// each kind that may slow them: bench_large_replay.h.)
 //
 //   gpufft-bench large [--sizes 2^24,2^26,2^28,2^30] [--reps 5] [--fftw-max 2^30]
 //                      [--shapes 8192x8192,512x512x512] [--inplace-only 0|1]

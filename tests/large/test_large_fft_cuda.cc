@@ -133,9 +133,7 @@ GPUFFT_TEST(pinned_arrays_are_copied_directly)
             GPUFFT_CHECK_LE(rel_l2_error(in.get(), ref.data(), n), 1e-13);
         }
 }
-#endif
 
-#ifdef GPUFFT_HAVE_CUDA
 // The passes' FFTs on the evict-first Stockham stages instead of cuFFT: the same answers
 // (lengths that are not powers of two, and plane FFTs, still go to cuFFT).
 GPUFFT_TEST(stockham_ffts_match_cpu)
