@@ -16,6 +16,7 @@
 // their source.
 
 #include "cuda/cuda_resources.h"
+#include "four_step.h"
 #include "large_fft_backend.h"
 #include "large_fft_host.h"
 #include "large_fft_kernels.h"
@@ -68,12 +69,12 @@ private:
 //   GPUFFT_LARGE_FFT_NO_FFT=1    passes run everything but the cuFFT calls (wrong
 //                                results: the time with only the evict-first kernels,
 //                                i.e. what an FFT without L2 pollution would reach);
-//   GPUFFT_LARGE_FFT_FFT=stockham  the passes' contiguous power-of-two FFTs with the
-//                                evict-first Stockham stages (stockham.h) instead of
-//                                cuFFT;
-//   GPUFFT_LARGE_FFT_MOVE_PIECES=1  in place, the transposed row round's host moves one
-//                                job per tile row, and the copy out of each tile row of
-//                                the strip waits only for its own (not for all of them);
+//   GPUFFT_LARGE_FFT_FFT=four_step (default) | stockham | cufft  who transforms the
+//                                passes: the two evict-first kernels of four_step.h
+//                                where they apply (power-of-two lengths up to 2^16 of
+//                                the column round in place and of the row round), else
+//                                cuFFT; the Stockham stages (stockham.h) on every
+//                                contiguous power-of-two FFT, else cuFFT; cuFFT alone;
 //   GPUFFT_LARGE_FFT_COPY_SPLIT=1  each pass's copy in one call per block instead of
 //                                two halves on two streams per direction (default 2:
 //                                4% faster at 2^32 on the H200).
@@ -81,6 +82,23 @@ bool env_flag(const char* name)
 {
     const char* v = std::getenv(name);
     return v && *v && std::string(v) != "0";
+}
+
+enum class pass_fft { four_step, stockham, cufft };
+
+pass_fft pass_fft_from_env()
+{
+    const char* v = std::getenv("GPUFFT_LARGE_FFT_FFT");
+    const std::string name = v ? v : "";
+    if (name.empty() || name == "four_step")
+        return pass_fft::four_step;
+    if (name == "stockham")
+        return pass_fft::stockham;
+    if (name == "cufft")
+        return pass_fft::cufft;
+    throw std::invalid_argument("GPUFFT_LARGE_FFT_FFT must be four_step, stockham or "
+                                "cufft, not '" +
+                                name + "'");
 }
 
 // A batch of host moves for a host function on the move stream (which cannot throw).
@@ -111,6 +129,42 @@ bool transposes(const large_round& r, const large_pass& p, bool strided)
            !r.trailing;
 }
 
+// The passes the two kernels of four_step.h transform whole: the column round's [L][bc]
+// blocks written back in natural order, and the row round.
+bool four_step_takes(const large_round& r, const large_pass& p, bool strided)
+{
+    if (r.type == large_round::kind::rows_transposed)
+        return four_step_supports(r.blocks * r.M);
+    return transposes(r, p, strided) && !r.transposed_write && p.ac == 1 &&
+           four_step_supports(r.L);
+}
+
+four_step_geometry four_step_for(const large_round& r, const large_pass& p)
+{
+    four_step_geometry g;
+    if (r.type == large_round::kind::rows_transposed) {
+        // `tile` rows of blocks M, row t's output k to row k of the strip (k = m blocks
+        // + h to row m of square h), column t
+        four_step_split(r.blocks * r.M, &g.L1, &g.L2);
+        g.batch = r.tile;
+        g.out_b = 1;
+        g.out_k = r.tile;
+        g.blocks = r.blocks;
+    } else {
+        four_step_split(r.L, &g.L1, &g.L2);
+        g.W = p.bc;
+        g.out_b = 0;
+        g.out_k = p.bc;
+    }
+    return g;
+}
+
+// Contiguous power-of-two rows the Stockham stages take.
+bool stockham_takes(const fft_geometry& g)
+{
+    return g.n2 == 1 && g.stride == 1 && g.dist == g.n && stockham_supports(g.n);
+}
+
 std::vector<fft_call>
 device_calls(const large_round& r, const large_pass& p, bool strided)
 {
@@ -136,9 +190,7 @@ public:
                       : 0),
           d_no_compute(env_flag("GPUFFT_LARGE_FFT_NO_COMPUTE")),
           d_no_fft(env_flag("GPUFFT_LARGE_FFT_NO_FFT")),
-          d_move_pieces(env_flag("GPUFFT_LARGE_FFT_MOVE_PIECES")),
-          d_stockham(std::getenv("GPUFFT_LARGE_FFT_FFT") &&
-                     std::string(std::getenv("GPUFFT_LARGE_FFT_FFT")) == "stockham"),
+          d_fft(pass_fft_from_env()),
           d_copy_split(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT")
                            ? std::atoi(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT"))
                            : 2)
@@ -159,11 +211,15 @@ public:
         std::set<fft_geometry> geometries;
         for (const auto* sched : schedules)
             for (const auto& r : sched->rounds)
-                for (const auto& p : r.pass_list)
-                    for (const auto& c : r.type == large_round::kind::whole
-                                             ? pass_fft_calls(r, large_pass{})
-                                             : device_calls(r, p, d_strided))
-                        geometries.insert(c.g);
+                for (const auto& p : r.pass_list) {
+                    const bool whole = r.type == large_round::kind::whole;
+                    if (!whole && own_pass_fft(r, p))
+                        continue;
+                    for (const auto& c : whole ? pass_fft_calls(r, large_pass{})
+                                               : device_calls(r, p, d_strided))
+                        if (whole || d_fft != pass_fft::stockham || !stockham_takes(c.g))
+                            geometries.insert(c.g);
+                }
         for (const auto& geo : geometries) {
             auto h = std::make_unique<cufft_handle>();
             GPUFFT_CUFFT_CHECK(cufftSetAutoAllocation(h->get(), 0));
@@ -259,6 +315,13 @@ private:
         }
     }
 
+    // The pass is transformed by the kernels of four_step.h (no cuFFT plan needed).
+    bool own_pass_fft(const large_round& r, const large_pass& p) const
+    {
+        return d_fft == pass_fft::four_step && !d_no_fft &&
+               four_step_takes(r, p, d_strided);
+    }
+
     // One FFT call of a pass on `buf`; `scratch` (as large, free now, or null) lets the
     // Stockham stages take contiguous power-of-two rows instead of cuFFT.
     void fft(C* buf, C* scratch, const fft_call& c)
@@ -266,8 +329,7 @@ private:
         if (d_no_fft)
             return;
         const int dir = static_cast<int>(d_cfg.dir); // CUFFT_FORWARD == -1 as ours
-        if (d_stockham && scratch && c.g.n2 == 1 && c.g.stride == 1 &&
-            c.g.dist == c.g.n && stockham_supports(c.g.n)) {
+        if (d_fft == pass_fft::stockham && scratch && stockham_takes(c.g)) {
             launch_stockham_fft(buf + c.offset,
                                 scratch + c.offset,
                                 dbl,
@@ -386,34 +448,6 @@ private:
                     st);
     }
 
-    // The copy out of pass j of a transposed row round (column strip j of each square)
-    // by tile rows: rows up to the diagonal tile at once (nothing moves out of them),
-    // each tile row k > j once the host moved its unread rows away (moved[k - j - 1]).
-    void copy_out_by_tile_row(const large_round& r,
-                              const large_pass& p,
-                              const C* res,
-                              void* out,
-                              const cuda::event* moved)
-    {
-        const i64 tile = r.tile, j = p.a0, tiles = r.M / tile;
-        auto rows = [&](i64 r0, i64 nr) {
-            std::vector<host_block> part(p.writes);
-            for (auto& b : part) {
-                b.host_offset += r0 * b.pitch;
-                b.dev_offset += r0 * b.dpitch();
-                b.dev_pitch = b.dpitch();
-                b.rows = nr;
-            }
-            return part;
-        };
-        copy_blocks(out, res, rows(0, (j + 1) * tile), false, d_d2h.get());
-        for (i64 k = j + 1; k < tiles; ++k) {
-            GPUFFT_CUDA_CHECK(
-                cudaStreamWaitEvent(d_d2h.get(), moved[k - j - 1].get(), 0));
-            copy_blocks(out, res, rows(k * tile, tile), false, d_d2h.get());
-        }
-    }
-
     // One round of passes through the three-slot ring.
     void run_passes(const large_round& r, const void* src, void* out)
     {
@@ -427,16 +461,7 @@ private:
         std::exception_ptr scatter_error;
         // host moves, two jobs per pass: the move the next pass reads, then the rest
         const bool moves = r.type == large_round::kind::rows_transposed;
-        // host move jobs per pass: the moves of tile row j + 1 (the next pass reads
-        // them), then the rest; with GPUFFT_LARGE_FFT_MOVE_PIECES one job per tile row,
-        // and the copy out of each tile row of the strip waits only for its own
-        const bool pieces = moves && d_move_pieces;
-        std::size_t per_pass = 2;
-        if (pieces)
-            for (const auto& p : passes)
-                per_pass = std::max(per_pass, p.moves.size() / std::size_t(r.blocks));
-        std::vector<move_job> jobs(moves ? per_pass * passes.size() : 0);
-        std::vector<cuda::event> moved_row(pieces ? per_pass * K : 0);
+        std::vector<move_job> jobs(moves ? 2 * passes.size() : 0);
         // the host functions point into `jobs`: wait for them however this returns
         struct move_fence {
             cudaStream_t s;
@@ -515,28 +540,20 @@ private:
                         cudaStreamWaitEvent(d_move.get(), d_h2d_done[s].get(), 0));
                     mark(i, 6, d_move.get());
                     // the moves of tile row j + 1 (one per square) first
-                    const std::size_t nb = std::size_t(r.blocks);
-                    const std::size_t first = std::min(nb, p.moves.size());
-                    move_job* job = &jobs[per_pass * i];
-                    auto launch = [&](std::size_t from, std::size_t count) {
-                        *job = {
-                            out, p.moves.data() + from, count, sizeof(C), th, nullptr
-                        };
-                        GPUFFT_CUDA_CHECK(
-                            cudaLaunchHostFunc(d_move.get(), run_move_job, job++));
-                    };
-                    launch(0, first);
+                    const std::size_t first =
+                        std::min<std::size_t>(std::size_t(r.blocks), p.moves.size());
+                    jobs[2 * i] = { out, p.moves.data(), first, sizeof(C), th, nullptr };
+                    jobs[2 * i + 1] = { out,
+                                        p.moves.data() + first,
+                                        p.moves.size() - first,
+                                        sizeof(C),
+                                        th,
+                                        nullptr };
+                    GPUFFT_CUDA_CHECK(
+                        cudaLaunchHostFunc(d_move.get(), run_move_job, &jobs[2 * i]));
                     d_moved_first[s].record(d_move.get());
-                    if (pieces) {
-                        if (first)
-                            moved_row[per_pass * s].record(d_move.get());
-                        for (std::size_t g = 1; g < p.moves.size() / nb; ++g) {
-                            launch(g * nb, nb);
-                            moved_row[per_pass * s + g].record(d_move.get());
-                        }
-                    } else {
-                        launch(first, p.moves.size() - first);
-                    }
+                    GPUFFT_CUDA_CHECK(
+                        cudaLaunchHostFunc(d_move.get(), run_move_job, &jobs[2 * i + 1]));
                     d_moved_all[s].record(d_move.get());
                     mark(i, 7, d_move.get());
                 }
@@ -547,7 +564,8 @@ private:
                 mark(i, 2, d_comp.get());
                 C* buf = d_buf0[s].get();
                 C* res = buf;
-                if (r.from_input)
+                const bool own = !d_no_compute && own_pass_fft(r, p);
+                if (r.from_input && !own) // kernel A checks what it loads
                     launch_finite_check(buf, dbl, p.elements, d_flag.get(), d_comp.get());
                 twiddle_params tw;
                 if (r.twiddle) {
@@ -563,6 +581,18 @@ private:
                         r.type == large_round::kind::rows_transposed ||
                         r.type == large_round::kind::tile_transpose)
                         res = d_buf1[s].get();
+                } else if (own) {
+                    // both kernels: A in place, B into the slot's other buffer in the
+                    // layout the copy out wants, twiddled (column round)
+                    res = d_buf1[s].get();
+                    launch_four_step_fft(buf,
+                                         res,
+                                         dbl,
+                                         four_step_for(r, p),
+                                         static_cast<int>(d_cfg.dir),
+                                         tw,
+                                         r.from_input ? d_flag.get() : nullptr,
+                                         d_comp.get());
                 } else if (r.type == large_round::kind::tile_transpose) {
                     res = d_buf1[s].get();
                     launch_transpose(buf,
@@ -633,13 +663,11 @@ private:
                 // copy out
                 GPUFFT_CUDA_CHECK(
                     cudaStreamWaitEvent(d_d2h.get(), d_comp_done[s].get(), 0));
-                if (moves && !(pieces && direct_out)) // the writes land where moves read
+                if (moves) // the writes land where the moves read
                     GPUFFT_CUDA_CHECK(
                         cudaStreamWaitEvent(d_d2h.get(), d_moved_all[s].get(), 0));
                 mark(i, 4, d_d2h.get());
-                if (pieces && direct_out)
-                    copy_out_by_tile_row(r, p, res, out, &moved_row[per_pass * s]);
-                else if (direct_out)
+                if (direct_out)
                     copy_blocks(out, res, p.writes, false, d_d2h.get());
                 else
                     GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_stage_out[s].get(),
@@ -764,7 +792,8 @@ private:
     large_exec_config d_cfg;
     bool d_strided, d_force_staged;
     int d_trace;
-    bool d_no_compute, d_no_fft, d_move_pieces, d_stockham;
+    bool d_no_compute, d_no_fft;
+    pass_fft d_fft;
     int d_copy_split;
     double d_issue_ms = 0;
     i64 d_pass = 0, d_whole = 0, d_stage = 0;

@@ -7,6 +7,7 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/grid.h"
+#include "four_step.h"
 #include "large_fft_kernels.h"
 #include <cuComplex.h>
 #include <algorithm>
@@ -31,15 +32,10 @@ struct real_of<double2> {
     using type = double;
 };
 
-// exp(sign 2 pi i e / n) with e = k * ((b0 + j) / div) mod n: exact integer reduction,
-// then sincospi in double, so the twiddle is accurate to double rounding for any n <
-// 2^62.
 __device__ inline double2 twiddle_at(i64 k, i64 j, const twiddle_params& tw)
 {
-    const i64 e = (k * ((tw.b0 + j) / tw.div)) % tw.n;
-    double s, c;
-    sincospi(double(tw.sign) * 2.0 * double(e) / double(tw.n), &s, &c);
-    return make_double2(c, s);
+    const xy<double> w = pass_twiddle(k, j, tw);
+    return make_double2(w.x, w.y);
 }
 
 template <typename C>

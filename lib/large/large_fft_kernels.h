@@ -74,6 +74,26 @@ void launch_stockham_fft(void* data,
 //! How many transforms launch_stockham_fft has run in this process (for the tests).
 std::int64_t stockham_fft_launches();
 
+struct four_step_geometry; // four_step.h
+
+/*!
+ * The transforms of four_step.h on `data` (kernel A, in place) and `out` (kernel B, a
+ * different array): L = g.L1 g.L2 a power of two from 4 to 2^16, L1 >= L2; the output
+ * times the pass twiddle `tw` when tw.on; non-finite input sets *flag unless flag is
+ * null. Loads and stores evict-first. sign: -1 forward, +1 backward.
+ */
+void launch_four_step_fft(void* data,
+                          void* out,
+                          bool dbl,
+                          const four_step_geometry& g,
+                          int sign,
+                          const twiddle_params& tw,
+                          int* flag,
+                          void* stream);
+
+//! How many transforms launch_four_step_fft has run in this process (for the tests).
+std::int64_t four_step_fft_launches();
+
 //! Sets *flag (device int) to 1 when one of n complex values is not finite.
 void launch_finite_check(
     const void* buf, bool dbl, std::int64_t n, int* flag, void* stream);

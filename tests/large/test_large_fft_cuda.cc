@@ -108,12 +108,11 @@ GPUFFT_TEST(pinned_arrays_are_copied_directly)
         std::int64_t n, pass;
     };
     // in place: tile-pair transpose round (2^16, 4096), transposed row round (2^16,
-    // 16384; 2^17 over two squares, 32768); the row round's copies out also by tile
-    // row, each after its own host moves
-    for (const char* pieces : { "0", "1" })
+    // 16384; 2^17 over two squares, 32768), with each way of transforming the passes
+    for (const char* fft : { "four_step", "stockham", "cufft" })
         for (const auto& t :
              { c{ 1 << 16, 4096 }, c{ 1 << 16, 16384 }, c{ 1 << 17, 32768 } }) {
-            env_setting by_tile_row("GPUFFT_LARGE_FFT_MOVE_PIECES", pieces);
+            env_setting pass_fft("GPUFFT_LARGE_FFT_FFT", fft);
             const std::int64_t n = t.n, pass = t.pass;
             large_fft_plan gpu({ n },
                                direction::forward,
@@ -134,13 +133,13 @@ GPUFFT_TEST(pinned_arrays_are_copied_directly)
         }
 }
 
-// The passes' FFTs on the evict-first Stockham stages instead of cuFFT: the same answers
-// (lengths that are not powers of two, and plane FFTs, still go to cuFFT).
-GPUFFT_TEST(stockham_ffts_match_cpu)
+// The passes' FFTs on our evict-first kernels instead of cuFFT: the two four-step kernels
+// (the default) and the Stockham stages give the same answers (lengths that are not
+// powers of two, and plane FFTs, still go to cuFFT).
+void own_ffts_match_cpu(const char* name, std::int64_t (*launch_count)())
 {
-    require_gpu();
-    env_setting stockham("GPUFFT_LARGE_FFT_FFT", "stockham");
-    const auto launches = detail::stockham_fft_launches();
+    env_setting fft("GPUFFT_LARGE_FFT_FFT", name);
+    const auto launches = launch_count();
     struct c {
         std::vector<std::int64_t> shape;
         std::int64_t pass;
@@ -158,7 +157,7 @@ GPUFFT_TEST(stockham_ffts_match_cpu)
                 t.shape, dir, opts(backend::cuda, budget_for_pass(t.pass, 16)));
             GPUFFT_CHECK_LE(check_plan<double>(gpu, int(dir)), 1e-12);
         }
-    GPUFFT_CHECK(detail::stockham_fft_launches() > launches);
+    GPUFFT_CHECK(launch_count() > launches);
 
     // single precision, and pinned arrays in place (the transposed row round)
     const std::int64_t n = 1 << 20;
@@ -172,6 +171,29 @@ GPUFFT_TEST(stockham_ffts_match_cpu)
     std::copy(x.begin(), x.end(), a.get());
     gpu.execute(a.get(), a.get());
     GPUFFT_CHECK_LE(rel_l2_error(a.get(), ref.data(), n), 3e-6);
+}
+
+GPUFFT_TEST(four_step_ffts_match_cpu)
+{
+    require_gpu();
+    own_ffts_match_cpu("four_step", detail::four_step_fft_launches);
+}
+
+GPUFFT_TEST(stockham_ffts_match_cpu)
+{
+    require_gpu();
+    own_ffts_match_cpu("stockham", detail::stockham_fft_launches);
+}
+
+GPUFFT_TEST(unknown_pass_fft_is_refused)
+{
+    require_gpu();
+    env_setting fft("GPUFFT_LARGE_FFT_FFT", "fftw");
+    GPUFFT_CHECK_THROWS(large_fft_plan({ 4096 },
+                                       direction::forward,
+                                       opts(backend::cuda, budget_for_pass(1024, 16))),
+                        std::invalid_argument,
+                        "GPUFFT_LARGE_FFT_FFT");
 }
 #endif
 
@@ -203,10 +225,15 @@ GPUFFT_TEST(non_finite_input_is_refused)
         large_fft_plan gpu({ 4096 }, direction::forward, opts(backend::cuda, budget));
         auto x = random_complex<double>(4096, fresh_seed());
         std::vector<std::complex<double>> y(4096);
-        x[77] = { std::numeric_limits<double>::quiet_NaN(), 0 };
-        GPUFFT_CHECK_THROWS(
-            gpu.execute(x.data(), y.data()), std::invalid_argument, "NaN");
-        x[77] = 1.0;
+        // in place, the four-step kernels check what they load; the last pass's too
+        for (std::size_t bad : { 77, 4000 })
+            for (bool in_place : { false, true }) {
+                auto z = x;
+                z[bad] = { 0, std::numeric_limits<double>::infinity() };
+                GPUFFT_CHECK_THROWS(gpu.execute(z.data(), in_place ? z.data() : y.data()),
+                                    std::invalid_argument,
+                                    "NaN");
+            }
         GPUFFT_CHECK_LE(check_plan<double>(gpu, -1), 1e-12); // still usable
     }
     GPUFFT_CHECK_THROWS(large_fft_plan({ 4096 },

@@ -8,3 +8,5 @@ gpufft_add_test(test_spectrum_integrator_cuda SOURCES large/test_spectrum_integr
                 GPU)
 # The Stockham stages of the evict-first FFT (host reference of the kernels' math).
 gpufft_add_test(test_stockham SOURCES large/test_stockham.cc)
+# The two-kernel pass FFT (host reference of the kernels' index math and stages).
+gpufft_add_test(test_four_step SOURCES large/test_four_step.cc)

@@ -1,0 +1,333 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The FFTs of a large-FFT pass as two kernels that each read and write the pass once:
+// the index math shared by the CUDA kernels (four_step_fft.cu) and the host reference
+// the CPU tests run.
+//
+// Why: a pass runs beside the PCIe copies of its neighbours, and every sweep of the pass
+// through L2 slows them (docs/large_fft.md, "What limits 1-D out of card"). The column
+// round took a transpose, four Stockham stages, a twiddle and a transpose back: fifteen
+// sweeps of 1.2 GB per pass at 2^32. Here the length L = L1 L2 (L1, L2 <= 256) is split
+// once more, four-step style, and each kernel does one factor in shared memory:
+//
+//   data [batch][L1][L2][W], element n = L2 n1 + n2 of the transform of column (b, w);
+//   kernel A (in place): the L1-point DFTs over n1, times exp(sign 2 pi i n2 k1 / L);
+//   kernel B: the L2-point DFTs over n2, output k = k1 + L1 k2 written to its own
+//   layout (natural [L][W] order, or transposed for the row round), times the pass's
+//   four-step twiddle if it has one.
+//
+// A kernel's block holds `cw` neighbouring columns (128 bytes of each row) of one
+// factor, so every load and store is a full 128-byte line; a sub-transform of m points
+// is two register stages of radix R1 = min(16, m) and R2 = m / R1 with shared memory
+// between them.
+
+#ifndef INCLUDED_GPUFFT_LARGE_FOUR_STEP_H
+#define INCLUDED_GPUFFT_LARGE_FOUR_STEP_H
+
+#include "large_fft_kernels.h" // twiddle_params
+#include "stockham.h"          // xy, sincos_pi, GPUFFT_HD
+#include <type_traits>
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+struct four_step_geometry {
+    std::int64_t batch = 1, L1 = 2, L2 = 2, W = 1;
+    //! Output element (b, k, w) lands at b out_b + map(k) out_k + w, where
+    //! map(k) = (k % blocks) (L / blocks) + k / blocks (the row round's squares).
+    std::int64_t out_b = 0, out_k = 1, blocks = 1;
+
+    GPUFFT_HD std::int64_t L() const { return L1 * L2; }
+    GPUFFT_HD std::int64_t in_index(std::int64_t b, std::int64_t l, std::int64_t w) const
+    {
+        return (b * L() + l) * W + w;
+    }
+    GPUFFT_HD std::int64_t out_index(std::int64_t b, std::int64_t k, std::int64_t w) const
+    {
+        const std::int64_t mk = (k % blocks) * (L() / blocks) + k / blocks;
+        return b * out_b + mk * out_k + w;
+    }
+};
+
+//! Lengths the two kernels take: powers of two from 4 to 2^16.
+inline bool four_step_supports(std::int64_t L)
+{
+    return L >= 4 && L <= (std::int64_t(1) << 16) && (L & (L - 1)) == 0;
+}
+
+//! L = L1 L2 with L1 >= L2, both powers of two.
+inline void four_step_split(std::int64_t L, std::int64_t* L1, std::int64_t* L2)
+{
+    int bits = 0;
+    while ((std::int64_t(1) << bits) < L)
+        ++bits;
+    *L1 = std::int64_t(1) << ((bits + 1) / 2);
+    *L2 = std::int64_t(1) << (bits / 2);
+}
+
+//! The first radix of an m-point sub-transform (m a power of two up to 256).
+GPUFFT_HD constexpr int sub_radix1(int m) { return m < 16 ? m : 16; }
+
+//! cos(2 pi m / 16) for 0 <= m < 16: the constants of the radix-8 and radix-16 DFTs,
+//! folded at compile time (a sincos call per constant would cost registers and time).
+GPUFFT_HD constexpr double cos16(int m)
+{
+    constexpr double c1 = 0.92387953251128675613, c2 = 0.70710678118654752440,
+                     c3 = 0.38268343236508977173;
+    switch (m & 15) {
+    case 0:
+        return 1;
+    case 1:
+    case 15:
+        return c1;
+    case 2:
+    case 14:
+        return c2;
+    case 3:
+    case 13:
+        return c3;
+    case 4:
+    case 12:
+        return 0;
+    case 5:
+    case 11:
+        return -c3;
+    case 6:
+    case 10:
+        return -c2;
+    case 7:
+    case 9:
+        return -c1;
+    default:
+        return -1;
+    }
+}
+
+template <typename T>
+GPUFFT_HD inline xy<T> add(xy<T> a, xy<T> b)
+{
+    return { a.x + b.x, a.y + b.y };
+}
+
+template <typename T>
+GPUFFT_HD inline xy<T> sub(xy<T> a, xy<T> b)
+{
+    return { a.x - b.x, a.y - b.y };
+}
+
+/*!
+ * v[q] = sum_r v[r] exp(sign 2 pi i r q / R), in place, R = 1, 2, 4, 8 or 16: radix 2
+ * and 4 directly, 8 = 2 x 4 and 16 = 4 x 4 as one more split with constant twiddles.
+ */
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <typename T, int R>
+GPUFFT_HD inline void small_dft(xy<T>* v, int sign)
+{
+    if constexpr (R == 2) {
+        const xy<T> a = v[0];
+        v[0] = add(a, v[1]);
+        v[1] = sub(a, v[1]);
+    } else if constexpr (R == 4) {
+        const xy<T> a0 = add(v[0], v[2]), a1 = sub(v[0], v[2]);
+        const xy<T> b0 = add(v[1], v[3]), d = sub(v[1], v[3]);
+        const xy<T> b1 = { -T(sign) * d.y, T(sign) * d.x }; // d exp(sign i pi / 2)
+        v[0] = add(a0, b0);
+        v[2] = sub(a0, b0);
+        v[1] = add(a1, b1);
+        v[3] = sub(a1, b1);
+    } else if constexpr (R == 8 || R == 16) {
+        // element B a + b: A-point DFTs over a, turned by exp(sign 2 pi i b p / R), then
+        // B-point DFTs over b give output p + A q
+        constexpr int A = R == 8 ? 2 : 4, B = R / A;
+        xy<T> t[R];
+#pragma unroll
+        for (int b = 0; b < B; ++b) {
+            xy<T> u[A];
+#pragma unroll
+            for (int a = 0; a < A; ++a)
+                u[a] = v[B * a + b];
+            small_dft<T, A>(u, sign);
+#pragma unroll
+            for (int p = 0; p < A; ++p) {
+                const int m = b * p * (16 / R);
+                const T c = T(cos16(m)), s = T(sign) * T(cos16(m - 4));
+                t[B * p + b] = { u[p].x * c - u[p].y * s, u[p].x * s + u[p].y * c };
+            }
+        }
+#pragma unroll
+        for (int p = 0; p < A; ++p) {
+            xy<T> u[B];
+#pragma unroll
+            for (int b = 0; b < B; ++b)
+                u[b] = t[B * p + b];
+            small_dft<T, B>(u, sign);
+#pragma unroll
+            for (int q = 0; q < B; ++q)
+                v[p + A * q] = u[q];
+        }
+    } else {
+        static_assert(R == 1, "small_dft: R must be 1, 2, 4, 8 or 16");
+    }
+}
+
+//! v times exp(sign 2 pi i e / n) for 0 <= e < n <= 2^16 (the angle exact in T).
+template <typename T>
+GPUFFT_HD inline xy<T> turn(xy<T> v, std::int64_t e, std::int64_t n, int sign)
+{
+    T s, c;
+    sincos_pi(T(2 * sign) * T(e) / T(n), &s, &c);
+    return { v.x * c - v.y * s, v.x * s + v.y * c };
+}
+
+/*!
+ * The pass's four-step twiddle of element (k, j): exp(sign 2 pi i e / n) with
+ * e = k ((b0 + j) / div) mod n, reduced exactly in integers and evaluated in double, so
+ * it is accurate to double rounding for any n < 2^62.
+ */
+GPUFFT_HD inline xy<double>
+pass_twiddle(std::int64_t k, std::int64_t j, const twiddle_params& tw)
+{
+    const std::int64_t e = (k * ((tw.b0 + j) / tw.div)) % tw.n;
+    double s, c;
+    sincos_pi(double(tw.sign) * 2.0 * double(e) / double(tw.n), &s, &c);
+    return { c, s };
+}
+
+/*!
+ * Stage 1 of an M-point sub-transform of one column (M = R1 R2), part b < R2: the
+ * R1-point DFT of elements R2 a + b, turned by exp(sign 2 pi i b p / M), written back to
+ * the same places (R2 p + b).
+ */
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <typename T, int M, typename Get, typename Set>
+GPUFFT_HD inline void sub_stage1(int b, int sign, Get get, Set set)
+{
+    constexpr int R1 = sub_radix1(M), R2 = M / R1;
+    xy<T> v[R1];
+#pragma unroll
+    for (int a = 0; a < R1; ++a)
+        v[a] = get(R2 * a + b);
+    small_dft<T, R1>(v, sign);
+#pragma unroll
+    for (int p = 0; p < R1; ++p)
+        set(R2 * p + b, p ? turn(v[p], b * p, M, sign) : v[p]);
+}
+
+/*!
+ * Stage 2, part p < R1: the R2-point DFT of elements R2 p + b; output k = p + R1 q goes
+ * to out(k, value).
+ */
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <typename T, int M, typename Get, typename Out>
+GPUFFT_HD inline void sub_stage2(int p, int sign, Get get, Out out)
+{
+    constexpr int R1 = sub_radix1(M), R2 = M / R1;
+    xy<T> u[R2];
+#pragma unroll
+    for (int b = 0; b < R2; ++b)
+        u[b] = get(R2 * p + b);
+    small_dft<T, R2>(u, sign);
+#pragma unroll
+    for (int q = 0; q < R2; ++q)
+        out(p + R1 * q, u[q]);
+}
+
+//! Calls f(std::integral_constant<int, m>) for m a power of two from 2 to 256.
+template <typename F>
+void with_sub_length(std::int64_t m, F&& f)
+{
+    switch (m) {
+    case 2:
+        return f(std::integral_constant<int, 2>{});
+    case 4:
+        return f(std::integral_constant<int, 4>{});
+    case 8:
+        return f(std::integral_constant<int, 8>{});
+    case 16:
+        return f(std::integral_constant<int, 16>{});
+    case 32:
+        return f(std::integral_constant<int, 32>{});
+    case 64:
+        return f(std::integral_constant<int, 64>{});
+    case 128:
+        return f(std::integral_constant<int, 128>{});
+    case 256:
+        return f(std::integral_constant<int, 256>{});
+    default:
+        throw std::logic_error("four_step: sub-transform length must be 2..256");
+    }
+}
+
+/*!
+ * The host reference of both kernels: `data` (the geometry's input, overwritten by
+ * kernel A's result as on the card) and `out` (kernel B's). `turn_out(k, w, v)` applies
+ * the pass's twiddle to output (k, w). The CPU tests check the index math with it.
+ */
+template <typename T, typename TurnOut>
+void four_step_host(
+    const four_step_geometry& g, xy<T>* data, xy<T>* out, int sign, TurnOut turn_out)
+{
+    const std::int64_t L = g.L();
+    std::vector<xy<T>> col(std::size_t(std::max(g.L1, g.L2)));
+    for (std::int64_t b = 0; b < g.batch; ++b)
+        for (std::int64_t j = 0; j < g.L2 * g.W; ++j) { // kernel A, column (b, j)
+            const std::int64_t n2 = j / g.W;
+            auto at = [&](std::int64_t n1) {
+                return data + g.in_index(b, 0, 0) + n1 * g.L2 * g.W + j;
+            };
+            for (std::int64_t n1 = 0; n1 < g.L1; ++n1)
+                col[n1] = *at(n1);
+            with_sub_length(g.L1, [&](auto m) {
+                constexpr int M = decltype(m)::value, R1 = sub_radix1(M);
+                auto get = [&](int i) { return col[i]; };
+                auto set = [&](int i, xy<T> v) { col[i] = v; };
+                for (int bb = 0; bb < M / R1; ++bb)
+                    sub_stage1<T, M>(bb, sign, get, set);
+                for (int p = 0; p < R1; ++p)
+                    sub_stage2<T, M>(p, sign, get, [&](int k1, xy<T> v) {
+                        *at(k1) = turn(v, (n2 * k1) % L, L, sign);
+                    });
+            });
+        }
+    for (std::int64_t b = 0; b < g.batch; ++b)
+        for (std::int64_t w = 0; w < g.W; ++w)
+            for (std::int64_t k1 = 0; k1 < g.L1;
+                 ++k1) { // kernel B, column (b, w), row k1
+                for (std::int64_t n2 = 0; n2 < g.L2; ++n2)
+                    col[n2] = data[g.in_index(b, k1 * g.L2 + n2, w)];
+                with_sub_length(g.L2, [&](auto m) {
+                    constexpr int M = decltype(m)::value, R1 = sub_radix1(M);
+                    auto get = [&](int i) { return col[i]; };
+                    auto set = [&](int i, xy<T> v) { col[i] = v; };
+                    for (int bb = 0; bb < M / R1; ++bb)
+                        sub_stage1<T, M>(bb, sign, get, set);
+                    for (int p = 0; p < R1; ++p)
+                        sub_stage2<T, M>(p, sign, get, [&](int k2, xy<T> v) {
+                            const std::int64_t k = k1 + g.L1 * k2;
+                            out[g.out_index(b, k, w)] = turn_out(k, w, v);
+                        });
+                });
+            }
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_LARGE_FOUR_STEP_H */
