@@ -72,9 +72,10 @@ private:
 //   GPUFFT_LARGE_FFT_FFT=four_step (default) | stockham | cufft  who transforms the
 //                                passes: the two evict-first kernels of four_step.h
 //                                where they apply (power-of-two lengths up to 2^16 of
-//                                the column round in place and of the row round), else
-//                                cuFFT; the Stockham stages (stockham.h) on every
-//                                contiguous power-of-two FFT, else cuFFT; cuFFT alone;
+//                                the column round in place and of the row round), the
+//                                Stockham stages (stockham.h) on the other contiguous
+//                                power-of-two FFTs, cuFFT on the rest; no four-step
+//                                kernels; cuFFT alone;
 //   GPUFFT_LARGE_FFT_COPY_SPLIT=1  each pass's copy in one call per block instead of
 //                                two halves on two streams per direction (default 2:
 //                                4% faster at 2^32 on the H200).
@@ -217,7 +218,7 @@ public:
                         continue;
                     for (const auto& c : whole ? pass_fft_calls(r, large_pass{})
                                                : device_calls(r, p, d_strided))
-                        if (whole || d_fft != pass_fft::stockham || !stockham_takes(c.g))
+                        if (whole || d_fft == pass_fft::cufft || !stockham_takes(c.g))
                             geometries.insert(c.g);
                 }
         for (const auto& geo : geometries) {
@@ -329,7 +330,7 @@ private:
         if (d_no_fft)
             return;
         const int dir = static_cast<int>(d_cfg.dir); // CUFFT_FORWARD == -1 as ours
-        if (d_fft == pass_fft::stockham && scratch && stockham_takes(c.g)) {
+        if (d_fft != pass_fft::cufft && scratch && stockham_takes(c.g)) {
             launch_stockham_fft(buf + c.offset,
                                 scratch + c.offset,
                                 dbl,
