@@ -252,26 +252,23 @@ GPUFFT_HD inline void sub_stage2(int p, int sign, Get get, Out out)
 template <typename F>
 void with_sub_length(std::int64_t m, F&& f)
 {
-    switch (m) {
-    case 2:
-        return f(std::integral_constant<int, 2>{});
-    case 4:
-        return f(std::integral_constant<int, 4>{});
-    case 8:
-        return f(std::integral_constant<int, 8>{});
-    case 16:
-        return f(std::integral_constant<int, 16>{});
-    case 32:
-        return f(std::integral_constant<int, 32>{});
-    case 64:
-        return f(std::integral_constant<int, 64>{});
-    case 128:
-        return f(std::integral_constant<int, 128>{});
-    case 256:
-        return f(std::integral_constant<int, 256>{});
-    default:
-        throw std::logic_error("four_step: sub-transform length must be 2..256");
-    }
+    with_power_of_two<2, 256>(m, std::forward<F>(f));
+}
+
+//! Both stages of an m-point sub-transform of `col` on the host, in the kernels' order;
+//! output k goes to out(k, value).
+template <typename T, typename Out>
+void sub_transform_host(std::int64_t m, std::vector<xy<T>>& col, int sign, Out out)
+{
+    with_sub_length(m, [&](auto len) {
+        constexpr int M = decltype(len)::value, R1 = sub_radix1(M);
+        auto get = [&](int i) { return col[i]; };
+        auto set = [&](int i, xy<T> v) { col[i] = v; };
+        for (int b = 0; b < M / R1; ++b)
+            sub_stage1<T, M>(b, sign, get, set);
+        for (int p = 0; p < R1; ++p)
+            sub_stage2<T, M>(p, sign, get, out);
+    });
 }
 
 /*!
@@ -285,43 +282,28 @@ void four_step_host(
 {
     const std::int64_t L = g.L();
     std::vector<xy<T>> col(std::size_t(std::max(g.L1, g.L2)));
+    // kernel A, column (b, j)
     for (std::int64_t b = 0; b < g.batch; ++b)
-        for (std::int64_t j = 0; j < g.L2 * g.W; ++j) { // kernel A, column (b, j)
+        for (std::int64_t j = 0; j < g.L2 * g.W; ++j) {
             const std::int64_t n2 = j / g.W;
             auto at = [&](std::int64_t n1) {
                 return data + g.in_index(b, 0, 0) + n1 * g.L2 * g.W + j;
             };
             for (std::int64_t n1 = 0; n1 < g.L1; ++n1)
                 col[n1] = *at(n1);
-            with_sub_length(g.L1, [&](auto m) {
-                constexpr int M = decltype(m)::value, R1 = sub_radix1(M);
-                auto get = [&](int i) { return col[i]; };
-                auto set = [&](int i, xy<T> v) { col[i] = v; };
-                for (int bb = 0; bb < M / R1; ++bb)
-                    sub_stage1<T, M>(bb, sign, get, set);
-                for (int p = 0; p < R1; ++p)
-                    sub_stage2<T, M>(p, sign, get, [&](int k1, xy<T> v) {
-                        *at(k1) = turn(v, (n2 * k1) % L, L, sign);
-                    });
+            sub_transform_host(g.L1, col, sign, [&](int k1, xy<T> v) {
+                *at(k1) = turn(v, (n2 * k1) % L, L, sign);
             });
         }
+    // kernel B, column (b, w), row k1
     for (std::int64_t b = 0; b < g.batch; ++b)
         for (std::int64_t w = 0; w < g.W; ++w)
-            for (std::int64_t k1 = 0; k1 < g.L1;
-                 ++k1) { // kernel B, column (b, w), row k1
+            for (std::int64_t k1 = 0; k1 < g.L1; ++k1) {
                 for (std::int64_t n2 = 0; n2 < g.L2; ++n2)
                     col[n2] = data[g.in_index(b, k1 * g.L2 + n2, w)];
-                with_sub_length(g.L2, [&](auto m) {
-                    constexpr int M = decltype(m)::value, R1 = sub_radix1(M);
-                    auto get = [&](int i) { return col[i]; };
-                    auto set = [&](int i, xy<T> v) { col[i] = v; };
-                    for (int bb = 0; bb < M / R1; ++bb)
-                        sub_stage1<T, M>(bb, sign, get, set);
-                    for (int p = 0; p < R1; ++p)
-                        sub_stage2<T, M>(p, sign, get, [&](int k2, xy<T> v) {
-                            const std::int64_t k = k1 + g.L1 * k2;
-                            out[g.out_index(b, k, w)] = turn_out(k, w, v);
-                        });
+                sub_transform_host(g.L2, col, sign, [&](int k2, xy<T> v) {
+                    const std::int64_t k = k1 + g.L1 * k2;
+                    out[g.out_index(b, k, w)] = turn_out(k, w, v);
                 });
             }
 }

@@ -37,13 +37,29 @@ __device__ inline V to_vec(xy<T> v)
     return o;
 }
 
+// Both stages of the M-point sub-transform of column cc of `s` (the block's tile), the
+// CW x 16 threads split as (cc, part); output k goes to out(k, value). Every thread of
+// the block calls it (it synchronises between the stages).
+template <typename T, typename V, int M, int CW, typename Out>
+__device__ inline void
+sub_transform(V (&s)[M][CW + 1], int cc, int part, bool active, int sign, Out out)
+{
+    constexpr int R1 = sub_radix1(M), R2 = M / R1;
+    auto get = [&](int i) { return xy<T>{ s[i][cc].x, s[i][cc].y }; };
+    auto set = [&](int i, xy<T> v) { s[i][cc] = to_vec<V>(v); };
+    if (active && part < R2)
+        sub_stage1<T, M>(part, sign, get, set);
+    __syncthreads();
+    if (active && part < R1)
+        sub_stage2<T, M>(part, sign, get, out);
+}
+
 // Kernel A, in place: for each column (b, j) of [batch][M][L2 W], the M-point DFT over
 // n1, output k1 turned by exp(sign 2 pi i n2 k1 / L) with n2 = j / W. Non-finite input
 // sets *flag when flag is given (the round that reads the caller's data).
 template <typename T, typename V, int M, int CW>
 __global__ void four_step_a(V* data, four_step_geometry g, int sign, int* flag)
 {
-    constexpr int R1 = sub_radix1(M), R2 = M / R1;
     __shared__ V s[M][CW + 1];
     const i64 J = g.L2 * g.W, per_b = (J + CW - 1) / CW, tiles = g.batch * per_b;
     const i64 L = g.L();
@@ -62,17 +78,10 @@ __global__ void four_step_a(V* data, four_step_geometry g, int sign, int* flag)
             }
         }
         __syncthreads();
-        auto get = [&](int i) { return xy<T>{ s[i][cc].x, s[i][cc].y }; };
-        auto set = [&](int i, xy<T> v) { s[i][cc] = to_vec<V>(v); };
-        if (part < R2 && cc < cw)
-            sub_stage1<T, M>(part, sign, get, set);
-        __syncthreads();
-        if (part < R1 && cc < cw) {
-            const i64 n2 = (j0 + cc) / g.W;
-            sub_stage2<T, M>(part, sign, get, [&](int k1, xy<T> v) {
-                __stcs(base + k1 * J + cc, to_vec<V>(turn(v, (n2 * k1) % L, L, sign)));
-            });
-        }
+        const i64 n2 = (j0 + cc) / g.W;
+        sub_transform<T, V, M, CW>(s, cc, part, cc < cw, sign, [&](int k1, xy<T> v) {
+            __stcs(base + k1 * J + cc, to_vec<V>(turn(v, (n2 * k1) % L, L, sign)));
+        });
         __syncthreads(); // the next tile's loads overwrite s
     }
     if (flag && __syncthreads_or(bad) && threadIdx.x == 0)
@@ -86,7 +95,6 @@ template <typename T, typename V, int M, int CW>
 __global__ void
 four_step_b(const V* data, V* out, four_step_geometry g, int sign, twiddle_params tw)
 {
-    constexpr int R1 = sub_radix1(M), R2 = M / R1;
     __shared__ V s[M][CW + 1];
     const i64 Q = g.batch * g.W, per_k1 = (Q + CW - 1) / CW, tiles = g.L1 * per_k1;
     const int cc = threadIdx.x % CW, part = threadIdx.x / CW;
@@ -103,23 +111,16 @@ four_step_b(const V* data, V* out, four_step_geometry g, int sign, twiddle_param
             }
         }
         __syncthreads();
-        auto get = [&](int i) { return xy<T>{ s[i][cc].x, s[i][cc].y }; };
-        auto set = [&](int i, xy<T> v) { s[i][cc] = to_vec<V>(v); };
-        if (part < R2 && cc < cw)
-            sub_stage1<T, M>(part, sign, get, set);
-        __syncthreads();
-        if (part < R1 && cc < cw) {
-            const i64 q = q0 + cc, b = q / g.W, w = q % g.W;
-            sub_stage2<T, M>(part, sign, get, [&](int k2, xy<T> v) {
-                const i64 k = k1 + g.L1 * k2;
-                if (tw.on) {
-                    const xy<double> t = pass_twiddle(k, w, tw);
-                    v = { T(double(v.x) * t.x - double(v.y) * t.y),
-                          T(double(v.x) * t.y + double(v.y) * t.x) };
-                }
-                __stcs(out + g.out_index(b, k, w), to_vec<V>(v));
-            });
-        }
+        const i64 q = q0 + cc, b = q / g.W, w = q % g.W;
+        sub_transform<T, V, M, CW>(s, cc, part, cc < cw, sign, [&](int k2, xy<T> v) {
+            const i64 k = k1 + g.L1 * k2;
+            if (tw.on) {
+                const xy<double> t = pass_twiddle(k, w, tw);
+                v = { T(double(v.x) * t.x - double(v.y) * t.y),
+                      T(double(v.x) * t.y + double(v.y) * t.x) };
+            }
+            __stcs(out + g.out_index(b, k, w), to_vec<V>(v));
+        });
         __syncthreads();
     }
 }

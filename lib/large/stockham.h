@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -63,24 +64,25 @@ inline std::vector<int> stockham_radices(std::int64_t n)
     return radices;
 }
 
+//! Calls f(std::integral_constant<int, n>) for n a power of two from P to Max (a
+//! compile-time length from a run-time one); throws std::logic_error for any other n.
+template <int P, int Max, typename F>
+void with_power_of_two(std::int64_t n, F&& f)
+{
+    if constexpr (P > Max) {
+        throw std::logic_error("power of two " + std::to_string(n) + " out of range");
+    } else {
+        if (n == P)
+            return f(std::integral_constant<int, P>{});
+        return with_power_of_two<2 * P, Max>(n, std::forward<F>(f));
+    }
+}
+
 //! Calls f(std::integral_constant<int, radix>) for a radix of stockham_radices().
 template <typename F>
 void with_radix(int radix, F&& f)
 {
-    switch (radix) {
-    case 1:
-        return f(std::integral_constant<int, 1>{});
-    case 2:
-        return f(std::integral_constant<int, 2>{});
-    case 4:
-        return f(std::integral_constant<int, 4>{});
-    case 8:
-        return f(std::integral_constant<int, 8>{});
-    case 16:
-        return f(std::integral_constant<int, 16>{});
-    default:
-        throw std::logic_error("stockham: radix must be 1, 2, 4, 8 or 16");
-    }
+    with_power_of_two<1, 16>(radix, std::forward<F>(f));
 }
 
 template <typename T>
