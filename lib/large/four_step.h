@@ -78,110 +78,6 @@ inline void four_step_split(std::int64_t L, std::int64_t* L1, std::int64_t* L2)
 //! The first radix of an m-point sub-transform (m a power of two up to 256).
 GPUFFT_HD constexpr int sub_radix1(int m) { return m < 16 ? m : 16; }
 
-//! cos(2 pi m / 16) for 0 <= m < 16: the constants of the radix-8 and radix-16 DFTs,
-//! folded at compile time (a sincos call per constant would cost registers and time).
-GPUFFT_HD constexpr double cos16(int m)
-{
-    constexpr double c1 = 0.92387953251128675613, c2 = 0.70710678118654752440,
-                     c3 = 0.38268343236508977173;
-    switch (m & 15) {
-    case 0:
-        return 1;
-    case 1:
-    case 15:
-        return c1;
-    case 2:
-    case 14:
-        return c2;
-    case 3:
-    case 13:
-        return c3;
-    case 4:
-    case 12:
-        return 0;
-    case 5:
-    case 11:
-        return -c3;
-    case 6:
-    case 10:
-        return -c2;
-    case 7:
-    case 9:
-        return -c1;
-    default:
-        return -1;
-    }
-}
-
-template <typename T>
-GPUFFT_HD inline xy<T> add(xy<T> a, xy<T> b)
-{
-    return { a.x + b.x, a.y + b.y };
-}
-
-template <typename T>
-GPUFFT_HD inline xy<T> sub(xy<T> a, xy<T> b)
-{
-    return { a.x - b.x, a.y - b.y };
-}
-
-/*!
- * v[q] = sum_r v[r] exp(sign 2 pi i r q / R), in place, R = 1, 2, 4, 8 or 16: radix 2
- * and 4 directly, 8 = 2 x 4 and 16 = 4 x 4 as one more split with constant twiddles.
- */
-#if defined(__CUDACC__)
-#pragma nv_exec_check_disable
-#endif
-template <typename T, int R>
-GPUFFT_HD inline void small_dft(xy<T>* v, int sign)
-{
-    if constexpr (R == 2) {
-        const xy<T> a = v[0];
-        v[0] = add(a, v[1]);
-        v[1] = sub(a, v[1]);
-    } else if constexpr (R == 4) {
-        const xy<T> a0 = add(v[0], v[2]), a1 = sub(v[0], v[2]);
-        const xy<T> b0 = add(v[1], v[3]), d = sub(v[1], v[3]);
-        const xy<T> b1 = { -T(sign) * d.y, T(sign) * d.x }; // d exp(sign i pi / 2)
-        v[0] = add(a0, b0);
-        v[2] = sub(a0, b0);
-        v[1] = add(a1, b1);
-        v[3] = sub(a1, b1);
-    } else if constexpr (R == 8 || R == 16) {
-        // element B a + b: A-point DFTs over a, turned by exp(sign 2 pi i b p / R), then
-        // B-point DFTs over b give output p + A q
-        constexpr int A = R == 8 ? 2 : 4, B = R / A;
-        xy<T> t[R];
-#pragma unroll
-        for (int b = 0; b < B; ++b) {
-            xy<T> u[A];
-#pragma unroll
-            for (int a = 0; a < A; ++a)
-                u[a] = v[B * a + b];
-            small_dft<T, A>(u, sign);
-#pragma unroll
-            for (int p = 0; p < A; ++p) {
-                const int m = b * p * (16 / R);
-                const T c = T(cos16(m)), s = T(sign) * T(cos16(m - 4));
-                t[B * p + b] = { u[p].x * c - u[p].y * s, u[p].x * s + u[p].y * c };
-            }
-        }
-#pragma unroll
-        for (int p = 0; p < A; ++p) {
-            xy<T> u[B];
-#pragma unroll
-            for (int b = 0; b < B; ++b)
-                u[b] = t[B * p + b];
-            small_dft<T, B>(u, sign);
-#pragma unroll
-            for (int q = 0; q < B; ++q)
-                v[p + A * q] = u[q];
-        }
-    } else {
-        static_assert(R == 1, "small_dft: R must be 1, 2, 4, 8 or 16");
-    }
-}
-
 //! v times exp(sign 2 pi i e / n) for 0 <= e < n <= 2^16 (the angle exact in T).
 template <typename T>
 GPUFFT_HD inline xy<T> turn(xy<T> v, std::int64_t e, std::int64_t n, int sign)
@@ -203,6 +99,14 @@ pass_twiddle(std::int64_t k, std::int64_t j, const twiddle_params& tw)
     double s, c;
     sincos_pi(double(tw.sign) * 2.0 * double(e) / double(tw.n), &s, &c);
     return { c, s };
+}
+
+//! v times w, in double (the pass twiddle's accuracy kept for float data).
+template <typename T>
+GPUFFT_HD inline xy<T> times(xy<T> v, xy<double> w)
+{
+    return { T(double(v.x) * w.x - double(v.y) * w.y),
+             T(double(v.x) * w.y + double(v.y) * w.x) };
 }
 
 /*!

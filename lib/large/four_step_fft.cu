@@ -114,11 +114,8 @@ four_step_b(const V* data, V* out, four_step_geometry g, int sign, twiddle_param
         const i64 q = q0 + cc, b = q / g.W, w = q % g.W;
         sub_transform<T, V, M, CW>(s, cc, part, cc < cw, sign, [&](int k2, xy<T> v) {
             const i64 k = k1 + g.L1 * k2;
-            if (tw.on) {
-                const xy<double> t = pass_twiddle(k, w, tw);
-                v = { T(double(v.x) * t.x - double(v.y) * t.y),
-                      T(double(v.x) * t.y + double(v.y) * t.x) };
-            }
+            if (tw.on)
+                v = times(v, pass_twiddle(k, w, tw));
             __stcs(out + g.out_index(b, k, w), to_vec<V>(v));
         });
         __syncthreads();

@@ -113,6 +113,110 @@ GPUFFT_HD inline void sincos_pi(float a, float* s, float* c)
 #endif
 }
 
+//! cos(2 pi m / 16) for 0 <= m < 16: the constants of the radix-8 and radix-16 DFTs,
+//! folded at compile time (a sincos call per constant would cost registers and time).
+GPUFFT_HD constexpr double cos16(int m)
+{
+    constexpr double c1 = 0.92387953251128675613, c2 = 0.70710678118654752440,
+                     c3 = 0.38268343236508977173;
+    switch (m & 15) {
+    case 0:
+        return 1;
+    case 1:
+    case 15:
+        return c1;
+    case 2:
+    case 14:
+        return c2;
+    case 3:
+    case 13:
+        return c3;
+    case 4:
+    case 12:
+        return 0;
+    case 5:
+    case 11:
+        return -c3;
+    case 6:
+    case 10:
+        return -c2;
+    case 7:
+    case 9:
+        return -c1;
+    default:
+        return -1;
+    }
+}
+
+template <typename T>
+GPUFFT_HD inline xy<T> add(xy<T> a, xy<T> b)
+{
+    return { a.x + b.x, a.y + b.y };
+}
+
+template <typename T>
+GPUFFT_HD inline xy<T> sub(xy<T> a, xy<T> b)
+{
+    return { a.x - b.x, a.y - b.y };
+}
+
+/*!
+ * v[q] = sum_r v[r] exp(sign 2 pi i r q / R), in place, R = 1, 2, 4, 8 or 16: radix 2
+ * and 4 directly, 8 = 2 x 4 and 16 = 4 x 4 as one more split with constant twiddles.
+ */
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <typename T, int R>
+GPUFFT_HD inline void small_dft(xy<T>* v, int sign)
+{
+    if constexpr (R == 2) {
+        const xy<T> a = v[0];
+        v[0] = add(a, v[1]);
+        v[1] = sub(a, v[1]);
+    } else if constexpr (R == 4) {
+        const xy<T> a0 = add(v[0], v[2]), a1 = sub(v[0], v[2]);
+        const xy<T> b0 = add(v[1], v[3]), d = sub(v[1], v[3]);
+        const xy<T> b1 = { -T(sign) * d.y, T(sign) * d.x }; // d exp(sign i pi / 2)
+        v[0] = add(a0, b0);
+        v[2] = sub(a0, b0);
+        v[1] = add(a1, b1);
+        v[3] = sub(a1, b1);
+    } else if constexpr (R == 8 || R == 16) {
+        // element B a + b: A-point DFTs over a, turned by exp(sign 2 pi i b p / R), then
+        // B-point DFTs over b give output p + A q
+        constexpr int A = R == 8 ? 2 : 4, B = R / A;
+        xy<T> t[R];
+#pragma unroll
+        for (int b = 0; b < B; ++b) {
+            xy<T> u[A];
+#pragma unroll
+            for (int a = 0; a < A; ++a)
+                u[a] = v[B * a + b];
+            small_dft<T, A>(u, sign);
+#pragma unroll
+            for (int p = 0; p < A; ++p) {
+                const int m = b * p * (16 / R);
+                const T c = T(cos16(m)), s = T(sign) * T(cos16(m - 4));
+                t[B * p + b] = { u[p].x * c - u[p].y * s, u[p].x * s + u[p].y * c };
+            }
+        }
+#pragma unroll
+        for (int p = 0; p < A; ++p) {
+            xy<T> u[B];
+#pragma unroll
+            for (int b = 0; b < B; ++b)
+                u[b] = t[B * p + b];
+            small_dft<T, B>(u, sign);
+#pragma unroll
+            for (int q = 0; q < B; ++q)
+                v[p + A * q] = u[q];
+        }
+    } else {
+        static_assert(R == 1, "small_dft: R must be 1, 2, 4, 8 or 16");
+    }
+}
+
 /*!
  * One butterfly of a stage: index j of n / R, radix R, ns points done, sign -1 (forward)
  * or +1. `load(i)` returns input element i of the row as xy<T>; `store(i, v)` writes
@@ -137,25 +241,11 @@ GPUFFT_HD inline void stockham_butterfly(
         sincos_pi(T(2 * sign * k * r) / T(ns * R), &s, &c);
         v[r] = { v[r].x * c - v[r].y * s, v[r].x * s + v[r].y * c };
     }
-    xy<T> w[R]; // exp(sign 2 pi i t / R)
-#pragma unroll
-    for (int t = 0; t < R; ++t) {
-        T s, c;
-        sincos_pi(T(2 * sign * t) / T(R), &s, &c);
-        w[t] = { c, s };
-    }
+    small_dft<T, R>(v, sign);
     const std::int64_t d = (j / ns) * ns * R + k;
 #pragma unroll
-    for (int q = 0; q < R; ++q) {
-        xy<T> acc = v[0];
-#pragma unroll
-        for (int r = 1; r < R; ++r) {
-            const xy<T> e = w[(r * q) % R];
-            acc.x += v[r].x * e.x - v[r].y * e.y;
-            acc.y += v[r].x * e.y + v[r].y * e.x;
-        }
-        store(d + q * ns, acc);
-    }
+    for (int q = 0; q < R; ++q)
+        store(d + q * ns, v[q]);
 }
 
 /*!
