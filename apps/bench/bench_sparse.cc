@@ -132,6 +132,7 @@ void bench_cpu(const options& opt, std::int64_t n, std::int64_t k, int trials)
 {
     const std::string dev = "cpu: " + cpu_name() + " x" + std::to_string(host_threads());
     sparse_fft_options o;
+    o.mode = sparse_fft_mode::exact;
     o.backend = backend::cpu;
     o.location = parse_location(opt.get("location", "phase"));
     o.loops = std::stoi(opt.get("loops", "0"));
@@ -178,6 +179,7 @@ void bench_cuda(
     cuda::device_guard guard(opt.device);
     const std::string dev = device_name(opt.device);
     sparse_fft_options o;
+    o.mode = sparse_fft_mode::exact;
     o.backend = backend::cuda;
     o.device_id = opt.device;
     o.location = parse_location(opt.get("location", "phase"));

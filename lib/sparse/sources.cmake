@@ -4,7 +4,8 @@
 
 # Sparse FFT engine: plan front end, parameters/cost model and CPU backend always;
 # the CUDA backend when CUDA is found.
-list(APPEND GPUFFT_SOURCES sparse/sparse_fft_plan.cc sparse/sparse_params.cc
+list(APPEND GPUFFT_SOURCES sparse/sparse_fft_plan.cc sparse/sparse_params.cc sparse/robust_params.cc
+            sparse/robust_cpu.cc sparse/robust_tones.cc
             sparse/sparse_cpu.cc sparse/host_gather.cc)
 list(APPEND GPUFFT_CUDA_SOURCES sparse/sparse_cuda.cu sparse/topk_cuda.cu
             sparse/sparse_signal_cuda.cu)

@@ -29,6 +29,8 @@ public:
                          memory where,
                          std::vector<std::int64_t>& bins,
                          std::vector<std::complex<float>>& values) = 0;
+    //! Exact mode: the last frame left energy its coefficients do not explain.
+    virtual bool not_sparse() const { return false; }
     //! Extra words for describe() (e.g. the host-transfer choice).
     virtual std::string notes() const { return {}; }
 };

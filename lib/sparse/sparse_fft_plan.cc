@@ -5,9 +5,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "robust_backend.h"
 #include "sparse_backend.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>
+#include <algorithm>
 #include <iostream>
 #include <stdexcept>
 
@@ -20,7 +22,27 @@ public:
     detail::sparse_params params;
     gpufft::backend used = backend::cpu;
     int device_id = -1;
-    std::unique_ptr<detail::sparse_backend> engine;
+    std::unique_ptr<detail::sparse_backend> engine; // exact mode
+    std::unique_ptr<detail::robust_backend> robust; // robust mode
+    detail::robust_frame frame;
+    std::vector<sparse_tone> tones;
+    double noise_floor = 0;
+
+    void check(const std::complex<float>* x, memory where) const
+    {
+        if (!x)
+            throw std::invalid_argument("x: is a null pointer");
+        if (where == memory::device && used != backend::cuda)
+            throw std::invalid_argument("where: device arrays need the CUDA backend");
+    }
+
+    // Robust mode: the backend's coefficients, grouped into tones.
+    void run_robust(const std::complex<float>* x, memory where)
+    {
+        robust->run(x, where, frame);
+        detail::group_tones(params, frame, tones);
+        noise_floor = frame.bin_noise / params.window_power;
+    }
 };
 
 sparse_fft_plan::sparse_fft_plan(std::int64_t n,
@@ -35,6 +57,20 @@ sparse_fft_plan::sparse_fft_plan(std::int64_t n,
     d.params = detail::choose_sparse_params(n, k, o, d.used);
     if (d.params.dense && !o.force_dense)
         std::cerr << "gpufft: " << detail::describe_params(d.params) << std::endl;
+    if (d.params.robust) {
+        if (d.used == backend::cuda) {
+#ifdef GPUFFT_HAVE_CUDA
+            d.device_id = resolve_device_id(o.device_id);
+            d.robust = d.params.dense
+                           ? detail::make_dense_threshold_cuda(d.params, d.device_id)
+                           : detail::make_robust_cuda(d.params, d.device_id, o.transfer);
+#endif
+        } else {
+            d.robust = d.params.dense ? detail::make_dense_threshold_cpu(d.params)
+                                      : detail::make_robust_cpu(d.params);
+        }
+        return;
+    }
     if (d.used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA
         d.device_id = resolve_device_id(o.device_id);
@@ -57,11 +93,54 @@ void sparse_fft_plan::execute(const std::complex<float>* x,
                               std::vector<std::complex<float>>& values,
                               memory where)
 {
-    if (!x)
-        throw std::invalid_argument("x: is a null pointer");
-    if (where == memory::device && d_impl->used != backend::cuda)
-        throw std::invalid_argument("where: device arrays need the CUDA backend");
-    d_impl->engine->execute(x, where, bins, values);
+    auto& d = *d_impl;
+    d.check(x, where);
+    if (d.robust) {
+        d.run_robust(x, where);
+        detail::tone_coefficients(d.params, d.tones, d.noise_floor, bins, values);
+        return;
+    }
+    d.engine->execute(x, where, bins, values);
+}
+
+void sparse_fft_plan::detect(const std::complex<float>* x,
+                             std::vector<sparse_tone>& tones,
+                             memory where)
+{
+    auto& d = *d_impl;
+    d.check(x, where);
+    if (d.robust) {
+        d.run_robust(x, where);
+        tones = d.tones;
+        return;
+    }
+    // Exact mode: each located coefficient is an on-grid tone.
+    std::vector<std::int64_t> bins;
+    std::vector<std::complex<float>> values;
+    d.engine->execute(x, where, bins, values);
+    tones.clear();
+    for (std::size_t i = 0; i < bins.size(); ++i) {
+        sparse_tone t;
+        t.frequency = double(bins[i]);
+        t.amplitude = std::complex<double>(values[i]);
+        t.snr_db = 300.0; // exactly sparse: no noise floor
+        tones.push_back(t);
+    }
+    std::sort(tones.begin(), tones.end(), [](const auto& a, const auto& b) {
+        return std::norm(a.amplitude) > std::norm(b.amplitude);
+    });
+}
+
+bool sparse_fft_plan::not_sparse() const
+{
+    return d_impl->engine ? d_impl->engine->not_sparse() : false;
+}
+
+double sparse_fft_plan::noise_floor() const { return d_impl->noise_floor; }
+
+sparse_fft_mode sparse_fft_plan::mode() const
+{
+    return d_impl->params.robust ? sparse_fft_mode::robust : sparse_fft_mode::exact;
 }
 
 std::int64_t sparse_fft_plan::size() const { return d_impl->params.c.n; }
@@ -78,7 +157,8 @@ std::string sparse_fft_plan::describe() const
 {
     std::string s =
         detail::describe_params(d_impl->params) + ", backend " + to_string(d_impl->used);
-    const std::string extra = d_impl->engine->notes();
+    const std::string extra =
+        d_impl->robust ? d_impl->robust->notes() : d_impl->engine->notes();
     return extra.empty() ? s : s + ", " + extra;
 }
 

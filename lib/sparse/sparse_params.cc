@@ -35,6 +35,8 @@ constexpr double phase_budget = 2.5e-4;
 constexpr double bucket_load = 0.5;
 constexpr int default_loops = 4;
 
+} // namespace
+
 std::uint64_t splitmix64(std::uint64_t& s)
 {
     std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
@@ -42,6 +44,8 @@ std::uint64_t splitmix64(std::uint64_t& s)
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
+
+namespace {
 
 std::int64_t gcd64(std::int64_t a, std::int64_t b)
 {
@@ -73,7 +77,8 @@ std::uint64_t inverse_mod(std::int64_t a, std::int64_t n)
 
 [[noreturn]] void bad(const std::string& what) { throw std::invalid_argument(what); }
 
-//! Smallest divisor of n in [lo, hi], or 0.
+} // namespace
+
 std::int64_t divisor_in(std::int64_t n, std::int64_t lo, std::int64_t hi)
 {
     for (std::int64_t d = std::max<std::int64_t>(lo, 2); d <= hi && d <= n / 2; ++d)
@@ -82,12 +87,12 @@ std::int64_t divisor_in(std::int64_t n, std::int64_t lo, std::int64_t hi)
     return 0;
 }
 
-} // namespace
-
 std::uint64_t sparse_params::sample_index(int h, std::int64_t t) const
 {
-    const int r = h / c.levels, j = h % c.levels;
-    std::int64_t tt = (t + c.offset[j]) % c.n;
+    const int per = robust ? rc.hashes : c.levels;
+    const int r = h / per, j = h % per;
+    const std::int64_t a = robust ? rc.offset[j] : c.offset[j];
+    std::int64_t tt = (t + a) % c.n;
     if (tt < 0)
         tt += c.n;
     std::uint64_t i = mulmod(sigma[r], std::uint64_t(tt), std::uint64_t(c.n)) + tau[r];
@@ -109,11 +114,29 @@ sparse_params choose_sparse_params(std::int64_t n,
     if (k <= 0 || k >= n)
         bad("k: " + std::to_string(k) + " is invalid; must be in [1, n-1] = [1, " +
             std::to_string(n - 1) + "]");
-    if (o.mode == sparse_fft_mode::robust)
-        bad("mode: 'robust' is not implemented yet (the noisy-signal sFFT 4.0 mode is a "
-            "separate issue); use 'exact'");
-    if (o.mode != sparse_fft_mode::exact)
-        bad("mode: must be 'exact' or 'robust'");
+    if (o.mode != sparse_fft_mode::exact && o.mode != sparse_fft_mode::robust)
+        bad("mode: must be 'robust' or 'exact'");
+    if (!(o.min_snr_db >= 0 && o.min_snr_db <= 200))
+        bad("min_snr_db: " + std::to_string(o.min_snr_db) +
+            " is invalid; must be in [0, 200] dB");
+    if (!(o.false_alarm > 0 && o.false_alarm <= 0.5))
+        bad("false_alarm: " + std::to_string(o.false_alarm) +
+            " is invalid; must be in (0, 0.5]");
+    if (o.window != sparse_fft_window::automatic && o.window != sparse_fft_window::none &&
+        o.window != sparse_fft_window::hann &&
+        o.window != sparse_fft_window::blackman_harris)
+        bad("window: must be 'auto', 'none', 'hann' or 'blackman_harris'");
+    if (o.mode == sparse_fft_mode::exact && o.window != sparse_fft_window::automatic &&
+        o.window != sparse_fft_window::none)
+        bad("window: exact mode reads the samples unweighted; a time window needs "
+            "mode 'robust'");
+    if (o.mode == sparse_fft_mode::robust && k > n / 4)
+        bad("k: " + std::to_string(k) +
+            " is invalid in robust mode; must be in [1, n/4] = "
+            "[1, " +
+            std::to_string(n / 4) +
+            "] (a frame with more tones is not sparse: use "
+            "a dense FFT)");
     if (o.value_iterations < 0 || o.value_iterations > 64)
         bad("value_iterations: " + std::to_string(o.value_iterations) +
             " is invalid; must be 0 (automatic) or 1..64");
@@ -124,11 +147,16 @@ sparse_params choose_sparse_params(std::int64_t n,
         (o.buckets > 0 && (o.buckets < 2 || o.buckets > n / 2 || n % o.buckets != 0)))
         bad("buckets: " + std::to_string(o.buckets) +
             " is invalid; must be 0 (auto) or a divisor of n in [2, n/2]");
+    if (o.buckets > 0 && o.buckets <= k)
+        bad("buckets: " + std::to_string(o.buckets) +
+            " is invalid for k = " + std::to_string(k) +
+            "; must exceed k (each bucket isolates at most one "
+            "coefficient)");
     if (o.location != sparse_fft_location::phase &&
         o.location != sparse_fft_location::voting)
         bad("location: must be 'phase' or 'voting'");
-    if (o.window < 0 || (o.window > 0 && o.window % 2 == 0))
-        bad("window: " + std::to_string(o.window) +
+    if (o.filter_width < 0 || (o.filter_width > 0 && o.filter_width % 2 == 0))
+        bad("filter_width: " + std::to_string(o.filter_width) +
             " is invalid; must be 0 (auto) or odd");
 
     sparse_params p;
@@ -138,6 +166,10 @@ sparse_params choose_sparse_params(std::int64_t n,
                  ? o.seed
                  : (std::uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
 
+    if (o.mode == sparse_fft_mode::robust) {
+        choose_robust_params(p, o, used);
+        return p;
+    }
     std::int64_t B = o.buckets;
     if (!B) {
         const std::int64_t target = std::int64_t(std::ceil(double(k) / bucket_load));
@@ -158,8 +190,16 @@ sparse_params choose_sparse_params(std::int64_t n,
         const double load = double(k) / double(B);
         p.c.loops = o.loops ? o.loops : default_loops + (load > bucket_load ? 2 : 0);
         p.window_sigma = window_beta * double(B);
-        p.half_window = o.window
-                            ? (o.window - 1) / 2
+        // The filter's truncation must stay below the 1e-3 the single-tone test
+        // tolerates: at least 4 sigma (leakage e^-8) each side.
+        const std::int64_t min_half = std::int64_t(std::ceil(4.0 * p.window_sigma));
+        if (o.filter_width && (o.filter_width - 1) / 2 < min_half)
+            bad("filter_width: " + std::to_string(o.filter_width) +
+                " is invalid for n = " + std::to_string(n) +
+                " and B = " + std::to_string(B) + "; must be odd and at least " +
+                std::to_string(2 * min_half + 1) + " (8 sigma of the filter's Gaussian)");
+        p.half_window = o.filter_width
+                            ? (o.filter_width - 1) / 2
                             : std::int64_t(std::ceil(window_sigmas * p.window_sigma));
         p.window = 2 * p.half_window + 1;
         p.c.ghat_scale = std::sqrt(2.0) * M_PI * p.window_sigma / double(B);
@@ -203,7 +243,7 @@ sparse_params choose_sparse_params(std::int64_t n,
         //  CPU (16 threads): a sample read and its bucket work cost ~45 ns, FFTW + top-k
         //    ~15-22 ns per sample of n: dense when 3 S > n.
         // Explicit overrides keep the sparse path.
-        const bool overridden = o.buckets || o.loops || o.window;
+        const bool overridden = o.buckets || o.loops || o.filter_width;
         const std::int64_t S = p.samples_read();
         const bool dense_cheaper =
             S >= n ||
@@ -222,8 +262,15 @@ sparse_params choose_sparse_params(std::int64_t n,
     if (p.dense)
         return p;
 
+    draw_permutations(p, p.c.loops);
+    return p;
+}
+
+void draw_permutations(sparse_params& p, int loops)
+{
+    const std::int64_t n = p.c.n;
     std::uint64_t s = p.seed;
-    for (int r = 0; r < p.c.loops; ++r) {
+    for (int r = 0; r < loops; ++r) {
         std::int64_t sg;
         do
             sg = std::int64_t(splitmix64(s) % std::uint64_t(n));
@@ -232,7 +279,6 @@ sparse_params choose_sparse_params(std::int64_t n,
         p.sigma_inv.push_back(inverse_mod(sg, n));
         p.tau.push_back(splitmix64(s) % std::uint64_t(n));
     }
-    return p;
 }
 
 std::vector<float> make_window(const sparse_params& p)
@@ -253,6 +299,9 @@ std::string describe_params(const sparse_params& p)
 {
     std::ostringstream os;
     os << "sparse FFT n=" << p.c.n << " k=" << p.k << ": ";
+    if (p.robust)
+        return os.str() + describe_robust(p);
+    os << "exact, ";
     if (p.dense) {
         os << "dense FFT + top-k (" << p.dense_reason << ")";
         return os.str();

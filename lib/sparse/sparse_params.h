@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_SPARSE_PARAMS_H
 #define INCLUDED_GPUFFT_SPARSE_PARAMS_H
 
+#include "robust_math.h"
 #include "sparse_math.h"
 #include <gnuradio/gpufft/sparse_fft_plan.h>
 #include <cstdint>
@@ -43,9 +44,29 @@ struct sparse_params {
     std::int64_t vote_cutoff = 0;
     int vote_threshold = 0;
 
-    int hashes() const { return c.loops * c.levels; }
-    //! Sample index of hash h = loop * levels + level, tap t (t in [-half_window,
-    //! half_window]).
+    //! Robust mode (sFFT 4.0): the location/estimation constants, the detection
+    //! threshold factor eta = ln(n / false_alarm) over an estimate's noise, buckets
+    //! below locate_eta x the bucket noise are not located, and the outer rounds.
+    bool robust = false;
+    robust_consts rc;
+    sparse_fft_window window_kind = sparse_fft_window::none;
+    double eta = 0;
+    double locate_eta = 0;
+    int outer_rounds = 0;
+    double min_snr_db = 0;
+    double false_alarm = 0;
+    //! Sum of the bucket filter's squared taps, and the mean square of the time window:
+    //! the bucket noise is sigma^2 x window_power x taps_power for white noise of
+    //! variance sigma^2 per sample.
+    double taps_power = 0;
+    double window_power = 1;
+    //! Sum of the time window's DFT coefficients c_m (the window's value as a filter
+    //! of a tone at its centre), and c_m itself for m = -3..3.
+    double window_c[2 * robust_window_terms - 1] = {};
+
+    int hashes() const { return robust ? rc.loops * rc.hashes : c.loops * c.levels; }
+    //! Sample index of hash h = loop * levels + level (robust: loop * rc.hashes +
+    //! hash), tap t (t in [-half_window, half_window]).
     std::uint64_t sample_index(int h, std::int64_t t) const;
     //! sigma * (t + a_level) + tau for t = 0, and the step sigma * B, both mod n.
     std::uint64_t hash_start(int h) const;
@@ -63,8 +84,24 @@ sparse_params choose_sparse_params(std::int64_t n,
                                    const sparse_fft_options& o,
                                    backend used);
 
+//! The plans' random stream: splitmix64, advancing state.
+std::uint64_t splitmix64(std::uint64_t& state);
+//! Smallest divisor of n in [lo, hi] (and <= n/2), or 0.
+std::int64_t divisor_in(std::int64_t n, std::int64_t lo, std::int64_t hi);
+
+//! Draws each loop's sigma (invertible mod n), its inverse and tau from p.seed.
+void draw_permutations(sparse_params& p, int loops);
+
+//! Robust mode's planner (called by choose_sparse_params once n, k and the common
+//! options are valid): B from the sensitivity asked for, the location rounds, the
+//! shifts and the sparse-or-dense choice.
+void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend used);
+
 //! Window taps G[t + half_window]: sin(pi t / B) / (pi t) x exp(-t^2 / (2 sigma^2)).
 std::vector<float> make_window(const sparse_params& p);
+
+//! Robust mode's part of describe_params().
+std::string describe_robust(const sparse_params& p);
 
 //! One line: B, loops, levels, offsets, window, samples read, or why dense.
 std::string describe_params(const sparse_params& p);

@@ -18,6 +18,7 @@ namespace {
 sparse_fft_options cpu_options(std::uint64_t seed = 0)
 {
     sparse_fft_options o;
+    o.mode = sparse_fft_mode::exact;
     o.backend = backend::cpu;
     o.seed = seed;
     return o;
@@ -169,8 +170,16 @@ GPUFFT_TEST(bad_input_is_rejected)
     GPUFFT_CHECK_THROWS(sparse_fft_plan(1 << 20, 1 << 20, o), std::invalid_argument, "k");
     GPUFFT_CHECK_THROWS(sparse_fft_plan(8, 2, o), std::invalid_argument, "n");
     sparse_fft_options r = o;
-    r.mode = sparse_fft_mode::robust;
+    r.mode = static_cast<sparse_fft_mode>(5);
     GPUFFT_CHECK_THROWS(sparse_fft_plan(1 << 20, 10, r), std::invalid_argument, "mode");
+    sparse_fft_options few = o;
+    few.buckets = 8; // fewer buckets than k cannot isolate the coefficients
+    GPUFFT_CHECK_THROWS(
+        sparse_fft_plan(1 << 20, 20, few), std::invalid_argument, "buckets");
+    sparse_fft_options narrow = o;
+    narrow.filter_width = 1; // far below the filter's 8 sigma
+    GPUFFT_CHECK_THROWS(
+        sparse_fft_plan(1 << 20, 5, narrow), std::invalid_argument, "filter_width");
     sparse_fft_options b = o;
     b.buckets = 1000; // does not divide 2^20
     GPUFFT_CHECK_THROWS(
@@ -204,6 +213,7 @@ GPUFFT_TEST(bad_input_is_rejected)
 GPUFFT_TEST(unusable_device_is_reported)
 {
     sparse_fft_options o;
+    o.mode = sparse_fft_mode::exact;
     o.backend = backend::cuda;
     if (cuda_device_count() == 0) {
         GPUFFT_CHECK_THROWS(

@@ -32,6 +32,7 @@ sparse_fft_options cuda_options(std::uint64_t seed = 0,
                                 sparse_fft_transfer t = sparse_fft_transfer::automatic)
 {
     sparse_fft_options o;
+    o.mode = sparse_fft_mode::exact;
     o.backend = backend::cuda;
     o.seed = seed;
     o.transfer = t;

@@ -20,11 +20,41 @@ namespace gr {
 namespace gpufft {
 
 /*!
- * exact: the signal is (close to) k-sparse in frequency; the k largest coefficients are
- * found and their values are exact to float precision.
- * robust: the noisy case (sFFT 4.0); not implemented yet, a plan asking for it throws.
+ * robust (default): signals as they come from a radio: a noise floor, tones between FFT
+ *   bins, an unknown number of them (k is an upper bound). sFFT 4.0's noisy-case
+ *   algorithm behind a time window with a compact transform; only tones that stand above
+ *   the estimated noise floor (false_alarm) are reported (docs/sparse_fft.md, "Robust
+ *   mode").
+ * exact: the signal is exactly k-sparse in frequency (on-grid tones, no noise); the k
+ *   largest coefficients are found and their values are exact to float precision. A frame
+ *   that is not exactly sparse is flagged (sparse_fft_plan::not_sparse()) and only the
+ *   coefficients the residual vouches for come back.
  */
-enum class sparse_fft_mode { exact, robust };
+enum class sparse_fft_mode { robust, exact };
+
+/*!
+ * Time window of robust mode, applied to the samples as they are read (never as an
+ * n-sized pass), so that a tone between bins occupies a handful of bins instead of all.
+ * automatic: blackman_harris in robust mode, none in exact mode.
+ * blackman_harris: 4-term Blackman-Harris (sidelobes -92 dB, 7 bins for an on-grid tone).
+ * hann: sidelobes -31 dB falling 18 dB per octave, 3 bins; 1.2 dB more sensitive.
+ * none: rectangular; only for on-grid tones.
+ */
+enum class sparse_fft_window { automatic, none, hann, blackman_harris };
+
+/*!
+ * A tone found by sparse_fft_plan::detect(): x[t] ~ (amplitude / n) exp(2 pi i frequency
+ * t / n).
+ */
+struct sparse_tone {
+    //! In fractional bins, [0, n).
+    double frequency = 0;
+    //! n a for a tone a exp(2 pi i f t / n): an on-grid tone's amplitude is X[f].
+    std::complex<double> amplitude;
+    //! |amplitude|^2 over the noise floor of one bin of an n-point FFT (rectangular
+    //! window), in dB.
+    double snr_db = 0;
+};
 
 //! How host-resident input reaches the GPU (CUDA backend only).
 enum class sparse_fft_transfer {
@@ -51,16 +81,27 @@ enum class sparse_fft_location { phase, voting };
 struct sparse_fft_options {
     gpufft::backend backend = backend::automatic;
     int device_id = 0;
-    sparse_fft_mode mode = sparse_fft_mode::exact;
+    sparse_fft_mode mode = sparse_fft_mode::robust;
+    //! Robust mode: the weakest tone to find, as its power over the noise floor of one
+    //! bin of an n-point FFT (rectangular window), in dB; [0, 200]. The planner sizes the
+    //! buckets from it: reading m of n samples costs ~10 log10(n / m) dB of sensitivity,
+    //! so low values lead to the dense FFT + threshold path.
+    double min_snr_db = 20;
+    //! Robust mode: the chance of one or more false tones in a frame of pure noise;
+    //! (0, 0.5]. The per-bin threshold is the noise floor x ln(n / false_alarm).
+    double false_alarm = 0.01;
+    //! Robust mode: the time window for tones between bins.
+    sparse_fft_window window = sparse_fft_window::automatic;
     //! Seed of the random spectral permutations; 0 draws a fresh one per plan. Plans
     //! with the same n, k, seed and overrides use the same permutations on every backend.
     std::uint64_t seed = 0;
-    //! Buckets B per hash; must divide n. 0: automatic.
+    //! Buckets B per hash; must divide n and be >= k. 0: automatic.
     std::int64_t buckets = 0;
     //! Hashing loops (independent random permutations). 0: automatic.
     int loops = 0;
-    //! Window width in samples (odd). 0: automatic (flat window, leakage ~1e-8).
-    std::int64_t window = 0;
+    //! Width of the bucket filter in samples (odd), at least its minimum for n and B
+    //! (docs/sparse_fft.md). 0: automatic.
+    std::int64_t filter_width = 0;
     //! Force the dense FFT + top-k path (otherwise chosen by the cost model).
     bool force_dense = false;
     //! Least-squares (CG) iterations that refine the values after the median, 1..64.
@@ -105,20 +146,39 @@ public:
     /*!
      * x: n samples in host memory or (CUDA backend) device memory. On return `bins`
      * holds at most k frequencies in ascending order and `values` their X[f]. Fewer
-     * than k come back when the signal has fewer non-zero coefficients. Throws
-     * std::invalid_argument when a sample the algorithm reads is not finite.
+     * than k come back when the signal has fewer non-zero coefficients (exact mode) or
+     * fewer stand above the noise floor (robust mode: the coefficients of the detected
+     * tones, see detect()). Throws std::invalid_argument when a sample the algorithm
+     * reads is not finite.
      */
     void execute(const std::complex<float>* x,
                  std::vector<std::int64_t>& bins,
                  std::vector<std::complex<float>>& values,
                  memory where = memory::host);
 
+    /*!
+     * The tones of x, at most k, strongest first: fractional frequency, complex
+     * amplitude and SNR (sparse_tone). Robust mode: tones above the noise floor at the
+     * plan's false_alarm; exact mode: one tone per located coefficient.
+     */
+    void detect(const std::complex<float>* x,
+                std::vector<sparse_tone>& tones,
+                memory where = memory::host);
+
+    //! Exact mode: true when the last frame was not exactly sparse (energy left that the
+    //! located coefficients do not explain); only vouched-for coefficients came back.
+    bool not_sparse() const;
+    //! Robust mode: the noise floor of the last frame, per bin of an n-point FFT
+    //! (rectangular window), as power (|X|^2 units); 0 in exact mode.
+    double noise_floor() const;
+
     std::int64_t size() const;
     std::int64_t k() const;
     //! The backend in use (never `automatic`).
     gpufft::backend backend() const;
     int device_id() const;
-    //! True when this plan computes a dense FFT + top-k.
+    sparse_fft_mode mode() const;
+    //! True when this plan computes a dense FFT (+ top-k, or + threshold in robust mode).
     bool dense_fallback() const;
     //! The parameters chosen by the cost model, on one line.
     std::string describe() const;

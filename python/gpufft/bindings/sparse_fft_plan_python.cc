@@ -33,6 +33,21 @@ sparse_fft_mode parse_mode(const std::string& name)
                                 "' is invalid; must be 'exact' or 'robust'");
 }
 
+sparse_fft_window parse_window(const std::string& name)
+{
+    if (name == "auto")
+        return sparse_fft_window::automatic;
+    if (name == "none")
+        return sparse_fft_window::none;
+    if (name == "hann")
+        return sparse_fft_window::hann;
+    if (name == "blackman-harris" || name == "blackman_harris")
+        return sparse_fft_window::blackman_harris;
+    throw std::invalid_argument("window: '" + name +
+                                "' is invalid; must be 'auto', 'none', 'hann' or "
+                                "'blackman-harris'");
+}
+
 sparse_fft_transfer parse_transfer(const std::string& name)
 {
     if (name == "auto")
@@ -55,14 +70,39 @@ sparse_fft_location parse_location(const std::string& name)
                                 "' is invalid; must be 'phase' or 'voting'");
 }
 
-py::tuple run_sparse(sparse_fft_plan& plan, py::array x_any)
+template <typename Array>
+void check_frame(const sparse_fft_plan& plan, const Array& x)
 {
-    auto x = gpufft_python::to_complex_array<float>(x_any, "x");
     if (x.ndim() != 1 || x.size() != plan.size())
         throw std::invalid_argument(
             "x: must be a 1-D array of n = " + std::to_string(plan.size()) +
             " samples; got " + std::to_string(x.size()) + " in " +
             std::to_string(x.ndim()) + " dimension(s)");
+}
+
+py::tuple run_detect(sparse_fft_plan& plan, py::array x_any)
+{
+    auto x = gpufft_python::to_complex_array<float>(x_any, "x");
+    check_frame(plan, x);
+    std::vector<sparse_tone> tones;
+    {
+        py::gil_scoped_release release;
+        plan.detect(x.data(), tones);
+    }
+    py::array_t<double> f(tones.size()), snr(tones.size());
+    py::array_t<std::complex<double>> a(tones.size());
+    for (std::size_t i = 0; i < tones.size(); ++i) {
+        f.mutable_data()[i] = tones[i].frequency;
+        a.mutable_data()[i] = tones[i].amplitude;
+        snr.mutable_data()[i] = tones[i].snr_db;
+    }
+    return py::make_tuple(f, a, snr);
+}
+
+py::tuple run_sparse(sparse_fft_plan& plan, py::array x_any)
+{
+    auto x = gpufft_python::to_complex_array<float>(x_any, "x");
+    check_frame(plan, x);
     std::vector<std::int64_t> bins;
     std::vector<std::complex<float>> values;
     {
@@ -80,31 +120,38 @@ py::tuple run_sparse(sparse_fft_plan& plan, py::array x_any)
 
 void bind_sparse_fft_plan(py::module& m)
 {
-    py::class_<sparse_fft_plan>(m,
-                                "sparse_fft_plan",
-                                "The k largest coefficients of the n-point DFT X[f] = "
-                                "sum_t x[t] exp(-2j pi f t / n)\n"
-                                "(numpy.fft.fft's convention), in time sublinear in n "
-                                "for (nearly) k-sparse signals.\n"
-                                "Falls back to a dense FFT + top-k where that is cheaper "
-                                "or n has no usable bucket\n"
-                                "count (e.g. a prime), and says so on stderr.\n\n"
-                                "seed: None or 0 draws fresh random permutations; plans "
-                                "with the same seed use the\n"
-                                "same permutations on the CPU and the GPU. buckets, "
-                                "loops, window, value_iterations (CG refinement of the "
-                                "values): 0 = automatic.\n"
-                                "location: 'phase' (fast, default) or 'voting' (the "
-                                "papers' location by voting across loops).")
+    py::class_<sparse_fft_plan>(
+        m,
+        "sparse_fft_plan",
+        "The k largest coefficients of the n-point DFT X[f] = "
+        "sum_t x[t] exp(-2j pi f t / n)\n"
+        "(numpy.fft.fft's convention), in time sublinear in n "
+        "for (nearly) k-sparse signals.\n"
+        "Falls back to a dense FFT + top-k where that is cheaper "
+        "or n has no usable bucket\n"
+        "count (e.g. a prime), and says so on stderr.\n\n"
+        "mode: 'robust' (default: noise, tones between bins, k an "
+        "upper bound; min_snr_db, false_alarm and window apply) or "
+        "'exact' (exactly k-sparse frames).\n"
+        "seed: None or 0 draws fresh random permutations; plans "
+        "with the same seed use the\n"
+        "same permutations on the CPU and the GPU. buckets, "
+        "loops, filter_width, value_iterations (CG refinement of the "
+        "values): 0 = automatic.\n"
+        "location: 'phase' (fast, default) or 'voting' (the "
+        "papers' location by voting across loops).")
         .def(py::init([](std::int64_t n,
                          std::int64_t k,
                          const std::string& mode,
                          const std::string& backend_name,
                          int device_id,
                          py::object seed,
+                         double min_snr_db,
+                         double false_alarm,
+                         const std::string& window,
                          std::int64_t buckets,
                          int loops,
-                         std::int64_t window,
+                         std::int64_t filter_width,
                          bool force_dense,
                          const std::string& transfer,
                          const std::string& location,
@@ -119,9 +166,12 @@ void bind_sparse_fft_plan(py::module& m)
                          throw std::invalid_argument("seed: must be None or >= 0");
                      o.seed = std::uint64_t(s);
                  }
+                 o.min_snr_db = min_snr_db;
+                 o.false_alarm = false_alarm;
+                 o.window = parse_window(window);
                  o.buckets = buckets;
                  o.loops = loops;
-                 o.window = window;
+                 o.filter_width = filter_width;
                  o.force_dense = force_dense;
                  o.transfer = parse_transfer(transfer);
                  o.location = parse_location(location);
@@ -130,13 +180,16 @@ void bind_sparse_fft_plan(py::module& m)
              }),
              py::arg("n"),
              py::arg("k"),
-             py::arg("mode") = "exact",
+             py::arg("mode") = "robust",
              py::arg("backend") = "auto",
              py::arg("device_id") = 0,
              py::arg("seed") = py::none(),
+             py::arg("min_snr_db") = 20.0,
+             py::arg("false_alarm") = 0.01,
+             py::arg("window") = "auto",
              py::arg("buckets") = 0,
              py::arg("loops") = 0,
-             py::arg("window") = 0,
+             py::arg("filter_width") = 0,
              py::arg("force_dense") = false,
              py::arg("transfer") = "auto",
              py::arg("location") = "phase",
@@ -146,7 +199,30 @@ void bind_sparse_fft_plan(py::module& m)
              py::arg("x"),
              "x: n complex samples (complex64; other dtypes are converted). Returns "
              "(bins, "
-             "values): int64 bins ascending and complex64 X[bins]; at most k of them.")
+             "values): int64 bins ascending and complex64 X[bins]; at most k of them "
+             "(robust "
+             "mode: the bins of the detected tones that stand above the noise floor).")
+        .def("detect",
+             &run_detect,
+             py::arg("x"),
+             "x: n complex samples. Returns (frequencies, amplitudes, snr_db), strongest "
+             "first, at most k: float64 fractional bins in [0, n), complex128 n a for a "
+             "tone a exp(2j pi f t / n) (an on-grid tone's amplitude is X[f]), and the "
+             "tone's power over the noise floor of one bin of an n-point FFT in dB.")
+        .def_property_readonly("not_sparse",
+                               &sparse_fft_plan::not_sparse,
+                               "Exact mode: the last frame was not exactly sparse; only "
+                               "the coefficients its residual vouches for came back.")
+        .def_property_readonly("noise_floor",
+                               &sparse_fft_plan::noise_floor,
+                               "Robust mode: the last frame's noise power per bin of an "
+                               "n-point FFT (|X|^2 units).")
+        .def_property_readonly("mode",
+                               [](const sparse_fft_plan& p) {
+                                   return p.mode() == sparse_fft_mode::robust
+                                              ? std::string("robust")
+                                              : std::string("exact");
+                               })
         .def("describe",
              &sparse_fft_plan::describe,
              "The parameters the cost model chose.")

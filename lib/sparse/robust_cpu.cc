@@ -1,0 +1,311 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// CPU backend of robust mode (sFFT 4.0's noisy-case algorithm): the same stages as the
+// CUDA backend, in the same order, with the same permutations and shifts. Also the dense
+// FFT + threshold path.
+
+#include "robust_backend.h"
+#include "sparse_backend.h"
+#include <gnuradio/gpufft/dense_fft_plan.h>
+#include <unordered_map>
+#include <unordered_set>
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+namespace {
+
+dense_fft_options cpu_options(int threads)
+{
+    dense_fft_options o;
+    o.backend = backend::cpu;
+    o.threads = threads;
+    return o;
+}
+
+class robust_cpu final : public robust_backend
+{
+public:
+    explicit robust_cpu(const sparse_params& p)
+        : d_p(p),
+          d_taps(make_window(p)),
+          d_fft(p.rc.B, p.hashes(), direction::forward, cpu_options(1)),
+          d_z(std::size_t(p.hashes()) * p.rc.B),
+          d_Z(d_z.size()),
+          d_re(d_z.size()),
+          d_im(d_z.size()),
+          d_power(std::size_t(p.rc.loops) * p.rc.B)
+    {
+    }
+
+    void run(const std::complex<float>* x, memory where, robust_frame& out) override
+    {
+        if (where != memory::host)
+            throw std::invalid_argument("where: the CPU backend takes host arrays only");
+        const auto& rc = d_p.rc;
+        hash(x);
+        d_fft.execute(d_z.data(), d_Z.data());
+        for (std::size_t i = 0; i < d_Z.size(); ++i) {
+            d_re[i] = d_Z[i].real();
+            d_im[i] = d_Z[i].imag();
+            if (!std::isfinite(d_re[i]) || !std::isfinite(d_im[i]))
+                throw_non_finite();
+        }
+        d_f.clear();
+        d_xr.clear();
+        d_xi.clear();
+        d_index.clear();
+
+        // Outer loop (the paper's sFFT main loop): locate in every loop's buckets,
+        // estimate the new frequencies, keep those above the threshold and take them out
+        // of the hashes, so the next round sees what they hid.
+        double P = bucket_noise();
+        for (int round = 0; round < d_p.outer_rounds; ++round) {
+            const std::size_t first_new = d_f.size();
+            d_rejected.clear();
+            const double min_power = d_p.locate_eta * P;
+            double ur[robust_max_hashes], ui[robust_max_hashes];
+            for (int r = 0; r < rc.loops; ++r) {
+                for (std::int64_t b = 0; b < rc.B; ++b) {
+                    for (int h = 0; h < rc.hashes; ++h) {
+                        const std::size_t at =
+                            (std::size_t(r) * rc.hashes + h) * rc.B + b;
+                        ur[h] = d_re[at];
+                        ui[h] = d_im[at];
+                    }
+                    std::int64_t g;
+                    if (!robust_locate(rc, ur, ui, b, min_power, g))
+                        continue;
+                    const std::int64_t f = std::int64_t(
+                        mulmod(d_p.sigma_inv[r], std::uint64_t(g), std::uint64_t(rc.n)));
+                    if (d_index.count(f) || d_rejected.count(f) ||
+                        std::int64_t(d_f.size()) >= d_p.max_found)
+                        continue;
+                    double xr, xi, noise;
+                    estimate(f, 0, 0, P, xr, xi, noise);
+                    if (!(xr * xr + xi * xi > d_p.eta * noise)) {
+                        d_rejected.insert(f);
+                        continue;
+                    }
+                    d_index.emplace(f, d_f.size());
+                    d_f.push_back(f);
+                    d_xr.push_back(xr);
+                    d_xi.push_back(xi);
+                }
+            }
+            if (d_f.size() == first_new)
+                break;
+            for (std::size_t i = first_new; i < d_f.size(); ++i)
+                add(d_f[i], -d_xr[i], -d_xi[i]);
+            P = bucket_noise();
+        }
+
+        // EstimateValues on the final residual: every value again as the median over
+        // loops, each tone seeing the others taken out.
+        for (std::size_t i = 0; i < d_f.size(); ++i) {
+            double xr, xi, noise;
+            estimate(d_f[i], d_xr[i], d_xi[i], P, xr, xi, noise);
+            add(d_f[i], d_xr[i] - xr, d_xi[i] - xi);
+            d_xr[i] = xr;
+            d_xi[i] = xi;
+        }
+        P = bucket_noise();
+
+        out.bins.clear();
+        out.values.clear();
+        for (std::size_t i = 0; i < d_f.size(); ++i) {
+            double xr, xi, noise;
+            estimate(d_f[i], d_xr[i], d_xi[i], P, xr, xi, noise);
+            if (!(d_xr[i] * d_xr[i] + d_xi[i] * d_xi[i] > d_p.eta * noise))
+                continue;
+            out.bins.push_back(d_f[i]);
+            out.values.emplace_back(d_xr[i], d_xi[i]);
+        }
+        const double n = double(rc.n);
+        out.bin_noise = n * P / d_p.taps_power;
+        out.value_noise = n * n * P;
+    }
+
+private:
+    // HashToBins: z[h][t mod B] += G[t] w(i) x[i], i = sigma (t + offset_h) + tau.
+    void hash(const std::complex<float>* x)
+    {
+        const auto& rc = d_p.rc;
+        const std::uint64_t n = std::uint64_t(rc.n);
+        const std::int64_t hw = d_p.half_window;
+        for (int h = 0; h < d_p.hashes(); ++h) {
+            std::complex<float>* z = d_z.data() + std::size_t(h) * rc.B;
+            std::fill(z, z + rc.B, std::complex<float>(0, 0));
+            const std::uint64_t step = d_p.sigma[h / rc.hashes];
+            std::uint64_t idx = d_p.sample_index(h, -hw);
+            std::int64_t q = ((-hw) % rc.B + rc.B) % rc.B;
+            for (std::int64_t i = 0; i < d_p.window; ++i) {
+                z[q] += (d_taps[i] * robust_window_weight(rc, idx)) * x[idx];
+                idx += step;
+                if (idx >= n)
+                    idx -= n;
+                if (++q == rc.B)
+                    q = 0;
+            }
+        }
+    }
+
+    // The noise power of a bucket: the median of |residual|^2 over every loop's
+    // unshifted hash, over ln 2 (the median of an exponential variable). Tones hold a
+    // small share of the buckets, and the ones found are already out.
+    double bucket_noise()
+    {
+        const auto& rc = d_p.rc;
+        for (int r = 0; r < rc.loops; ++r)
+            for (std::int64_t b = 0; b < rc.B; ++b) {
+                const std::size_t at = std::size_t(r) * rc.hashes * rc.B + b;
+                d_power[std::size_t(r) * rc.B + b] =
+                    d_re[at] * d_re[at] + d_im[at] * d_im[at];
+            }
+        const auto mid = d_power.begin() + d_power.size() / 2;
+        std::nth_element(d_power.begin(), mid, d_power.end());
+        return *mid / std::log(2.0);
+    }
+
+    // The value at f as the median over loops of (current value + the loop's least
+    // squares estimate from the residual in its floor and ceil buckets); noise: the
+    // noise power of one loop's estimate (median over loops).
+    void estimate(std::int64_t f,
+                  double cur_r,
+                  double cur_i,
+                  double P,
+                  double& xr,
+                  double& xi,
+                  double& noise)
+    {
+        const auto& rc = d_p.rc;
+        double er[16], ei[16], eg[16];
+        const int L = std::min(rc.loops, 16);
+        for (int r = 0; r < L; ++r) {
+            const std::size_t base = std::size_t(r) * rc.hashes * rc.B;
+            double a, b;
+            eg[r] = robust_loop_estimate(rc,
+                                         d_re.data() + base,
+                                         d_im.data() + base,
+                                         f,
+                                         d_p.sigma[r],
+                                         d_p.tau[r],
+                                         a,
+                                         b);
+            er[r] = cur_r + a;
+            ei[r] = cur_i + b;
+        }
+        xr = robust_median(er, L);
+        xi = robust_median(ei, L);
+        const double g2 = robust_median(eg, L);
+        noise = double(rc.n) * double(rc.n) * P / std::max(g2, 1e-3);
+    }
+
+    // Adds the coefficient (f, X) to every hash's buckets it reaches.
+    void add(std::int64_t f, double xr, double xi)
+    {
+        const auto& rc = d_p.rc;
+        for (int r = 0; r < rc.loops; ++r) {
+            const std::int64_t g =
+                std::int64_t(mulmod(d_p.sigma[r], std::uint64_t(f), std::uint64_t(rc.n)));
+            std::int64_t bf, bc;
+            floor_ceil_buckets(rc, g, bf, bc);
+            for (int db = -1; db <= 2; ++db) {
+                const std::int64_t b = ((bf + db) % rc.B + rc.B) % rc.B;
+                for (int h = 0; h < rc.hashes; ++h) {
+                    double ur, ui;
+                    robust_response(
+                        rc, f, g, b, std::uint64_t(rc.offset[h]), d_p.tau[r], ur, ui);
+                    const std::size_t at = (std::size_t(r) * rc.hashes + h) * rc.B + b;
+                    d_re[at] += xr * ur - xi * ui;
+                    d_im[at] += xr * ui + xi * ur;
+                }
+            }
+        }
+    }
+
+    sparse_params d_p;
+    std::vector<float> d_taps;
+    dense_fft_plan d_fft;
+    std::vector<std::complex<float>> d_z, d_Z;
+    std::vector<double> d_re, d_im, d_power;
+    std::vector<std::int64_t> d_f;
+    std::vector<double> d_xr, d_xi;
+    std::unordered_map<std::int64_t, std::size_t> d_index;
+    std::unordered_set<std::int64_t> d_rejected;
+};
+
+// Dense FFT of the windowed frame, the noise floor from the median bin, and every bin
+// above the threshold: the reference robust mode is measured against, and its path when
+// reading fewer samples cannot reach the sensitivity asked for.
+class dense_threshold_cpu final : public robust_backend
+{
+public:
+    explicit dense_threshold_cpu(const sparse_params& p)
+        : d_p(p),
+          d_fft(p.c.n, 1, direction::forward, cpu_options(0)),
+          d_xw(p.c.n),
+          d_X(p.c.n),
+          d_power(p.c.n)
+    {
+    }
+
+    void run(const std::complex<float>* x, memory where, robust_frame& out) override
+    {
+        if (where != memory::host)
+            throw std::invalid_argument("where: the CPU backend takes host arrays only");
+        const std::int64_t n = d_p.c.n;
+        for (std::int64_t i = 0; i < n; ++i) {
+            if (!std::isfinite(x[i].real()) || !std::isfinite(x[i].imag()))
+                throw_non_finite();
+            d_xw[i] = x[i] * robust_window_weight(d_p.rc, std::uint64_t(i));
+        }
+        d_fft.execute(d_xw.data(), d_X.data());
+        for (std::int64_t i = 0; i < n; ++i)
+            d_power[i] = std::norm(d_X[i]);
+        const auto mid = d_power.begin() + n / 2;
+        std::nth_element(d_power.begin(), mid, d_power.end());
+        const double noise = double(*mid) / std::log(2.0);
+        const double threshold = d_p.eta * noise;
+        out.bins.clear();
+        out.values.clear();
+        for (std::int64_t i = 0; i < n; ++i)
+            if (double(std::norm(d_X[i])) > threshold) {
+                out.bins.push_back(i);
+                out.values.emplace_back(d_X[i].real(), d_X[i].imag());
+            }
+        out.bin_noise = noise;
+        out.value_noise = noise;
+    }
+
+private:
+    sparse_params d_p;
+    dense_fft_plan d_fft;
+    std::vector<std::complex<float>> d_xw, d_X;
+    std::vector<float> d_power;
+};
+
+} // namespace
+
+std::unique_ptr<robust_backend> make_robust_cpu(const sparse_params& p)
+{
+    return std::make_unique<robust_cpu>(p);
+}
+
+std::unique_ptr<robust_backend> make_dense_threshold_cpu(const sparse_params& p)
+{
+    return std::make_unique<dense_threshold_cpu>(p);
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr

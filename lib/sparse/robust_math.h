@@ -1,0 +1,274 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The arithmetic of robust mode (sFFT 4.0's noisy-case algorithm) that the CPU and CUDA
+// backends share, written once for host and device: the time window applied in the
+// gather, the location of one bucket by phase voting over shifted hashes (LocateInner),
+// and one loop's estimate of a coefficient from its floor and ceil buckets
+// (EstimateValues). Plain C++ when not compiled by nvcc.
+
+#ifndef INCLUDED_GPUFFT_ROBUST_MATH_H
+#define INCLUDED_GPUFFT_ROBUST_MATH_H
+
+#include "sparse_math.h"
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+//! Hashes per loop at most: the unshifted one plus rounds x shifts.
+constexpr int robust_max_hashes = 32;
+//! Terms of the cosine-sum time windows (Blackman-Harris has four).
+constexpr int robust_window_terms = 4;
+
+//! Everything a robust-mode kernel needs; trivially copyable (kernel argument).
+struct robust_consts {
+    std::int64_t n = 0;
+    std::int64_t B = 0;  //!< buckets; divides n
+    std::int64_t nb = 0; //!< n / B
+    int loops = 0;       //!< independent permutations
+    int rounds = 0;      //!< refinement rounds of the location (Dmax)
+    int shifts = 0;      //!< shifted hashes voting in each round (Rloc)
+    int cands = 0;       //!< candidate locations per round (t)
+    int hashes = 0;      //!< per loop: 1 + rounds x shifts
+    //! Time offset of each hash of a loop; offset[0] = 0, then round d, shift i at
+    //! 1 + d shifts + i.
+    std::int64_t offset[robust_max_hashes] = {};
+    double ghat_scale = 0; //!< of window_response()
+    double span0 = 0;      //!< half-width of the first search interval, in buckets
+    double shrink = 0;     //!< the interval shrinks by this factor per round
+    double vote_cos = 0;   //!< a shift votes for a candidate when cos(phase error) > this
+    //! Time window a_0 - a_1 cos + a_2 cos 2 - a_3 cos 3 (a_m = 0 past its terms).
+    float window_a[robust_window_terms] = {};
+    int window_terms = 0; //!< 0: no window
+};
+
+//! The time window's weight at sample index i of an n-sample frame.
+SFFT_HD float robust_window_weight(const robust_consts& c, std::uint64_t i)
+{
+    if (c.window_terms == 0)
+        return 1.0f;
+    const double frac = double(i) / double(c.n);
+#ifdef __CUDA_ARCH__
+    const float c1 = float(cospi(2.0 * frac));
+#else
+    const float c1 = float(std::cos(6.283185307179586476925 * frac));
+#endif
+    const float c2 = 2.0f * c1 * c1 - 1.0f;
+    const float c3 = c1 * (2.0f * c2 - 1.0f);
+    return c.window_a[0] - c.window_a[1] * c1 + c.window_a[2] * c2 - c.window_a[3] * c3;
+}
+
+/*!
+ * LocateSignal/LocateInner for one bucket of one loop. u: the bucket in each hash of the
+ * loop (u[0] unshifted; u[h] with time offset offset[h]); u[h] conj(u[0]) turns by
+ * g offset[h] / n for a tone at permuted frequency g. Each round searches `cands`
+ * candidates spread over the current interval; every shift votes for the candidates
+ * its measured phase agrees with (within acos(vote_cos)), a candidate needs more than
+ * half the votes, and the best-scoring one (sum of cos(phase error), i.e. the votes
+ * weighted by how well they agree) becomes the centre of the next interval, `shrink`
+ * times narrower. The shifts of a round are drawn so the phase turns by at most one
+ * turn across the interval, so no alias competes. Returns false when no candidate wins
+ * a round, the bucket is below min_power, or the location lies in a neighbour's bucket
+ * (which reports it).
+ */
+SFFT_HD bool robust_locate(const robust_consts& c,
+                           const double* ur,
+                           const double* ui,
+                           std::int64_t b,
+                           double min_power,
+                           std::int64_t& g)
+{
+    const double m0 = ur[0] * ur[0] + ui[0] * ui[0];
+    if (!(m0 > min_power))
+        return false;
+    const std::uint64_t n = std::uint64_t(c.n);
+    const std::int64_t base = b * c.nb;
+    // Unit phasors of u[h] conj(u[0]).
+    double pr[robust_max_hashes], pi_[robust_max_hashes];
+    for (int h = 1; h < c.hashes; ++h) {
+        const double re = ur[h] * ur[0] + ui[h] * ui[0];
+        const double im = ui[h] * ur[0] - ur[h] * ui[0];
+        const double mag = sqrt(re * re + im * im);
+        if (!(mag > 0))
+            return false;
+        pr[h] = re / mag;
+        pi_[h] = im / mag;
+    }
+    double e = 0; // centre of the interval, frequencies from the bucket's centre
+    double w = 2.0 * c.span0 * double(c.nb);
+    const int half = c.shifts / 2;
+    for (int d = 0; d < c.rounds; ++d) {
+        int count = c.cands;
+        double step = w / double(count);
+        double first = e - 0.5 * double(count - 1) * step;
+        if (d == c.rounds - 1) { // the integers of the last interval
+            count = int(ceil(w)) + 1;
+            count = count < c.cands ? count : c.cands;
+            step = 1.0;
+            first = floor(e - 0.5 * double(count - 1) + 0.5);
+        }
+        // Per shift: the phasor of (predicted - measured) at the first candidate, and
+        // its rotation per candidate.
+        double zr[robust_max_hashes], zi[robust_max_hashes];
+        double rr[robust_max_hashes], ri[robust_max_hashes];
+        for (int i = 0; i < c.shifts; ++i) {
+            const int h = 1 + d * c.shifts + i;
+            const std::uint64_t a = std::uint64_t(c.offset[h]);
+            const double turns = double(mulmod(a, std::uint64_t(base), n)) / double(n) +
+                                 double(a) * first / double(n);
+            double cr, ci;
+#ifdef __CUDA_ARCH__
+            sincospi(2.0 * wrap_turns(turns), &ci, &cr);
+            sincospi(2.0 * wrap_turns(double(a) * step / double(n)), &ri[i], &rr[i]);
+#else
+            const double t = 6.283185307179586476925 * wrap_turns(turns);
+            cr = std::cos(t);
+            ci = std::sin(t);
+            const double s =
+                6.283185307179586476925 * wrap_turns(double(a) * step / double(n));
+            rr[i] = std::cos(s);
+            ri[i] = std::sin(s);
+#endif
+            // exp(i pred) conj(exp(i meas))
+            zr[i] = cr * pr[h] + ci * pi_[h];
+            zi[i] = ci * pr[h] - cr * pi_[h];
+        }
+        int best = -1;
+        double best_score = -1e300;
+        for (int q = 0; q < count; ++q) {
+            double score = 0;
+            int votes = 0;
+            for (int i = 0; i < c.shifts; ++i) {
+                score += zr[i];
+                votes += zr[i] > c.vote_cos ? 1 : 0;
+                const double nr = zr[i] * rr[i] - zi[i] * ri[i];
+                zi[i] = zr[i] * ri[i] + zi[i] * rr[i];
+                zr[i] = nr;
+            }
+            if (votes > half && score > best_score) {
+                best_score = score;
+                best = q;
+            }
+        }
+        if (best < 0)
+            return false;
+        e = first + double(best) * step;
+        w /= c.shrink;
+    }
+    if (fabs(e) > 0.5 * double(c.nb))
+        return false;
+    std::int64_t gg = (base + std::int64_t(llround(e))) % c.n;
+    if (gg < 0)
+        gg += c.n;
+    g = gg;
+    return true;
+}
+
+//! The floor and ceil buckets of permuted frequency g (the bucket centres around it).
+SFFT_HD void floor_ceil_buckets(const robust_consts& c,
+                                std::int64_t g,
+                                std::int64_t& bf,
+                                std::int64_t& bc)
+{
+    bf = (g / c.nb) % c.B;
+    bc = bf + 1 == c.B ? 0 : bf + 1;
+}
+
+//! Offset of g from the centre of bucket b, in buckets, in [-B/2, B/2).
+SFFT_HD double robust_offset(const robust_consts& c, std::int64_t b, std::int64_t g)
+{
+    std::int64_t d = b * c.nb - g;
+    if (d >= c.n / 2)
+        d -= c.n;
+    else if (d < -(c.n / 2))
+        d += c.n;
+    return double(d) / double(c.nb);
+}
+
+/*!
+ * What a unit coefficient at f (permuted g) contributes to bucket b of the hash with time
+ * offset a of a loop (tau): exp(2 pi i (g a + f tau) / n) Ghat(D) / n.
+ */
+SFFT_HD void robust_response(const robust_consts& c,
+                             std::int64_t f,
+                             std::int64_t g,
+                             std::int64_t b,
+                             std::uint64_t a,
+                             std::uint64_t tau,
+                             double& zr,
+                             double& zi)
+{
+    const std::uint64_t n = std::uint64_t(c.n);
+    std::uint64_t u = mulmod(std::uint64_t(g), a, n) + mulmod(std::uint64_t(f), tau, n);
+    if (u >= n)
+        u -= n;
+    double cr, ci;
+    unit_phasor(u, c.n, cr, ci);
+    const double w = window_response(robust_offset(c, b, g), c.ghat_scale) / double(c.n);
+    zr = cr * w;
+    zi = ci * w;
+}
+
+/*!
+ * One loop's least-squares estimate of the coefficient at f from what is left in its
+ * floor and ceil buckets over all hashes of the loop (res: the loop's residual, hash h
+ * at h * B): sum conj(resp) res / sum |resp|^2. Adds nothing for the coefficient's
+ * current value; the caller adds it. Returns sum |Ghat|^2 over the two unshifted
+ * buckets (the estimate's noise is n^2 P / that, P the bucket noise power).
+ */
+SFFT_HD double robust_loop_estimate(const robust_consts& c,
+                                    const double* res_r,
+                                    const double* res_i,
+                                    std::int64_t f,
+                                    std::uint64_t sigma,
+                                    std::uint64_t tau,
+                                    double& xr,
+                                    double& xi)
+{
+    const std::int64_t g =
+        std::int64_t(mulmod(sigma, std::uint64_t(f), std::uint64_t(c.n)));
+    std::int64_t bs[2];
+    floor_ceil_buckets(c, g, bs[0], bs[1]);
+    double nr = 0, ni = 0, den = 0, g2 = 0;
+    for (int h = 0; h < c.hashes; ++h) {
+        for (int k = 0; k < 2; ++k) {
+            double ur, ui;
+            robust_response(c, f, g, bs[k], std::uint64_t(c.offset[h]), tau, ur, ui);
+            const std::size_t at = std::size_t(h) * std::size_t(c.B) + std::size_t(bs[k]);
+            nr += ur * res_r[at] + ui * res_i[at];
+            ni += ur * res_i[at] - ui * res_r[at];
+            den += ur * ur + ui * ui;
+            if (h == 0)
+                g2 += (ur * ur + ui * ui) * double(c.n) * double(c.n);
+        }
+    }
+    xr = den > 0 ? nr / den : 0;
+    xi = den > 0 ? ni / den : 0;
+    return g2;
+}
+
+//! Median of v[0..count) (count <= 64), sorted in place by insertion.
+SFFT_HD double robust_median(double* v, int count)
+{
+    for (int i = 1; i < count; ++i) {
+        const double x = v[i];
+        int j = i - 1;
+        while (j >= 0 && v[j] > x) {
+            v[j + 1] = v[j];
+            --j;
+        }
+        v[j + 1] = x;
+    }
+    return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_ROBUST_MATH_H */

@@ -1,0 +1,242 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Robust mode's planner. Every number follows from n, k, the sensitivity asked for
+// (min_snr_db) and the false-alarm rate; docs/sparse_fft.md ("Robust mode") derives them.
+// The one piece of physics behind all of it: a bucket gathers the noise of n / B bins, so
+// a tone's SNR in its bucket is its per-bin SNR less 10 log10(n / B) dB.
+
+#include "sparse_params.h"
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+namespace {
+
+// Bucket filter: Gaussian std. dev. of B samples (transition about +-0.25 bucket around
+// each edge), truncated at 4 of them (leakage e^-8, below any noise floor a bucket sees).
+constexpr double filter_beta = 1.0;
+constexpr double filter_sigmas = 4.0;
+// Location: shifts per round (Rloc), candidates per round (t), independent loops.
+constexpr int default_shifts = 3;
+constexpr int candidates = 64;
+constexpr int default_robust_loops = 3;
+// Outer rounds of locate / estimate / subtract (peeling on the hashes' residual).
+constexpr int outer_rounds = 3;
+// A detected tone's estimate must stand this much above the threshold for >= 99%
+// detection (non-central chi-square, median of 3 loops), and a tone near a bucket edge
+// loses up to this much in its floor and ceil buckets together.
+constexpr double detection_margin_db = 3.0;
+constexpr double edge_loss_db = 1.5;
+// Coefficients an off-grid tone lights per window, for the bucket load.
+constexpr double load = 0.25;
+
+struct window_shape {
+    int terms;
+    double a[robust_window_terms];
+    double scallop_db; // worst loss of the peak bin, tone half way between bins
+    int lobe;          // coefficients an off-grid tone puts above -20 dB
+};
+
+window_shape shape_of(sparse_fft_window w)
+{
+    switch (w) {
+    case sparse_fft_window::hann:
+        return { 2, { 0.5, 0.5, 0, 0 }, 1.42, 3 };
+    case sparse_fft_window::blackman_harris:
+        return { 4, { 0.35875, 0.48829, 0.14128, 0.01168 }, 0.83, 5 };
+    default:
+        return { 0, { 1, 0, 0, 0 }, 0.0, 1 };
+    }
+}
+
+[[noreturn]] void bad(const std::string& what) { throw std::invalid_argument(what); }
+
+} // namespace
+
+void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend used)
+{
+    const std::int64_t n = p.c.n, k = p.k;
+    p.robust = true;
+    p.min_snr_db = o.min_snr_db;
+    p.false_alarm = o.false_alarm;
+    p.window_kind = o.window == sparse_fft_window::automatic
+                        ? sparse_fft_window::blackman_harris
+                        : o.window;
+    const window_shape ws = shape_of(p.window_kind);
+    auto& rc = p.rc;
+    rc.n = n;
+    rc.window_terms = ws.terms;
+    double power = 0, sum = 0;
+    for (int m = 0; m < robust_window_terms; ++m) {
+        rc.window_a[m] = float(ws.a[m]);
+        power += m == 0 ? ws.a[0] * ws.a[0] : 0.5 * ws.a[m] * ws.a[m];
+    }
+    // The window's DFT: c_0 = a_0, c_{+-m} = (-1)^m a_m / 2.
+    for (int m = -(robust_window_terms - 1); m < robust_window_terms; ++m) {
+        const int am = m < 0 ? -m : m;
+        p.window_c[m + robust_window_terms - 1] =
+            am == 0 ? ws.a[0] : ((am % 2) ? -0.5 : 0.5) * ws.a[am];
+        sum += p.window_c[m + robust_window_terms - 1];
+    }
+    (void)sum;
+    p.window_power = ws.terms ? power : 1.0;
+
+    p.eta = std::log(double(n) / o.false_alarm);
+    p.locate_eta = 0.25 * p.eta;
+    p.outer_rounds = outer_rounds;
+    const double eta_db = 10.0 * std::log10(p.eta);
+    const double enbw_db = 10.0 * std::log10(p.window_power / (ws.a[0] * ws.a[0]));
+    // The weakest tone's peak bin, per bin of the windowed spectrum.
+    const double peak_db = o.min_snr_db - enbw_db - ws.scallop_db;
+    const double need_db = eta_db + detection_margin_db + edge_loss_db;
+
+    std::int64_t B = o.buckets;
+    if (!B) {
+        const double b_snr = double(n) * std::pow(10.0, (need_db - peak_db) / 10.0);
+        const double b_load = double(k) * ws.lobe / load;
+        const double target = std::max({ b_snr, b_load, 16.0 });
+        if (target <= double(n) / 4) {
+            const std::int64_t t = std::int64_t(std::ceil(target));
+            B = divisor_in(n, t, 4 * t);
+        }
+    }
+    auto go_dense = [&](const std::string& why) {
+        p.dense = true;
+        p.dense_reason = why;
+    };
+    if (o.force_dense) {
+        go_dense("forced by the options");
+        return;
+    }
+    if (!B) {
+        std::ostringstream why;
+        why << "a tone at min_snr_db = " << o.min_snr_db << " dB needs a bucket SNR of "
+            << need_db
+            << " dB; no bucket count B (a divisor of n) with n/B >= 4 gives it for n = "
+            << n << " and k = " << k;
+        go_dense(why.str());
+        return;
+    }
+    rc.B = B;
+    rc.nb = n / B;
+    p.c.B = B; // the sample walks and the dense-or-sparse rule read these
+    p.c.nb = rc.nb;
+    rc.loops = o.loops ? o.loops : default_robust_loops;
+    rc.shifts = default_shifts;
+    rc.cands = candidates;
+    p.window_sigma = filter_beta * double(B);
+    p.half_window = std::int64_t(std::ceil(filter_sigmas * p.window_sigma));
+    if (o.filter_width) {
+        if ((o.filter_width - 1) / 2 < p.half_window)
+            bad("filter_width: " + std::to_string(o.filter_width) +
+                " is invalid for n = " + std::to_string(n) +
+                " and B = " + std::to_string(B) + "; must be odd and at least " +
+                std::to_string(2 * p.half_window + 1) +
+                " (8 sigma of the filter's Gaussian)");
+        p.half_window = (o.filter_width - 1) / 2;
+    }
+    p.window = 2 * p.half_window + 1;
+    rc.ghat_scale = std::sqrt(2.0) * M_PI * p.window_sigma / double(B);
+    {
+        const auto taps = make_window(p);
+        double s2 = 0;
+        for (float t : taps)
+            s2 += double(t) * double(t);
+        p.taps_power = s2;
+    }
+
+    // Location rounds. The phase of u[h] conj(u[0]) of the weakest tone's bucket has a
+    // noise of 1 / (2 pi sqrt(rho)) turns (rho its bucket SNR); averaged over the shifts
+    // a round pins the location to sigma_e = w sigma_c / (0.72 sqrt(R)) of an interval w
+    // whose phase turns by 0.5..0.95 across it. The next interval keeps +-4.5 sigma_e,
+    // the last one must give an integer: +-4.5 sigma_e < 0.5.
+    const double rho_db = peak_db - 10.0 * std::log10(double(rc.nb)) - edge_loss_db;
+    const double rho = std::pow(10.0, std::max(rho_db, need_db - 3.0) / 10.0);
+    const double sigma_c = 1.0 / (2.0 * M_PI * std::sqrt(rho));
+    const double per_round = 0.72 * std::sqrt(double(rc.shifts)) / sigma_c;
+    const double shrink = std::clamp(per_round / 9.0, 2.0, double(candidates) / 4.0);
+    const double last_width = std::clamp(per_round * 0.11, 4.0, double(candidates) / 2.0);
+    rc.span0 = 0.75;
+    const double w0 = 2.0 * rc.span0 * double(rc.nb);
+    int rounds = 1;
+    if (w0 > last_width)
+        rounds += int(std::ceil(std::log(w0 / last_width) / std::log(shrink) - 1e-9));
+    if (1 + rounds * rc.shifts > robust_max_hashes)
+        bad("n, min_snr_db: locating a tone in a bucket of " + std::to_string(rc.nb) +
+            " frequencies at this SNR needs " + std::to_string(rounds) +
+            " rounds, more than the " + std::to_string(robust_max_hashes) +
+            " hashes a loop can hold; ask for a higher min_snr_db");
+    rc.rounds = rounds;
+    rc.shrink = rounds > 1 ? std::pow(w0 / last_width, 1.0 / double(rounds - 1)) : 1.0;
+    rc.hashes = 1 + rounds * rc.shifts;
+    // A shift votes when its phase error is within 4 sigma_c plus half a candidate step.
+    const double tol = std::min(0.25, 4.0 * sigma_c + 0.5 / std::max(4.0, last_width));
+    rc.vote_cos = std::cos(2.0 * M_PI * tol);
+
+    // Shifts: round d's interval is w0 / shrink^d wide; its shifts turn the phase by
+    // 0.5..0.95 turn across it.
+    std::uint64_t s = p.seed ^ 0x6a09e667f3bcc909ull;
+    rc.offset[0] = 0;
+    double w = w0;
+    for (int d = 0; d < rounds; ++d) {
+        const double width = d == rounds - 1 ? std::ceil(w) + 1.0 : w;
+        for (int i = 0; i < rc.shifts; ++i) {
+            const double u = 0.5 + 0.45 * double(splitmix64(s) >> 11) * 0x1p-53;
+            rc.offset[1 + d * rc.shifts + i] = std::max<std::int64_t>(
+                1, std::int64_t(std::floor(u * double(n) / width)));
+        }
+        w /= rc.shrink;
+    }
+    // The last round searches the integers of its interval only.
+    p.c.loops = rc.loops;
+    p.c.levels = rc.hashes;
+    p.max_found = std::max<std::int64_t>(2 * B, 8 * k * ws.lobe);
+
+    const bool overridden = o.buckets || o.loops || o.filter_width;
+    const std::int64_t S = std::int64_t(rc.loops) * rc.hashes * p.window;
+    const bool dense_cheaper =
+        S >= n || (used == backend::cuda ? 8 * S > n + 3400 * k + 2400000 : 3 * S > n);
+    if (!overridden && dense_cheaper) {
+        std::ostringstream why;
+        why << "reading " << S << " samples (B=" << B << ", " << rc.loops << " loops x "
+            << rc.hashes << " hashes x " << p.window
+            << " taps, sized for min_snr_db = " << o.min_snr_db
+            << ") costs more than a dense FFT of n = " << n;
+        go_dense(why.str());
+        return;
+    }
+    draw_permutations(p, rc.loops);
+}
+
+std::string describe_robust(const sparse_params& p)
+{
+    std::ostringstream os;
+    os << "robust, window="
+       << (p.window_kind == sparse_fft_window::blackman_harris ? "blackman_harris"
+           : p.window_kind == sparse_fft_window::hann          ? "hann"
+                                                               : "none")
+       << " min_snr_db=" << p.min_snr_db << " false_alarm=" << p.false_alarm << ": ";
+    if (p.dense) {
+        os << "dense FFT + threshold (" << p.dense_reason << ")";
+        return os.str();
+    }
+    const auto& rc = p.rc;
+    os << "B=" << rc.B << " loops=" << rc.loops << " rounds=" << rc.rounds
+       << " shifts=" << rc.shifts << " (shrink " << rc.shrink << ") window=" << p.window
+       << " samples_read=" << p.samples_read() << " seed=" << p.seed;
+    return os.str();
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
