@@ -21,18 +21,13 @@ namespace gpufft {
 namespace detail {
 
 /*!
- * What a robust-mode backend finds in one frame: the coefficients of the windowed
- * spectrum (the samples times the time window) that stand above the detection
- * threshold, and the noise.
+ * What a robust-mode backend finds in one frame: the tones (frequency and amplitude;
+ * unordered, possibly more than k) and the noise.
  */
 struct robust_frame {
-    std::vector<std::int64_t> bins; //!< unordered
-    std::vector<std::complex<double>> values;
+    std::vector<sparse_tone> tones;
     //! Noise power of one bin of the windowed spectrum (|X|^2 units).
     double bin_noise = 0;
-    //! Noise power of one reported value (the sparse path's estimates carry the noise
-    //! of n / B bins; the dense path's are bins).
-    double value_noise = 0;
 };
 
 //! One backend of robust mode (sublinear path or dense FFT + threshold).
@@ -54,27 +49,45 @@ std::unique_ptr<robust_backend> make_dense_threshold_cuda(const sparse_params& p
                                                           int device_id);
 #endif
 
-//! The time window's transform at nu bins from a tone: X_w[f] = A W(f - f0).
-std::complex<double> window_transform(const sparse_params& p, double nu);
+/*!
+ * Tones from coefficients of the windowed spectrum (bins unordered): every coefficient
+ * that is the largest of the found ones within the window's main lobe is a tone's peak,
+ * fitted by robust_fit_tone() to the lobe's found coefficients. Appends to `tones`.
+ */
+void tones_from_peaks(const robust_consts& c,
+                      const std::vector<std::int64_t>& bins,
+                      const std::vector<std::complex<double>>& values,
+                      std::vector<sparse_tone>& tones);
 
 /*!
- * Groups the coefficients of a frame into tones, strongest first, at most p.k: the
- * strongest coefficient left is a tone's peak; its frequency and amplitude are fitted
- * to the coefficients within the window's main lobe (least squares against
- * window_transform over the fractional offset), the tone's model is taken out of the
- * coefficients nearby, and the next strongest above the threshold follows.
+ * The plan's answer from a frame: the k strongest tones, strongest first, less the
+ * peaks that a stronger tone's window leakage explains, with their SNR over
+ * raw_bin_noise (noise per bin of the unwindowed spectrum).
  */
-void group_tones(const sparse_params& p,
-                 const robust_frame& f,
-                 std::vector<sparse_tone>& tones);
+void finish_tones(const robust_consts& c,
+                  std::int64_t k,
+                  double raw_bin_noise,
+                  std::vector<sparse_tone>& tones);
+
+/*!
+ * The noise floor a frame can claim: float samples, float hashes and a float FFT carry
+ * errors 120-140 dB below the strongest bin or bucket, so a floor estimated below 120 dB
+ * under it is raised to that.
+ */
+inline double precision_floor(double noise, double peak_power)
+{
+    const double floor = 1e-12 * peak_power;
+    return noise > floor ? noise : floor;
+}
 
 /*!
  * The coefficients of the plain (unwindowed) spectrum the tones make: for each tone the
- * bins around it whose |X|^2 stands above the threshold, then the k largest, ascending.
+ * bins around it whose |X|^2 stands above threshold, then the k largest, ascending.
  */
-void tone_coefficients(const sparse_params& p,
+void tone_coefficients(std::int64_t n,
+                       std::int64_t k,
+                       double threshold,
                        const std::vector<sparse_tone>& tones,
-                       double raw_bin_noise,
                        std::vector<std::int64_t>& bins,
                        std::vector<std::complex<float>>& values);
 

@@ -54,11 +54,14 @@ public:
         const auto& rc = d_p.rc;
         hash(x);
         d_fft.execute(d_z.data(), d_Z.data());
+        d_peak = 0;
         for (std::size_t i = 0; i < d_Z.size(); ++i) {
             d_re[i] = d_Z[i].real();
             d_im[i] = d_Z[i].imag();
-            if (!std::isfinite(d_re[i]) || !std::isfinite(d_im[i]))
+            const double m = d_re[i] * d_re[i] + d_im[i] * d_im[i];
+            if (!std::isfinite(m))
                 throw_non_finite();
+            d_peak = std::max(d_peak, m);
         }
         d_f.clear();
         d_xr.clear();
@@ -110,29 +113,35 @@ public:
         }
 
         // EstimateValues on the final residual: every value again as the median over
-        // loops, each tone seeing the others taken out.
-        for (std::size_t i = 0; i < d_f.size(); ++i) {
-            double xr, xi, noise;
-            estimate(d_f[i], d_xr[i], d_xi[i], P, xr, xi, noise);
-            add(d_f[i], d_xr[i] - xr, d_xi[i] - xi);
-            d_xr[i] = xr;
-            d_xi[i] = xi;
+        // loops, all from the same residual (as the CUDA backend does), then applied.
+        const std::size_t found = d_f.size();
+        d_nr.resize(found);
+        d_ni.resize(found);
+        for (std::size_t i = 0; i < found; ++i) {
+            double noise;
+            estimate(d_f[i], d_xr[i], d_xi[i], P, d_nr[i], d_ni[i], noise);
+        }
+        for (std::size_t i = 0; i < found; ++i) {
+            add(d_f[i], d_xr[i] - d_nr[i], d_xi[i] - d_ni[i]);
+            d_xr[i] = d_nr[i];
+            d_xi[i] = d_ni[i];
         }
         P = bucket_noise();
 
-        out.bins.clear();
-        out.values.clear();
-        for (std::size_t i = 0; i < d_f.size(); ++i) {
+        // The coefficients that stand above the threshold, then tones from their peaks.
+        d_bins.clear();
+        d_values.clear();
+        for (std::size_t i = 0; i < found; ++i) {
             double xr, xi, noise;
             estimate(d_f[i], d_xr[i], d_xi[i], P, xr, xi, noise);
             if (!(d_xr[i] * d_xr[i] + d_xi[i] * d_xi[i] > d_p.eta * noise))
                 continue;
-            out.bins.push_back(d_f[i]);
-            out.values.emplace_back(d_xr[i], d_xi[i]);
+            d_bins.push_back(d_f[i]);
+            d_values.emplace_back(d_xr[i], d_xi[i]);
         }
-        const double n = double(rc.n);
-        out.bin_noise = n * P / d_p.taps_power;
-        out.value_noise = n * n * P;
+        out.tones.clear();
+        tones_from_peaks(rc, d_bins, d_values, out.tones);
+        out.bin_noise = double(rc.n) * P / d_p.taps_power;
     }
 
 private:
@@ -173,7 +182,7 @@ private:
             }
         const auto mid = d_power.begin() + d_power.size() / 2;
         std::nth_element(d_power.begin(), mid, d_power.end());
-        return *mid / std::log(2.0);
+        return precision_floor(*mid / std::log(2.0), d_peak);
     }
 
     // The value at f as the median over loops of (current value + the loop's least
@@ -242,6 +251,10 @@ private:
     std::vector<double> d_xr, d_xi;
     std::unordered_map<std::int64_t, std::size_t> d_index;
     std::unordered_set<std::int64_t> d_rejected;
+    std::vector<double> d_nr, d_ni;
+    double d_peak = 0; //!< the largest |bucket|^2 before any subtraction
+    std::vector<std::int64_t> d_bins;
+    std::vector<std::complex<double>> d_values;
 };
 
 // Dense FFT of the windowed frame, the noise floor from the median bin, and every bin
@@ -272,19 +285,21 @@ public:
         d_fft.execute(d_xw.data(), d_X.data());
         for (std::int64_t i = 0; i < n; ++i)
             d_power[i] = std::norm(d_X[i]);
+        const float peak = *std::max_element(d_power.begin(), d_power.end());
         const auto mid = d_power.begin() + n / 2;
         std::nth_element(d_power.begin(), mid, d_power.end());
-        const double noise = double(*mid) / std::log(2.0);
+        const double noise = precision_floor(double(*mid) / std::log(2.0), peak);
         const double threshold = d_p.eta * noise;
-        out.bins.clear();
-        out.values.clear();
+        d_bins.clear();
+        d_values.clear();
         for (std::int64_t i = 0; i < n; ++i)
             if (double(std::norm(d_X[i])) > threshold) {
-                out.bins.push_back(i);
-                out.values.emplace_back(d_X[i].real(), d_X[i].imag());
+                d_bins.push_back(i);
+                d_values.emplace_back(d_X[i].real(), d_X[i].imag());
             }
+        out.tones.clear();
+        tones_from_peaks(d_p.rc, d_bins, d_values, out.tones);
         out.bin_noise = noise;
-        out.value_noise = noise;
     }
 
 private:
@@ -292,6 +307,8 @@ private:
     dense_fft_plan d_fft;
     std::vector<std::complex<float>> d_xw, d_X;
     std::vector<float> d_power;
+    std::vector<std::int64_t> d_bins;
+    std::vector<std::complex<double>> d_values;
 };
 
 } // namespace

@@ -45,6 +45,12 @@ struct robust_consts {
     //! Time window a_0 - a_1 cos + a_2 cos 2 - a_3 cos 3 (a_m = 0 past its terms).
     float window_a[robust_window_terms] = {};
     int window_terms = 0; //!< 0: no window
+    //! The window's transform W(nu) = sum_m c_m D(nu - m), D the transform of n ones:
+    //! wt[m + 3] = c_m (-1)^m exp(i pi m (n - 1) / n) / n (see robust_window_transform).
+    double wt_r[2 * robust_window_terms - 1] = {};
+    double wt_i[2 * robust_window_terms - 1] = {};
+    double wc[2 * robust_window_terms - 1] = {}; //!< c_m itself
+    int lobe = 0; //!< half-width of the main lobe in bins (a tone's coefficients)
 };
 
 //! The time window's weight at sample index i of an n-sample frame.
@@ -61,6 +67,120 @@ SFFT_HD float robust_window_weight(const robust_consts& c, std::uint64_t i)
     const float c2 = 2.0f * c1 * c1 - 1.0f;
     const float c3 = c1 * (2.0f * c2 - 1.0f);
     return c.window_a[0] - c.window_a[1] * c1 + c.window_a[2] * c2 - c.window_a[3] * c3;
+}
+
+/*!
+ * The time window's transform nu bins from a tone: a tone A exp(2 pi i f0 t / n) gives
+ * X_w[f] = A W(f - f0). With D(nu) = (1/n) sum_t exp(-2 pi i nu t / n)
+ * = exp(-i pi nu (n-1)/n) sin(pi nu) / (n sin(pi nu / n)) and sin(pi (nu - m)) =
+ * (-1)^m sin(pi nu), W(nu) = exp(-i pi nu (n-1)/n) sin(pi nu) sum_m wt_m / sin(pi (nu -
+ * m) / n); at nu = m exactly W is c_m.
+ */
+SFFT_HD void
+robust_window_transform(const robust_consts& c, double nu, double& re, double& im)
+{
+    const double N = double(c.n);
+    const int M = c.window_terms > 0 ? c.window_terms - 1 : 0;
+    double sr = 0, si = 0;
+    double sp, cp, s1;
+#ifdef __CUDA_ARCH__
+    sincospi(nu * (N - 1.0) / N, &sp, &cp);
+    s1 = sinpi(nu);
+#else
+    sp = std::sin(3.141592653589793238 * nu * (N - 1.0) / N);
+    cp = std::cos(3.141592653589793238 * nu * (N - 1.0) / N);
+    s1 = std::sin(3.141592653589793238 * nu);
+#endif
+    for (int m = -M; m <= M; ++m) {
+        const double x = nu - double(m);
+#ifdef __CUDA_ARCH__
+        const double den = sinpi(x / N);
+#else
+        const double den = std::sin(3.141592653589793238 * x / N);
+#endif
+        if (fabs(x) < 1e-9) { // at nu = m every other term has sin(pi nu) = 0
+            re = c.wc[m + 3];
+            im = 0;
+            return;
+        }
+        sr += c.wt_r[m + 3] / den;
+        si += c.wt_i[m + 3] / den;
+    }
+    // exp(-i pi nu (n-1)/n) sin(pi nu) (sr + i si)
+    const double ar = s1 * sr, ai = s1 * si;
+    re = ar * cp + ai * sp;
+    im = ai * cp - ar * sp;
+}
+
+/*!
+ * A tone from the coefficients of its main lobe: y[j + lobe], j = -lobe..lobe, around
+ * the peak bin, present[j + lobe] false where the coefficient was not found (unknown,
+ * not zero). The fractional offset delta in [-0.5, 0.5] maximises the lobe energy the
+ * window's transform explains, |sum y conj(W)|^2 / sum |W|^2 (a grid, then golden
+ * section); the amplitude is the least-squares one at that offset.
+ */
+SFFT_HD void robust_fit_tone(const robust_consts& c,
+                             const double* yr,
+                             const double* yi,
+                             const unsigned char* present,
+                             double& delta,
+                             double& ar,
+                             double& ai)
+{
+    const int h = c.lobe;
+    auto objective = [&](double d, double& Ar, double& Ai) {
+        double nr = 0, ni = 0, den = 0;
+        for (int j = -h; j <= h; ++j) {
+            if (!present[j + h])
+                continue;
+            double wr, wi;
+            robust_window_transform(c, double(j) - d, wr, wi);
+            nr += yr[j + h] * wr + yi[j + h] * wi; // y conj(w)
+            ni += yi[j + h] * wr - yr[j + h] * wi;
+            den += wr * wr + wi * wi;
+        }
+        Ar = den > 0 ? nr / den : 0;
+        Ai = den > 0 ? ni / den : 0;
+        return den > 0 ? (nr * nr + ni * ni) / den : 0;
+    };
+    int count = 0;
+    for (int j = -h; j <= h; ++j)
+        count += present[j + h] ? 1 : 0;
+    double best = 0;
+    if (count > 1) {
+        double bv = -1, tr, ti;
+        for (int i = 0; i <= 8; ++i) {
+            const double d = -0.5 + 0.125 * double(i);
+            const double v = objective(d, tr, ti);
+            if (v > bv) {
+                bv = v;
+                best = d;
+            }
+        }
+        double lo = best - 0.125 < -0.5 ? -0.5 : best - 0.125;
+        double hi = best + 0.125 > 0.5 ? 0.5 : best + 0.125;
+        const double g = 0.6180339887498949;
+        double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+        double fa = objective(a, tr, ti), fb = objective(b, tr, ti);
+        for (int it = 0; it < 18; ++it) {
+            if (fa > fb) {
+                hi = b;
+                b = a;
+                fb = fa;
+                a = hi - g * (hi - lo);
+                fa = objective(a, tr, ti);
+            } else {
+                lo = a;
+                a = b;
+                fa = fb;
+                b = lo + g * (hi - lo);
+                fb = objective(b, tr, ti);
+            }
+        }
+        best = 0.5 * (lo + hi);
+    }
+    delta = best;
+    objective(best, ar, ai);
 }
 
 /*!

@@ -45,17 +45,18 @@ struct window_shape {
     double a[robust_window_terms];
     double scallop_db; // worst loss of the peak bin, tone half way between bins
     int lobe;          // coefficients an off-grid tone puts above -20 dB
+    int lobe_half;     // half-width of the main lobe in bins
 };
 
 window_shape shape_of(sparse_fft_window w)
 {
     switch (w) {
     case sparse_fft_window::hann:
-        return { 2, { 0.5, 0.5, 0, 0 }, 1.42, 3 };
+        return { 2, { 0.5, 0.5, 0, 0 }, 1.42, 3, 2 };
     case sparse_fft_window::blackman_harris:
-        return { 4, { 0.35875, 0.48829, 0.14128, 0.01168 }, 0.83, 5 };
+        return { 4, { 0.35875, 0.48829, 0.14128, 0.01168 }, 0.83, 5, 3 };
     default:
-        return { 0, { 1, 0, 0, 0 }, 0.0, 1 };
+        return { 0, { 1, 0, 0, 0 }, 0.0, 1, 0 };
     }
 }
 
@@ -75,20 +76,26 @@ void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend
     const window_shape ws = shape_of(p.window_kind);
     auto& rc = p.rc;
     rc.n = n;
-    rc.window_terms = ws.terms;
-    double power = 0, sum = 0;
+    double power = 0;
     for (int m = 0; m < robust_window_terms; ++m) {
         rc.window_a[m] = float(ws.a[m]);
         power += m == 0 ? ws.a[0] * ws.a[0] : 0.5 * ws.a[m] * ws.a[m];
     }
-    // The window's DFT: c_0 = a_0, c_{+-m} = (-1)^m a_m / 2.
+    rc.window_terms = ws.terms;
+    // The window's DFT: c_0 = a_0, c_{+-m} = (-1)^m a_m / 2 (no window: c_0 = 1).
     for (int m = -(robust_window_terms - 1); m < robust_window_terms; ++m) {
         const int am = m < 0 ? -m : m;
-        p.window_c[m + robust_window_terms - 1] =
-            am == 0 ? ws.a[0] : ((am % 2) ? -0.5 : 0.5) * ws.a[am];
-        sum += p.window_c[m + robust_window_terms - 1];
+        const double cm = ws.terms == 0 ? (m == 0 ? 1.0 : 0.0)
+                          : am == 0     ? ws.a[0]
+                                        : ((am % 2) ? -0.5 : 0.5) * ws.a[am];
+        const int at = m + robust_window_terms - 1;
+        rc.wc[at] = cm;
+        const double ph = M_PI * double(m) * double(n - 1) / double(n);
+        const double sign = (am % 2) ? -1.0 : 1.0;
+        rc.wt_r[at] = cm * sign * std::cos(ph) / double(n);
+        rc.wt_i[at] = cm * sign * std::sin(ph) / double(n);
     }
-    (void)sum;
+    rc.lobe = ws.lobe_half;
     p.window_power = ws.terms ? power : 1.0;
 
     p.eta = std::log(double(n) / o.false_alarm);

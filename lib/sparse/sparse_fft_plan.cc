@@ -40,8 +40,9 @@ public:
     void run_robust(const std::complex<float>* x, memory where)
     {
         robust->run(x, where, frame);
-        detail::group_tones(params, frame, tones);
         noise_floor = frame.bin_noise / params.window_power;
+        tones.swap(frame.tones);
+        detail::finish_tones(params.rc, params.k, noise_floor, tones);
     }
 };
 
@@ -97,7 +98,12 @@ void sparse_fft_plan::execute(const std::complex<float>* x,
     d.check(x, where);
     if (d.robust) {
         d.run_robust(x, where);
-        detail::tone_coefficients(d.params, d.tones, d.noise_floor, bins, values);
+        detail::tone_coefficients(d.params.c.n,
+                                  d.params.k,
+                                  d.params.eta * d.noise_floor,
+                                  d.tones,
+                                  bins,
+                                  values);
         return;
     }
     d.engine->execute(x, where, bins, values);

@@ -60,9 +60,6 @@ struct sparse_params {
     //! variance sigma^2 per sample.
     double taps_power = 0;
     double window_power = 1;
-    //! Sum of the time window's DFT coefficients c_m (the window's value as a filter
-    //! of a tone at its centre), and c_m itself for m = -3..3.
-    double window_c[2 * robust_window_terms - 1] = {};
 
     int hashes() const { return robust ? rc.loops * rc.hashes : c.loops * c.levels; }
     //! Sample index of hash h = loop * levels + level (robust: loop * rc.hashes +
