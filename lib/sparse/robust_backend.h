@@ -69,6 +69,13 @@ void finish_tones(const robust_consts& c,
                   double raw_bin_noise,
                   std::vector<sparse_tone>& tones);
 
+//! The dense path estimates the noise from every stride-th bin: at most 2^20 of them.
+inline std::int64_t dense_noise_stride(std::int64_t n)
+{
+    const std::int64_t cap = std::int64_t(1) << 20;
+    return (n + cap - 1) / cap;
+}
+
 /*!
  * The noise floor a frame can claim: float samples, float hashes and a float FFT carry
  * errors 120-140 dB below the strongest bin or bucket, so a floor estimated below 120 dB

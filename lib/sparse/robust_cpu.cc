@@ -41,8 +41,7 @@ public:
           d_fft(p.rc.B, p.hashes(), direction::forward, cpu_options(1)),
           d_z(std::size_t(p.hashes()) * p.rc.B),
           d_Z(d_z.size()),
-          d_re(d_z.size()),
-          d_im(d_z.size()),
+          d_res(2 * d_z.size()),
           d_power(std::size_t(p.rc.loops) * p.rc.B)
     {
     }
@@ -56,9 +55,10 @@ public:
         d_fft.execute(d_z.data(), d_Z.data());
         d_peak = 0;
         for (std::size_t i = 0; i < d_Z.size(); ++i) {
-            d_re[i] = d_Z[i].real();
-            d_im[i] = d_Z[i].imag();
-            const double m = d_re[i] * d_re[i] + d_im[i] * d_im[i];
+            const double re = d_Z[i].real(), im = d_Z[i].imag();
+            d_res[2 * i] = re;
+            d_res[2 * i + 1] = im;
+            const double m = re * re + im * im;
             if (!std::isfinite(m))
                 throw_non_finite();
             d_peak = std::max(d_peak, m);
@@ -81,9 +81,9 @@ public:
                 for (std::int64_t b = 0; b < rc.B; ++b) {
                     for (int h = 0; h < rc.hashes; ++h) {
                         const std::size_t at =
-                            (std::size_t(r) * rc.hashes + h) * rc.B + b;
-                        ur[h] = d_re[at];
-                        ui[h] = d_im[at];
+                            2 * ((std::size_t(r) * rc.hashes + h) * rc.B + b);
+                        ur[h] = d_res[at];
+                        ui[h] = d_res[at + 1];
                     }
                     std::int64_t g;
                     if (!robust_locate(rc, ur, ui, b, min_power, g))
@@ -176,13 +176,14 @@ private:
         const auto& rc = d_p.rc;
         for (int r = 0; r < rc.loops; ++r)
             for (std::int64_t b = 0; b < rc.B; ++b) {
-                const std::size_t at = std::size_t(r) * rc.hashes * rc.B + b;
+                const std::size_t at = 2 * (std::size_t(r) * rc.hashes * rc.B + b);
+                // float, as the CUDA backend sorts them
                 d_power[std::size_t(r) * rc.B + b] =
-                    d_re[at] * d_re[at] + d_im[at] * d_im[at];
+                    float(d_res[at] * d_res[at] + d_res[at + 1] * d_res[at + 1]);
             }
         const auto mid = d_power.begin() + d_power.size() / 2;
         std::nth_element(d_power.begin(), mid, d_power.end());
-        return precision_floor(*mid / std::log(2.0), d_peak);
+        return precision_floor(double(*mid) / std::log(2.0), d_peak);
     }
 
     // The value at f as the median over loops of (current value + the loop's least
@@ -200,16 +201,10 @@ private:
         double er[16], ei[16], eg[16];
         const int L = std::min(rc.loops, 16);
         for (int r = 0; r < L; ++r) {
-            const std::size_t base = std::size_t(r) * rc.hashes * rc.B;
+            const std::size_t base = 2 * std::size_t(r) * rc.hashes * rc.B;
             double a, b;
-            eg[r] = robust_loop_estimate(rc,
-                                         d_re.data() + base,
-                                         d_im.data() + base,
-                                         f,
-                                         d_p.sigma[r],
-                                         d_p.tau[r],
-                                         a,
-                                         b);
+            eg[r] = robust_loop_estimate(
+                rc, d_res.data() + base, f, d_p.sigma[r], d_p.tau[r], a, b);
             er[r] = cur_r + a;
             ei[r] = cur_i + b;
         }
@@ -234,9 +229,10 @@ private:
                     double ur, ui;
                     robust_response(
                         rc, f, g, b, std::uint64_t(rc.offset[h]), d_p.tau[r], ur, ui);
-                    const std::size_t at = (std::size_t(r) * rc.hashes + h) * rc.B + b;
-                    d_re[at] += xr * ur - xi * ui;
-                    d_im[at] += xr * ui + xi * ur;
+                    const std::size_t at =
+                        2 * ((std::size_t(r) * rc.hashes + h) * rc.B + b);
+                    d_res[at] += xr * ur - xi * ui;
+                    d_res[at + 1] += xr * ui + xi * ur;
                 }
             }
         }
@@ -246,7 +242,8 @@ private:
     std::vector<float> d_taps;
     dense_fft_plan d_fft;
     std::vector<std::complex<float>> d_z, d_Z;
-    std::vector<double> d_re, d_im, d_power;
+    std::vector<double> d_res; //!< residual hashes, interleaved re/im
+    std::vector<float> d_power;
     std::vector<std::int64_t> d_f;
     std::vector<double> d_xr, d_xi;
     std::unordered_map<std::int64_t, std::size_t> d_index;
@@ -268,7 +265,7 @@ public:
           d_fft(p.c.n, 1, direction::forward, cpu_options(0)),
           d_xw(p.c.n),
           d_X(p.c.n),
-          d_power(p.c.n)
+          d_power((p.c.n + dense_noise_stride(p.c.n) - 1) / dense_noise_stride(p.c.n))
     {
     }
 
@@ -283,11 +280,19 @@ public:
             d_xw[i] = x[i] * robust_window_weight(d_p.rc, std::uint64_t(i));
         }
         d_fft.execute(d_xw.data(), d_X.data());
-        for (std::int64_t i = 0; i < n; ++i)
-            d_power[i] = std::norm(d_X[i]);
-        const float peak = *std::max_element(d_power.begin(), d_power.end());
-        const auto mid = d_power.begin() + n / 2;
-        std::nth_element(d_power.begin(), mid, d_power.end());
+        // The median over every stride-th bin (all bins up to 2^20), as the CUDA
+        // backend samples them.
+        const std::int64_t stride = dense_noise_stride(n);
+        float peak = 0;
+        std::size_t m = 0;
+        for (std::int64_t i = 0; i < n; ++i) {
+            const float p = std::norm(d_X[i]);
+            peak = std::max(peak, p);
+            if (i % stride == 0)
+                d_power[m++] = p;
+        }
+        const auto mid = d_power.begin() + m / 2;
+        std::nth_element(d_power.begin(), mid, d_power.begin() + m);
         const double noise = precision_floor(double(*mid) / std::log(2.0), peak);
         const double threshold = d_p.eta * noise;
         d_bins.clear();

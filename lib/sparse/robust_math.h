@@ -128,13 +128,58 @@ SFFT_HD void robust_fit_tone(const robust_consts& c,
                              double& ai)
 {
     const int h = c.lobe;
+    const double N = double(c.n);
+    // W(j - d) for the lobe's bins: exp(-i pi (j - d)(n-1)/n) sin(pi (j - d)) sum_m wt_m
+    // / sin(pi (j - d - m) / n), with sin(pi (j - d)) = -(-1)^j sin(pi d); the
+    // j-dependent phase is the same for every d.
+    double pj_r[2 * robust_window_terms + 1], pj_i[2 * robust_window_terms + 1];
+    for (int j = -h; j <= h; ++j) {
+        const double a = -double(j) * (N - 1.0) / N;
+#ifdef __CUDA_ARCH__
+        sincospi(a, &pj_i[j + h], &pj_r[j + h]);
+#else
+        pj_r[j + h] = std::cos(3.141592653589793238 * a);
+        pj_i[j + h] = std::sin(3.141592653589793238 * a);
+#endif
+    }
+    const int M = c.window_terms > 0 ? c.window_terms - 1 : 0;
     auto objective = [&](double d, double& Ar, double& Ai) {
+        double sd, er, ei;
+#ifdef __CUDA_ARCH__
+        sd = sinpi(d);
+        sincospi(d * (N - 1.0) / N, &ei, &er);
+#else
+        sd = std::sin(3.141592653589793238 * d);
+        er = std::cos(3.141592653589793238 * d * (N - 1.0) / N);
+        ei = std::sin(3.141592653589793238 * d * (N - 1.0) / N);
+#endif
         double nr = 0, ni = 0, den = 0;
         for (int j = -h; j <= h; ++j) {
             if (!present[j + h])
                 continue;
             double wr, wi;
-            robust_window_transform(c, double(j) - d, wr, wi);
+            if (d == 0) { // on the grid: W(j) = c_j
+                wr = (j >= -M && j <= M) ? c.wc[j + 3] : 0.0;
+                wi = 0;
+            } else {
+                double sr = 0, si = 0;
+                for (int m = -M; m <= M; ++m) {
+                    const double x = double(j - m) - d;
+#ifdef __CUDA_ARCH__
+                    const double den_m = sinpi(x / N);
+#else
+                    const double den_m = std::sin(3.141592653589793238 * x / N);
+#endif
+                    sr += c.wt_r[m + 3] / den_m;
+                    si += c.wt_i[m + 3] / den_m;
+                }
+                const double s1 = (j & 1) ? sd : -sd;
+                // phase_j exp(i pi d (n-1)/n) s1 (sr + i si)
+                const double qr = pj_r[j + h] * er - pj_i[j + h] * ei;
+                const double qi = pj_r[j + h] * ei + pj_i[j + h] * er;
+                wr = s1 * (qr * sr - qi * si);
+                wi = s1 * (qr * si + qi * sr);
+            }
             nr += yr[j + h] * wr + yi[j + h] * wi; // y conj(w)
             ni += yi[j + h] * wr - yr[j + h] * wi;
             den += wr * wr + wi * wi;
@@ -336,14 +381,13 @@ SFFT_HD void robust_response(const robust_consts& c,
 
 /*!
  * One loop's least-squares estimate of the coefficient at f from what is left in its
- * floor and ceil buckets over all hashes of the loop (res: the loop's residual, hash h
- * at h * B): sum conj(resp) res / sum |resp|^2. Adds nothing for the coefficient's
- * current value; the caller adds it. Returns sum |Ghat|^2 over the two unshifted
- * buckets (the estimate's noise is n^2 P / that, P the bucket noise power).
+ * floor and ceil buckets over all hashes of the loop (res: the loop's residual,
+ * interleaved re/im, hash h at h * B): sum conj(resp) res / sum |resp|^2, to be added to
+ * the coefficient's current value. Returns sum |Ghat|^2 over the two unshifted buckets
+ * (the estimate's noise is n^2 P / that, P the bucket noise power).
  */
 SFFT_HD double robust_loop_estimate(const robust_consts& c,
-                                    const double* res_r,
-                                    const double* res_i,
+                                    const double* res,
                                     std::int64_t f,
                                     std::uint64_t sigma,
                                     std::uint64_t tau,
@@ -359,9 +403,10 @@ SFFT_HD double robust_loop_estimate(const robust_consts& c,
         for (int k = 0; k < 2; ++k) {
             double ur, ui;
             robust_response(c, f, g, bs[k], std::uint64_t(c.offset[h]), tau, ur, ui);
-            const std::size_t at = std::size_t(h) * std::size_t(c.B) + std::size_t(bs[k]);
-            nr += ur * res_r[at] + ui * res_i[at];
-            ni += ur * res_i[at] - ui * res_r[at];
+            const std::size_t at =
+                2 * (std::size_t(h) * std::size_t(c.B) + std::size_t(bs[k]));
+            nr += ur * res[at] + ui * res[at + 1];
+            ni += ur * res[at + 1] - ui * res[at];
             den += ur * ur + ui * ui;
             if (h == 0)
                 g2 += (ur * ur + ui * ui) * double(c.n) * double(c.n);

@@ -211,8 +211,14 @@ void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend
 
     const bool overridden = o.buckets || o.loops || o.filter_width;
     const std::int64_t S = std::int64_t(rc.loops) * rc.hashes * p.window;
+    // Costs measured with gpufft-bench sparse_robust (docs/performance.md). CUDA: the
+    // sparse path ~0.3 ms + 0.05 ns per sample read, the dense FFT + threshold ~0.05 ms +
+    // 0.04 ns per sample of n. CPU: a sample read costs ~40 ns on one thread, FFTW
+    // ~15-50 ns per sample of n on all threads.
     const bool dense_cheaper =
-        S >= n || (used == backend::cuda ? 8 * S > n + 3400 * k + 2400000 : 3 * S > n);
+        S >= n ||
+        (used == backend::cuda ? 300000.0 + 0.05 * double(S) > 50000.0 + 0.04 * double(n)
+                               : 3 * S > n);
     if (!overridden && dense_cheaper) {
         std::ostringstream why;
         why << "reading " << S << " samples (B=" << B << ", " << rc.loops << " loops x "

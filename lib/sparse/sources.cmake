@@ -8,4 +8,4 @@ list(APPEND GPUFFT_SOURCES sparse/sparse_fft_plan.cc sparse/sparse_params.cc spa
             sparse/robust_cpu.cc sparse/robust_tones.cc
             sparse/sparse_cpu.cc sparse/host_gather.cc)
 list(APPEND GPUFFT_CUDA_SOURCES sparse/sparse_cuda.cu sparse/topk_cuda.cu
-            sparse/sparse_signal_cuda.cu)
+            sparse/sparse_signal_cuda.cu sparse/robust_cuda.cc sparse/robust_kernels.cu)

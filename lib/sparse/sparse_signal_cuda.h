@@ -27,6 +27,20 @@ void make_sparse_signal_device(std::int64_t n,
                                const std::vector<std::complex<float>>& values,
                                std::complex<float>* x);
 
+/*!
+ * Test and benchmark support: writes into device array x (n samples) tones in white
+ * noise, x[t] = sum_j (amps[j] / n) exp(2 pi i freqs[j] t / n) + complex Gaussian noise
+ * of variance noise_var per sample (seeded). Tones that share a fractional offset are
+ * made by one scatter and one inverse cuFFT, then shifted by that offset in time, so the
+ * offsets should come from a few values (one inverse FFT each).
+ */
+void make_noisy_tones_device(std::int64_t n,
+                             const std::vector<double>& freqs,
+                             const std::vector<std::complex<double>>& amps,
+                             double noise_var,
+                             std::uint64_t seed,
+                             std::complex<float>* x);
+
 } // namespace detail
 } // namespace gpufft
 } // namespace gr

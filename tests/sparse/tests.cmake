@@ -5,3 +5,5 @@
 gpufft_add_test(test_sparse_fft_cpu SOURCES sparse/test_sparse_fft_cpu.cc)
 gpufft_add_test(test_sparse_host_gather SOURCES sparse/test_sparse_host_gather.cc)
 gpufft_add_test(test_sparse_fft_cuda SOURCES sparse/test_sparse_fft_cuda.cc GPU)
+gpufft_add_test(test_sparse_robust_cpu SOURCES sparse/test_sparse_robust_cpu.cc)
+gpufft_add_test(test_sparse_robust_cuda SOURCES sparse/test_sparse_robust_cuda.cc GPU)

@@ -1,0 +1,451 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// CUDA backend of robust mode: the CPU backend's stages (robust_cpu.cc) as device
+// kernels (robust_kernels.cu), all buffers made here, nothing allocated per call. The
+// steady-state call is one CUDA graph launch and one copy of the tones back. Host input
+// gathers only the samples the hashes read. Also the dense FFT + threshold path.
+
+#include "../cuda/cuda_resources.h"
+#include "../cuda/host_transfer.h"
+#include "host_gather.h"
+#include "robust_backend.h"
+#include "robust_kernels.h"
+#include "sparse_backend.h"
+#include <gnuradio/gpufft/dense_fft_plan.h>
+#include <algorithm>
+#include <thread>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+namespace {
+
+dense_fft_options cuda_options(int device_id)
+{
+    dense_fft_options o;
+    o.backend = backend::cuda;
+    o.device_id = device_id;
+    return o;
+}
+
+unsigned long long pow2_at_least(unsigned long long v)
+{
+    unsigned long long p = 1;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+//! A captured CUDA graph of a stream's work, replayed per call.
+class graph_runner
+{
+public:
+    ~graph_runner()
+    {
+        if (d_exec)
+            cudaGraphExecDestroy(d_exec);
+    }
+    template <typename Fn>
+    void run(cudaStream_t s, Fn&& enqueue)
+    {
+        if (!d_exec) {
+            cudaGraph_t graph = nullptr;
+            GPUFFT_CUDA_CHECK(
+                cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+            try {
+                enqueue();
+            } catch (...) {
+                cudaStreamEndCapture(s, &graph);
+                if (graph)
+                    cudaGraphDestroy(graph);
+                throw;
+            }
+            GPUFFT_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
+            const cudaError_t err = cudaGraphInstantiate(&d_exec, graph, 0);
+            cudaGraphDestroy(graph);
+            GPUFFT_CUDA_CHECK(err);
+        }
+        GPUFFT_CUDA_CHECK(cudaGraphLaunch(d_exec, s));
+    }
+
+private:
+    cudaGraphExec_t d_exec = nullptr;
+};
+
+class robust_cuda final : public robust_backend
+{
+public:
+    robust_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer)
+        : d_p(p),
+          d_device(device_id),
+          d_transfer(transfer == sparse_fft_transfer::full_copy
+                         ? transfer
+                         : sparse_fft_transfer::gather),
+          d_fft(p.rc.B, p.hashes(), direction::forward, cuda_options(device_id))
+    {
+        const auto& rc = p.rc;
+        const int H = p.hashes();
+        const std::size_t HB = std::size_t(H) * rc.B;
+        const std::size_t LB = std::size_t(rc.loops) * rc.B;
+        d_taps.allocate(p.window);
+        d_walks.allocate(2 * H);
+        d_sigma.allocate(rc.loops);
+        d_sigma_inv.allocate(rc.loops);
+        d_tau.allocate(rc.loops);
+        d_z.allocate(HB);
+        d_Z.allocate(HB);
+        d_res.allocate(2 * HB);
+        d_power.allocate(LB);
+        d_sorted.allocate(LB);
+        d_sort_temp.allocate(std::max<std::size_t>(1, robust_sort_scratch_bytes(LB)));
+        d_scalars.allocate(2);
+        d_counts.allocate(2 + 2 * (p.outer_rounds + 1));
+        const std::int64_t max_found = p.max_found;
+        const unsigned long long table = pow2_at_least(4 * LB + 2 * max_found);
+        d_keys.allocate(table);
+        d_tags.allocate(table);
+        d_slot_found.allocate(table);
+        d_cand.allocate(LB);
+        d_found_f.allocate(max_found);
+        d_found_x.allocate(2 * max_found);
+        d_next_x.allocate(2 * max_found);
+        d_above.allocate(max_found);
+        d_tone_cap = int(std::min<std::int64_t>(max_found, 4 * p.k + 256));
+        const std::size_t out_bytes =
+            sizeof(robust_device_header) + d_tone_cap * sizeof(robust_device_tone);
+        d_out.allocate(out_bytes);
+        h_out.allocate(out_bytes);
+        d_xptr.allocate(1);
+        h_xptr.allocate(1);
+
+        auto& s = d_state;
+        s.c = rc;
+        s.sigma = d_sigma.get();
+        s.sigma_inv = d_sigma_inv.get();
+        s.tau = d_tau.get();
+        s.res = d_res.get();
+        s.power = d_power.get();
+        s.sorted = d_sorted.get();
+        s.sort_temp = d_sort_temp.get();
+        s.sort_temp_bytes = d_sort_temp.bytes();
+        s.scalars = d_scalars.get();
+        s.counts = d_counts.get();
+        s.keys = d_keys.get();
+        s.tags = d_tags.get();
+        s.slot_found = d_slot_found.get();
+        s.table_mask = table - 1;
+        s.cand_slot = d_cand.get();
+        s.max_cand = int(LB);
+        s.found_f = d_found_f.get();
+        s.found_x = d_found_x.get();
+        s.next_x = d_next_x.get();
+        s.above = d_above.get();
+        s.max_found = int(max_found);
+        s.rounds = p.outer_rounds;
+        s.eta = p.eta;
+        s.locate_eta = p.locate_eta;
+        s.header = reinterpret_cast<robust_device_header*>(d_out.get());
+        s.tones = reinterpret_cast<robust_device_tone*>(d_out.get() +
+                                                        sizeof(robust_device_header));
+        s.tone_cap = d_tone_cap;
+
+        // Filter taps and sample walks: O(window) on the host, once per plan.
+        const std::vector<float> taps = make_window(p);
+        std::vector<unsigned long long> walks(2 * H);
+        for (int h = 0; h < H; ++h) {
+            walks[2 * h] = p.sample_index(h, -p.half_window);
+            walks[2 * h + 1] = p.sigma[h / rc.hashes];
+        }
+        copy_up(d_taps.get(), taps.data(), taps.size() * sizeof(float));
+        copy_up(d_walks.get(), walks.data(), walks.size() * sizeof(unsigned long long));
+        copy_up(d_sigma.get(), p.sigma.data(), rc.loops * sizeof(std::uint64_t));
+        copy_up(d_sigma_inv.get(), p.sigma_inv.data(), rc.loops * sizeof(std::uint64_t));
+        copy_up(d_tau.get(), p.tau.data(), rc.loops * sizeof(std::uint64_t));
+        d_stream.synchronize();
+    }
+
+    void run(const std::complex<float>* x, memory where, robust_frame& out) override
+    {
+        cuda::device_guard guard(d_device);
+        if (where == memory::device) {
+            h_xptr[0] = x;
+            d_graph_device.run(d_stream.get(), [&] { enqueue(false); });
+        } else if (d_transfer == sparse_fft_transfer::gather) {
+            ensure_gather();
+            d_gather->run(x,
+                          d_gather_index.data(),
+                          d_gather_index.size(),
+                          reinterpret_cast<std::complex<float>*>(h_staged.get()));
+            d_graph_staged.run(d_stream.get(), [&] { enqueue(true); });
+        } else {
+            if (!d_full.get())
+                d_full.allocate(d_p.c.n);
+            d_stager.to_device(
+                d_full.get(), x, std::size_t(d_p.c.n) * sizeof(float2), d_stream.get());
+            h_xptr[0] = d_full.get();
+            d_graph_device.run(d_stream.get(), [&] { enqueue(false); });
+        }
+        d_stream.synchronize();
+        const auto* hdr = reinterpret_cast<const robust_device_header*>(h_out.get());
+        if (hdr->bad)
+            throw_non_finite();
+        const auto* t = reinterpret_cast<const robust_device_tone*>(
+            h_out.get() + sizeof(robust_device_header));
+        const int count = std::min(hdr->tones, d_tone_cap);
+        out.tones.resize(count);
+        for (int i = 0; i < count; ++i) {
+            out.tones[i].frequency = t[i].frequency;
+            out.tones[i].amplitude = std::complex<double>(t[i].re, t[i].im);
+        }
+        out.bin_noise = double(d_p.rc.n) * hdr->noise / d_p.taps_power;
+    }
+
+    std::string notes() const override
+    {
+        const auto* hdr = reinterpret_cast<const robust_device_header*>(h_out.get());
+        return std::string(d_transfer == sparse_fft_transfer::gather
+                               ? "host input: gather touched samples, CUDA graph"
+                               : "host input: copy all n, CUDA graph") +
+               ", last frame: " + std::to_string(hdr->found) + " coefficients, " +
+               std::to_string(hdr->tones) + " peaks";
+    }
+
+private:
+    template <typename T>
+    void copy_up(T* dst, const void* src, std::size_t bytes)
+    {
+        GPUFFT_CUDA_CHECK(
+            cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, d_stream.get()));
+    }
+
+    // The whole call after the samples are reachable, on d_stream (captured once).
+    void enqueue(bool staged)
+    {
+        cudaStream_t s = d_stream.get();
+        const auto& p = d_p;
+        launch_robust_reset(d_state, s);
+        if (staged) {
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_staged.get(),
+                                              h_staged.get(),
+                                              d_staged.bytes(),
+                                              cudaMemcpyHostToDevice,
+                                              s));
+        } else {
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                d_xptr.get(), h_xptr.get(), sizeof(void*), cudaMemcpyHostToDevice, s));
+        }
+        launch_robust_hash(p.rc,
+                           reinterpret_cast<const void* const*>(d_xptr.get()),
+                           staged ? d_staged.get() : nullptr,
+                           d_taps.get(),
+                           d_walks.get(),
+                           p.window,
+                           p.half_window,
+                           p.hashes(),
+                           d_z.get(),
+                           s);
+        d_fft.execute_async(d_z.get(), d_Z.get(), s);
+        launch_robust_load(d_state, d_Z.get(), s);
+        launch_robust_noise(d_state, s);
+        for (int round = 0; round < p.outer_rounds; ++round) {
+            launch_robust_round(d_state, round, s);
+            launch_robust_noise(d_state, s);
+        }
+        launch_robust_refine(d_state, s);
+        launch_robust_noise(d_state, s);
+        launch_robust_tones(d_state, s);
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+            h_out.get(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, s));
+    }
+
+    void ensure_gather()
+    {
+        if (h_staged.get())
+            return;
+        const int H = d_p.hashes();
+        const std::size_t total = std::size_t(H) * d_p.window;
+        d_gather_index.resize(total);
+        const std::uint64_t n = std::uint64_t(d_p.c.n);
+        for (int h = 0; h < H; ++h) {
+            std::uint64_t idx = d_p.sample_index(h, -d_p.half_window);
+            const std::uint64_t step = d_p.sigma[h / d_p.rc.hashes];
+            for (std::int64_t i = 0; i < d_p.window; ++i) {
+                d_gather_index[std::size_t(h) * d_p.window + i] = idx;
+                idx += step;
+                if (idx >= n)
+                    idx -= n;
+            }
+        }
+        h_staged.allocate(total);
+        d_staged.allocate(total);
+        const int threads =
+            total < 65536
+                ? 1
+                : std::max(1, std::min(16, int(std::thread::hardware_concurrency())));
+        d_gather = std::make_unique<host_gather>(threads);
+    }
+
+    sparse_params d_p;
+    int d_device;
+    sparse_fft_transfer d_transfer;
+    dense_fft_plan d_fft;
+    cuda::stream d_stream;
+    cuda::host_stager d_stager;
+    cuda::device_buffer<float> d_taps;
+    cuda::device_buffer<unsigned long long> d_walks, d_sigma, d_sigma_inv, d_tau;
+    cuda::device_buffer<float2> d_z, d_Z;
+    cuda::device_buffer<double> d_res;
+    cuda::device_buffer<float> d_power, d_sorted;
+    cuda::device_buffer<unsigned char> d_sort_temp;
+    cuda::device_buffer<double> d_scalars;
+    cuda::device_buffer<int> d_counts;
+    cuda::device_buffer<unsigned long long> d_keys;
+    cuda::device_buffer<unsigned int> d_tags;
+    cuda::device_buffer<int> d_slot_found;
+    cuda::device_buffer<long long> d_cand, d_found_f;
+    cuda::device_buffer<double> d_found_x, d_next_x;
+    cuda::device_buffer<unsigned char> d_above;
+    int d_tone_cap = 0;
+    cuda::device_buffer<unsigned char> d_out;
+    cuda::pinned_buffer<unsigned char> h_out;
+    cuda::device_buffer<const void*> d_xptr;
+    cuda::pinned_buffer<const void*> h_xptr;
+    robust_device_state d_state;
+    // Host input.
+    std::vector<std::uint64_t> d_gather_index;
+    std::unique_ptr<host_gather> d_gather;
+    cuda::pinned_buffer<float2> h_staged;
+    cuda::device_buffer<float2> d_staged;
+    cuda::device_buffer<float2> d_full;
+    graph_runner d_graph_device, d_graph_staged;
+};
+
+// Dense path: copy (host input), window, cuFFT, the noise from sampled bins, a tone per
+// peak above the threshold, fitted on the device.
+class dense_threshold_cuda final : public robust_backend
+{
+public:
+    dense_threshold_cuda(const sparse_params& p, int device_id)
+        : d_p(p),
+          d_device(device_id),
+          d_fft(p.c.n, 1, direction::forward, cuda_options(device_id))
+    {
+        const std::int64_t n = p.c.n;
+        const std::int64_t stride = dense_noise_stride(n);
+        const std::int64_t samples = (n + stride - 1) / stride;
+        d_xw.allocate(n);
+        d_X.allocate(n);
+        d_power.allocate(samples);
+        d_sorted.allocate(samples);
+        d_sort_temp.allocate(
+            std::max<std::size_t>(1, robust_sort_scratch_bytes(samples)));
+        d_scalars.allocate(2);
+        d_tone_cap = int(std::min<std::int64_t>(n, 4 * p.k + 256));
+        const std::size_t out_bytes =
+            sizeof(robust_device_header) + d_tone_cap * sizeof(robust_device_tone);
+        d_out.allocate(out_bytes);
+        h_out.allocate(out_bytes);
+        d_xptr.allocate(1);
+        h_xptr.allocate(1);
+        auto& s = d_state;
+        s.c = p.rc;
+        s.X = d_X.get();
+        s.power = d_power.get();
+        s.sorted = d_sorted.get();
+        s.samples = samples;
+        s.sort_temp = d_sort_temp.get();
+        s.sort_temp_bytes = d_sort_temp.bytes();
+        s.scalars = d_scalars.get();
+        s.header = reinterpret_cast<robust_device_header*>(d_out.get());
+        s.tones = reinterpret_cast<robust_device_tone*>(d_out.get() +
+                                                        sizeof(robust_device_header));
+        s.tone_cap = d_tone_cap;
+        s.eta = p.eta;
+    }
+
+    void run(const std::complex<float>* x, memory where, robust_frame& out) override
+    {
+        cuda::device_guard guard(d_device);
+        const void* in = x;
+        if (where == memory::host) {
+            if (!d_in.get())
+                d_in.allocate(d_p.c.n);
+            d_stager.to_device(
+                d_in.get(), x, std::size_t(d_p.c.n) * sizeof(float2), d_stream.get());
+            in = d_in.get();
+        }
+        h_xptr[0] = in;
+        d_graph.run(d_stream.get(), [&] {
+            cudaStream_t s = d_stream.get();
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                d_xptr.get(), h_xptr.get(), sizeof(void*), cudaMemcpyHostToDevice, s));
+            launch_window_frame(d_p.rc,
+                                reinterpret_cast<const void* const*>(d_xptr.get()),
+                                d_xw.get(),
+                                s);
+            d_fft.execute_async(d_xw.get(), d_X.get(), s);
+            launch_dense_tones(d_state, s);
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                h_out.get(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, s));
+        });
+        d_stream.synchronize();
+        const auto* hdr = reinterpret_cast<const robust_device_header*>(h_out.get());
+        if (hdr->bad)
+            throw_non_finite();
+        const auto* t = reinterpret_cast<const robust_device_tone*>(
+            h_out.get() + sizeof(robust_device_header));
+        const int count = std::min(hdr->tones, d_tone_cap);
+        out.tones.resize(count);
+        for (int i = 0; i < count; ++i) {
+            out.tones[i].frequency = t[i].frequency;
+            out.tones[i].amplitude = std::complex<double>(t[i].re, t[i].im);
+        }
+        out.bin_noise = hdr->noise;
+    }
+
+    std::string notes() const override { return "CUDA graph"; }
+
+private:
+    sparse_params d_p;
+    int d_device;
+    dense_fft_plan d_fft;
+    cuda::stream d_stream;
+    cuda::host_stager d_stager;
+    cuda::device_buffer<float2> d_in, d_xw, d_X;
+    cuda::device_buffer<float> d_power, d_sorted;
+    cuda::device_buffer<unsigned char> d_sort_temp;
+    cuda::device_buffer<double> d_scalars;
+    int d_tone_cap = 0;
+    cuda::device_buffer<unsigned char> d_out;
+    cuda::pinned_buffer<unsigned char> h_out;
+    cuda::device_buffer<const void*> d_xptr;
+    cuda::pinned_buffer<const void*> h_xptr;
+    robust_dense_state d_state;
+    graph_runner d_graph;
+};
+
+} // namespace
+
+std::unique_ptr<robust_backend>
+make_robust_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer)
+{
+    cuda::device_guard guard(device_id);
+    return std::make_unique<robust_cuda>(p, device_id, transfer);
+}
+
+std::unique_ptr<robust_backend> make_dense_threshold_cuda(const sparse_params& p,
+                                                          int device_id)
+{
+    cuda::device_guard guard(device_id);
+    return std::make_unique<dense_threshold_cuda>(p, device_id);
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr

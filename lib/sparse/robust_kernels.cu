@@ -1,0 +1,636 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Robust mode's device stages (robust_kernels.h). Thread per (loop, bucket) for the
+// location, per candidate or coefficient for estimation and fitting, per (coefficient,
+// loop) for the subtraction: O(B loops) work per call, no n-sized array (the dense path
+// aside).
+
+#include "../cuda/cuda_resources.h"
+#include "robust_kernels.h"
+#include <cub/device/device_radix_sort.cuh>
+#include <cuda_runtime.h>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+namespace {
+
+constexpr unsigned long long empty_key = ~0ull;
+constexpr int hash_rows = 8;     // threads sharing one bucket's taps
+constexpr int hash_buckets = 32; // buckets per block
+
+unsigned blocks_for(long long items, int threads)
+{
+    const long long b = (items + threads - 1) / threads;
+    return unsigned(b < 1 ? 1 : b);
+}
+
+__device__ unsigned long long table_slot(unsigned long long key, unsigned long long mask)
+{
+    unsigned long long h = key * 0x9E3779B97F4A7C15ull;
+    return (h ^ (h >> 29)) & mask;
+}
+
+//! The slot holding key (inserting it when absent), or ~0 when the table is full.
+__device__ unsigned long long
+table_insert(unsigned long long* keys, unsigned long long mask, unsigned long long key)
+{
+    unsigned long long s = table_slot(key, mask);
+    for (unsigned long long probe = 0; probe <= mask; ++probe) {
+        const unsigned long long prev = atomicCAS(&keys[s], empty_key, key);
+        if (prev == empty_key || prev == key)
+            return s;
+        s = (s + 1) & mask;
+    }
+    return ~0ull;
+}
+
+__device__ long long table_find(const unsigned long long* keys,
+                                unsigned long long mask,
+                                unsigned long long key)
+{
+    unsigned long long s = table_slot(key, mask);
+    for (unsigned long long probe = 0; probe <= mask; ++probe) {
+        const unsigned long long k = keys[s];
+        if (k == key)
+            return (long long)s;
+        if (k == empty_key)
+            return -1;
+        s = (s + 1) & mask;
+    }
+    return -1;
+}
+
+// Non-negative floats order as their bit patterns.
+__device__ void atomic_max_nonneg(double* at, double v)
+{
+    atomicMax(reinterpret_cast<unsigned long long*>(at), __double_as_longlong(v));
+}
+
+template <bool staged>
+__global__ void hash_kernel(robust_consts c,
+                            const float2* const* x_ptr,
+                            const float2* staged_x,
+                            const float* __restrict__ taps,
+                            const unsigned long long* __restrict__ walks,
+                            long long w,
+                            long long half_window,
+                            float2* __restrict__ z)
+{
+    __shared__ float2 part[hash_rows][hash_buckets];
+    const int h = blockIdx.y;
+    const long long B = c.B;
+    const long long q = (long long)blockIdx.x * hash_buckets + threadIdx.x;
+    float2 acc = make_float2(0.f, 0.f);
+    if (q < B) {
+        const long long q0 = ((-half_window) % B + B) % B; // bucket of tap 0
+        long long i = (q - q0 + B) % B + (long long)threadIdx.y * B;
+        const unsigned long long un = (unsigned long long)c.n;
+        const unsigned long long start = walks[2 * h], step = walks[2 * h + 1];
+        unsigned long long idx = start + mulmod(step, (unsigned long long)i % un, un);
+        if (idx >= un)
+            idx -= un;
+        const unsigned long long jump =
+            mulmod(step, (unsigned long long)(hash_rows * B) % un, un);
+        const float2* xs = staged ? staged_x + (long long)h * w : *x_ptr;
+        for (; i < w; i += hash_rows * B) {
+            const float g = taps[i] * robust_window_weight(c, idx);
+            const float2 v = staged ? xs[i] : xs[idx];
+            acc.x += g * v.x;
+            acc.y += g * v.y;
+            idx += jump;
+            if (idx >= un)
+                idx -= un;
+        }
+    }
+    part[threadIdx.y][threadIdx.x] = acc;
+    __syncthreads();
+    if (threadIdx.y == 0 && q < B) {
+        for (int r = 1; r < hash_rows; ++r) {
+            acc.x += part[r][threadIdx.x].x;
+            acc.y += part[r][threadIdx.x].y;
+        }
+        z[(long long)h * B + q] = acc;
+    }
+}
+
+__global__ void
+load_kernel(robust_device_state s, const float2* __restrict__ Z, long long count)
+{
+    double peak = 0;
+    bool bad = false;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
+         i += (long long)gridDim.x * blockDim.x) {
+        const float2 v = Z[i];
+        const double re = v.x, im = v.y;
+        const double m = re * re + im * im;
+        if (!isfinite(m))
+            bad = true;
+        else
+            peak = fmax(peak, m);
+        s.res[2 * i] = re;
+        s.res[2 * i + 1] = im;
+    }
+    if (bad)
+        s.counts[0] = 1;
+    atomic_max_nonneg(&s.scalars[1], peak);
+}
+
+__global__ void power_kernel(robust_device_state s)
+{
+    const long long LB = (long long)s.c.loops * s.c.B;
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= LB)
+        return;
+    const long long r = i / s.c.B, b = i % s.c.B;
+    const long long at = (r * s.c.hashes) * s.c.B + b;
+    const double re = s.res[2 * at], im = s.res[2 * at + 1];
+    s.power[i] = float(re * re + im * im);
+}
+
+__global__ void noise_kernel(robust_device_state s)
+{
+    const long long LB = (long long)s.c.loops * s.c.B;
+    const double median = s.sorted[LB / 2];
+    const double P = median / 0.69314718055994530942;
+    const double floor = 1e-12 * s.scalars[1];
+    s.scalars[0] = P > floor ? P : floor;
+}
+
+// The value at f as the median over loops of (cur + the loop's least-squares estimate),
+// and the median of the loops' sum |Ghat|^2 (the estimate's noise is n^2 P / that).
+__device__ void estimate(const robust_device_state& s,
+                         long long f,
+                         double cur_r,
+                         double cur_i,
+                         double& xr,
+                         double& xi,
+                         double& g2)
+{
+    double er[16], ei[16], eg[16];
+    const int L = s.c.loops < 16 ? s.c.loops : 16;
+    for (int r = 0; r < L; ++r) {
+        const long long base = (long long)r * s.c.hashes * s.c.B;
+        double a, b;
+        eg[r] =
+            robust_loop_estimate(s.c, s.res + 2 * base, f, s.sigma[r], s.tau[r], a, b);
+        er[r] = cur_r + a;
+        ei[r] = cur_i + b;
+    }
+    xr = robust_median(er, L);
+    xi = robust_median(ei, L);
+    g2 = robust_median(eg, L);
+}
+
+__global__ void locate_kernel(robust_device_state s, int round)
+{
+    int* found_at = s.counts + 2;
+    int* cand_count = s.counts + 2 + s.rounds + 1;
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i == 0)
+        found_at[round] = s.counts[1];
+    if (round > 0 && s.counts[1] == found_at[round - 1])
+        return; // the last round found nothing new: nothing changed
+    const long long LB = (long long)s.c.loops * s.c.B;
+    if (i >= LB)
+        return;
+    const int r = int(i / s.c.B);
+    const long long b = i % s.c.B;
+    double ur[robust_max_hashes], ui[robust_max_hashes];
+    for (int h = 0; h < s.c.hashes; ++h) {
+        const long long at = ((long long)r * s.c.hashes + h) * s.c.B + b;
+        ur[h] = s.res[2 * at];
+        ui[h] = s.res[2 * at + 1];
+    }
+    // Statistics for describe(): buckets bright enough to locate, and located.
+    std::int64_t g;
+    if (ur[0] * ur[0] + ui[0] * ui[0] > s.locate_eta * s.scalars[0])
+        atomicAdd(&found_at[s.rounds], 1);
+    if (!robust_locate(s.c, ur, ui, b, s.locate_eta * s.scalars[0], g))
+        return;
+    atomicAdd(&cand_count[s.rounds], 1);
+    const unsigned long long f =
+        mulmod(s.sigma_inv[r], (unsigned long long)g, (unsigned long long)s.c.n);
+    const unsigned long long slot = table_insert(s.keys, s.table_mask, f);
+    if (slot == ~0ull)
+        return;
+    const unsigned int want = unsigned(round + 1) << 1;
+    unsigned int tag = s.tags[slot];
+    // Accepted before, or already a candidate of this round: nothing to do; rejected in
+    // an earlier round: a candidate again (peeling may have uncovered it).
+    while (!(tag & 1u) && tag < want) {
+        const unsigned int prev = atomicCAS(&s.tags[slot], tag, want);
+        if (prev == tag) {
+            const int at = atomicAdd(&cand_count[round], 1);
+            if (at < s.max_cand)
+                s.cand_slot[at] = (long long)slot;
+            return;
+        }
+        tag = prev;
+    }
+}
+
+__global__ void estimate_kernel(robust_device_state s, int round)
+{
+    const int* cand_count = s.counts + 2 + s.rounds + 1;
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const int count = cand_count[round] < s.max_cand ? cand_count[round] : s.max_cand;
+    if (i >= count)
+        return;
+    const long long slot = s.cand_slot[i];
+    const long long f = (long long)s.keys[slot];
+    double xr, xi, g2;
+    estimate(s, f, 0, 0, xr, xi, g2);
+    const double n = double(s.c.n);
+    const double noise = n * n * s.scalars[0] / (g2 > 1e-3 ? g2 : 1e-3);
+    if (!(xr * xr + xi * xi > s.eta * noise))
+        return;
+    const int at = atomicAdd(&s.counts[1], 1);
+    if (at >= s.max_found) {
+        atomicSub(&s.counts[1], 1);
+        return;
+    }
+    s.tags[slot] |= 1u;
+    s.slot_found[slot] = at;
+    s.found_f[at] = f;
+    s.found_x[2 * at] = xr;
+    s.found_x[2 * at + 1] = xi;
+}
+
+// Adds (delta_r, delta_i) of coefficient i to every hash of loop r (its floor and ceil
+// buckets and one more on each side).
+__device__ void
+add_coefficient(const robust_device_state& s, long long f, int r, double dr, double di)
+{
+    const long long g =
+        (long long)mulmod(s.sigma[r], (unsigned long long)f, (unsigned long long)s.c.n);
+    std::int64_t bf, bc;
+    floor_ceil_buckets(s.c, g, bf, bc);
+    for (int db = -1; db <= 2; ++db) {
+        const long long b = ((bf + db) % s.c.B + s.c.B) % s.c.B;
+        for (int h = 0; h < s.c.hashes; ++h) {
+            double ur, ui;
+            robust_response(
+                s.c, f, g, b, (unsigned long long)s.c.offset[h], s.tau[r], ur, ui);
+            const long long at = ((long long)r * s.c.hashes + h) * s.c.B + b;
+            atomicAdd(&s.res[2 * at], dr * ur - di * ui);
+            atomicAdd(&s.res[2 * at + 1], dr * ui + di * ur);
+        }
+    }
+}
+
+__global__ void subtract_kernel(robust_device_state s, int round)
+{
+    const int* found_at = s.counts + 2;
+    const int first = found_at[round], last = s.counts[1];
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const long long t = first + i / s.c.loops;
+    if (t >= last)
+        return;
+    const int r = int(i % s.c.loops);
+    add_coefficient(s, s.found_f[t], r, -s.found_x[2 * t], -s.found_x[2 * t + 1]);
+}
+
+__global__ void refine_estimate_kernel(robust_device_state s)
+{
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= s.counts[1])
+        return;
+    double xr, xi, g2;
+    estimate(s, s.found_f[i], s.found_x[2 * i], s.found_x[2 * i + 1], xr, xi, g2);
+    s.next_x[2 * i] = xr;
+    s.next_x[2 * i + 1] = xi;
+}
+
+__global__ void refine_apply_kernel(robust_device_state s)
+{
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const long long t = i / s.c.loops;
+    if (t >= s.counts[1])
+        return;
+    const int r = int(i % s.c.loops);
+    add_coefficient(s,
+                    s.found_f[t],
+                    r,
+                    s.found_x[2 * t] - s.next_x[2 * t],
+                    s.found_x[2 * t + 1] - s.next_x[2 * t + 1]);
+}
+
+__global__ void refine_store_kernel(robust_device_state s)
+{
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= s.counts[1])
+        return;
+    s.found_x[2 * i] = s.next_x[2 * i];
+    s.found_x[2 * i + 1] = s.next_x[2 * i + 1];
+}
+
+__global__ void threshold_kernel(robust_device_state s)
+{
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= s.counts[1])
+        return;
+    double xr, xi, g2;
+    estimate(s, s.found_f[i], s.found_x[2 * i], s.found_x[2 * i + 1], xr, xi, g2);
+    const double n = double(s.c.n);
+    const double noise = n * n * s.scalars[0] / (g2 > 1e-3 ? g2 : 1e-3);
+    const double vr = s.found_x[2 * i], vi = s.found_x[2 * i + 1];
+    s.above[i] = (vr * vr + vi * vi > s.eta * noise) ? 1 : 0;
+}
+
+__device__ void emit_tone(robust_device_header* header,
+                          robust_device_tone* tones,
+                          int cap,
+                          const robust_consts& c,
+                          long long bin,
+                          const double* yr,
+                          const double* yi,
+                          const unsigned char* present)
+{
+    double delta, ar, ai;
+    robust_fit_tone(c, yr, yi, present, delta, ar, ai);
+    double f = double(bin) + delta;
+    if (f < 0)
+        f += double(c.n);
+    else if (f >= double(c.n))
+        f -= double(c.n);
+    const int at = atomicAdd(&header->tones, 1);
+    if (at < cap)
+        tones[at] = robust_device_tone{ f, ar, ai };
+}
+
+__global__ void peak_kernel(robust_device_state s)
+{
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i == 0) {
+        s.header->bad = s.counts[0];
+        s.header->found = s.counts[1];
+        s.header->noise = s.scalars[0];
+    }
+    if (i >= s.counts[1] || !s.above[i])
+        return;
+    const int h = s.c.lobe;
+    double yr[2 * robust_window_terms + 1], yi[2 * robust_window_terms + 1];
+    unsigned char present[2 * robust_window_terms + 1];
+    const long long f = s.found_f[i];
+    const double p =
+        s.found_x[2 * i] * s.found_x[2 * i] + s.found_x[2 * i + 1] * s.found_x[2 * i + 1];
+    for (int j = -h; j <= h; ++j) {
+        present[j + h] = 0;
+        if (j == 0) {
+            present[h] = 1;
+            yr[h] = s.found_x[2 * i];
+            yi[h] = s.found_x[2 * i + 1];
+            continue;
+        }
+        long long b = (f + j) % s.c.n;
+        if (b < 0)
+            b += s.c.n;
+        const long long slot = table_find(s.keys, s.table_mask, (unsigned long long)b);
+        if (slot < 0 || !(s.tags[slot] & 1u))
+            continue;
+        const int k = s.slot_found[slot];
+        if (k < 0 || !s.above[k])
+            continue;
+        const double qr = s.found_x[2 * k], qi = s.found_x[2 * k + 1];
+        const double q = qr * qr + qi * qi;
+        if (q > p || (q == p && j < 0))
+            return; // a larger neighbour (ties: the lower bin) is the peak
+        present[j + h] = 1;
+        yr[j + h] = qr;
+        yi[j + h] = qi;
+    }
+    emit_tone(s.header, s.tones, s.tone_cap, s.c, f, yr, yi, present);
+}
+
+__global__ void window_kernel(robust_consts c, const float2* const* x_ptr, float2* xw)
+{
+    const float2* x = *x_ptr;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < c.n;
+         i += (long long)gridDim.x * blockDim.x) {
+        const float w = robust_window_weight(c, (unsigned long long)i);
+        const float2 v = x[i];
+        xw[i] = make_float2(v.x * w, v.y * w);
+    }
+}
+
+__global__ void dense_power_kernel(robust_dense_state s, long long stride)
+{
+    const float2* X = static_cast<const float2*>(s.X);
+    double peak = 0;
+    int bad = 0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < s.c.n;
+         i += (long long)gridDim.x * blockDim.x) {
+        const float2 v = X[i];
+        const float m = v.x * v.x + v.y * v.y;
+        if (!isfinite(m))
+            bad = 1;
+        else
+            peak = fmax(peak, double(m));
+        if (i % stride == 0 && i / stride < s.samples)
+            s.power[i / stride] = isfinite(m) ? m : 0.f;
+    }
+    if (bad)
+        s.header->bad = 1;
+    atomic_max_nonneg(&s.scalars[1], peak);
+}
+
+__global__ void dense_noise_kernel(robust_dense_state s)
+{
+    const double P = double(s.sorted[s.samples / 2]) / 0.69314718055994530942;
+    const double floor = 1e-12 * s.scalars[1];
+    s.scalars[0] = P > floor ? P : floor;
+    s.header->noise = s.scalars[0];
+}
+
+__global__ void dense_peak_kernel(robust_dense_state s)
+{
+    const float2* X = static_cast<const float2*>(s.X);
+    const double threshold = s.eta * s.scalars[0];
+    const int h = s.c.lobe;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < s.c.n;
+         i += (long long)gridDim.x * blockDim.x) {
+        const float2 v = X[i];
+        const double p = double(v.x) * v.x + double(v.y) * v.y;
+        if (!(p > threshold))
+            continue;
+        double yr[2 * robust_window_terms + 1], yi[2 * robust_window_terms + 1];
+        unsigned char present[2 * robust_window_terms + 1];
+        bool peak = true;
+        for (int j = -h; j <= h && peak; ++j) {
+            long long b = (i + j) % s.c.n;
+            if (b < 0)
+                b += s.c.n;
+            const float2 u = X[b];
+            const double q = double(u.x) * u.x + double(u.y) * u.y;
+            present[j + h] = (j == 0 || q > threshold) ? 1 : 0;
+            if (j != 0 && present[j + h] && (q > p || (q == p && j < 0)))
+                peak = false;
+            yr[j + h] = u.x;
+            yi[j + h] = u.y;
+        }
+        if (peak)
+            emit_tone(s.header, s.tones, s.tone_cap, s.c, i, yr, yi, present);
+    }
+}
+
+void check_launch() { GPUFFT_CUDA_CHECK_LAUNCH(); }
+
+} // namespace
+
+std::size_t robust_sort_scratch_bytes(std::int64_t count)
+{
+    std::size_t bytes = 0;
+    GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
+        nullptr, bytes, (const float*)nullptr, (float*)nullptr, int(count)));
+    return bytes;
+}
+
+void launch_robust_reset(const robust_device_state& s, void* stream)
+{
+    auto st = static_cast<cudaStream_t>(stream);
+    GPUFFT_CUDA_CHECK(cudaMemsetAsync(
+        s.keys, 0xff, (s.table_mask + 1) * sizeof(unsigned long long), st));
+    GPUFFT_CUDA_CHECK(
+        cudaMemsetAsync(s.tags, 0, (s.table_mask + 1) * sizeof(unsigned int), st));
+    GPUFFT_CUDA_CHECK(
+        cudaMemsetAsync(s.slot_found, 0xff, (s.table_mask + 1) * sizeof(int), st));
+    GPUFFT_CUDA_CHECK(
+        cudaMemsetAsync(s.counts, 0, sizeof(int) * (2 + 2 * (s.rounds + 1)), st));
+    GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.scalars, 0, 2 * sizeof(double), st));
+    GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.header, 0, sizeof(robust_device_header), st));
+}
+
+void launch_robust_hash(const robust_consts& c,
+                        const void* const* x_ptr,
+                        const void* staged,
+                        const float* taps,
+                        const unsigned long long* walks,
+                        std::int64_t window,
+                        std::int64_t half_window,
+                        int total_hashes,
+                        void* z,
+                        void* stream)
+{
+    const dim3 block(hash_buckets, hash_rows);
+    const dim3 grid(unsigned((c.B + hash_buckets - 1) / hash_buckets),
+                    unsigned(total_hashes));
+    auto st = static_cast<cudaStream_t>(stream);
+    if (staged)
+        hash_kernel<true><<<grid, block, 0, st>>>(c,
+                                                  nullptr,
+                                                  static_cast<const float2*>(staged),
+                                                  taps,
+                                                  walks,
+                                                  window,
+                                                  half_window,
+                                                  static_cast<float2*>(z));
+    else
+        hash_kernel<false>
+            <<<grid, block, 0, st>>>(c,
+                                     reinterpret_cast<const float2* const*>(x_ptr),
+                                     nullptr,
+                                     taps,
+                                     walks,
+                                     window,
+                                     half_window,
+                                     static_cast<float2*>(z));
+    check_launch();
+}
+
+void launch_robust_load(const robust_device_state& s, const void* Z, void* stream)
+{
+    const long long count = (long long)s.c.loops * s.c.hashes * s.c.B;
+    const unsigned grid = blocks_for(count, 256) < 512 ? blocks_for(count, 256) : 512;
+    load_kernel<<<grid, 256, 0, static_cast<cudaStream_t>(stream)>>>(
+        s, static_cast<const float2*>(Z), count);
+    check_launch();
+}
+
+void launch_robust_noise(const robust_device_state& s, void* stream)
+{
+    auto st = static_cast<cudaStream_t>(stream);
+    const long long LB = (long long)s.c.loops * s.c.B;
+    power_kernel<<<blocks_for(LB, 256), 256, 0, st>>>(s);
+    check_launch();
+    std::size_t bytes = s.sort_temp_bytes;
+    GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
+        s.sort_temp, bytes, s.power, s.sorted, int(LB), 0, 32, st));
+    noise_kernel<<<1, 1, 0, st>>>(s);
+    check_launch();
+}
+
+void launch_robust_round(const robust_device_state& s, int round, void* stream)
+{
+    auto st = static_cast<cudaStream_t>(stream);
+    const long long LB = (long long)s.c.loops * s.c.B;
+    locate_kernel<<<blocks_for(LB, 128), 128, 0, st>>>(s, round);
+    check_launch();
+    estimate_kernel<<<blocks_for(s.max_cand, 128), 128, 0, st>>>(s, round);
+    check_launch();
+    subtract_kernel<<<blocks_for((long long)s.max_found * s.c.loops, 128), 128, 0, st>>>(
+        s, round);
+    check_launch();
+}
+
+void launch_robust_refine(const robust_device_state& s, void* stream)
+{
+    auto st = static_cast<cudaStream_t>(stream);
+    refine_estimate_kernel<<<blocks_for(s.max_found, 128), 128, 0, st>>>(s);
+    check_launch();
+    refine_apply_kernel<<<blocks_for((long long)s.max_found * s.c.loops, 128),
+                          128,
+                          0,
+                          st>>>(s);
+    check_launch();
+    refine_store_kernel<<<blocks_for(s.max_found, 256), 256, 0, st>>>(s);
+    check_launch();
+}
+
+void launch_robust_tones(const robust_device_state& s, void* stream)
+{
+    auto st = static_cast<cudaStream_t>(stream);
+    threshold_kernel<<<blocks_for(s.max_found, 128), 128, 0, st>>>(s);
+    check_launch();
+    peak_kernel<<<blocks_for(s.max_found, 128), 128, 0, st>>>(s);
+    check_launch();
+}
+
+void launch_window_frame(const robust_consts& c,
+                         const void* const* x_ptr,
+                         void* xw,
+                         void* stream)
+{
+    const unsigned grid = blocks_for(c.n, 256) < 2048 ? blocks_for(c.n, 256) : 2048;
+    window_kernel<<<grid, 256, 0, static_cast<cudaStream_t>(stream)>>>(
+        c, reinterpret_cast<const float2* const*>(x_ptr), static_cast<float2*>(xw));
+    check_launch();
+}
+
+void launch_dense_tones(const robust_dense_state& s, void* stream)
+{
+    auto st = static_cast<cudaStream_t>(stream);
+    GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.header, 0, sizeof(robust_device_header), st));
+    GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.scalars, 0, 2 * sizeof(double), st));
+    const long long stride = (s.c.n + s.samples - 1) / s.samples;
+    const unsigned grid = blocks_for(s.c.n, 256) < 2048 ? blocks_for(s.c.n, 256) : 2048;
+    dense_power_kernel<<<grid, 256, 0, st>>>(s, stride);
+    check_launch();
+    std::size_t bytes = s.sort_temp_bytes;
+    GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
+        s.sort_temp, bytes, s.power, s.sorted, int(s.samples), 0, 32, st));
+    dense_noise_kernel<<<1, 1, 0, st>>>(s);
+    check_launch();
+    dense_peak_kernel<<<grid, 256, 0, st>>>(s);
+    check_launch();
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr

@@ -1,0 +1,147 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Robust mode's device stages behind plain C++ launchers (no CUDA types here beyond an
+// opaque stream). Each mirrors a step of the CPU backend (robust_cpu.cc) and uses the
+// same arithmetic (robust_math.h).
+
+#ifndef INCLUDED_GPUFFT_ROBUST_KERNELS_H
+#define INCLUDED_GPUFFT_ROBUST_KERNELS_H
+
+#include "robust_math.h"
+#include <cstddef>
+#include <cstdint>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+//! One tone as the device returns it.
+struct robust_device_tone {
+    double frequency;
+    double re, im;
+};
+
+//! The block copied back after every call: header, then up to `cap` tones.
+struct robust_device_header {
+    int bad;   //!< a sample read was not finite
+    int tones; //!< tones found (may exceed the copied capacity)
+    int found; //!< coefficients located and kept
+    int pad;
+    double noise; //!< bucket noise power P (sparse) or bin noise (dense)
+};
+
+/*!
+ * Device arrays and sizes of one robust plan; every pointer is owned by the plan.
+ * Residual and values are interleaved (re, im) doubles.
+ */
+struct robust_device_state {
+    robust_consts c;
+    const unsigned long long* sigma = nullptr; //!< per loop
+    const unsigned long long* sigma_inv = nullptr;
+    const unsigned long long* tau = nullptr;
+    double* res = nullptr;     //!< [loops][hashes][B] complex
+    float* power = nullptr;    //!< [loops][B]
+    float* sorted = nullptr;   //!< [loops][B]
+    void* sort_temp = nullptr; //!< the radix sort's scratch
+    std::size_t sort_temp_bytes = 0;
+    double* scalars = nullptr; //!< [0] bucket noise P, [1] peak |bucket|^2
+    //! [0] bad, [1] found, [2 + r] found at round r start, [2 + rounds] buckets bright
+    //! enough to locate (all rounds), [2 + rounds + 1 + r] candidates of round r,
+    //! [2 + 2 rounds + 1] buckets located (all rounds)
+    int* counts = nullptr;
+    unsigned long long* keys = nullptr; //!< hash table of frequencies (empty: ~0)
+    unsigned int* tags = nullptr;       //!< per slot: (round + 1) << 1 | accepted
+    int* slot_found = nullptr;          //!< per slot: index in found_f, or -1
+    unsigned long long table_mask = 0;
+    long long* cand_slot = nullptr; //!< the round's candidates (table slots)
+    int max_cand = 0;
+    long long* found_f = nullptr;   //!< located coefficients
+    double* found_x = nullptr;      //!< their values (complex)
+    double* next_x = nullptr;       //!< re-estimated values (complex)
+    unsigned char* above = nullptr; //!< per found: stands above the threshold
+    int max_found = 0;
+    int rounds = 0;
+    double eta = 0, locate_eta = 0;
+    robust_device_header* header = nullptr;
+    robust_device_tone* tones = nullptr;
+    int tone_cap = 0;
+};
+
+//! Bytes of scratch the noise estimate's radix sort needs for `count` keys.
+std::size_t robust_sort_scratch_bytes(std::int64_t count);
+
+//! Clears the table, the counters and the header.
+void launch_robust_reset(const robust_device_state& s, void* stream);
+
+/*!
+ * HashToBins with the time window: z[h][q] = sum over taps i = q0 + m B of
+ * G[i] w(j) x[j], j = start_h + sigma_h i (mod n). x_ptr: a device pointer to the input
+ * pointer (so one CUDA graph serves any input); staged: the gathered samples instead
+ * (window x hashes, hash after hash), x_ptr unused.
+ */
+void launch_robust_hash(const robust_consts& c,
+                        const void* const* x_ptr,
+                        const void* staged,
+                        const float* taps,
+                        const unsigned long long* walks, //!< (start, step) per hash
+                        std::int64_t window,
+                        std::int64_t half_window,
+                        int total_hashes,
+                        void* z,
+                        void* stream);
+
+//! res = Z (float -> double), the non-finite flag and the peak |bucket|^2.
+void launch_robust_load(const robust_device_state& s, const void* Z, void* stream);
+
+//! The bucket noise P: the median |res|^2 over every loop's unshifted hash / ln 2.
+void launch_robust_noise(const robust_device_state& s, void* stream);
+
+//! One outer round: locate, estimate the new candidates, keep and subtract.
+void launch_robust_round(const robust_device_state& s, int round, void* stream);
+
+//! EstimateValues on the final residual (Jacobi: all from the same residual).
+void launch_robust_refine(const robust_device_state& s, void* stream);
+
+//! The coefficients above the threshold, their peaks and the tones fitted to them.
+void launch_robust_tones(const robust_device_state& s, void* stream);
+
+/*!
+ * Dense path: xw = x w (the time window), for the FFT that follows. x_ptr: device
+ * pointer to the input pointer.
+ */
+void launch_window_frame(const robust_consts& c,
+                         const void* const* x_ptr,
+                         void* xw,
+                         void* stream);
+
+/*!
+ * Dense path after the FFT of xw: power per bin, the median (a radix sort of every
+ * stride-th bin's power), the threshold, and a tone per bin that is the largest above
+ * the threshold within the main lobe, fitted to its lobe.
+ */
+struct robust_dense_state {
+    robust_consts c;
+    const void* X = nullptr; //!< n complex floats
+    float* power = nullptr;  //!< sampled bins' power
+    float* sorted = nullptr;
+    std::int64_t samples = 0; //!< bins sampled for the median
+    void* sort_temp = nullptr;
+    std::size_t sort_temp_bytes = 0;
+    double* scalars = nullptr; //!< [0] bin noise, [1] peak power
+    robust_device_header* header = nullptr;
+    robust_device_tone* tones = nullptr;
+    int tone_cap = 0;
+    double eta = 0;
+};
+void launch_dense_tones(const robust_dense_state& s, void* stream);
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_ROBUST_KERNELS_H */

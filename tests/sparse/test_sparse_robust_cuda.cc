@@ -1,0 +1,151 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Robust mode on the CUDA backend: the same noisy, off-grid signals as the CPU test,
+// against the truth and against the CPU backend with the same seed (same permutations),
+// for device input, host input (gathered) and the dense FFT + threshold path.
+
+#include "sparse/robust_checks.h"
+#include <gnuradio/gpufft/device.h>
+#include <limits>
+
+#ifdef GPUFFT_HAVE_CUDA
+#include "cuda/cuda_resources.h"
+#endif
+
+using namespace gr::gpufft;
+using namespace gpufft_test;
+
+#ifdef GPUFFT_HAVE_CUDA
+
+namespace {
+
+void require_gpu()
+{
+    if (!cuda_available(0))
+        GPUFFT_SKIP("no usable CUDA device");
+}
+
+sparse_fft_options robust_options(backend b, double min_snr_db, std::uint64_t seed)
+{
+    sparse_fft_options o;
+    o.backend = b;
+    o.mode = sparse_fft_mode::robust;
+    o.min_snr_db = min_snr_db;
+    o.seed = seed;
+    return o;
+}
+
+void check_against_truth_and_cpu(std::int64_t n,
+                                 std::int64_t k,
+                                 int tones,
+                                 bool off_grid,
+                                 double per_bin_snr_db,
+                                 double min_snr_db,
+                                 bool want_sparse)
+{
+    const std::uint64_t seed = fresh_seed();
+    tone_truth t;
+    const auto x = noisy_tones(n, tones, off_grid, per_bin_snr_db, 0.0, seed, t);
+    sparse_fft_plan gpu(n, k, robust_options(backend::cuda, min_snr_db, seed));
+    sparse_fft_plan cpu(n, k, robust_options(backend::cpu, min_snr_db, seed));
+    std::printf("  %s\n", gpu.describe().c_str());
+    GPUFFT_CHECK_EQ(gpu.dense_fallback(), !want_sparse);
+
+    std::vector<sparse_tone> host_in, dev_in, ref;
+    gpu.detect(x.data(), host_in);
+    cuda::device_buffer<std::complex<float>> d(x.size());
+    GPUFFT_CUDA_CHECK(
+        cudaMemcpy(d.get(), x.data(), x.size() * sizeof(x[0]), cudaMemcpyHostToDevice));
+    gpu.detect(d.get(), dev_in, memory::device);
+    cpu.detect(x.data(), ref);
+    std::printf("  cpu: %s\n", cpu.describe().c_str());
+    std::printf("  gpu: %s\n  noise floor gpu %g cpu %g, tones gpu %zu cpu %zu\n",
+                gpu.describe().c_str(),
+                gpu.noise_floor(),
+                cpu.noise_floor(),
+                dev_in.size(),
+                ref.size());
+    for (const auto* got : { &host_in, &dev_in }) {
+        const tone_score s = score_tones(n, t, *got);
+        print_score(got == &host_in ? "gpu, host input" : "gpu, device input", seed, s);
+        GPUFFT_CHECK_EQ(s.missed, 0);
+        GPUFFT_CHECK_EQ(s.false_tones, 0);
+        // The sparse path's estimates carry the noise of n / B bins: 5 dB above
+        // min_snr_db its frequencies are good to ~0.1 bin, the dense path's to 0.05.
+        GPUFFT_CHECK_LE(s.max_freq_error, want_sparse ? 0.1 : 0.05);
+        GPUFFT_CHECK_LE(s.max_amp_error_db, want_sparse ? 1.0 : 0.5);
+        GPUFFT_CHECK_LE(s.max_snr_error_db, want_sparse ? 2.0 : 1.5);
+        // Same permutations as the CPU: the same tones, to float precision.
+        GPUFFT_CHECK_EQ(got->size(), ref.size());
+        for (std::size_t i = 0; i < std::min(got->size(), ref.size()); ++i) {
+            GPUFFT_CHECK_LE(std::fabs((*got)[i].frequency - ref[i].frequency), 1e-3);
+            GPUFFT_CHECK_LE(std::abs((*got)[i].amplitude - ref[i].amplitude),
+                            1e-3 * std::abs(ref[i].amplitude));
+        }
+    }
+    GPUFFT_CHECK_LE(std::fabs(gpu.noise_floor() - cpu.noise_floor()),
+                    1e-2 * cpu.noise_floor());
+}
+
+} // namespace
+
+GPUFFT_TEST(sparse_path_matches_truth_and_cpu)
+{
+    require_gpu();
+    check_against_truth_and_cpu(1 << 20, 20, 20, true, 60, 55, true);
+    check_against_truth_and_cpu(1 << 20, 20, 20, false, 60, 55, true);
+    check_against_truth_and_cpu(3 << 18, 10, 10, true, 62, 56, true);
+    check_against_truth_and_cpu(1 << 20, 16, 3, true, 60, 55, true);
+}
+
+GPUFFT_TEST(dense_path_matches_truth_and_cpu)
+{
+    require_gpu();
+    check_against_truth_and_cpu(1 << 16, 20, 20, true, 40, 20, false);
+    check_against_truth_and_cpu(3 << 16, 10, 10, true, 45, 20, false);
+}
+
+GPUFFT_TEST(pure_noise_and_zeros_give_nothing)
+{
+    require_gpu();
+    const std::int64_t n = 1 << 20;
+    for (double min_snr : { 20.0, 55.0 }) {
+        sparse_fft_plan plan(n, 20, robust_options(backend::cuda, min_snr, 0));
+        int frames_with_tones = 0;
+        std::vector<sparse_tone> got;
+        std::vector<std::complex<float>> x(n);
+        for (int f = 0; f < 20; ++f) {
+            const std::uint64_t seed = fresh_seed();
+            std::mt19937_64 rng(seed);
+            std::normal_distribution<float> g(0, 1);
+            for (auto& v : x)
+                v = std::complex<float>(g(rng), g(rng));
+            plan.detect(x.data(), got);
+            frames_with_tones += got.empty() ? 0 : 1;
+        }
+        std::printf("  min_snr_db %.0f: %d of 20 noise frames gave tones\n",
+                    min_snr,
+                    frames_with_tones);
+        GPUFFT_CHECK_LE(frames_with_tones, 1);
+        std::fill(x.begin(), x.end(), std::complex<float>(0, 0));
+        got.resize(2);
+        plan.detect(x.data(), got);
+        GPUFFT_CHECK(got.empty());
+        for (std::size_t i = 0; i < x.size(); i += 5)
+            x[i] = std::complex<float>(std::numeric_limits<float>::infinity(), 0);
+        GPUFFT_CHECK_THROWS(plan.detect(x.data(), got), std::invalid_argument, "x");
+    }
+}
+
+#else
+
+GPUFFT_TEST(cuda_backend) { GPUFFT_SKIP("gr-gpufft was built without CUDA"); }
+
+#endif
+
+GPUFFT_TEST_MAIN()
