@@ -139,7 +139,11 @@ load_kernel(robust_device_state s, const float2* __restrict__ Z, long long count
     }
     if (bad)
         s.counts[0] = 1;
-    atomic_max_nonneg(&s.scalars[1], peak);
+    // One atomic per warp: every thread's would serialise on the one address.
+    for (int o = 16; o > 0; o >>= 1)
+        peak = fmax(peak, __shfl_down_sync(0xffffffffu, peak, o));
+    if ((threadIdx.x & 31) == 0)
+        atomic_max_nonneg(&s.scalars[1], peak);
 }
 
 __global__ void power_kernel(robust_device_state s)
@@ -438,7 +442,10 @@ __global__ void dense_power_kernel(robust_dense_state s, long long stride)
     }
     if (bad)
         s.header->bad = 1;
-    atomic_max_nonneg(&s.scalars[1], peak);
+    for (int o = 16; o > 0; o >>= 1)
+        peak = fmax(peak, __shfl_down_sync(0xffffffffu, peak, o));
+    if ((threadIdx.x & 31) == 0)
+        atomic_max_nonneg(&s.scalars[1], peak);
 }
 
 __global__ void dense_noise_kernel(robust_dense_state s)

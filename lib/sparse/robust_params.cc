@@ -27,7 +27,7 @@ namespace {
 constexpr double filter_beta = 1.0;
 constexpr double filter_sigmas = 4.0;
 // Location: shifts per round (Rloc), candidates per round (t), independent loops.
-constexpr int default_shifts = 3;
+constexpr int default_shifts = 3; // at most robust_max_shifts
 constexpr int candidates = 64;
 constexpr int default_robust_loops = 3;
 // Outer rounds of locate / estimate / subtract (peeling on the hashes' residual).

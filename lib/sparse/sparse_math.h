@@ -41,10 +41,24 @@ struct sparse_consts {
     double phase_tol = 0;  //!< measured phases must match the decoded bin (turns)
 };
 
-//! a * b mod n without overflow for n < 2^63.
+//! a * b mod n without overflow, for a, b < n <= 2^40 (the plans' limit on n).
 SFFT_HD std::uint64_t mulmod(std::uint64_t a, std::uint64_t b, std::uint64_t n)
 {
+#ifdef __CUDA_ARCH__
+    // A 128-bit remainder is a long software routine on the GPU. The quotient from
+    // doubles is off by at most one (a b / n < 2^40, relative error ~2^-52), and the
+    // remainder a b - q n, exact modulo 2^64, lies in (-n, 2n).
+    const std::uint64_t q =
+        static_cast<std::uint64_t>(double(a) * double(b) / double(n));
+    std::int64_t r = static_cast<std::int64_t>(a * b - q * n);
+    if (r < 0)
+        r += static_cast<std::int64_t>(n);
+    else if (r >= static_cast<std::int64_t>(n))
+        r -= static_cast<std::int64_t>(n);
+    return static_cast<std::uint64_t>(r);
+#else
     return static_cast<std::uint64_t>((static_cast<unsigned __int128>(a) * b) % n);
+#endif
 }
 
 //! Wraps x (turns) into [-0.5, 0.5).

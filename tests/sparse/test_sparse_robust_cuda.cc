@@ -30,9 +30,13 @@ void require_gpu()
         GPUFFT_SKIP("no usable CUDA device");
 }
 
-sparse_fft_options robust_options(backend b, double min_snr_db, std::uint64_t seed)
+// buckets > 0 keeps the sparse path where the GPU cost model would pick the dense one
+// for these test sizes (the CPU plan gets the same override, so the same parameters).
+sparse_fft_options
+robust_options(backend b, double min_snr_db, std::uint64_t seed, std::int64_t buckets = 0)
 {
     sparse_fft_options o;
+    o.buckets = buckets;
     o.backend = b;
     o.mode = sparse_fft_mode::robust;
     o.min_snr_db = min_snr_db;
@@ -46,13 +50,14 @@ void check_against_truth_and_cpu(std::int64_t n,
                                  bool off_grid,
                                  double per_bin_snr_db,
                                  double min_snr_db,
-                                 bool want_sparse)
+                                 std::int64_t buckets)
 {
+    const bool want_sparse = buckets > 0;
     const std::uint64_t seed = fresh_seed();
     tone_truth t;
     const auto x = noisy_tones(n, tones, off_grid, per_bin_snr_db, 0.0, seed, t);
-    sparse_fft_plan gpu(n, k, robust_options(backend::cuda, min_snr_db, seed));
-    sparse_fft_plan cpu(n, k, robust_options(backend::cpu, min_snr_db, seed));
+    sparse_fft_plan gpu(n, k, robust_options(backend::cuda, min_snr_db, seed, buckets));
+    sparse_fft_plan cpu(n, k, robust_options(backend::cpu, min_snr_db, seed, buckets));
     std::printf("  %s\n", gpu.describe().c_str());
     GPUFFT_CHECK_EQ(gpu.dense_fallback(), !want_sparse);
 
@@ -63,7 +68,6 @@ void check_against_truth_and_cpu(std::int64_t n,
         cudaMemcpy(d.get(), x.data(), x.size() * sizeof(x[0]), cudaMemcpyHostToDevice));
     gpu.detect(d.get(), dev_in, memory::device);
     cpu.detect(x.data(), ref);
-    std::printf("  cpu: %s\n", cpu.describe().c_str());
     std::printf("  gpu: %s\n  noise floor gpu %g cpu %g, tones gpu %zu cpu %zu\n",
                 gpu.describe().c_str(),
                 gpu.noise_floor(),
@@ -97,17 +101,18 @@ void check_against_truth_and_cpu(std::int64_t n,
 GPUFFT_TEST(sparse_path_matches_truth_and_cpu)
 {
     require_gpu();
-    check_against_truth_and_cpu(1 << 20, 20, 20, true, 60, 55, true);
-    check_against_truth_and_cpu(1 << 20, 20, 20, false, 60, 55, true);
-    check_against_truth_and_cpu(3 << 18, 10, 10, true, 62, 56, true);
-    check_against_truth_and_cpu(1 << 20, 16, 3, true, 60, 55, true);
+    // The bucket counts the CPU planner picks for these (min_snr_db, n, k).
+    check_against_truth_and_cpu(1 << 20, 20, 20, true, 60, 55, 512);
+    check_against_truth_and_cpu(1 << 20, 20, 20, false, 60, 55, 512);
+    check_against_truth_and_cpu(3 << 18, 10, 10, true, 62, 56, 256);
+    check_against_truth_and_cpu(1 << 20, 16, 3, true, 60, 55, 512);
 }
 
 GPUFFT_TEST(dense_path_matches_truth_and_cpu)
 {
     require_gpu();
-    check_against_truth_and_cpu(1 << 16, 20, 20, true, 40, 20, false);
-    check_against_truth_and_cpu(3 << 16, 10, 10, true, 45, 20, false);
+    check_against_truth_and_cpu(1 << 16, 20, 20, true, 40, 20, 0);
+    check_against_truth_and_cpu(3 << 16, 10, 10, true, 45, 20, 0);
 }
 
 GPUFFT_TEST(pure_noise_and_zeros_give_nothing)
