@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <sstream>
 #include <stdexcept>
 
 namespace gr {
@@ -22,10 +23,48 @@ const pmt::pmt_t port_coefficients = pmt::mp("coefficients");
 const pmt::pmt_t key_rx_time = pmt::mp("rx_time");
 const pmt::pmt_t key_rx_freq = pmt::mp("rx_freq");
 const pmt::pmt_t key_rx_rate = pmt::mp("rx_rate");
+const pmt::pmt_t sym_robust = pmt::mp("robust");
+const pmt::pmt_t sym_exact = pmt::mp("exact");
 
 // Largest vector item the display output uses: GNU Radio buffers hold several items,
 // and items of 2^20 floats fail to allocate.
 constexpr int max_display_bins = 65536;
+
+// Exact mode warns about frames that are not exactly sparse at most once per this many
+// frames (the first one at once).
+constexpr std::uint64_t not_sparse_warn_every = 100;
+
+// A double as printf's %g writes it (to_string would turn 1e-9 into 0.000000).
+std::string num(double v)
+{
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+
+sparse_fft_mode checked_mode(const std::string& name)
+{
+    if (name == "robust")
+        return sparse_fft_mode::robust;
+    if (name == "exact")
+        return sparse_fft_mode::exact;
+    throw std::invalid_argument("mode: must be \"robust\" or \"exact\", got \"" + name +
+                                "\"");
+}
+
+double checked_min_snr_db(double v)
+{
+    if (!(v >= 0.0 && v <= 200.0))
+        throw std::invalid_argument("min_snr_db: must be in [0, 200] dB, got " + num(v));
+    return v;
+}
+
+double checked_false_alarm(double v)
+{
+    if (!(v > 0.0 && v <= 0.5))
+        throw std::invalid_argument("false_alarm: must be in (0, 0.5], got " + num(v));
+    return v;
+}
 
 int checked_hop(int hop, int fft_size)
 {
@@ -41,8 +80,18 @@ gpufft::backend checked_backend(const std::string& name)
     return parse_backend(name);
 }
 
-void check_k(int k, int fft_size)
+void check_k(int k, int fft_size, sparse_fft_mode mode)
 {
+    if (mode == sparse_fft_mode::robust) {
+        // A frame with more tones than a quarter of its bins is not sparse.
+        if (k < 1 || k > fft_size / 4)
+            throw std::invalid_argument("k: must be in [1, fft_size / 4] = [1, " +
+                                        std::to_string(fft_size / 4) +
+                                        "] in mode \"robust\" (at most a quarter of the "
+                                        "bins can be tones), got " +
+                                        std::to_string(k));
+        return;
+    }
     if (k < 1 || k >= fft_size)
         throw std::invalid_argument("k: must be in [1, fft_size) = [1, " +
                                     std::to_string(fft_size) + "), got " +
@@ -64,10 +113,21 @@ sparse_fft::sptr sparse_fft::make(int fft_size,
                                   int display_bins,
                                   int hop,
                                   const std::string& backend,
-                                  int device_id)
+                                  int device_id,
+                                  const std::string& mode,
+                                  double min_snr_db,
+                                  double false_alarm)
 {
-    return gnuradio::make_block_sptr<sparse_fft_impl>(
-        fft_size, k, sample_rate, display_bins, hop, backend, device_id);
+    return gnuradio::make_block_sptr<sparse_fft_impl>(fft_size,
+                                                      k,
+                                                      sample_rate,
+                                                      display_bins,
+                                                      hop,
+                                                      backend,
+                                                      device_id,
+                                                      mode,
+                                                      min_snr_db,
+                                                      false_alarm);
 }
 
 sparse_fft_impl::sparse_fft_impl(int fft_size,
@@ -76,7 +136,10 @@ sparse_fft_impl::sparse_fft_impl(int fft_size,
                                  int display_bins,
                                  int hop,
                                  const std::string& backend,
-                                 int device_id)
+                                 int device_id,
+                                 const std::string& mode,
+                                 double min_snr_db,
+                                 double false_alarm)
     : gr::block(
           "sparse_fft",
           gr::io_signature::make(1, 1, sizeof(gr_complex)),
@@ -88,6 +151,9 @@ sparse_fft_impl::sparse_fft_impl(int fft_size,
       d_display_bins(display_bins),
       d_requested_backend(checked_backend(backend)),
       d_device_id(device_id),
+      d_mode(checked_mode(mode)),
+      d_min_snr_db(checked_min_snr_db(min_snr_db)),
+      d_false_alarm(checked_false_alarm(false_alarm)),
       d_k(k),
       d_sample_rate(sample_rate),
       d_plan_k(k)
@@ -96,7 +162,7 @@ sparse_fft_impl::sparse_fft_impl(int fft_size,
         throw std::invalid_argument(
             "fft_size: must be >= " + std::to_string(sparse_fft_min_size) + ", got " +
             std::to_string(fft_size));
-    check_k(k, fft_size);
+    check_k(k, fft_size, d_mode);
     check_sample_rate(sample_rate);
     if (display_bins < 1 || display_bins > std::min(fft_size, max_display_bins))
         throw std::invalid_argument("display_bins: must be in [1, min(fft_size, " +
@@ -113,10 +179,8 @@ sparse_fft_impl::sparse_fft_impl(int fft_size,
     d_logger->info("{}", d_description); // says when the engine runs a dense FFT
 
     d_frame.resize(static_cast<size_t>(fft_size));
-    d_bins.reserve(static_cast<size_t>(k));
-    d_values.reserve(static_cast<size_t>(k));
-    d_freqs.reserve(static_cast<size_t>(k));
-    d_power.reserve(static_cast<size_t>(k));
+    d_tones.reserve(static_cast<size_t>(k));
+    d_entries.reserve(static_cast<size_t>(k));
 
     // One output item per hop input samples. GNU Radio sizes the upstream buffer from
     // this (at least 2 * hop samples), which the forecast below relies on.
@@ -133,13 +197,15 @@ std::unique_ptr<sparse_fft_plan> sparse_fft_impl::make_plan(int k) const
     sparse_fft_options opt;
     opt.backend = d_requested_backend;
     opt.device_id = d_device_id;
-    opt.mode = sparse_fft_mode::exact;
+    opt.mode = d_mode;
+    opt.min_snr_db = d_min_snr_db;
+    opt.false_alarm = d_false_alarm;
     return std::make_unique<sparse_fft_plan>(d_fft_size, k, opt);
 }
 
 void sparse_fft_impl::set_k(int k)
 {
-    check_k(k, d_fft_size);
+    check_k(k, d_fft_size, d_mode);
     std::lock_guard<std::mutex> lock(d_mutex);
     d_k = k;
 }
@@ -167,6 +233,11 @@ std::string sparse_fft_impl::backend() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     return d_backend_name;
+}
+
+std::string sparse_fft_impl::mode() const
+{
+    return d_mode == sparse_fft_mode::robust ? "robust" : "exact";
 }
 
 std::string sparse_fft_impl::describe() const
@@ -356,27 +427,33 @@ bool sparse_fft_impl::process_frame(const gr_complex* frame,
         report_skip(index, offset, "non-finite samples (NaN or infinity) in the frame");
         return false;
     }
+    const std::int64_t n = d_fft_size;
+    const bool robust = d_mode == sparse_fft_mode::robust;
+    double noise_floor = 0.0;
+    bool not_sparse = false;
     try {
-        d_plan->execute(frame, d_bins, d_values, memory::host);
+        if (robust) {
+            d_plan->detect(frame, d_tones, memory::host);
+            noise_floor = d_plan->noise_floor();
+        } else {
+            d_plan->execute(frame, d_entries.bins, d_entries.values, memory::host);
+            not_sparse = d_plan->not_sparse();
+        }
     } catch (const std::exception& e) {
         report_skip(index, offset, e.what());
         return false;
     }
     d_processed++;
+    if (robust)
+        sparse_block::entries_from_tones(
+            n, d_state.center_freq, rate, d_tones, d_entries);
+    else
+        sparse_block::entries_from_coefficients(n, d_state.center_freq, rate, d_entries);
+    if (not_sparse)
+        note_not_sparse(index);
 
-    const std::int64_t n = d_fft_size;
-    const size_t count = d_bins.size();
-    d_bins32.resize(count);
-    d_freqs.resize(count);
-    d_power.resize(count);
-    for (size_t i = 0; i < count; i++) {
-        d_bins32[i] = static_cast<std::int32_t>(d_bins[i]); // fft_size is an int
-        d_freqs[i] = d_state.center_freq +
-                     static_cast<double>(sparse_block::signed_bin(d_bins[i], n)) * rate /
-                         static_cast<double>(n);
-        d_power[i] = sparse_block::power_db(d_values[i], n);
-    }
-
+    const size_t count = d_entries.bins.size();
+    const auto& e = d_entries;
     pmt::pmt_t msg = pmt::make_dict();
     msg = pmt::dict_add(msg, pmt::mp("frame"), pmt::from_uint64(index));
     msg = pmt::dict_add(msg, pmt::mp("offset"), pmt::from_uint64(offset));
@@ -385,14 +462,24 @@ bool sparse_fft_impl::process_frame(const gr_complex* frame,
     msg = pmt::dict_add(msg, pmt::mp("sample_rate"), pmt::from_double(rate));
     msg =
         pmt::dict_add(msg, pmt::mp("center_freq"), pmt::from_double(d_state.center_freq));
+    msg = pmt::dict_add(msg, pmt::mp("mode"), robust ? sym_robust : sym_exact);
     msg =
-        pmt::dict_add(msg, pmt::mp("bins"), pmt::init_s32vector(count, d_bins32.data()));
+        pmt::dict_add(msg, pmt::mp("bins"), pmt::init_s32vector(count, e.bins32.data()));
     msg =
-        pmt::dict_add(msg, pmt::mp("freqs"), pmt::init_f64vector(count, d_freqs.data()));
+        pmt::dict_add(msg, pmt::mp("freqs"), pmt::init_f64vector(count, e.freqs.data()));
     msg = pmt::dict_add(
-        msg, pmt::mp("values"), pmt::init_c32vector(count, d_values.data()));
+        msg, pmt::mp("values"), pmt::init_c32vector(count, e.values.data()));
     msg = pmt::dict_add(
-        msg, pmt::mp("power_db"), pmt::init_f32vector(count, d_power.data()));
+        msg, pmt::mp("power_db"), pmt::init_f32vector(count, e.power_db.data()));
+    msg = pmt::dict_add(
+        msg, pmt::mp("snr_db"), pmt::init_f32vector(count, e.snr_db.data()));
+    if (robust)
+        msg =
+            pmt::dict_add(msg,
+                          pmt::mp("noise_floor_db"),
+                          pmt::from_double(sparse_block::noise_floor_db(noise_floor, n)));
+    else
+        msg = pmt::dict_add(msg, pmt::mp("not_sparse"), pmt::from_bool(not_sparse));
     if (d_state.have_time)
         msg = pmt::dict_add(msg, key_rx_time, rx_time_at(offset, rate));
     message_port_pub(port_coefficients, msg);
@@ -400,9 +487,30 @@ bool sparse_fft_impl::process_frame(const gr_complex* frame,
     if (display == nullptr)
         return false;
     sparse_block::display_spectrum(
-        n, d_bins.data(), d_values.data(), count, display, d_display_bins, floor_db);
+        n, e.bins.data(), e.values.data(), count, display, d_display_bins, floor_db);
     tag_output(out_offset, offset, rate);
     return true;
+}
+
+void sparse_fft_impl::note_not_sparse(std::uint64_t index)
+{
+    d_not_sparse_frames++;
+    d_not_sparse_unreported++;
+    if (d_not_sparse_warned && index - d_not_sparse_warned_at < not_sparse_warn_every)
+        return;
+    d_logger->warn(
+        "frame {}: not exactly sparse ({} such frame(s) since the last warning, "
+        "{} in all): energy is left that the coefficients found do not "
+        "explain, so only the coefficients the residual vouches for were "
+        "reported. Noise or tones between bins break exact mode; use mode "
+        "\"robust\" for such signals. (Warned at most once per {} frames.)",
+        index,
+        d_not_sparse_unreported,
+        d_not_sparse_frames,
+        not_sparse_warn_every);
+    d_not_sparse_warned = true;
+    d_not_sparse_warned_at = index;
+    d_not_sparse_unreported = 0;
 }
 
 int sparse_fft_impl::general_work(int noutput_items,

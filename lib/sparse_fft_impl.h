@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_SPARSE_FFT_IMPL_H
 #define INCLUDED_GPUFFT_SPARSE_FFT_IMPL_H
 
+#include "sparse_block/sparse_spectrum.h"
 #include <gnuradio/gpufft/backend.h>
 #include <gnuradio/gpufft/sparse_fft.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>
@@ -29,7 +30,10 @@ public:
                     int display_bins,
                     int hop,
                     const std::string& backend,
-                    int device_id);
+                    int device_id,
+                    const std::string& mode,
+                    double min_snr_db,
+                    double false_alarm);
     ~sparse_fft_impl() override;
 
     void set_k(int k) override;
@@ -40,6 +44,9 @@ public:
     int hop() const override { return d_hop; }
     int display_bins() const override { return d_display_bins; }
     std::string backend() const override;
+    std::string mode() const override;
+    double min_snr_db() const override { return d_min_snr_db; }
+    double false_alarm() const override { return d_false_alarm; }
     std::string describe() const override;
     std::uint64_t frames_processed() const override { return d_processed; }
     std::uint64_t frames_skipped() const override { return d_skipped; }
@@ -71,6 +78,8 @@ private:
     void apply_tags_up_to(std::uint64_t offset);
     //! Transforms one frame; returns true when it wrote a display vector to `display`.
     bool process_frame(const gr_complex* frame, float* display, std::uint64_t out_offset);
+    //! Exact mode: a rate-limited warning for frames that were not exactly sparse.
+    void note_not_sparse(std::uint64_t index);
     void report_skip(std::uint64_t index, std::uint64_t offset, const std::string& why);
     pmt::pmt_t rx_time_at(std::uint64_t offset, double rate) const;
     void tag_output(std::uint64_t out_offset, std::uint64_t frame_offset, double rate);
@@ -80,6 +89,9 @@ private:
     const int d_display_bins;
     const gpufft::backend d_requested_backend;
     const int d_device_id;
+    const sparse_fft_mode d_mode;
+    const double d_min_snr_db;
+    const double d_false_alarm;
     bool d_is_sink = false; // display output not connected (see check_topology)
 
     // Setters run in the caller's thread (GUI, XML-RPC); work() reads these under
@@ -101,11 +113,13 @@ private:
     std::uint64_t d_tags_read_until = 0;
     std::deque<gr::tag_t> d_pending_tags; // read but not yet reached by a frame start
     stream_state d_state;
-    std::vector<std::int64_t> d_bins;
-    std::vector<std::complex<float>> d_values;
-    std::vector<std::int32_t> d_bins32; // s32: what pmt.to_python() converts
-    std::vector<double> d_freqs;
-    std::vector<float> d_power;
+    std::vector<sparse_tone> d_tones;      // robust mode: the frame's tones
+    sparse_block::frame_entries d_entries; // the frame's message entries
+    // Exact mode: frames found not sparse, and since the last warning.
+    std::uint64_t d_not_sparse_frames = 0;
+    std::uint64_t d_not_sparse_unreported = 0;
+    std::uint64_t d_not_sparse_warned_at = 0; // frame index of the last warning
+    bool d_not_sparse_warned = false;
 
     std::atomic<std::uint64_t> d_processed{ 0 };
     std::atomic<std::uint64_t> d_skipped{ 0 };

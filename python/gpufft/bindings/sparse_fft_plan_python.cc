@@ -80,7 +80,7 @@ void check_frame(const sparse_fft_plan& plan, const Array& x)
             std::to_string(x.ndim()) + " dimension(s)");
 }
 
-py::tuple run_detect(sparse_fft_plan& plan, py::array x_any)
+py::tuple run_detect(sparse_fft_plan& plan, const py::object& x_any)
 {
     auto x = gpufft_python::to_complex_array<float>(x_any, "x");
     check_frame(plan, x);
@@ -99,7 +99,7 @@ py::tuple run_detect(sparse_fft_plan& plan, py::array x_any)
     return py::make_tuple(f, a, snr);
 }
 
-py::tuple run_sparse(sparse_fft_plan& plan, py::array x_any)
+py::tuple run_sparse(sparse_fft_plan& plan, const py::object& x_any)
 {
     auto x = gpufft_python::to_complex_array<float>(x_any, "x");
     check_frame(plan, x);
@@ -161,9 +161,16 @@ void bind_sparse_fft_plan(py::module& m)
                  o.backend = parse_backend(backend_name);
                  o.device_id = device_id;
                  if (!seed.is_none()) {
-                     const long long s = seed.cast<long long>();
-                     if (s < 0)
-                         throw std::invalid_argument("seed: must be None or >= 0");
+                     // Any seed describe() prints, up to 2^64 - 1, can be given back.
+                     if (!py::isinstance<py::int_>(seed))
+                         throw std::invalid_argument(
+                             "seed: must be None or an integer in [0, 2^64)");
+                     const unsigned long long s = PyLong_AsUnsignedLongLong(seed.ptr());
+                     if (PyErr_Occurred()) {
+                         PyErr_Clear();
+                         throw std::invalid_argument(
+                             "seed: must be None or an integer in [0, 2^64)");
+                     }
                      o.seed = std::uint64_t(s);
                  }
                  o.min_snr_db = min_snr_db;

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(sparse_fft.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(634bc7fe56d0e1079962246e0c24076c) */
+/* BINDTOOL_HEADER_FILE_HASH(d6c2dd6bb3253380d93ce05438b60d5a) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -41,6 +41,9 @@ void bind_sparse_fft(py::module& m)
             py::arg("hop") = 0,
             py::arg("backend") = "auto",
             py::arg("device_id") = 0,
+            py::arg("mode") = "robust",
+            py::arg("min_snr_db") = 20.0,
+            py::arg("false_alarm") = 0.01,
             D(sparse_fft, make))
 
         .def("set_k", &sparse_fft::set_k, py::arg("k"), D(sparse_fft, set_k))
@@ -54,6 +57,9 @@ void bind_sparse_fft(py::module& m)
         .def("hop", &sparse_fft::hop, D(sparse_fft, hop))
         .def("display_bins", &sparse_fft::display_bins, D(sparse_fft, display_bins))
         .def("backend", &sparse_fft::backend, D(sparse_fft, backend))
+        .def("mode", &sparse_fft::mode, D(sparse_fft, mode))
+        .def("min_snr_db", &sparse_fft::min_snr_db, D(sparse_fft, min_snr_db))
+        .def("false_alarm", &sparse_fft::false_alarm, D(sparse_fft, false_alarm))
         .def("describe", &sparse_fft::describe, D(sparse_fft, describe))
         .def("frames_processed",
              &sparse_fft::frames_processed,
