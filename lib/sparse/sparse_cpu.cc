@@ -69,6 +69,7 @@ double median_of(double* v, int count)
     return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
 }
 
+
 class sparse_cpu final : public sparse_backend
 {
 public:
@@ -102,6 +103,7 @@ public:
     {
         if (where != memory::host)
             throw std::invalid_argument("where: the CPU backend takes host arrays only");
+        d_not_sparse = false;
         hash(x);
         d_fft.execute(d_z.data(), d_Z.data());
         if (d_p.voting)
@@ -109,12 +111,19 @@ public:
         else
             locate();
         estimate();
-        bins.assign(d_found_f.begin(), d_found_f.end());
-        values.resize(bins.size());
-        for (std::size_t i = 0; i < bins.size(); ++i)
-            values[i] = std::complex<float>(float(d_xr[i]), float(d_xi[i]));
+        check_residual();
+        bins.clear();
+        values.clear();
+        for (std::size_t i = 0; i < d_found_f.size(); ++i) {
+            if (d_not_sparse && !d_keep[i])
+                continue;
+            bins.push_back(d_found_f[i]);
+            values.emplace_back(float(d_xr[i]), float(d_xi[i]));
+        }
         keep_top_k_sorted(d_p.k, bins, values);
     }
+
+    bool not_sparse() const override { return d_not_sparse; }
 
 private:
     // Window, permute and fold: z[h][t mod B] += G[t] x[sigma (t + a) + tau].
@@ -145,7 +154,7 @@ private:
     double load_buckets()
     {
         const std::size_t total = d_Z.size();
-        double peak2 = 0;
+        double peak2 = 0, energy = 0;
         for (std::size_t i = 0; i < total; ++i) {
             d_re[i] = d_Z[i].real();
             d_im[i] = d_Z[i].imag();
@@ -153,7 +162,9 @@ private:
             if (!std::isfinite(m))
                 throw_non_finite();
             peak2 = std::max(peak2, m);
+            energy += m;
         }
+        d_hashed_energy = energy;
         d_found_f.clear();
         d_xr.clear();
         d_xi.clear();
@@ -501,6 +512,73 @@ private:
         }
     }
 
+    // The residual check (docs/sparse_fft.md, "Frames that are not exactly sparse"):
+    // d_re / d_im hold what the located coefficients leave in every bucket. A frame
+    // whose residual energy exceeds sparse_residual_tol of the hashed energy is not
+    // exactly sparse; only the coefficients vouch() accepts are then returned, each with
+    // its median estimate as value.
+    void check_residual()
+    {
+        double residual = 0;
+        for (std::size_t i = 0; i < d_re.size(); ++i)
+            residual += d_re[i] * d_re[i] + d_im[i] * d_im[i];
+        d_not_sparse = residual > sparse_residual_tol * d_hashed_energy;
+        if (!d_not_sparse)
+            return;
+        d_keep.assign(d_found_f.size(), 0);
+        for (std::size_t i = 0; i < d_found_f.size(); ++i)
+            d_keep[i] = vouch(i);
+    }
+
+    // Tone i's estimate from each hash's own bucket, E = X + residual / response (as
+    // the median stage takes them), and V, their median (real and imaginary parts
+    // apart). A loop agrees when every level's E is within sparse_vouch_tol |V| of V;
+    // the tone is vouched for when more than half of the loops agree, and V becomes its
+    // value (the least-squares fit also answers to buckets that energy outside the
+    // located set spoils; the median ignores them).
+    bool vouch(std::size_t i)
+    {
+        const auto& c = d_p.c;
+        const int H = d_p.hashes();
+        const int per = c.loops * 3 * c.levels;
+        auto& er = d_scratch_r;
+        auto& ei = d_scratch_i;
+        er.resize(H);
+        ei.resize(H);
+        for (int r = 0; r < c.loops; ++r) {
+            for (int j = 0; j < c.levels; ++j) {
+                // Own bucket (db = 0) of loop r at level j, as refine_least_squares()
+                // tabulated it.
+                const std::size_t m = i * per + std::size_t((3 * r + 1) * c.levels + j);
+                const std::complex<double> u = d_resp[m];
+                const std::complex<double> e =
+                    std::complex<double>(d_re[d_at[m]], d_im[d_at[m]]) / u;
+                er[r * c.levels + j] = d_xr[i] + e.real();
+                ei[r * c.levels + j] = d_xi[i] + e.imag();
+            }
+        }
+        d_sorted_r.assign(er.begin(), er.end());
+        d_sorted_i.assign(ei.begin(), ei.end());
+        const double vr = median_of(d_sorted_r.data(), H);
+        const double vi = median_of(d_sorted_i.data(), H);
+        const double tol2 = sparse_vouch_tol * sparse_vouch_tol * (vr * vr + vi * vi);
+        int agree = 0;
+        for (int r = 0; r < c.loops; ++r) {
+            bool ok = true;
+            for (int j = 0; j < c.levels; ++j) {
+                const double dr = er[r * c.levels + j] - vr;
+                const double di = ei[r * c.levels + j] - vi;
+                ok = ok && dr * dr + di * di <= tol2;
+            }
+            agree += ok ? 1 : 0;
+        }
+        if (2 * agree <= c.loops)
+            return false;
+        d_xr[i] = vr;
+        d_xi[i] = vi;
+        return true;
+    }
+
     // Moves every tone's value to (nr, ni), keeping the residual buckets consistent.
     void apply_updates(const std::vector<double>& nr, const std::vector<double>& ni)
     {
@@ -516,12 +594,16 @@ private:
     dense_fft_plan d_fft;
     std::vector<std::complex<float>> d_z, d_Z;
     std::vector<double> d_re, d_im;
+    double d_hashed_energy = 0; // sum of |Z|^2 over every bucket of every hash
+    bool d_not_sparse = false;
+    std::vector<char> d_keep; // per located tone, when d_not_sparse: vouched for
     std::vector<std::int64_t> d_found_f;
     std::vector<double> d_xr, d_xi;
     std::unordered_map<std::int64_t, std::size_t> d_index;
     // Scratch of the value stage, kept between calls (execute allocates nothing once
     // warm).
-    std::vector<double> d_scratch_r, d_scratch_i, d_next_r, d_next_i;
+    std::vector<double> d_scratch_r, d_scratch_i, d_next_r, d_next_i, d_sorted_r,
+        d_sorted_i;
     std::vector<std::complex<double>> d_cg_s, d_cg_p, d_cg_q;
     std::vector<std::complex<double>> d_resp;
     std::vector<std::size_t> d_at;

@@ -7,8 +7,12 @@
 
 // CUDA backend of the sparse FFT. Every stage runs on the device: hash (window, permute,
 // fold), one batched cuFFT of all hashes, peak, peeling rounds (decode + subtract),
-// values (median, then CGLS), selection (radix select over the located tones, never n).
-// The steady-state call is one CUDA graph launch (~30 nodes) and one copy of k results.
+// values (median, then CGLS), residual check (the last CG step sums the residual
+// energy; in a frame that it shows not to be exactly sparse, each tone's loops must agree
+// on its value), selection (radix select over the located tones, or over the vouched-for
+// ones of a frame that is not exactly sparse; never n). The steady-state call is one CUDA
+// graph launch (~30 nodes) and one copy of the result block (count, flags, k bins, k
+// values).
 //
 // Host input: either only the samples the hashes read are gathered (host threads, into
 // pinned staging) and copied, or all n samples are copied; the first host call times
@@ -94,6 +98,9 @@ public:
         d_pdir[1].allocate(d_max_found);
         d_gamma.allocate(p.value_passes + 1);
         d_qq.allocate(std::max(1, p.value_passes));
+        d_energy.allocate(2);
+        d_keep.allocate(d_max_found);
+        d_vm.allocate(d_max_found);
         const std::size_t out_bytes =
             sizeof(sk::out_header) +
             std::size_t(p.k) * (sizeof(long long) + sizeof(float2));
@@ -153,6 +160,8 @@ public:
         finish(bins, values);
     }
 
+    bool not_sparse() const override { return d_not_sparse; }
+
     std::string notes() const override
     {
         std::ostringstream os;
@@ -195,7 +204,8 @@ private:
                                 d_p.rounds,
                                 d_gamma.get(),
                                 d_qq.get(),
-                                d_p.value_passes);
+                                d_p.value_passes,
+                                d_energy.get());
         GPUFFT_CUDA_CHECK_LAUNCH();
 
         const dim3 hblock(sk::hash_buckets, sk::hash_rows);
@@ -236,7 +246,7 @@ private:
         sk::peak_kernel<<<unsigned(std::min<long long>(256, (HB + 255) / 256)),
                           256,
                           0,
-                          s>>>(d_Z.get(), HB, d_peak.get(), d_bad.get());
+                          s>>>(d_Z.get(), HB, d_peak.get(), d_bad.get(), d_energy.get());
         GPUFFT_CUDA_CHECK_LAUNCH();
 
         sk::peel_state st{ d_table.get(),   d_table_size - 1, d_found_f.get(),
@@ -262,11 +272,13 @@ private:
             GPUFFT_CUDA_CHECK_LAUNCH();
         }
         // Values: median over hashes, then least squares (CGLS) on the normal equations.
-        sk::value_state v{ d_vx.get(),    d_resp.get(),
-                           d_at.get(),    d_per,
-                           d_R.get(),     d_q.get(),
-                           d_s.get(),     { d_pdir[0].get(), d_pdir[1].get() },
-                           d_gamma.get(), d_qq.get() };
+        sk::value_state v{ d_vx.get(),     d_resp.get(),
+                           d_at.get(),     d_per,
+                           d_R.get(),      d_q.get(),
+                           d_s.get(),      { d_pdir[0].get(), d_pdir[1].get() },
+                           d_gamma.get(),  d_qq.get(),
+                           d_energy.get(), d_keep.get(),
+                           d_vm.get() };
         const unsigned tgrid = unsigned((d_max_found + 127) / 128);
         const unsigned mgrid = unsigned(((long long)d_max_found * d_per + 255) / 256);
         const unsigned bgrid = unsigned((HB + 255) / 256);
@@ -287,17 +299,21 @@ private:
                               0,
                               s>>>(v, HB, it);
             GPUFFT_CUDA_CHECK_LAUNCH();
-            sk::step_kernel<<<unsigned((std::max<long long>(HB, d_max_found) + 255) /
-                                       256),
-                              256,
-                              0,
-                              s>>>(st, v, HB, it);
+            const unsigned step_grid =
+                unsigned((std::max<long long>(HB, d_max_found) + 255) / 256);
+            if (it + 1 < d_p.value_passes)
+                sk::step_kernel<false><<<step_grid, 256, 0, s>>>(st, v, HB, it);
+            else // the last iteration also sums the residual energy
+                sk::step_kernel<true><<<step_grid, 256, 0, s>>>(st, v, HB, it);
             GPUFFT_CUDA_CHECK_LAUNCH();
             if (it + 1 < d_p.value_passes) {
                 sk::adjoint_kernel<<<tgrid, 128, 0, s>>>(st, v, it + 1);
                 GPUFFT_CUDA_CHECK_LAUNCH();
             }
         }
+        // Residual check: per tone, only in a frame that is not exactly sparse.
+        sk::vouch_kernel<<<tgrid, 128, 0, s>>>(c, st, v);
+        GPUFFT_CUDA_CHECK_LAUNCH();
         sk::select_kernel<<<1, 1024, 0, s>>>(
             st, v, d_bad.get(), int(d_p.k), out_header(), out_f(), out_x());
         GPUFFT_CUDA_CHECK_LAUNCH();
@@ -495,6 +511,7 @@ private:
     {
         d_stream.synchronize();
         const auto* hdr = reinterpret_cast<const sk::out_header*>(h_out.get());
+        d_not_sparse = !hdr->bad && hdr->not_sparse != 0;
         if (hdr->bad)
             throw_non_finite();
         const auto* f =
@@ -537,6 +554,11 @@ private:
     cuda::device_buffer<double2> d_vx, d_resp, d_R, d_q, d_s, d_pdir[2];
     cuda::device_buffer<int> d_at;
     cuda::device_buffer<double> d_gamma, d_qq;
+    // Residual check: hashed and residual energy, per tone vouched-for and median value.
+    cuda::device_buffer<double> d_energy;
+    cuda::device_buffer<int> d_keep;
+    cuda::device_buffer<double2> d_vm;
+    bool d_not_sparse = false;
     cuda::device_buffer<unsigned char> d_out; // out_header, k bins, k values
     cuda::pinned_buffer<unsigned char> h_out;
     // Host-input paths.

@@ -24,6 +24,28 @@ constexpr int hash_rows = 8;     // threads sharing one bucket's taps
 constexpr int hash_buckets = 32; // buckets per block
 constexpr unsigned long long empty_key = ~0ull;
 
+
+//! Sum of v over the block (blockDim.x a multiple of 32, at most 1024); the total is
+//! valid in thread 0. Every thread of the block must call it.
+__device__ inline double block_sum(double v)
+{
+    __shared__ double warp_sums[32];
+    for (int o = 16; o; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    __syncthreads(); // warp_sums may still be read by a previous call
+    if (lane == 0)
+        warp_sums[warp] = v;
+    __syncthreads();
+    v = 0;
+    if (warp == 0) {
+        v = lane < int(blockDim.x >> 5) ? warp_sums[lane] : 0.0;
+        for (int o = 16; o; o >>= 1)
+            v += __shfl_xor_sync(0xffffffffu, v, o);
+    }
+    return v;
+}
+
 //! Per-hash sample walk: the index of tap 0 and the index step per tap (sigma), mod n.
 struct hash_walk {
     unsigned long long start;
@@ -90,23 +112,28 @@ __global__ void hash_kernel(const float2* const* x_ptr,
     }
 }
 
-//! Largest |Z|^2 over every bucket (the empty-bucket threshold is relative to it), and
-//! a flag when any bucket is not finite (a NaN/Inf sample was read).
+//! Largest |Z|^2 over every bucket (the empty-bucket threshold is relative to it), the
+//! sum of |Z|^2 (the hashed energy the residual check compares with), and a flag when
+//! any bucket is not finite (a NaN/Inf sample was read).
 __global__ void peak_kernel(const float2* __restrict__ Z,
                             long long count,
                             unsigned int* peak_bits,
-                            int* bad)
+                            int* bad,
+                            double* hashed_energy)
 {
     float m = 0.f;
+    double e = 0;
     bool nonfinite = false;
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
          i += (long long)gridDim.x * blockDim.x) {
         const float2 v = Z[i];
         const float a = v.x * v.x + v.y * v.y;
-        if (!isfinite(a))
+        if (!isfinite(a)) {
             nonfinite = true;
-        else
+        } else {
             m = fmaxf(m, a);
+            e += double(v.x) * v.x + double(v.y) * v.y;
+        }
     }
     for (int o = 16; o; o >>= 1)
         m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
@@ -114,6 +141,9 @@ __global__ void peak_kernel(const float2* __restrict__ Z,
         atomicMax(peak_bits, __float_as_uint(m)); // non-negative floats order as uints
     if (nonfinite)
         atomicOr(bad, 1);
+    e = block_sum(e);
+    if (threadIdx.x == 0 && e != 0)
+        atomicAdd(hashed_energy, e);
 }
 
 struct peel_state {
@@ -265,6 +295,10 @@ struct value_state {
     double2* p[2]; // search direction, ping-pong: iteration it writes p[it % 2]
     double* gamma; // gamma[it] = |s|^2 before iteration it
     double* qq;    // qq[it] = |A p|^2 in iteration it
+    // The residual check (step_kernel's last iteration, vouch_kernel, select_kernel).
+    double* energy; // [0] hashed energy (peak_kernel), [1] residual energy
+    int* keep;      // per tone: vouched for (written only if the frame is not sparse)
+    double2* vm;    // per tone: median of its per-hash estimates (its value then)
 };
 
 /*!
@@ -407,29 +441,96 @@ __global__ void norm_kernel(value_state v, long long count, int it)
         atomicAdd(&v.qq[it], a);
 }
 
-//! alpha = gamma / qq: x += alpha p, R -= alpha q, and q = 0 for the next iteration.
+/*!
+ * alpha = gamma / qq: x += alpha p, R -= alpha q, and q = 0 for the next iteration. The
+ * last iteration also sums |R|^2, the residual energy of the residual check.
+ */
+template <bool last>
 __global__ void step_kernel(peel_state s, value_state v, long long count, int it)
 {
     const double qq = v.qq[it];
     const double alpha = qq > 0 ? v.gamma[it] / qq : 0.0;
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    double e = 0;
     if (i < count) {
         const double2 q = v.q[i];
-        v.R[i].x -= alpha * q.x;
-        v.R[i].y -= alpha * q.y;
+        double2 r = v.R[i];
+        r.x -= alpha * q.x;
+        r.y -= alpha * q.y;
+        v.R[i] = r;
         v.q[i] = make_double2(0, 0);
+        e = r.x * r.x + r.y * r.y;
     }
     if (i < min(*s.count, s.max_found)) {
         const double2 p = v.p[it % 2][i];
         v.x[i].x += alpha * p.x;
         v.x[i].y += alpha * p.y;
     }
+    if constexpr (last) {
+        e = block_sum(e);
+        if (threadIdx.x == 0 && e != 0)
+            atomicAdd(&v.energy[1], e);
+    }
+}
+
+//! The residual check's verdict on the frame: its residual energy exceeds
+//! sparse_residual_tol of the energy hashed.
+__device__ __forceinline__ bool frame_not_sparse(const value_state& v)
+{
+    return v.energy[1] > sparse_residual_tol * v.energy[0];
+}
+
+/*!
+ * The residual check of each tone, in a frame that is not exactly sparse (otherwise the
+ * kernel returns at once): sparse_cpu.cc's vouch(). The estimate from each hash's own
+ * bucket, E = x + R / response, their median V (real and imaginary parts apart), and
+ * whether more than half of the loops have every level's E within sparse_vouch_tol |V| of
+ * V: keep[i], with V its value (vm[i]).
+ */
+__global__ void vouch_kernel(sparse_consts c, peel_state s, value_state v)
+{
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (!frame_not_sparse(v) || i >= min(*s.count, s.max_found))
+        return;
+    const int H = c.loops * c.levels;
+    const double2 x = v.x[i];
+    double er[16 * sparse_max_levels], ei[16 * sparse_max_levels];
+    auto estimate = [&](int r, int j) {
+        const long long m = i * v.per + (3 * r + 1) * c.levels + j; // own bucket
+        const double2 u = v.resp[m];
+        const double2 rr = v.R[v.at[m]];
+        const double den = u.x * u.x + u.y * u.y;
+        return make_double2(x.x + (rr.x * u.x + rr.y * u.y) / den,
+                            x.y + (rr.y * u.x - rr.x * u.y) / den);
+    };
+    for (int r = 0; r < c.loops; ++r)
+        for (int j = 0; j < c.levels; ++j) {
+            const double2 e = estimate(r, j);
+            er[r * c.levels + j] = e.x;
+            ei[r * c.levels + j] = e.y;
+        }
+    const double vr = median_in_place(er, H), vi = median_in_place(ei, H);
+    const double tol2 = sparse_vouch_tol * sparse_vouch_tol * (vr * vr + vi * vi);
+    int agree = 0;
+    for (int r = 0; r < c.loops; ++r) {
+        bool ok = true;
+        for (int j = 0; j < c.levels; ++j) { // E again: er / ei are sorted now
+            const double2 e = estimate(r, j);
+            const double dr = e.x - vr, di = e.y - vi;
+            ok = ok && dr * dr + di * di <= tol2;
+        }
+        agree += ok ? 1 : 0;
+    }
+    v.keep[i] = 2 * agree > c.loops ? 1 : 0;
+    v.vm[i] = make_double2(vr, vi);
 }
 
 //! Host-visible result: header, then k bins, then k values (one copy back).
 struct out_header {
-    int count; // valid entries
-    int bad;   // a sample read was not finite
+    int count;      // valid entries
+    int bad;        // a sample read was not finite
+    int not_sparse; // the residual check failed: only vouched-for tones are returned
+    int reserved;   // keeps the bins that follow 8-byte aligned
 };
 
 //! Per-call reset of the small state (one launch instead of a memset each).
@@ -442,7 +543,8 @@ __global__ void reset_kernel(unsigned long long* table,
                              int rounds,
                              double* gamma,
                              double* qq,
-                             int passes)
+                             int passes,
+                             double* energy)
 {
     const long long id = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     for (long long i = id; i < (long long)table_size;
@@ -452,6 +554,8 @@ __global__ void reset_kernel(unsigned long long* table,
         *peak = 0;
         *bad = 0;
         *count = 0;
+        energy[0] = 0;
+        energy[1] = 0;
     }
     if (id <= rounds)
         count_at[id] = 0;
@@ -470,7 +574,9 @@ __device__ __forceinline__ unsigned int value_key(double2 x)
 /*!
  * The k largest located tones, by an exact radix select on |X|^2 (four 8-bit passes
  * over at most max_found keys, in one block): linear time, no sort. Writes the
- * host-visible result.
+ * host-visible result. A frame that fails the residual check (frame_not_sparse) is
+ * flagged, and only its vouched-for tones take part, with their median estimates as
+ * values (vouch_kernel).
  */
 __global__ void select_kernel(peel_state s,
                               value_state v,
@@ -482,17 +588,38 @@ __global__ void select_kernel(peel_state s,
 {
     __shared__ unsigned int hist[256];
     __shared__ unsigned int s_prefix;
-    __shared__ int s_remaining, s_slot;
+    __shared__ int s_remaining, s_slot, s_kept;
     const int found = min(*s.count, s.max_found);
-    if (found <= k) {
-        for (int i = threadIdx.x; i < found; i += blockDim.x) {
-            out_f[i] = s.found_f[i];
-            out_x[i] = make_float2(float(v.x[i].x), float(v.x[i].y));
-        }
-        if (threadIdx.x == 0) {
-            hdr->count = found;
-            hdr->bad = *bad;
-        }
+    const bool not_sparse = frame_not_sparse(v);
+    auto kept = [&](int i) { return !not_sparse || v.keep[i] != 0; };
+    auto value = [&](int i) { return not_sparse ? v.vm[i] : v.x[i]; };
+    auto emit = [&](int at, int i) {
+        const double2 x = value(i);
+        out_f[at] = s.found_f[i];
+        out_x[at] = make_float2(float(x.x), float(x.y));
+    };
+    if (threadIdx.x == 0) {
+        hdr->bad = *bad;
+        hdr->not_sparse = not_sparse ? 1 : 0;
+        hdr->reserved = 0;
+        s_kept = 0;
+        s_slot = 0;
+    }
+    __syncthreads();
+    int candidates = found;
+    if (not_sparse) {
+        for (int i = threadIdx.x; i < found; i += blockDim.x)
+            if (kept(i))
+                atomicAdd(&s_kept, 1);
+        __syncthreads();
+        candidates = s_kept;
+    }
+    if (candidates <= k) {
+        for (int i = threadIdx.x; i < found; i += blockDim.x)
+            if (kept(i))
+                emit(not_sparse ? atomicAdd(&s_slot, 1) : i, i);
+        if (threadIdx.x == 0)
+            hdr->count = candidates;
         return;
     }
     unsigned int prefix = 0, mask = 0;
@@ -502,7 +629,9 @@ __global__ void select_kernel(peel_state s,
             hist[i] = 0;
         __syncthreads();
         for (int i = threadIdx.x; i < found; i += blockDim.x) {
-            const unsigned int key = value_key(v.x[i]);
+            if (!kept(i))
+                continue;
+            const unsigned int key = value_key(value(i));
             if ((key & mask) == prefix)
                 atomicAdd(&hist[(key >> shift) & 255u], 1u);
         }
@@ -525,30 +654,19 @@ __global__ void select_kernel(peel_state s,
     }
     // prefix is the k-th largest key; take every key above it, then `remaining` equal
     // ones.
+    for (int i = threadIdx.x; i < found; i += blockDim.x)
+        if (kept(i) && value_key(value(i)) > prefix)
+            emit(atomicAdd(&s_slot, 1), i);
+    __syncthreads();
+    for (int i = threadIdx.x; i < found; i += blockDim.x) {
+        if (kept(i) && value_key(value(i)) == prefix) {
+            const int at = atomicAdd(&s_slot, 1);
+            if (at < k)
+                emit(at, i);
+        }
+    }
     if (threadIdx.x == 0)
-        s_slot = 0;
-    __syncthreads();
-    for (int i = threadIdx.x; i < found; i += blockDim.x) {
-        if (value_key(v.x[i]) > prefix) {
-            const int at = atomicAdd(&s_slot, 1);
-            out_f[at] = s.found_f[i];
-            out_x[at] = make_float2(float(v.x[i].x), float(v.x[i].y));
-        }
-    }
-    __syncthreads();
-    for (int i = threadIdx.x; i < found; i += blockDim.x) {
-        if (value_key(v.x[i]) == prefix) {
-            const int at = atomicAdd(&s_slot, 1);
-            if (at < k) {
-                out_f[at] = s.found_f[i];
-                out_x[at] = make_float2(float(v.x[i].x), float(v.x[i].y));
-            }
-        }
-    }
-    if (threadIdx.x == 0) {
         hdr->count = k;
-        hdr->bad = *bad;
-    }
 }
 
 } // namespace sparse_kernels

@@ -28,6 +28,16 @@ namespace detail {
 //! Hashes per loop at most: the time offset 0 plus the phase-refinement offsets.
 constexpr int sparse_max_levels = 6;
 
+// The residual check of exact mode, the same on both backends (docs/sparse_fft.md,
+// "Frames that are not exactly sparse"). A frame is not exactly sparse when the energy
+// its located coefficients leave in the buckets exceeds sparse_residual_tol x the energy
+// hashed (exactly sparse frames leave 1e-14 to 1.1e-13: float rounding). In such a frame
+// a coefficient is kept when, in more than half of the loops, every level's estimate
+// from its own bucket is within sparse_vouch_tol x |V| of V, the median estimate over
+// all hashes (then its value).
+constexpr double sparse_residual_tol = 1e-8;
+constexpr double sparse_vouch_tol = 1e-2;
+
 //! Everything a bucket decoder or a peeling step needs; trivially copyable (kernel arg).
 struct sparse_consts {
     std::int64_t n = 0;
@@ -48,8 +58,7 @@ SFFT_HD std::uint64_t mulmod(std::uint64_t a, std::uint64_t b, std::uint64_t n)
     // A 128-bit remainder is a long software routine on the GPU. The quotient from
     // doubles is off by at most one (a b / n < 2^40, relative error ~2^-52), and the
     // remainder a b - q n, exact modulo 2^64, lies in (-n, 2n).
-    const std::uint64_t q =
-        static_cast<std::uint64_t>(double(a) * double(b) / double(n));
+    const std::uint64_t q = static_cast<std::uint64_t>(double(a) * double(b) / double(n));
     std::int64_t r = static_cast<std::int64_t>(a * b - q * n);
     if (r < 0)
         r += static_cast<std::int64_t>(n);

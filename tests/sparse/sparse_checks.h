@@ -6,7 +6,9 @@
  */
 
 // Shared pieces of the sparse FFT tests: exactly k-sparse test signals and a check of a
-// plan's answer against a dense FFTW double-precision reference of the same fp32 input.
+// plan's answer against a dense FFTW double-precision reference of the same fp32 input;
+// frames that are not exactly sparse (tones between bins, noise) and the check of exact
+// mode's answer to them (not_sparse() and only genuine coefficients).
 
 #ifndef INCLUDED_GPUFFT_TEST_SPARSE_CHECKS_H
 #define INCLUDED_GPUFFT_TEST_SPARSE_CHECKS_H
@@ -19,6 +21,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <set>
 #include <vector>
@@ -67,6 +70,58 @@ sparse_signal(std::int64_t n, const std::vector<std::int64_t>& bins, std::uint64
     for (std::int64_t t = 0; t < n; ++t)
         out[t] = cf(x[t]);
     return out;
+}
+
+//! x[t] = (1/n) sum_i values[i] exp(2 pi i bins[i] t / n): the signal whose DFT is
+//! `values` on `bins` (zero elsewhere), computed in double and rounded to fp32.
+inline std::vector<cf> tones_signal(std::int64_t n,
+                                    const std::vector<std::int64_t>& bins,
+                                    const std::vector<cd>& values)
+{
+    std::vector<cd> X(n, cd(0, 0)), x(n);
+    for (std::size_t i = 0; i < bins.size(); ++i)
+        X[bins[i]] = values[i] / double(n); // the backward transform is unnormalized
+    gr::gpufft::dense_fft_options o;
+    o.backend = gr::gpufft::backend::cpu;
+    o.precision = gr::gpufft::precision::double_;
+    gr::gpufft::dense_fft_plan inv(n, 1, gr::gpufft::direction::backward, o);
+    inv.execute(X.data(), x.data());
+    std::vector<cf> out(n);
+    for (std::int64_t t = 0; t < n; ++t)
+        out[t] = cf(x[t]);
+    return out;
+}
+
+//! Adds amplitude * exp(2 pi i f0 t / n) to x, f0 in fractional bins (the phase of
+//! the integer part reduced exactly, in double).
+inline void add_tone(std::vector<cf>& x, double f0, cd amplitude)
+{
+    const std::int64_t n = std::int64_t(x.size());
+    const double whole = std::floor(f0), frac = f0 - whole;
+    const std::int64_t m = std::int64_t(whole) % n;
+    for (std::int64_t t = 0; t < n; ++t) {
+        const double turns =
+            double((m * t) % n) / double(n) + frac * double(t) / double(n);
+        x[t] += cf(amplitude * std::polar(1.0, 2 * M_PI * turns));
+    }
+}
+
+//! Complex white Gaussian noise of variance `power` per sample.
+inline std::vector<cf> white_noise(std::int64_t n, double power, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> g(0, std::sqrt(power / 2));
+    std::vector<cf> x(n);
+    for (auto& v : x)
+        v = cf(float(g(rng)), float(g(rng)));
+    return x;
+}
+
+//! Circular distance between bins a and b of an n-point DFT.
+inline double bin_distance(double a, double b, std::int64_t n)
+{
+    const double d = std::fabs(std::fmod(a - b, double(n)));
+    return std::min(d, double(n) - d);
 }
 
 //! Dense forward DFT of the fp32 input, in double (FFTW).
@@ -144,6 +199,7 @@ inline void check_sparse(gr::gpufft::sparse_fft_plan& plan,
             plan.describe().c_str());
     GPUFFT_CHECK_EQ(s.misses, 0);
     GPUFFT_CHECK_LE(s.max_error, 1e-5);
+    GPUFFT_CHECK(!plan.not_sparse()); // an exactly sparse frame is never flagged
     if (x_out)
         *x_out = x;
 }
@@ -166,8 +222,138 @@ check_largest_k(gr::gpufft::sparse_fft_plan& plan, std::int64_t tones, std::uint
     std::vector<cf> values;
     plan.execute(x.data(), bins, values);
     GPUFFT_CHECK(bins == want);
+    GPUFFT_CHECK(!plan.not_sparse());
     const sparse_score s = score(X, want, bins, values);
     GPUFFT_CHECK_LE(s.max_error, 1e-5);
+}
+
+/*!
+ * Exact mode on a frame that is not exactly sparse: the plan must flag it and every
+ * coefficient it still returns must be genuine: among the k largest |X| of the dense
+ * double reference (so never a far phantom bin), with a value within `value_tol` x |X|
+ * (vouched-for coefficients agree across loops to 1%). `near` (if >= 0): the returned
+ * bins must also lie within `radius` bins of it. Returns the answer.
+ */
+struct not_sparse_answer {
+    std::vector<std::int64_t> bins;
+    std::vector<cf> values;
+    std::vector<cd> X; //!< the dense reference
+};
+
+inline not_sparse_answer
+check_not_sparse(gr::gpufft::sparse_fft_plan& plan,
+                 const std::vector<cf>& x,
+                 const char* what,
+                 double near = -1,
+                 double radius = 0,
+                 double value_tol = 2e-2,
+                 gr::gpufft::memory where = gr::gpufft::memory::host,
+                 const std::complex<float>* device_x = nullptr)
+{
+    const std::int64_t n = plan.size(), k = plan.k();
+    not_sparse_answer a;
+    a.X = dense_reference(x);
+    a.bins.assign(5, -3); // poisoned: must be replaced
+    a.values.assign(2, poison<float>());
+    plan.execute(
+        where == gr::gpufft::memory::host ? x.data() : device_x, a.bins, a.values, where);
+    std::vector<double> mags(n);
+    for (std::int64_t f = 0; f < n; ++f)
+        mags[f] = std::abs(a.X[f]);
+    std::nth_element(mags.begin(), mags.begin() + (k - 1), mags.end(), std::greater<>());
+    const double kth = mags[k - 1]; // the k-th largest |X|
+    std::printf("  %s: not_sparse %d, %zu coefficients back:",
+                what,
+                int(plan.not_sparse()),
+                a.bins.size());
+    for (std::size_t i = 0; i < a.bins.size() && i < 8; ++i)
+        std::printf(" %lld", (long long)a.bins[i]);
+    std::printf("%s\n", a.bins.size() > 8 ? " ..." : "");
+    GPUFFT_CHECK(plan.not_sparse());
+    GPUFFT_CHECK_EQ(a.bins.size(), a.values.size());
+    GPUFFT_CHECK(std::int64_t(a.bins.size()) <= k);
+    GPUFFT_CHECK(std::is_sorted(a.bins.begin(), a.bins.end()));
+    GPUFFT_CHECK(std::adjacent_find(a.bins.begin(), a.bins.end()) == a.bins.end());
+    GPUFFT_CHECK(all_finite(a.values.data(), a.values.size()));
+    for (std::size_t i = 0; i < a.bins.size(); ++i) {
+        const std::int64_t f = a.bins[i];
+        GPUFFT_CHECK(f >= 0 && f < n);
+        const double m = std::abs(a.X[f]);
+        if (!(m >= kth) || !(std::abs(cd(a.values[i]) - a.X[f]) <= value_tol * m) ||
+            (near >= 0 && !(bin_distance(double(f), near, n) <= radius)))
+            std::printf("  bin %lld: |X| %.4g (k-th largest %.4g), value %.4g%+.4gi, "
+                        "X %.4g%+.4gi\n",
+                        (long long)f,
+                        m,
+                        kth,
+                        a.values[i].real(),
+                        a.values[i].imag(),
+                        a.X[f].real(),
+                        a.X[f].imag());
+        GPUFFT_CHECK(m >= kth);
+        GPUFFT_CHECK_LE(std::abs(cd(a.values[i]) - a.X[f]), value_tol * m);
+        if (near >= 0)
+            GPUFFT_CHECK_LE(bin_distance(double(f), near, n), radius);
+    }
+    return a;
+}
+
+/*!
+ * A frame of `tones` on-grid tones of equal magnitude (|X| = n, random phases) plus one
+ * weak tone of amplitude `weak` (|X| ~ weak n) between bins, its fractional offset in
+ * [0.3, 0.7] so that its leakage leaves at least ~0.2 weak^2 n^2 unexplained: with
+ * weak = 4e-3 and 20 tones, 8e-8 of the energy against the 1e-8 the check tolerates.
+ */
+struct weak_tone_frame {
+    std::vector<std::int64_t> bins;
+    std::vector<cf> x;
+    double weak_bin = 0;
+};
+
+inline weak_tone_frame
+make_weak_tone_frame(std::int64_t n, std::int64_t tones, double weak, std::uint64_t seed)
+{
+    weak_tone_frame w;
+    w.bins = sparse_bins(n, tones, seed);
+    std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::vector<cd> values(w.bins.size());
+    for (auto& v : values)
+        v = std::polar(double(n), 2 * M_PI * u(rng));
+    w.x = tones_signal(n, w.bins, values);
+    w.weak_bin = std::floor(u(rng) * double(n)) + 0.3 + 0.4 * u(rng);
+    add_tone(w.x, w.weak_bin, std::polar(weak, 2 * M_PI * u(rng)));
+    return w;
+}
+
+/*!
+ * Exact mode on a weak_tone_frame: flagged, every on-grid tone back with its value to
+ * 1%, and whatever else comes back genuine (check_not_sparse) and next to the weak tone.
+ */
+inline not_sparse_answer
+check_weak_tone(gr::gpufft::sparse_fft_plan& plan,
+                const weak_tone_frame& w,
+                gr::gpufft::memory where = gr::gpufft::memory::host,
+                const std::complex<float>* device_x = nullptr)
+{
+    const std::int64_t n = plan.size();
+    not_sparse_answer a = check_not_sparse(
+        plan, w.x, "exact tones + weak tone", -1, 0, 2e-2, where, device_x);
+    std::set<std::int64_t> got(a.bins.begin(), a.bins.end()),
+        truth(w.bins.begin(), w.bins.end());
+    for (auto f : w.bins) {
+        if (!got.count(f))
+            std::printf("  missing on-grid tone %lld\n", (long long)f);
+        GPUFFT_CHECK(got.count(f) == 1);
+    }
+    for (std::size_t i = 0; i < a.bins.size(); ++i) {
+        const std::int64_t f = a.bins[i];
+        if (truth.count(f))
+            GPUFFT_CHECK_LE(std::abs(cd(a.values[i]) - a.X[f]), 1e-2 * std::abs(a.X[f]));
+        else
+            GPUFFT_CHECK_LE(bin_distance(double(f), w.weak_bin, n), 3.0);
+    }
+    return a;
 }
 
 } // namespace gpufft_test

@@ -9,6 +9,7 @@
 #include <gnuradio/gpufft/device.h>
 #include <cstdio>
 #include <limits>
+#include <random>
 
 using namespace gr::gpufft;
 using namespace gpufft_test;
@@ -160,6 +161,119 @@ GPUFFT_TEST(voting_matches_phase_and_reference)
     check_voting(1 << 20, 50, 50);
     check_voting(std::int64_t(3) << 14, 20, 20);
     check_voting(1 << 20, 60, 9); // sparser than k
+}
+
+// Frames that are not exactly sparse (docs/sparse_fft.md, "Frames that are not exactly
+// sparse"): exact mode flags them and returns only coefficients that are there.
+
+GPUFFT_TEST(off_grid_tone_is_flagged)
+{
+    // A tone between bins leaks into every bin; before the residual check exact mode
+    // decoded its permuted images into far phantom bins.
+    for (std::int64_t k : { 5, 50 }) {
+        for (int trial = 0; trial < 4; ++trial) {
+            const std::uint64_t seed = fresh_seed();
+            std::mt19937_64 rng(seed);
+            std::uniform_real_distribution<double> u(0, 1);
+            const std::int64_t n = 1 << 20;
+            const double f0 = std::floor(u(rng) * n) + 0.01 + 0.98 * u(rng);
+            std::vector<cf> x(n, cf(0, 0));
+            add_tone(x, f0, cd(1, 0)); // 0 dBFS
+            sparse_fft_plan plan(n, k, cpu_options(seed));
+            std::printf("  seed %llu, tone at %.4f, k %lld\n",
+                        (unsigned long long)seed,
+                        f0,
+                        (long long)k);
+            check_not_sparse(plan, x, "off-grid tone", f0, 3.0);
+        }
+    }
+}
+
+GPUFFT_TEST(white_noise_is_flagged)
+{
+    const std::uint64_t seed = fresh_seed();
+    std::printf("  seed %llu\n", (unsigned long long)seed);
+    const std::int64_t n = 1 << 20;
+    const auto x = white_noise(n, 1.0, seed);
+    sparse_fft_plan plan(n, 50, cpu_options(seed));
+    check_not_sparse(plan, x, "white noise");
+    sparse_fft_plan few(n, 5, cpu_options(seed + 1));
+    check_not_sparse(few, x, "white noise, k 5");
+}
+
+GPUFFT_TEST(noisy_sparse_frame_is_flagged)
+{
+    // 50 tones in white noise 40 dB below them (the whole frame's power): the tones
+    // that still come back must be genuine, with values to 2%.
+    const std::uint64_t seed = fresh_seed();
+    std::printf("  seed %llu\n", (unsigned long long)seed);
+    const std::int64_t n = 1 << 20;
+    auto x = sparse_signal(n, sparse_bins(n, 50, seed), seed);
+    double power = 0;
+    for (const auto& v : x)
+        power += std::norm(v);
+    const auto noise = white_noise(n, 1e-4 * power / double(n), seed + 7);
+    for (std::int64_t t = 0; t < n; ++t)
+        x[t] += noise[t];
+    sparse_fft_plan plan(n, 50, cpu_options(seed));
+    check_not_sparse(plan, x, "50 tones + noise at 40 dB");
+}
+
+GPUFFT_TEST(exact_tones_plus_weak_off_grid_tone)
+{
+    // 20 on-grid tones and one weak tone between bins, -48 dB: the frame is flagged, and
+    // every on-grid tone still comes back with its value.
+    const std::int64_t n = 1 << 20;
+    for (int trial = 0; trial < 3; ++trial) {
+        const std::uint64_t seed = fresh_seed();
+        const auto w = make_weak_tone_frame(n, 20, 4e-3, seed);
+        std::printf(
+            "  seed %llu, weak tone at %.4f\n", (unsigned long long)seed, w.weak_bin);
+        sparse_fft_plan plan(n, 32, cpu_options(seed));
+        check_weak_tone(plan, w);
+        // The same plan on the frame without the weak tone: not flagged, exact values.
+        check_sparse(plan, 20, seed);
+    }
+}
+
+GPUFFT_TEST(voting_obeys_the_residual_check)
+{
+    // The voting location returns the same answer as the phase location on frames that
+    // are not exactly sparse too: the same rule after the same values.
+    const std::int64_t n = 1 << 20;
+    const std::uint64_t seed = fresh_seed();
+    std::printf("  seed %llu\n", (unsigned long long)seed);
+    sparse_fft_options o = cpu_options(seed);
+    o.loops = 4;
+    sparse_fft_plan phase(n, 32, o);
+    o.location = sparse_fft_location::voting;
+    sparse_fft_plan voting(n, 32, o);
+    const auto w = make_weak_tone_frame(n, 20, 4e-3, seed);
+    const auto a = check_weak_tone(voting, w);
+    const auto b = check_weak_tone(phase, w);
+    GPUFFT_CHECK(a.bins == b.bins);
+
+    std::vector<cf> x(n, cf(0, 0));
+    add_tone(x, double(n / 3) + 0.5, cd(1, 0));
+    check_not_sparse(voting, x, "off-grid tone, voting", double(n / 3) + 0.5, 3.0);
+    check_not_sparse(voting, white_noise(n, 1.0, seed), "white noise, voting");
+    check_sparse(voting, 20, seed + 1); // and clean again
+}
+
+GPUFFT_TEST(dense_fallback_does_not_flag)
+{
+    // The dense path returns the exact top k of a dense FFT whatever the frame holds, so
+    // it never flags (docs/sparse_fft.md).
+    sparse_fft_options o = cpu_options();
+    o.force_dense = true;
+    const std::int64_t n = 1 << 16;
+    sparse_fft_plan plan(n, 10, o);
+    const auto x = white_noise(n, 1.0, fresh_seed());
+    std::vector<std::int64_t> bins;
+    std::vector<cf> values;
+    plan.execute(x.data(), bins, values);
+    GPUFFT_CHECK(!plan.not_sparse());
+    GPUFFT_CHECK_EQ(bins.size(), std::size_t(10));
 }
 
 GPUFFT_TEST(bad_input_is_rejected)
