@@ -81,9 +81,9 @@ inline std::int64_t dense_noise_stride(std::int64_t n)
  * errors 120-140 dB below the strongest bin or bucket, so a floor estimated below 120 dB
  * under it is raised to that.
  */
-inline double precision_floor(double noise, double peak_power)
+inline double precision_floor(double noise, double peak_power, double relative = 1e-12)
 {
-    const double floor = 1e-12 * peak_power;
+    const double floor = relative * peak_power;
     return noise > floor ? noise : floor;
 }
 

@@ -9,6 +9,7 @@
 // CUDA backend, in the same order, with the same permutations and shifts. Also the dense
 // FFT + threshold path.
 
+#include "../core/parallel_for.h"
 #include "robust_backend.h"
 #include "sparse_backend.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
@@ -42,7 +43,9 @@ public:
           d_z(std::size_t(p.hashes()) * p.rc.B),
           d_Z(d_z.size()),
           d_res(2 * d_z.size()),
-          d_power(std::size_t(p.rc.loops) * p.rc.B)
+          d_power(std::size_t(p.rc.loops) * p.rc.B),
+          // A thread pays off from about a hash of 2^16 samples.
+          d_threads(p.window >= (1 << 16) ? hardware_threads() : 1)
     {
     }
 
@@ -145,27 +148,34 @@ public:
     }
 
 private:
-    // HashToBins: z[h][t mod B] += G[t] w(i) x[i], i = sigma (t + offset_h) + tau.
+    // HashToBins: z[h][t mod B] += G[t] w(i) x[i], i = sigma (t + offset_h) + tau; the
+    // hashes are independent, so they are spread over the cores (as FFTW's are).
     void hash(const std::complex<float>* x)
     {
         const auto& rc = d_p.rc;
         const std::uint64_t n = std::uint64_t(rc.n);
         const std::int64_t hw = d_p.half_window;
-        for (int h = 0; h < d_p.hashes(); ++h) {
-            std::complex<float>* z = d_z.data() + std::size_t(h) * rc.B;
-            std::fill(z, z + rc.B, std::complex<float>(0, 0));
-            const std::uint64_t step = d_p.sigma[h / rc.hashes];
-            std::uint64_t idx = d_p.sample_index(h, -hw);
-            std::int64_t q = ((-hw) % rc.B + rc.B) % rc.B;
-            for (std::int64_t i = 0; i < d_p.window; ++i) {
-                z[q] += (d_taps[i] * robust_window_weight(rc, idx)) * x[idx];
-                idx += step;
-                if (idx >= n)
-                    idx -= n;
-                if (++q == rc.B)
-                    q = 0;
-            }
-        }
+        parallel_for(
+            d_p.hashes(),
+            d_threads,
+            [&](int, std::int64_t first, std::int64_t last) {
+                for (std::int64_t h = first; h < last; ++h) {
+                    std::complex<float>* z = d_z.data() + std::size_t(h) * rc.B;
+                    std::fill(z, z + rc.B, std::complex<float>(0, 0));
+                    const std::uint64_t step = d_p.sigma[h / rc.hashes];
+                    std::uint64_t idx = d_p.sample_index(int(h), -hw);
+                    std::int64_t q = ((-hw) % rc.B + rc.B) % rc.B;
+                    for (std::int64_t i = 0; i < d_p.window; ++i) {
+                        z[q] += (d_taps[i] * robust_window_weight(rc, idx)) * x[idx];
+                        idx += step;
+                        if (idx >= n)
+                            idx -= n;
+                        if (++q == rc.B)
+                            q = 0;
+                    }
+                }
+            },
+            1);
     }
 
     // The noise power of a bucket: the median of |residual|^2 over every loop's
@@ -183,7 +193,7 @@ private:
             }
         const auto mid = d_power.begin() + d_power.size() / 2;
         std::nth_element(d_power.begin(), mid, d_power.end());
-        return precision_floor(double(*mid) / std::log(2.0), d_peak);
+        return precision_floor(double(*mid) / std::log(2.0), d_peak, d_p.leak_floor);
     }
 
     // The value at f as the median over loops of (current value + the loop's least
@@ -250,6 +260,7 @@ private:
     std::unordered_set<std::int64_t> d_rejected;
     std::vector<double> d_nr, d_ni;
     double d_peak = 0; //!< the largest |bucket|^2 before any subtraction
+    int d_threads = 1;
     std::vector<std::int64_t> d_bins;
     std::vector<std::complex<double>> d_values;
 };

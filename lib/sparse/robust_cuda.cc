@@ -150,6 +150,7 @@ public:
         s.rounds = p.outer_rounds;
         s.eta = p.eta;
         s.locate_eta = p.locate_eta;
+        s.leak_floor = p.leak_floor;
         s.header = reinterpret_cast<robust_device_header*>(d_out.get());
         s.tones = reinterpret_cast<robust_device_tone*>(d_out.get() +
                                                         sizeof(robust_device_header));

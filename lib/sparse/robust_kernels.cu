@@ -163,7 +163,7 @@ __global__ void noise_kernel(robust_device_state s)
     const long long LB = (long long)s.c.loops * s.c.B;
     const double median = s.sorted[LB / 2];
     const double P = median / 0.69314718055994530942;
-    const double floor = 1e-12 * s.scalars[1];
+    const double floor = s.leak_floor * s.scalars[1];
     s.scalars[0] = P > floor ? P : floor;
 }
 

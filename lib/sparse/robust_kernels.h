@@ -67,6 +67,7 @@ struct robust_device_state {
     int max_found = 0;
     int rounds = 0;
     double eta = 0, locate_eta = 0;
+    double leak_floor = 1e-12; //!< the noise is at least this x the peak bucket power
     robust_device_header* header = nullptr;
     robust_device_tone* tones = nullptr;
     int tone_cap = 0;

@@ -155,6 +155,10 @@ void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend
     p.window = 2 * p.half_window + 1;
     rc.ghat_scale = std::sqrt(2.0) * M_PI * p.window_sigma / double(B);
     {
+        const double K = double(p.half_window) / p.window_sigma;
+        p.leak_floor = std::max(1e-12, 4.0 * std::exp(-K * K));
+    }
+    {
         const auto taps = make_window(p);
         double s2 = 0;
         for (float t : taps)

@@ -60,6 +60,10 @@ struct sparse_params {
     //! variance sigma^2 per sample.
     double taps_power = 0;
     double window_power = 1;
+    //! The sparse path's dynamic range: the filter's truncation leaks exp(-K^2 / 2) of
+    //! every bucket's value into the others (K = half_window / sigma), so a floor below
+    //! that squared times the strongest bucket is raised to it.
+    double leak_floor = 1e-12;
 
     int hashes() const { return robust ? rc.loops * rc.hashes : c.loops * c.levels; }
     //! Sample index of hash h = loop * levels + level (robust: loop * rc.hashes +
