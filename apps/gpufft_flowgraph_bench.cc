@@ -250,7 +250,9 @@ int main(int argc, char** argv)
                                                     o.display_bins,
                                                     0,
                                                     o.backend,
-                                                    o.device);
+                                                    o.device,
+                                                    "exact"); // its synthetic frames are
+                                                              // exactly sparse
             } catch (const std::exception& e) {
                 std::cerr << "gpufft-flowgraph-bench: " << e.what() << "\n";
                 return 2;
