@@ -77,36 +77,49 @@ public:
         double P = bucket_noise();
         for (int round = 0; round < d_p.outer_rounds; ++round) {
             const std::size_t first_new = d_f.size();
-            d_rejected.clear();
+            // LocateSignal in every bucket of every loop (independent: on every core),
+            // then the round's new candidates, deduplicated.
             const double min_power = d_p.locate_eta * P;
-            double ur[robust_max_hashes], ui[robust_max_hashes];
-            for (int r = 0; r < rc.loops; ++r) {
-                for (std::int64_t b = 0; b < rc.B; ++b) {
-                    for (int h = 0; h < rc.hashes; ++h) {
-                        const std::size_t at =
-                            2 * ((std::size_t(r) * rc.hashes + h) * rc.B + b);
-                        ur[h] = d_res[at];
-                        ui[h] = d_res[at + 1];
+            d_located.resize(std::size_t(rc.loops) * rc.B);
+            parallel_for(
+                std::int64_t(d_located.size()),
+                d_cores,
+                [&](int, std::int64_t first, std::int64_t last) {
+                    double ur[robust_max_hashes], ui[robust_max_hashes];
+                    for (std::int64_t i = first; i < last; ++i) {
+                        const int r = int(i / rc.B);
+                        const std::int64_t b = i % rc.B;
+                        for (int h = 0; h < rc.hashes; ++h) {
+                            const std::size_t at =
+                                2 * ((std::size_t(r) * rc.hashes + h) * rc.B + b);
+                            ur[h] = d_res[at];
+                            ui[h] = d_res[at + 1];
+                        }
+                        std::int64_t g;
+                        d_located[i] = robust_locate(rc, ur, ui, b, min_power, g)
+                                           ? std::int64_t(mulmod(d_p.sigma_inv[r],
+                                                                 std::uint64_t(g),
+                                                                 std::uint64_t(rc.n)))
+                                           : -1;
                     }
-                    std::int64_t g;
-                    if (!robust_locate(rc, ur, ui, b, min_power, g))
-                        continue;
-                    const std::int64_t f = std::int64_t(
-                        mulmod(d_p.sigma_inv[r], std::uint64_t(g), std::uint64_t(rc.n)));
-                    if (d_index.count(f) || d_rejected.count(f) ||
-                        std::int64_t(d_f.size()) >= d_p.max_found)
-                        continue;
-                    double xr, xi, noise;
-                    estimate(f, 0, 0, P, xr, xi, noise);
-                    if (!(xr * xr + xi * xi > d_p.eta * noise)) {
-                        d_rejected.insert(f);
-                        continue;
-                    }
-                    d_index.emplace(f, d_f.size());
-                    d_f.push_back(f);
-                    d_xr.push_back(xr);
-                    d_xi.push_back(xi);
-                }
+                },
+                4096);
+            d_cand.clear();
+            d_cand_set.clear();
+            for (const std::int64_t f : d_located)
+                if (f >= 0 && !d_index.count(f) && d_cand_set.insert(f).second)
+                    d_cand.push_back(f);
+            // EstimateValues of the candidates (each reads the residual only, so on
+            // every core), then the ones above the threshold are kept.
+            estimate_all(d_cand, nullptr, nullptr, P);
+            for (std::size_t i = 0; i < d_cand.size(); ++i) {
+                if (!(d_nr[i] * d_nr[i] + d_ni[i] * d_ni[i] > d_p.eta * d_noise[i]) ||
+                    std::int64_t(d_f.size()) >= d_p.max_found)
+                    continue;
+                d_index.emplace(d_cand[i], d_f.size());
+                d_f.push_back(d_cand[i]);
+                d_xr.push_back(d_nr[i]);
+                d_xi.push_back(d_ni[i]);
             }
             if (d_f.size() == first_new)
                 break;
@@ -118,26 +131,20 @@ public:
         // EstimateValues on the final residual: every value again as the median over
         // loops, all from the same residual (as the CUDA backend does), then applied.
         const std::size_t found = d_f.size();
-        d_nr.resize(found);
-        d_ni.resize(found);
-        for (std::size_t i = 0; i < found; ++i) {
-            double noise;
-            estimate(d_f[i], d_xr[i], d_xi[i], P, d_nr[i], d_ni[i], noise);
-        }
+        estimate_all(d_f, d_xr.data(), d_xi.data(), P);
         for (std::size_t i = 0; i < found; ++i) {
             add(d_f[i], d_xr[i] - d_nr[i], d_xi[i] - d_ni[i]);
             d_xr[i] = d_nr[i];
             d_xi[i] = d_ni[i];
         }
         P = bucket_noise();
+        estimate_all(d_f, d_xr.data(), d_xi.data(), P); // for the final noise figures
 
         // The coefficients that stand above the threshold, then tones from their peaks.
         d_bins.clear();
         d_values.clear();
         for (std::size_t i = 0; i < found; ++i) {
-            double xr, xi, noise;
-            estimate(d_f[i], d_xr[i], d_xi[i], P, xr, xi, noise);
-            if (!(d_xr[i] * d_xr[i] + d_xi[i] * d_xi[i] > d_p.eta * noise))
+            if (!(d_xr[i] * d_xr[i] + d_xi[i] * d_xi[i] > d_p.eta * d_noise[i]))
                 continue;
             d_bins.push_back(d_f[i]);
             d_values.emplace_back(d_xr[i], d_xi[i]);
@@ -224,6 +231,32 @@ private:
         noise = double(rc.n) * double(rc.n) * P / std::max(g2, 1e-3);
     }
 
+    // estimate() of every f (current values cur_r/cur_i, or 0) into d_nr, d_ni, d_noise,
+    // spread over the cores: each reads the residual only.
+    void estimate_all(const std::vector<std::int64_t>& f,
+                      const double* cur_r,
+                      const double* cur_i,
+                      double P)
+    {
+        d_nr.resize(f.size());
+        d_ni.resize(f.size());
+        d_noise.resize(f.size());
+        parallel_for(
+            std::int64_t(f.size()),
+            d_cores,
+            [&](int, std::int64_t first, std::int64_t last) {
+                for (std::int64_t i = first; i < last; ++i)
+                    estimate(f[i],
+                             cur_r ? cur_r[i] : 0.0,
+                             cur_i ? cur_i[i] : 0.0,
+                             P,
+                             d_nr[i],
+                             d_ni[i],
+                             d_noise[i]);
+            },
+            64);
+    }
+
     // Adds the coefficient (f, X) to every hash's buckets it reaches.
     void add(std::int64_t f, double xr, double xi)
     {
@@ -257,10 +290,13 @@ private:
     std::vector<std::int64_t> d_f;
     std::vector<double> d_xr, d_xi;
     std::unordered_map<std::int64_t, std::size_t> d_index;
-    std::unordered_set<std::int64_t> d_rejected;
-    std::vector<double> d_nr, d_ni;
-    double d_peak = 0; //!< the largest |bucket|^2 before any subtraction
-    int d_threads = 1;
+    std::vector<std::int64_t> d_located; //!< per (loop, bucket): the frequency, or -1
+    std::vector<std::int64_t> d_cand;    //!< a round's candidates
+    std::unordered_set<std::int64_t> d_cand_set;
+    std::vector<double> d_nr, d_ni, d_noise; //!< estimate_all's results
+    double d_peak = 0;                //!< the largest |bucket|^2 before any subtraction
+    int d_threads = 1;                //!< for the hashes
+    int d_cores = hardware_threads(); //!< for the estimates
     std::vector<std::int64_t> d_bins;
     std::vector<std::complex<double>> d_values;
 };
