@@ -10,6 +10,7 @@
 // FFT + threshold path.
 
 #include "../core/parallel_for.h"
+#include "../core/worker_pool.h"
 #include "robust_backend.h"
 #include "sparse_backend.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
@@ -44,8 +45,7 @@ public:
           d_Z(d_z.size()),
           d_res(2 * d_z.size()),
           d_power(std::size_t(p.rc.loops) * p.rc.B),
-          // A thread pays off from about a hash of 2^16 samples.
-          d_threads(p.window >= (1 << 16) ? hardware_threads() : 1)
+          d_pool(hardware_threads())
     {
     }
 
@@ -81,29 +81,27 @@ public:
             // then the round's new candidates, deduplicated.
             const double min_power = d_p.locate_eta * P;
             d_located.resize(std::size_t(rc.loops) * rc.B);
-            parallel_for(
-                std::int64_t(d_located.size()),
-                d_cores,
-                [&](int, std::int64_t first, std::int64_t last) {
-                    double ur[robust_max_hashes], ui[robust_max_hashes];
-                    for (std::int64_t i = first; i < last; ++i) {
-                        const int r = int(i / rc.B);
-                        const std::int64_t b = i % rc.B;
-                        for (int h = 0; h < rc.hashes; ++h) {
-                            const std::size_t at =
-                                2 * ((std::size_t(r) * rc.hashes + h) * rc.B + b);
-                            ur[h] = d_res[at];
-                            ui[h] = d_res[at + 1];
-                        }
-                        std::int64_t g;
-                        d_located[i] = robust_locate(rc, ur, ui, b, min_power, g)
-                                           ? std::int64_t(mulmod(d_p.sigma_inv[r],
-                                                                 std::uint64_t(g),
-                                                                 std::uint64_t(rc.n)))
-                                           : -1;
-                    }
-                },
-                4096);
+            spread(std::int64_t(d_located.size()),
+                   4096,
+                   [&](std::int64_t first, std::int64_t last) {
+                       double ur[robust_max_hashes], ui[robust_max_hashes];
+                       for (std::int64_t i = first; i < last; ++i) {
+                           const int r = int(i / rc.B);
+                           const std::int64_t b = i % rc.B;
+                           for (int h = 0; h < rc.hashes; ++h) {
+                               const std::size_t at =
+                                   2 * ((std::size_t(r) * rc.hashes + h) * rc.B + b);
+                               ur[h] = d_res[at];
+                               ui[h] = d_res[at + 1];
+                           }
+                           std::int64_t g;
+                           d_located[i] = robust_locate(rc, ur, ui, b, min_power, g)
+                                              ? std::int64_t(mulmod(d_p.sigma_inv[r],
+                                                                    std::uint64_t(g),
+                                                                    std::uint64_t(rc.n)))
+                                              : -1;
+                       }
+                   });
             d_cand.clear();
             d_cand_set.clear();
             for (const std::int64_t f : d_located)
@@ -123,8 +121,13 @@ public:
             }
             if (d_f.size() == first_new)
                 break;
-            for (std::size_t i = first_new; i < d_f.size(); ++i)
-                add(d_f[i], -d_xr[i], -d_xi[i]);
+            add_all(d_f.data() + first_new,
+                    d_xr.data() + first_new,
+                    d_xi.data() + first_new,
+                    nullptr,
+                    nullptr,
+                    d_f.size() - first_new,
+                    -1.0);
             P = bucket_noise();
         }
 
@@ -132,8 +135,9 @@ public:
         // loops, all from the same residual (as the CUDA backend does), then applied.
         const std::size_t found = d_f.size();
         estimate_all(d_f, d_xr.data(), d_xi.data(), P);
+        add_all(
+            d_f.data(), d_xr.data(), d_xi.data(), d_nr.data(), d_ni.data(), found, 1.0);
         for (std::size_t i = 0; i < found; ++i) {
-            add(d_f[i], d_xr[i] - d_nr[i], d_xi[i] - d_ni[i]);
             d_xr[i] = d_nr[i];
             d_xi[i] = d_ni[i];
         }
@@ -162,27 +166,25 @@ private:
         const auto& rc = d_p.rc;
         const std::uint64_t n = std::uint64_t(rc.n);
         const std::int64_t hw = d_p.half_window;
-        parallel_for(
-            d_p.hashes(),
-            d_threads,
-            [&](int, std::int64_t first, std::int64_t last) {
-                for (std::int64_t h = first; h < last; ++h) {
-                    std::complex<float>* z = d_z.data() + std::size_t(h) * rc.B;
-                    std::fill(z, z + rc.B, std::complex<float>(0, 0));
-                    const std::uint64_t step = d_p.sigma[h / rc.hashes];
-                    std::uint64_t idx = d_p.sample_index(int(h), -hw);
-                    std::int64_t q = ((-hw) % rc.B + rc.B) % rc.B;
-                    for (std::int64_t i = 0; i < d_p.window; ++i) {
-                        z[q] += (d_taps[i] * robust_window_weight(rc, idx)) * x[idx];
-                        idx += step;
-                        if (idx >= n)
-                            idx -= n;
-                        if (++q == rc.B)
-                            q = 0;
-                    }
-                }
-            },
-            1);
+        spread(d_p.hashes(),
+               d_p.window >= (1 << 16) ? 1 : d_p.hashes(), // a hash of 2^16 samples pays
+               [&](std::int64_t first, std::int64_t last) {
+                   for (std::int64_t h = first; h < last; ++h) {
+                       std::complex<float>* z = d_z.data() + std::size_t(h) * rc.B;
+                       std::fill(z, z + rc.B, std::complex<float>(0, 0));
+                       const std::uint64_t step = d_p.sigma[h / rc.hashes];
+                       std::uint64_t idx = d_p.sample_index(int(h), -hw);
+                       std::int64_t q = ((-hw) % rc.B + rc.B) % rc.B;
+                       for (std::int64_t i = 0; i < d_p.window; ++i) {
+                           z[q] += (d_taps[i] * robust_window_weight(rc, idx)) * x[idx];
+                           idx += step;
+                           if (idx >= n)
+                               idx -= n;
+                           if (++q == rc.B)
+                               q = 0;
+                       }
+                   }
+               });
     }
 
     // The noise power of a bucket: the median of |residual|^2 over every loop's
@@ -231,6 +233,24 @@ private:
         noise = double(rc.n) * double(rc.n) * P / std::max(g2, 1e-3);
     }
 
+    // fn(first, last) over [0, count) split across the plan's worker threads (at least
+    // `grain` items a part; small counts stay on the calling thread).
+    template <typename Fn>
+    void spread(std::int64_t count, std::int64_t grain, Fn&& fn)
+    {
+        const std::int64_t parts = std::min<std::int64_t>(
+            d_pool.threads(), count / std::max<std::int64_t>(1, grain));
+        if (parts <= 1) {
+            fn(std::int64_t(0), count);
+            return;
+        }
+        d_pool.run([&](int part, int all) {
+            const std::int64_t used = std::min<std::int64_t>(all, parts);
+            if (part < used)
+                fn(count * part / used, count * (part + 1) / used);
+        });
+    }
+
     // estimate() of every f (current values cur_r/cur_i, or 0) into d_nr, d_ni, d_noise,
     // spread over the cores: each reads the residual only.
     void estimate_all(const std::vector<std::int64_t>& f,
@@ -241,27 +261,43 @@ private:
         d_nr.resize(f.size());
         d_ni.resize(f.size());
         d_noise.resize(f.size());
-        parallel_for(
-            std::int64_t(f.size()),
-            d_cores,
-            [&](int, std::int64_t first, std::int64_t last) {
-                for (std::int64_t i = first; i < last; ++i)
-                    estimate(f[i],
-                             cur_r ? cur_r[i] : 0.0,
-                             cur_i ? cur_i[i] : 0.0,
-                             P,
-                             d_nr[i],
-                             d_ni[i],
-                             d_noise[i]);
-            },
-            64);
+        spread(std::int64_t(f.size()), 64, [&](std::int64_t first, std::int64_t last) {
+            for (std::int64_t i = first; i < last; ++i)
+                estimate(f[i],
+                         cur_r ? cur_r[i] : 0.0,
+                         cur_i ? cur_i[i] : 0.0,
+                         P,
+                         d_nr[i],
+                         d_ni[i],
+                         d_noise[i]);
+        });
     }
 
-    // Adds the coefficient (f, X) to every hash's buckets it reaches.
-    void add(std::int64_t f, double xr, double xi)
+    // Adds coefficients (f[i], scale (x[i] - y[i])) to every hash's buckets they reach.
+    // A loop's hashes are its own, so the loops run on separate cores.
+    void add_all(const std::int64_t* f,
+                 const double* xr,
+                 const double* xi,
+                 const double* yr,
+                 const double* yi,
+                 std::size_t count,
+                 double scale)
+    {
+        spread(d_p.rc.loops, 1, [&](std::int64_t first, std::int64_t last) {
+            for (std::int64_t r = first; r < last; ++r)
+                for (std::size_t i = 0; i < count; ++i)
+                    add(int(r),
+                        f[i],
+                        scale * (xr[i] - (yr ? yr[i] : 0.0)),
+                        scale * (xi[i] - (yi ? yi[i] : 0.0)));
+        });
+    }
+
+    // Adds the coefficient (f, X) to loop r's hashes, in the buckets it reaches.
+    void add(int r, std::int64_t f, double xr, double xi)
     {
         const auto& rc = d_p.rc;
-        for (int r = 0; r < rc.loops; ++r) {
+        {
             const std::int64_t g =
                 std::int64_t(mulmod(d_p.sigma[r], std::uint64_t(f), std::uint64_t(rc.n)));
             std::int64_t bf, bc;
@@ -294,9 +330,8 @@ private:
     std::vector<std::int64_t> d_cand;    //!< a round's candidates
     std::unordered_set<std::int64_t> d_cand_set;
     std::vector<double> d_nr, d_ni, d_noise; //!< estimate_all's results
-    double d_peak = 0;                //!< the largest |bucket|^2 before any subtraction
-    int d_threads = 1;                //!< for the hashes
-    int d_cores = hardware_threads(); //!< for the estimates
+    double d_peak = 0;  //!< the largest |bucket|^2 before any subtraction
+    worker_pool d_pool; //!< persistent: a call hands it several short jobs
     std::vector<std::int64_t> d_bins;
     std::vector<std::complex<double>> d_values;
 };
