@@ -6,7 +6,9 @@
  */
 
 #include "host_gather.h"
+#include <algorithm>
 #include <functional>
+#include <thread>
 
 namespace gr {
 namespace gpufft {
@@ -30,6 +32,13 @@ struct gather_job {
 };
 
 } // namespace
+
+int host_gather::threads_for(std::size_t count)
+{
+    return count < 65536
+               ? 1
+               : std::max(1, std::min(16, int(std::thread::hardware_concurrency())));
+}
 
 host_gather::host_gather(int threads) : d_pool(threads) {}
 

@@ -26,6 +26,11 @@ namespace detail {
 class host_gather
 {
 public:
+    //! Threads worth starting for `count` random reads: they are latency bound, so every
+    //! core helps (up to 16), except for small gathers.
+    static int threads_for(std::size_t count);
+
+public:
     //! `threads` in all, the caller included (>= 1).
     explicit host_gather(int threads);
     host_gather(const host_gather&) = delete;

@@ -42,6 +42,24 @@ unsigned long long pow2_at_least(unsigned long long v)
     return p;
 }
 
+//! The tones of the block a call copied back (header, then up to cap tones) into out;
+//! returns the header's noise. Throws when a sample read was not finite.
+double read_tones(const unsigned char* block, int cap, robust_frame& out)
+{
+    const auto* hdr = reinterpret_cast<const robust_device_header*>(block);
+    if (hdr->bad)
+        throw_non_finite();
+    const auto* t =
+        reinterpret_cast<const robust_device_tone*>(block + sizeof(robust_device_header));
+    const int count = std::min(hdr->tones, cap);
+    out.tones.resize(count);
+    for (int i = 0; i < count; ++i) {
+        out.tones[i].frequency = t[i].frequency;
+        out.tones[i].amplitude = std::complex<double>(t[i].re, t[i].im);
+    }
+    return hdr->noise;
+}
+
 //! A captured CUDA graph of a stream's work, replayed per call.
 class graph_runner
 {
@@ -193,18 +211,8 @@ public:
             d_graph_device.run(d_stream.get(), [&] { enqueue(false); });
         }
         d_stream.synchronize();
-        const auto* hdr = reinterpret_cast<const robust_device_header*>(h_out.get());
-        if (hdr->bad)
-            throw_non_finite();
-        const auto* t = reinterpret_cast<const robust_device_tone*>(
-            h_out.get() + sizeof(robust_device_header));
-        const int count = std::min(hdr->tones, d_tone_cap);
-        out.tones.resize(count);
-        for (int i = 0; i < count; ++i) {
-            out.tones[i].frequency = t[i].frequency;
-            out.tones[i].amplitude = std::complex<double>(t[i].re, t[i].im);
-        }
-        out.bin_noise = double(d_p.rc.n) * hdr->noise / d_p.taps_power;
+        const double noise = read_tones(h_out.get(), d_tone_cap, out);
+        out.bin_noise = double(d_p.rc.n) * noise / d_p.taps_power;
     }
 
     std::string notes() const override
@@ -269,27 +277,11 @@ private:
     {
         if (h_staged.get())
             return;
-        const int H = d_p.hashes();
-        const std::size_t total = std::size_t(H) * d_p.window;
-        d_gather_index.resize(total);
-        const std::uint64_t n = std::uint64_t(d_p.c.n);
-        for (int h = 0; h < H; ++h) {
-            std::uint64_t idx = d_p.sample_index(h, -d_p.half_window);
-            const std::uint64_t step = d_p.sigma[h / d_p.rc.hashes];
-            for (std::int64_t i = 0; i < d_p.window; ++i) {
-                d_gather_index[std::size_t(h) * d_p.window + i] = idx;
-                idx += step;
-                if (idx >= n)
-                    idx -= n;
-            }
-        }
-        h_staged.allocate(total);
-        d_staged.allocate(total);
-        const int threads =
-            total < 65536
-                ? 1
-                : std::max(1, std::min(16, int(std::thread::hardware_concurrency())));
-        d_gather = std::make_unique<host_gather>(threads);
+        d_gather_index = gather_indices(d_p);
+        h_staged.allocate(d_gather_index.size());
+        d_staged.allocate(d_gather_index.size());
+        d_gather = std::make_unique<host_gather>(
+            host_gather::threads_for(d_gather_index.size()));
     }
 
     sparse_params d_p;
@@ -396,18 +388,7 @@ public:
                 h_out.get(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, s));
         });
         d_stream.synchronize();
-        const auto* hdr = reinterpret_cast<const robust_device_header*>(h_out.get());
-        if (hdr->bad)
-            throw_non_finite();
-        const auto* t = reinterpret_cast<const robust_device_tone*>(
-            h_out.get() + sizeof(robust_device_header));
-        const int count = std::min(hdr->tones, d_tone_cap);
-        out.tones.resize(count);
-        for (int i = 0; i < count; ++i) {
-            out.tones[i].frequency = t[i].frequency;
-            out.tones[i].amplitude = std::complex<double>(t[i].re, t[i].im);
-        }
-        out.bin_noise = hdr->noise;
+        out.bin_noise = read_tones(h_out.get(), d_tone_cap, out);
     }
 
     std::string notes() const override { return "CUDA graph"; }

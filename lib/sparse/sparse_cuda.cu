@@ -423,28 +423,11 @@ private:
     {
         if (h_staged.get())
             return;
-        const int H = d_p.hashes();
-        const std::size_t total = std::size_t(H) * d_p.window;
-        d_gather_index.resize(total);
-        for (int h = 0; h < H; ++h) {
-            const std::uint64_t n = std::uint64_t(d_p.c.n);
-            std::uint64_t idx = d_p.sample_index(h, -d_p.half_window);
-            const std::uint64_t step = d_p.sigma[h / d_p.c.levels];
-            for (std::int64_t i = 0; i < d_p.window; ++i) {
-                d_gather_index[std::size_t(h) * d_p.window + i] = idx;
-                idx += step;
-                if (idx >= n)
-                    idx -= n;
-            }
-        }
-        h_staged.allocate(total);
-        d_staged.allocate(total);
-        // Random reads are latency bound: every core helps, except for small gathers.
-        const int threads =
-            total < 65536
-                ? 1
-                : std::max(1, std::min(16, int(std::thread::hardware_concurrency())));
-        d_gather = std::make_unique<host_gather>(threads);
+        d_gather_index = gather_indices(d_p);
+        h_staged.allocate(d_gather_index.size());
+        d_staged.allocate(d_gather_index.size());
+        d_gather = std::make_unique<host_gather>(
+            host_gather::threads_for(d_gather_index.size()));
     }
 
     void run_gathered(const std::complex<float>* x)

@@ -266,6 +266,25 @@ sparse_params choose_sparse_params(std::int64_t n,
     return p;
 }
 
+std::vector<std::uint64_t> gather_indices(const sparse_params& p)
+{
+    const int H = p.hashes();
+    const int per_loop = p.robust ? p.rc.hashes : p.c.levels;
+    const std::uint64_t n = std::uint64_t(p.c.n);
+    std::vector<std::uint64_t> index(std::size_t(H) * p.window);
+    for (int h = 0; h < H; ++h) {
+        std::uint64_t idx = p.sample_index(h, -p.half_window);
+        const std::uint64_t step = p.sigma[h / per_loop];
+        for (std::int64_t i = 0; i < p.window; ++i) {
+            index[std::size_t(h) * p.window + i] = idx;
+            idx += step;
+            if (idx >= n)
+                idx -= n;
+        }
+    }
+    return index;
+}
+
 void draw_permutations(sparse_params& p, int loops)
 {
     const std::int64_t n = p.c.n;

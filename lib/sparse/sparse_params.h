@@ -90,6 +90,10 @@ std::uint64_t splitmix64(std::uint64_t& state);
 //! Smallest divisor of n in [lo, hi] (and <= n/2), or 0.
 std::int64_t divisor_in(std::int64_t n, std::int64_t lo, std::int64_t hi);
 
+//! Every sample index the hashes read, hash after hash, tap after tap: the host-input
+//! gather list of the CUDA backends.
+std::vector<std::uint64_t> gather_indices(const sparse_params& p);
+
 //! Draws each loop's sigma (invertible mod n), its inverse and tau from p.seed.
 void draw_permutations(sparse_params& p, int loops);
 
