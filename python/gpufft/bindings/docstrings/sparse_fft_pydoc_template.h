@@ -76,8 +76,7 @@ static const char* __doc_gr_gpufft_sparse_fft_backend =
     R"doc(The backend in use: "cpu" or "cuda".)doc";
 
 
-static const char* __doc_gr_gpufft_sparse_fft_mode =
-    R"doc("robust" or "exact".)doc";
+static const char* __doc_gr_gpufft_sparse_fft_mode = R"doc("robust" or "exact".)doc";
 
 
 static const char* __doc_gr_gpufft_sparse_fft_min_snr_db =
