@@ -16,6 +16,7 @@
 #include "robust_backend.h"
 #include "robust_kernels.h"
 #include "sparse_backend.h"
+#include "sparse_cuda_setup.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
 #include <thread>
@@ -25,22 +26,6 @@ namespace gpufft {
 namespace detail {
 
 namespace {
-
-dense_fft_options cuda_options(int device_id)
-{
-    dense_fft_options o;
-    o.backend = backend::cuda;
-    o.device_id = device_id;
-    return o;
-}
-
-unsigned long long pow2_at_least(unsigned long long v)
-{
-    unsigned long long p = 1;
-    while (p < v)
-        p <<= 1;
-    return p;
-}
 
 //! The tones of the block a call copied back (header, then up to cap tones) into out;
 //! returns the header's noise. Throws when a sample read was not finite.
@@ -105,7 +90,7 @@ public:
           d_transfer(transfer == sparse_fft_transfer::full_copy
                          ? transfer
                          : sparse_fft_transfer::gather),
-          d_fft(p.rc.B, p.hashes(), direction::forward, cuda_options(device_id))
+          d_fft(p.rc.B, p.hashes(), direction::forward, cuda_fft_options(device_id))
     {
         const auto& rc = p.rc;
         const int H = p.hashes();
@@ -221,8 +206,9 @@ public:
         return std::string(d_transfer == sparse_fft_transfer::gather
                                ? "host input: gather touched samples, CUDA graph"
                                : "host input: copy all n, CUDA graph") +
-               ", last frame: " + std::to_string(hdr->found) + " coefficients, " +
-               std::to_string(hdr->tones) + " peaks";
+               ", last frame: " + std::to_string(hdr->bright) + " bright buckets, " +
+               std::to_string(hdr->located) + " located, " + std::to_string(hdr->found) +
+               " coefficients, " + std::to_string(hdr->tones) + " peaks";
     }
 
 private:
@@ -327,7 +313,7 @@ public:
     dense_threshold_cuda(const sparse_params& p, int device_id)
         : d_p(p),
           d_device(device_id),
-          d_fft(p.c.n, 1, direction::forward, cuda_options(device_id))
+          d_fft(p.c.n, 1, direction::forward, cuda_fft_options(device_id))
     {
         const std::int64_t n = p.c.n;
         const std::int64_t stride = dense_noise_stride(n);

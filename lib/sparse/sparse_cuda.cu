@@ -23,6 +23,7 @@
 #include "host_gather.h"
 #include "sparse_backend.h"
 #include "sparse_cuda_kernels.cuh"
+#include "sparse_cuda_setup.h"
 #include "sparse_vote_kernels.cuh"
 #include "topk_cuda.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
@@ -39,22 +40,6 @@ namespace detail {
 namespace {
 
 namespace sk = sparse_kernels;
-
-dense_fft_options cuda_fft_options(int device_id)
-{
-    dense_fft_options o;
-    o.backend = backend::cuda;
-    o.device_id = device_id;
-    return o;
-}
-
-unsigned long long pow2_at_least(unsigned long long v)
-{
-    unsigned long long p = 1;
-    while (p < v)
-        p <<= 1;
-    return p;
-}
 
 class sparse_cuda final : public sparse_backend
 {
