@@ -142,13 +142,13 @@ public:
             d_xi[i] = d_ni[i];
         }
         P = bucket_noise();
-        estimate_all(d_f, d_xr.data(), d_xi.data(), P); // for the final noise figures
 
         // The coefficients that stand above the threshold, then tones from their peaks.
         d_bins.clear();
         d_values.clear();
         for (std::size_t i = 0; i < found; ++i) {
-            if (!(d_xr[i] * d_xr[i] + d_xi[i] * d_xi[i] > d_p.eta * d_noise[i]))
+            const double noise = robust_value_noise(rc, d_f[i], d_p.sigma.data(), P);
+            if (!(d_xr[i] * d_xr[i] + d_xi[i] * d_xi[i] > d_p.eta * noise))
                 continue;
             d_bins.push_back(d_f[i]);
             d_values.emplace_back(d_xr[i], d_xi[i]);

@@ -340,10 +340,7 @@ __global__ void threshold_kernel(robust_device_state s)
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i >= s.counts[1])
         return;
-    double xr, xi, g2;
-    estimate(s, s.found_f[i], s.found_x[2 * i], s.found_x[2 * i + 1], xr, xi, g2);
-    const double n = double(s.c.n);
-    const double noise = n * n * s.scalars[0] / (g2 > 1e-3 ? g2 : 1e-3);
+    const double noise = robust_value_noise(s.c, s.found_f[i], s.sigma, s.scalars[0]);
     const double vr = s.found_x[2 * i], vi = s.found_x[2 * i + 1];
     s.above[i] = (vr * vr + vi * vi > s.eta * noise) ? 1 : 0;
 }
@@ -375,6 +372,8 @@ __global__ void peak_kernel(robust_device_state s)
     if (i == 0) {
         s.header->bad = s.counts[0];
         s.header->found = s.counts[1];
+        s.header->bright = s.counts[2 + s.rounds];
+        s.header->located = s.counts[2 + 2 * s.rounds + 1];
         s.header->noise = s.scalars[0];
     }
     if (i >= s.counts[1] || !s.above[i])

@@ -28,9 +28,11 @@ struct robust_device_tone {
 
 //! The block copied back after every call: header, then up to `cap` tones.
 struct robust_device_header {
-    int bad;   //!< a sample read was not finite
-    int tones; //!< tones found (may exceed the copied capacity)
-    int found; //!< coefficients located and kept
+    int bad;     //!< a sample read was not finite
+    int tones;   //!< tones found (may exceed the copied capacity)
+    int found;   //!< coefficients located and kept
+    int bright;  //!< buckets bright enough to locate, over all rounds
+    int located; //!< of those, buckets located, over all rounds
     int pad;
     double noise; //!< bucket noise power P (sparse) or bin noise (dense)
 };

@@ -448,6 +448,30 @@ SFFT_HD double robust_median(double* v, int count)
     return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
 }
 
+/*!
+ * The noise power of a coefficient's estimate at f: n^2 P / (the median over loops of
+ * sum Ghat^2 over its floor and ceil buckets), P the bucket noise power. The same figure
+ * robust_loop_estimate() returns beside a value, without reading any bucket.
+ */
+template <typename U>
+SFFT_HD double
+robust_value_noise(const robust_consts& c, std::int64_t f, const U* sigma, double P)
+{
+    double g[16];
+    const int L = c.loops < 16 ? c.loops : 16;
+    for (int r = 0; r < L; ++r) {
+        const std::int64_t gg = std::int64_t(
+            mulmod(std::uint64_t(sigma[r]), std::uint64_t(f), std::uint64_t(c.n)));
+        std::int64_t bf, bc;
+        floor_ceil_buckets(c, gg, bf, bc);
+        const double a = window_response(robust_offset(c, bf, gg), c.ghat_scale);
+        const double b = window_response(robust_offset(c, bc, gg), c.ghat_scale);
+        g[r] = a * a + b * b;
+    }
+    const double g2 = robust_median(g, L);
+    return double(c.n) * double(c.n) * P / (g2 > 1e-3 ? g2 : 1e-3);
+}
+
 } // namespace detail
 } // namespace gpufft
 } // namespace gr
