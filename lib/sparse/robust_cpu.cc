@@ -132,16 +132,24 @@ public:
         }
 
         // EstimateValues on the final residual: every value again as the median over
-        // loops, all from the same residual (as the CUDA backend does), then applied.
+        // loops, all from the same residual (as the CUDA backend does), then applied;
+        // refine_passes times, so values that shared buckets stop pulling each other.
         const std::size_t found = d_f.size();
-        estimate_all(d_f, d_xr.data(), d_xi.data(), P);
-        add_all(
-            d_f.data(), d_xr.data(), d_xi.data(), d_nr.data(), d_ni.data(), found, 1.0);
-        for (std::size_t i = 0; i < found; ++i) {
-            d_xr[i] = d_nr[i];
-            d_xi[i] = d_ni[i];
+        for (int pass = 0; pass < d_p.refine_passes; ++pass) {
+            estimate_all(d_f, d_xr.data(), d_xi.data(), P);
+            add_all(d_f.data(),
+                    d_xr.data(),
+                    d_xi.data(),
+                    d_nr.data(),
+                    d_ni.data(),
+                    found,
+                    1.0);
+            for (std::size_t i = 0; i < found; ++i) {
+                d_xr[i] = d_nr[i];
+                d_xi[i] = d_ni[i];
+            }
+            P = bucket_noise();
         }
-        P = bucket_noise();
 
         // The coefficients that stand above the threshold, then tones from their peaks.
         d_bins.clear();

@@ -252,8 +252,10 @@ private:
             launch_robust_round(d_state, round, s);
             launch_robust_noise(d_state, s);
         }
-        launch_robust_refine(d_state, s);
-        launch_robust_noise(d_state, s);
+        for (int pass = 0; pass < p.refine_passes; ++pass) {
+            launch_robust_refine(d_state, s);
+            launch_robust_noise(d_state, s);
+        }
         launch_robust_tones(d_state, s);
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
             h_out.get(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, s));

@@ -32,6 +32,8 @@ constexpr int candidates = 64;
 constexpr int default_robust_loops = 3;
 // Outer rounds of locate / estimate / subtract (peeling on the hashes' residual).
 constexpr int outer_rounds = 3;
+// EstimateValues passes over everything found at the end (sparse_params::refine_passes).
+constexpr int refine_passes = 2;
 // A detected tone's estimate must stand this much above the threshold for >= 99%
 // detection (non-central chi-square, median of 3 loops), and a tone near a bucket edge
 // loses up to this much in its floor and ceil buckets together.
@@ -61,6 +63,45 @@ window_shape shape_of(sparse_fft_window w)
 }
 
 [[noreturn]] void bad(const std::string& what) { throw std::invalid_argument(what); }
+
+// The time window is applied as each sample is read, so a hash sees it only at the
+// indices sigma t + tau it reads. A sigma with a small multiple near 0 mod n, such as
+// n - 37 or n/2 + 3, reads a few short runs of the frame; where they fall near its
+// edges the loop's tones and noise come out tens of dB low, and the noise floor with
+// them. A loop is kept when, over the taps of each of its hashes, the mean window
+// weight and the mean squared weight are within window_tolerance of the frame's.
+constexpr double window_tolerance = 0.02;
+
+bool sees_the_whole_window(const sparse_params& p, int r)
+{
+    const auto& rc = p.rc;
+    if (rc.window_terms == 0)
+        return true;
+    const std::vector<float> taps = make_window(p);
+    for (int j = 0; j < rc.hashes; ++j) {
+        const int h = r * rc.hashes + j;
+        const std::uint64_t step = p.sigma[std::size_t(r)];
+        std::uint64_t idx = p.sample_index(h, -p.half_window);
+        double g = 0, gw = 0, g2 = 0, g2w2 = 0;
+        for (std::int64_t i = 0; i < p.window; ++i) {
+            const double t = taps[std::size_t(i)];
+            const double w = robust_window_weight(rc, idx);
+            g += t;
+            gw += t * w;
+            g2 += t * t;
+            g2w2 += t * t * w * w;
+            idx += step;
+            if (idx >= std::uint64_t(rc.n))
+                idx -= std::uint64_t(rc.n);
+        }
+        const double gain = gw / (g * rc.window_a[0]);
+        const double power = g2w2 / (g2 * p.window_power);
+        if (std::fabs(gain - 1.0) > window_tolerance ||
+            std::fabs(power - 1.0) > window_tolerance)
+            return false;
+    }
+    return true;
+}
 
 } // namespace
 
@@ -101,6 +142,7 @@ void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend
     p.eta = std::log(double(n) / o.false_alarm);
     p.locate_eta = 0.25 * p.eta;
     p.outer_rounds = outer_rounds;
+    p.refine_passes = refine_passes;
     const double eta_db = 10.0 * std::log10(p.eta);
     const double enbw_db = 10.0 * std::log10(p.window_power / (ws.a[0] * ws.a[0]));
     // The weakest tone's peak bin, per bin of the windowed spectrum.
@@ -232,7 +274,7 @@ void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend
         go_dense(why.str());
         return;
     }
-    draw_permutations(p, rc.loops);
+    draw_permutations(p, rc.loops, sees_the_whole_window);
 }
 
 std::string describe_robust(const sparse_params& p)

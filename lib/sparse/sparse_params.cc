@@ -12,6 +12,7 @@
 #include "sparse_params.h"
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -285,18 +286,31 @@ std::vector<std::uint64_t> gather_indices(const sparse_params& p)
     return index;
 }
 
-void draw_permutations(sparse_params& p, int loops)
+void draw_permutations(sparse_params& p,
+                       int loops,
+                       const std::function<bool(const sparse_params&, int)>& accept)
 {
     const std::int64_t n = p.c.n;
     std::uint64_t s = p.seed;
+    p.sigma.clear();
+    p.sigma_inv.clear();
+    p.tau.clear();
     for (int r = 0; r < loops; ++r) {
-        std::int64_t sg;
-        do
-            sg = std::int64_t(splitmix64(s) % std::uint64_t(n));
-        while (sg == 0 || gcd64(sg, n) != 1);
-        p.sigma.push_back(std::uint64_t(sg));
-        p.sigma_inv.push_back(inverse_mod(sg, n));
-        p.tau.push_back(splitmix64(s) % std::uint64_t(n));
+        for (int attempt = 0;; ++attempt) {
+            std::int64_t sg;
+            do
+                sg = std::int64_t(splitmix64(s) % std::uint64_t(n));
+            while (sg == 0 || gcd64(sg, n) != 1);
+            p.sigma.push_back(std::uint64_t(sg));
+            p.sigma_inv.push_back(inverse_mod(sg, n));
+            p.tau.push_back(splitmix64(s) % std::uint64_t(n));
+            // Almost every draw passes; the cap keeps a plan finite whatever accept does.
+            if (!accept || attempt == 255 || accept(p, r))
+                break;
+            p.sigma.pop_back();
+            p.sigma_inv.pop_back();
+            p.tau.pop_back();
+        }
     }
 }
 

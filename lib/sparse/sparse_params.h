@@ -12,6 +12,7 @@
 #include "sparse_math.h"
 #include <gnuradio/gpufft/sparse_fft_plan.h>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ struct sparse_params {
     double eta = 0;
     double locate_eta = 0;
     int outer_rounds = 0;
+    //! Passes of EstimateValues over everything found, each on the residual the last
+    //! one left. One pass leaves two coefficients that share buckets in most loops
+    //! pulling each other (an off-grid tone's lobe then fits 0.05-0.15 bin off even
+    //! without noise); a second pass removes that.
+    int refine_passes = 0;
     double min_snr_db = 0;
     double false_alarm = 0;
     //! Sum of the bucket filter's squared taps, and the mean square of the time window:
@@ -94,8 +100,11 @@ std::int64_t divisor_in(std::int64_t n, std::int64_t lo, std::int64_t hi);
 //! gather list of the CUDA backends.
 std::vector<std::uint64_t> gather_indices(const sparse_params& p);
 
-//! Draws each loop's sigma (invertible mod n), its inverse and tau from p.seed.
-void draw_permutations(sparse_params& p, int loops);
+//! Draws each loop's sigma (invertible mod n), its inverse and tau from p.seed; a draw
+//! that `accept` (if given) refuses for loop r is drawn again from the same stream.
+void draw_permutations(sparse_params& p,
+                       int loops,
+                       const std::function<bool(const sparse_params&, int)>& accept = {});
 
 //! Robust mode's planner (called by choose_sparse_params once n, k and the common
 //! options are valid): B from the sensitivity asked for, the location rounds, the
