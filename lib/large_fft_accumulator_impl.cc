@@ -9,6 +9,7 @@
 #include "config.h"
 #endif
 
+#include "block_logger.h"
 #include "large_fft_accumulator_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -130,6 +131,7 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
     io.threads = d_config.threads;
     io.window = accumulator::to_string(d_config.window);
     io.mode = d_config.mode;
+    io.log = block_log_handler(d_logger);
     d_integrator = std::make_shared<spectrum_integrator>(d_config.fft_size,
                                                          d_config.band_start,
                                                          d_config.band_stop,

@@ -9,6 +9,7 @@
 #include "config.h"
 #endif
 
+#include "block_logger.h"
 #include "nufft3_spectrum_impl.h"
 #include <gnuradio/io_signature.h>
 #include <cmath>
@@ -21,9 +22,11 @@ namespace {
 
 constexpr double two_pi = 6.283185307179586476925;
 
-nufft3_options spectrum_options(const std::string& backend, int device_id)
+nufft3_options
+spectrum_options(const std::string& backend, int device_id, const log_handler& log)
 {
     nufft3_options o;
+    o.log = log;
     o.backend = parse_backend(backend);
     o.device_id = device_id;
     o.precision = precision::double_; // times need double; eps decides the work
@@ -79,7 +82,7 @@ nufft3_spectrum_impl::nufft3_spectrum_impl(int frame_len,
       d_epoch(epoch),
       d_time(nominal_rate),
       d_freqs(frequencies),
-      d_plan(1, eps, spectrum_options(backend, device_id)),
+      d_plan(1, eps, spectrum_options(backend, device_id, block_log_handler(d_logger))),
       d_t(frame_len),
       d_x(frame_len),
       d_s(frequencies.size()),

@@ -9,6 +9,7 @@
 #include "config.h"
 #endif
 
+#include "block_logger.h"
 #include "nufft_resampler_impl.h"
 #include <gnuradio/io_signature.h>
 #include <cmath>
@@ -74,7 +75,8 @@ nufft_resampler_impl::nufft_resampler_impl(double output_rate,
       d_overlap(overlap),
       d_epoch(epoch),
       d_time(nominal_rate),
-      d_fit(bandwidth, eps, parse_backend(backend), device_id),
+      d_fit(
+          bandwidth, eps, parse_backend(backend), device_id, block_log_handler(d_logger)),
       d_times(frame_len),
       d_t(frame_len),
       d_x(frame_len),

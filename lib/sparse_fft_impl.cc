@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "block_logger.h"
 #include "sparse_block/sparse_spectrum.h"
 #include "sparse_fft_impl.h"
 #include <gnuradio/io_signature.h>
@@ -200,6 +201,7 @@ std::unique_ptr<sparse_fft_plan> sparse_fft_impl::make_plan(int k) const
     opt.mode = d_mode;
     opt.min_snr_db = d_min_snr_db;
     opt.false_alarm = d_false_alarm;
+    opt.log = block_log_handler(d_logger);
     return std::make_unique<sparse_fft_plan>(d_fft_size, k, opt);
 }
 

@@ -9,7 +9,10 @@
 #include <gnuradio/gpufft/backend.h>
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/device.h>
+#include <gnuradio/gpufft/sparse_fft_plan.h>
 #include <cstdlib>
+#include <utility>
+#include <vector>
 
 using namespace gr::gpufft;
 
@@ -90,6 +93,35 @@ GPUFFT_TEST(describe_backend_says_something)
 {
     const std::string s = describe_backend(0);
     GPUFFT_CHECK(s.rfind("cpu", 0) == 0 || s.rfind("cuda", 0) == 0);
+}
+
+GPUFFT_TEST(plans_report_through_their_log_handler)
+{
+    std::vector<std::pair<gr::gpufft::log_level, std::string>> got;
+    auto handler = [&](gr::gpufft::log_level l, const std::string& m) {
+        got.emplace_back(l, m);
+    };
+    // Without a device, auto says so to the handler (every plan, not once per process).
+    if (!gr::gpufft::cuda_available(0)) {
+        for (int i = 0; i < 2; ++i)
+            GPUFFT_CHECK(
+                gr::gpufft::resolve_backend(gr::gpufft::backend::automatic, 0, handler) ==
+                gr::gpufft::backend::cpu);
+        GPUFFT_CHECK_EQ(got.size(), std::size_t(2));
+        GPUFFT_CHECK(got[0].first == gr::gpufft::log_level::info);
+        GPUFFT_CHECK(got[0].second.find("runs on the CPU") != std::string::npos);
+    }
+    // A sparse plan that runs dense says why, to the handler.
+    got.clear();
+    gr::gpufft::sparse_fft_options o;
+    o.backend = gr::gpufft::backend::cpu;
+    o.log = handler;
+    gr::gpufft::sparse_fft_plan plan(1 << 12, 8, o);
+    GPUFFT_CHECK(plan.dense_fallback());
+    GPUFFT_CHECK_EQ(got.size(), std::size_t(1));
+    GPUFFT_CHECK(got[0].second.find("dense FFT") != std::string::npos);
+    GPUFFT_CHECK_EQ(gr::gpufft::to_string(gr::gpufft::log_level::warning),
+                    std::string("warning"));
 }
 
 GPUFFT_TEST_MAIN()

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <iostream>
 #include <stdexcept>
 
 namespace gr {
@@ -68,7 +67,7 @@ std::string to_string(precision p)
     return p == precision::single ? "single" : "double";
 }
 
-backend resolve_backend(backend requested, int device_id)
+backend resolve_backend(backend requested, int device_id, const log_handler& log)
 {
     switch (requested) {
     case backend::cpu:
@@ -88,11 +87,14 @@ backend resolve_backend(backend requested, int device_id)
         if (cuda_available(device_id))
             return backend::cuda;
         {
+            const std::string notice = std::string("no usable CUDA device") +
+                                       (cuda_compiled() ? "" : " (built without CUDA)") +
+                                       "; backend 'auto' runs on the CPU";
             static std::atomic<bool> told{ false };
-            if (!told.exchange(true))
-                std::cerr << "gr-gpufft: no usable CUDA device"
-                          << (cuda_compiled() ? "" : " (built without CUDA)")
-                          << "; backend 'auto' runs on the CPU\n";
+            if (log)
+                gpufft::log(log, log_level::info, notice);
+            else if (!told.exchange(true))
+                gpufft::log({}, log_level::info, notice);
         }
         return backend::cpu;
     }

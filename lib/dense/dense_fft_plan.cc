@@ -67,7 +67,7 @@ dense_fft_plan::dense_fft_plan(std::int64_t n,
             "a 64-bit index can hold");
     c.threads = detail::cpu_threads(options.threads, (long long)extent);
 
-    d_impl->used = resolve_backend(options.backend, options.device_id);
+    d_impl->used = resolve_backend(options.backend, options.device_id, options.log);
     if (d_impl->used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA
         c.device_id = resolve_device_id(options.device_id);

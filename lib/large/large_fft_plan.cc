@@ -110,7 +110,7 @@ large_fft_plan::large_fft_plan(std::vector<std::int64_t> shape,
     d.dir = dir;
     d.prec = options.precision;
 
-    d.used = resolve_backend(options.backend, options.device_id);
+    d.used = resolve_backend(options.backend, options.device_id, options.log);
     d.budget = options.memory_budget;
     if (d.used == backend::cuda) {
         d.device_id = resolve_device_id(options.device_id);

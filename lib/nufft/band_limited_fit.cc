@@ -21,9 +21,11 @@ constexpr double two_pi = 6.283185307179586476925;
 constexpr double band_margin = 1.25, period_margin = 1.25;
 constexpr int max_iterations = 500;
 
-nufft3_options fit_options(gpufft::backend b, int device_id, int sign)
+nufft3_options
+fit_options(gpufft::backend b, int device_id, int sign, const log_handler& log)
 {
     nufft3_options o;
+    o.log = log;
     o.backend = b;
     o.device_id = device_id;
     o.precision = precision::double_;
@@ -46,11 +48,12 @@ double dot_re(const std::vector<std::complex<double>>& a,
 band_limited_fit::band_limited_fit(double bandwidth,
                                    double eps,
                                    gpufft::backend b,
-                                   int device_id)
+                                   int device_id,
+                                   const log_handler& log)
     : d_bandwidth(bandwidth),
       d_eps(eps),
-      d_analysis(1, eps, fit_options(b, device_id, -1)),
-      d_synthesis(1, eps, fit_options(b, device_id, +1))
+      d_analysis(1, eps, fit_options(b, device_id, -1, log)),
+      d_synthesis(1, eps, fit_options(b, device_id, +1, log))
 {
 }
 

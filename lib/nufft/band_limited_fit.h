@@ -33,7 +33,11 @@ namespace nufft {
 class band_limited_fit
 {
 public:
-    band_limited_fit(double bandwidth, double eps, gpufft::backend b, int device_id);
+    band_limited_fit(double bandwidth,
+                     double eps,
+                     gpufft::backend b,
+                     int device_id,
+                     const log_handler& log = {});
 
     /*!
      * Fit n samples at times t (non-decreasing, relative to a centre near the middle of

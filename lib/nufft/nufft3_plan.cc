@@ -81,7 +81,7 @@ nufft3_plan::nufft3_plan(int dim, double eps, const nufft3_options& options)
     nufft::check_reachable(
         options.kernel, dim, eps, options.upsampling, options.precision);
 
-    d_impl->used = resolve_backend(options.backend, options.device_id);
+    d_impl->used = resolve_backend(options.backend, options.device_id, options.log);
     if (d_impl->used == gpufft::backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA
         c.device_id = resolve_device_id(options.device_id);

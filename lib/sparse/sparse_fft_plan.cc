@@ -10,7 +10,6 @@
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>
 #include <algorithm>
-#include <iostream>
 #include <stdexcept>
 
 namespace gr {
@@ -54,10 +53,10 @@ sparse_fft_plan::sparse_fft_plan(std::int64_t n,
     auto& d = *d_impl;
     // Parameters first: bad n, k or mode are reported before any device question.
     detail::choose_sparse_params(n, k, o, backend::cpu);
-    d.used = resolve_backend(o.backend, o.device_id);
+    d.used = resolve_backend(o.backend, o.device_id, o.log);
     d.params = detail::choose_sparse_params(n, k, o, d.used);
     if (d.params.dense && !o.force_dense)
-        std::cerr << "gpufft: " << detail::describe_params(d.params) << std::endl;
+        log(o.log, log_level::info, detail::describe_params(d.params));
     if (d.params.robust) {
         if (d.used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA

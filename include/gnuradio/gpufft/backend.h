@@ -9,6 +9,7 @@
 #define INCLUDED_GPUFFT_BACKEND_H
 
 #include <gnuradio/gpufft/api.h>
+#include <gnuradio/gpufft/log.h>
 #include <string>
 
 namespace gr {
@@ -36,12 +37,15 @@ GPUFFT_API std::string to_string(precision p);
 
 /*!
  * Turns a requested backend into the one a plan will use.
- *  - automatic: cuda if a device is usable, otherwise cpu (with a notice on stderr
- *    once per process, so a user knows the GPU was not used);
+ *  - automatic: cuda if a device is usable, otherwise cpu, with a notice so a user
+ *    knows the GPU was not used: to `log` at info level, or once per process on
+ *    stderr when `log` is empty;
  *  - cuda: throws std::runtime_error when the library was built without CUDA or no
  *    usable device exists, and std::invalid_argument for a device id out of range.
  */
-GPUFFT_API backend resolve_backend(backend requested, int device_id);
+GPUFFT_API backend resolve_backend(backend requested,
+                                   int device_id,
+                                   const log_handler& log = {});
 
 } // namespace gpufft
 } // namespace gr

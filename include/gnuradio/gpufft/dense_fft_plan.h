@@ -10,6 +10,7 @@
 
 #include <gnuradio/gpufft/api.h>
 #include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/log.h>
 #include <complex>
 #include <cstdint>
 #include <memory>
@@ -28,6 +29,8 @@ struct dense_fft_options {
     //! Distance in elements between the first samples of consecutive transforms;
     //! 0 means n * stride (transforms one after the other).
     std::int64_t distance = 0;
+    //! Where the plan's messages go (gnuradio/gpufft/log.h); empty: stderr.
+    gpufft::log_handler log;
 };
 
 /*!

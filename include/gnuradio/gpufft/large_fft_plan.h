@@ -10,6 +10,7 @@
 
 #include <gnuradio/gpufft/api.h>
 #include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/log.h>
 #include <complex>
 #include <cstddef>
 #include <cstdint>
@@ -36,6 +37,8 @@ struct large_fft_options {
     std::size_t memory_budget = 0;
     //! CPU threads for FFTW; 0 uses every hardware thread.
     int threads = 0;
+    //! Where the plan's messages go (gnuradio/gpufft/log.h); empty: stderr.
+    gpufft::log_handler log;
 };
 
 /*!

@@ -10,6 +10,7 @@
 
 #include <gnuradio/gpufft/api.h>
 #include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/log.h>
 #include <complex>
 #include <cstdint>
 #include <memory>
@@ -49,6 +50,8 @@ struct nufft3_options {
     std::size_t memory_budget = 0;
     //! CPU threads; 0 uses every hardware thread.
     int threads = 0;
+    //! Where the plan's messages go (gnuradio/gpufft/log.h); empty: stderr.
+    gpufft::log_handler log;
 };
 
 /*!

@@ -10,6 +10,7 @@
 
 #include <gnuradio/gpufft/api.h>
 #include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/log.h>
 #include <complex>
 #include <cstdint>
 #include <memory>
@@ -111,6 +112,8 @@ struct sparse_fft_options {
     sparse_fft_transfer transfer = sparse_fft_transfer::automatic;
     //! Location method of the sparse path (the dense fallback ignores it).
     sparse_fft_location location = sparse_fft_location::phase;
+    //! Where the plan's messages go (gnuradio/gpufft/log.h); empty: stderr.
+    gpufft::log_handler log;
 };
 
 /*!
@@ -124,7 +127,7 @@ struct sparse_fft_options {
  * single-tone test), values by the median over hashes refined by least squares
  * (docs/sparse_fft.md). Where the cost model says a
  * dense FFT is cheaper, or n has no usable bucket count divisor (a prime), the plan runs
- * a dense FFT + top-k instead and says so once on stderr (dense_fallback() is then true).
+ * a dense FFT + top-k instead and says so to options.log (dense_fallback() is then true).
  *
  * The CPU backend runs the same algorithm with the same permutations as the CUDA one.
  * execute() allocates nothing in steady state; one plan must not run execute() from two

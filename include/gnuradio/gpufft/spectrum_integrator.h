@@ -10,6 +10,7 @@
 
 #include <gnuradio/gpufft/api.h>
 #include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/log.h>
 #include <complex>
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +39,8 @@ struct spectrum_integrator_options {
     //! "none", "hann", "hamming", "blackman", "blackman-harris" or "flattop".
     std::string window = "none";
     integration_mode mode = integration_mode::mean;
+    //! Where the plan's messages go (gnuradio/gpufft/log.h); empty: stderr.
+    gpufft::log_handler log;
 };
 
 /*!

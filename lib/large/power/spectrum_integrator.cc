@@ -51,12 +51,13 @@ make_backend(std::int64_t fft_size,
                                               fft_size);
     const int threads = o.threads > 0 ? o.threads : detail::hardware_threads();
 
-    const gpufft::backend used = resolve_backend(o.backend, o.device_id);
+    const gpufft::backend used = resolve_backend(o.backend, o.device_id, o.log);
     large_fft_options lo;
     lo.backend = used;
     lo.device_id = o.device_id;
     lo.memory_budget = o.memory_budget;
     lo.threads = o.threads;
+    lo.log = o.log;
     if (used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA
         const int device = resolve_device_id(o.device_id);
