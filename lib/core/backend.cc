@@ -92,9 +92,9 @@ backend resolve_backend(backend requested, int device_id, const log_handler& log
                                        "; backend 'auto' runs on the CPU";
             static std::atomic<bool> told{ false };
             if (log)
-                gpufft::log(log, log_level::info, notice);
+                log_message(log, log_level::info, notice);
             else if (!told.exchange(true))
-                gpufft::log({}, log_level::info, notice);
+                log_message({}, log_level::info, notice);
         }
         return backend::cpu;
     }

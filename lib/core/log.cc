@@ -11,7 +11,7 @@
 namespace gr {
 namespace gpufft {
 
-void log(const log_handler& handler, log_level level, const std::string& message)
+void log_message(const log_handler& handler, log_level level, const std::string& message)
 {
     if (handler) {
         handler(level, message);

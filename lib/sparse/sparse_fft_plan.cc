@@ -56,7 +56,7 @@ sparse_fft_plan::sparse_fft_plan(std::int64_t n,
     d.used = resolve_backend(o.backend, o.device_id, o.log);
     d.params = detail::choose_sparse_params(n, k, o, d.used);
     if (d.params.dense && !o.force_dense)
-        log(o.log, log_level::info, detail::describe_params(d.params));
+        log_message(o.log, log_level::info, detail::describe_params(d.params));
     if (d.params.robust) {
         if (d.used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA

@@ -28,8 +28,9 @@ enum class log_level { debug, info, warning, error };
 using log_handler = std::function<void(log_level, const std::string&)>;
 
 //! Sends `message` to `handler`, or to stderr when it is empty.
+//! (Not named `log`: inside namespace gpufft that would hide std::log.)
 GPUFFT_API void
-log(const log_handler& handler, log_level level, const std::string& message);
+log_message(const log_handler& handler, log_level level, const std::string& message);
 
 //! "debug", "info", "warning", "error".
 GPUFFT_API std::string to_string(log_level level);
