@@ -106,6 +106,20 @@ void check_array(const char* name, const void* p, std::int64_t n)
                                     std::to_string(n) + " points");
 }
 
+// A NaN or infinite strength makes every output NaN; host strengths are checked (one
+// pass, small beside the spreading), device ones are the caller's (nufft3_plan.h).
+template <typename T>
+void check_finite_strengths(const std::complex<T>* c, std::int64_t n, memory where)
+{
+    if (where != memory::host)
+        return;
+    for (std::int64_t j = 0; j < n; ++j)
+        if (!std::isfinite(c[j].real()) || !std::isfinite(c[j].imag()))
+            throw std::invalid_argument("c: strength " + std::to_string(j) +
+                                        " is NaN or infinite; every strength must be "
+                                        "finite");
+}
+
 void check_count(const char* what, std::int64_t n)
 {
     if (n <= 0)
@@ -169,6 +183,7 @@ void nufft3_plan::execute(const std::complex<float>* c,
         throw std::runtime_error("execute: call set_points first");
     check_array("c", c, d_impl->n_src);
     check_array("F", F, d_impl->n_tgt);
+    check_finite_strengths(c, d_impl->n_src, where);
     d_impl->engine->execute(c, F, where);
 }
 
@@ -183,6 +198,7 @@ void nufft3_plan::execute(const std::complex<double>* c,
         throw std::runtime_error("execute: call set_points first");
     check_array("c", c, d_impl->n_src);
     check_array("F", F, d_impl->n_tgt);
+    check_finite_strengths(c, d_impl->n_src, where);
     d_impl->engine->execute(c, F, where);
 }
 

@@ -8,6 +8,7 @@
 four-step split, 2-D with and without the Y decomposition, 3-D, in place) against numpy,
 and the refusals."""
 
+import os
 import numpy as np
 from gnuradio import gr_unittest
 
@@ -39,7 +40,10 @@ def rel_error(a, b):
 class qa_large_fft_plan(gr_unittest.TestCase):
 
     def setUp(self):
-        self.rng = np.random.default_rng()
+        # Fresh inputs every run; the seed is printed, and GPUFFT_QA_SEED=<seed> replays it.
+        self.seed = int(os.environ.get("GPUFFT_QA_SEED", np.random.SeedSequence().entropy))
+        print(f"{self.id()}: seed {self.seed}")
+        self.rng = np.random.default_rng(self.seed)
         self.backends = ["cpu"] + (["cuda"] if gpufft.cuda_available(0) else [])
 
     def check(self, shape, budget_pass, rounds, precision="double", tol=1e-12):
@@ -117,6 +121,30 @@ class qa_large_fft_plan(gr_unittest.TestCase):
             gpufft.large_fft_plan(4096, backend="cpu", memory_budget=-5)
         with self.assertRaises(ValueError):
             gpufft.large_fft_plan(64, backend="nonsense")
+        # Wrong Python types name the parameter; integral floats are whole numbers.
+        for bad in (1.5, "1e7", float("nan"), [1 << 20]):
+            with self.assertRaisesRegex(ValueError, "memory_budget"):
+                gpufft.large_fft_plan(1 << 16, backend="cpu", memory_budget=bad)
+        self.assertEqual(
+            gpufft.large_fft_plan(1 << 16, backend="cpu", memory_budget=1e7).memory_budget,
+            10**7)
+        for bad in ("abc", [64, 2.5], [64, None], 64.5):
+            with self.assertRaisesRegex(ValueError, "shape"):
+                gpufft.large_fft_plan(bad, backend="cpu")
+        self.assertEqual(gpufft.large_fft_plan(np.array([64, 32]), backend="cpu").shape,
+                         [64, 32])
+        # A 1-D plan does not take a 2-D array of the same size (nor a 2-D plan a
+        # transposed one); a flat array of size() elements is a C-order N-D frame.
+        flat = gpufft.large_fft_plan(1 << 16, backend="cpu")
+        with self.assertRaisesRegex(ValueError, r"x: has shape \(256, 256\)"):
+            flat.execute(np.ones((256, 256), np.complex64))
+        two_d = gpufft.large_fft_plan([256, 128], backend="cpu")
+        with self.assertRaisesRegex(ValueError, "x: has shape"):
+            two_d.execute(np.ones((128, 256), np.complex64))
+        y = random_complex(self.rng, 256 * 128, np.complex64)
+        self.assertLess(rel_error(two_d.execute(y),
+                                  np.fft.fft2(y.reshape(256, 128).astype(np.complex128))),
+                        2e-6)
         plan = gpufft.large_fft_plan(4096, backend="cpu", memory_budget=budget_for_pass(1024, 8))
         x = random_complex(self.rng, 4096, np.complex64)
         with self.assertRaises(ValueError):

@@ -6,6 +6,7 @@
 #
 """QA for gpufft.nufft3_plan: the type-3 NUFFT engine from Python, against a direct NUDFT."""
 
+import os
 import numpy as np
 from gnuradio import gr_unittest
 
@@ -34,7 +35,10 @@ def rel_error(a, b):
 class qa_nufft3(gr_unittest.TestCase):
 
     def setUp(self):
-        self.rng = np.random.default_rng()
+        # Fresh inputs every run; the seed is printed, and GPUFFT_QA_SEED=<seed> replays it.
+        self.seed = int(os.environ.get("GPUFFT_QA_SEED", np.random.SeedSequence().entropy))
+        print(f"{self.id()}: seed {self.seed}")
+        self.rng = np.random.default_rng(self.seed)
         self.backends = ["cpu"] + (["cuda"] if gpufft.cuda_available(0) else [])
 
     def points(self, n, m, x_half, s_half):
@@ -106,6 +110,14 @@ class qa_nufft3(gr_unittest.TestCase):
         plan.set_points(x, x, s, s)
         with self.assertRaises(ValueError):
             plan.execute(self.strengths(9, np.complex128))
+        c = self.strengths(10, np.complex128)
+        c[4] = np.nan
+        with self.assertRaisesRegex(ValueError, "strength 4"):
+            plan.execute(c)  # used to return all-NaN
+        for bad in (-1, 1.5, "big"):
+            with self.assertRaisesRegex(ValueError, "memory_budget"):
+                gpufft.nufft3_plan(1, 1e-6, memory_budget=bad)
+        gpufft.nufft3_plan(1, 1e-6, memory_budget=1e8)  # an integral float is fine
         small = gpufft.nufft3_plan(1, 1e-6, memory_budget=1 << 20)
         x, s = self.points(10, 10, 1e4, 1e4)
         with self.assertRaisesRegex(ValueError, "memory budget"):

@@ -93,6 +93,12 @@ class qa_spectrum_integrator(gr_unittest.TestCase):
             gpufft.spectrum_integrator(1024, window="kaiser", backend="cpu")
         with self.assertRaisesRegex(ValueError, "mode"):
             gpufft.spectrum_integrator(1024, mode="median", backend="cpu")
+        for bad in (0.5, "1e9", -3):
+            with self.assertRaisesRegex(ValueError, "memory_budget"):
+                gpufft.spectrum_integrator(1024, backend="cpu", memory_budget=bad)
+        self.assertEqual(
+            gpufft.spectrum_integrator(1024, backend="cpu", memory_budget=1e9).memory_budget,
+            10**9)
         s = gpufft.spectrum_integrator(1024, backend="cpu")
         with self.assertRaisesRegex(ValueError, "fft_size"):
             s.accumulate(np.ones(1000, np.complex64))

@@ -99,11 +99,14 @@ public:
                     const double* t,
                     memory where = memory::host);
 
-    //! F (n_targets) from c (n_sources); single-precision plans only.
+    //! F (n_targets) from c (n_sources); single-precision plans only. Host strengths
+    //! that are NaN or infinite are refused (std::invalid_argument naming the first);
+    //! device strengths are not checked, and such a strength makes every F non-finite.
     void execute(const std::complex<float>* c,
                  std::complex<float>* F,
                  memory where = memory::host);
-    //! F (n_targets) from c (n_sources); double-precision plans only.
+    //! F (n_targets) from c (n_sources); double-precision plans only (strengths as
+    //! above).
     void execute(const std::complex<double>* c,
                  std::complex<double>* F,
                  memory where = memory::host);

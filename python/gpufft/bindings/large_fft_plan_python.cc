@@ -24,9 +24,34 @@ namespace {
 
 std::vector<std::int64_t> to_shape(py::object shape)
 {
-    if (py::isinstance<py::int_>(shape))
-        return { shape.cast<std::int64_t>() };
-    return shape.cast<std::vector<std::int64_t>>();
+    return gpufft_python::whole_numbers(
+        shape, "shape", 1, "a positive whole number or a sequence of 1 to 3 of them");
+}
+
+std::string shape_string(const py::ssize_t* dims, std::size_t ndim)
+{
+    std::string s = "(";
+    for (std::size_t i = 0; i < ndim; ++i)
+        s += (i ? ", " : "") + std::to_string(dims[i]);
+    return s + (ndim == 1 ? ",)" : ")");
+}
+
+// x must have the plan's shape, or be flat with size() elements (C order); a flat
+// plan never takes a 2-D array, so a (256, 256) array is not silently one 65536-point
+// transform.
+void check_shape(const py::array& x, const large_fft_plan& plan)
+{
+    const auto shape = plan.shape();
+    bool same = std::size_t(x.ndim()) == shape.size();
+    for (std::size_t i = 0; same && i < shape.size(); ++i)
+        same = x.shape(py::ssize_t(i)) == shape[i];
+    if (same || (x.ndim() == 1 && x.size() == plan.size()))
+        return;
+    std::vector<py::ssize_t> want(shape.begin(), shape.end());
+    throw std::invalid_argument(
+        "x: has shape " + shape_string(x.shape(), x.ndim()) +
+        "; this plan transforms shape " + shape_string(want.data(), want.size()) +
+        " (or a flat array of " + std::to_string(plan.size()) + " elements)");
 }
 
 template <typename T>
@@ -36,7 +61,7 @@ py::array run_large(large_fft_plan& plan, py::array x_any, bool in_place)
     const auto shape = plan.shape();
     if (in_place) {
         auto x = gpufft_python::in_place_complex_array<T>(x_any, "x", "in-place execute");
-        gpufft_python::check_size(x, plan.size(), "x", "this plan transforms");
+        check_shape(x, plan);
         C* p = x.mutable_data();
         {
             py::gil_scoped_release release;
@@ -45,7 +70,7 @@ py::array run_large(large_fft_plan& plan, py::array x_any, bool in_place)
         return x;
     }
     auto x = gpufft_python::to_complex_array<T>(x_any, "x");
-    gpufft_python::check_size(x, plan.size(), "x", "this plan transforms");
+    check_shape(x, plan);
     py::array_t<C> y(std::vector<py::ssize_t>(shape.begin(), shape.end()));
     const C* in = x.data();
     C* out = y.mutable_data();
@@ -79,15 +104,12 @@ void bind_large_fft_plan(py::module& m)
                  opt.precision = parse_precision(precision_name);
                  opt.device_id = device_id;
                  opt.threads = threads;
-                 if (!memory_budget.is_none()) {
-                     const auto b = memory_budget.cast<long long>();
-                     if (b <= 0)
-                         throw std::invalid_argument(
-                             "memory_budget: " + std::to_string(b) +
-                             " is invalid; must be > 0 bytes (None: most of what is "
-                             "free)");
-                     opt.memory_budget = std::size_t(b);
-                 }
+                 if (!memory_budget.is_none())
+                     opt.memory_budget = std::size_t(gpufft_python::whole_number(
+                         memory_budget,
+                         "memory_budget",
+                         1,
+                         "a whole number of bytes > 0 (None: most of what is free)"));
                  return std::make_unique<large_fft_plan>(to_shape(shape),
                                                          forward ? direction::forward
                                                                  : direction::backward,

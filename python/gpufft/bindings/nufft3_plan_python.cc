@@ -86,7 +86,7 @@ void bind_nufft3_plan(py::module& m)
                          int sign,
                          const std::string& kernel_name,
                          double upsampling,
-                         std::size_t memory_budget) {
+                         py::object memory_budget) {
                  nufft3_options o;
                  o.precision = parse_precision(precision_name);
                  o.backend = parse_backend(backend_name);
@@ -94,7 +94,11 @@ void bind_nufft3_plan(py::module& m)
                  o.sign = sign;
                  o.kernel = parse_nufft_kernel(kernel_name);
                  o.upsampling = upsampling;
-                 o.memory_budget = memory_budget;
+                 o.memory_budget = std::size_t(gpufft_python::whole_number(
+                     memory_budget,
+                     "memory_budget",
+                     0,
+                     "a whole number of bytes >= 0 (0: a share of the free memory)"));
                  return std::make_unique<nufft3_plan>(dim, eps, o);
              }),
              py::arg("dim"),

@@ -13,10 +13,12 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace gpufft_python {
 
@@ -90,6 +92,63 @@ inline void check_size(const py::array& a,
 {
     if (a.size() != n)
         throw size_error(a, n, name, expected, after, items);
+}
+
+/*!
+ * A whole number from a Python int, or from a float with no fractional part (1e9), for
+ * sizes and byte counts; at least `min`. Anything else (a string, 1.5, nan, a value
+ * below min) is a ValueError naming the parameter and `valid`.
+ */
+inline long long
+whole_number(const py::handle& v, const char* name, long long min, const char* valid)
+{
+    auto bad = [&](const std::string& got) {
+        return std::invalid_argument(std::string(name) + ": must be " + valid + ", got " +
+                                     got);
+    };
+    long long n = 0;
+    if (py::isinstance<py::bool_>(v))
+        throw bad(py::str(v).cast<std::string>());
+    if (py::isinstance<py::int_>(v) || py::hasattr(v, "__index__")) {
+        try {
+            n = py::int_(py::reinterpret_borrow<py::object>(v)).cast<long long>();
+        } catch (const py::error_already_set&) {
+            throw bad(py::str(v).cast<std::string>());
+        } catch (const py::cast_error&) {
+            throw bad(py::str(v).cast<std::string>() + " (too large)");
+        }
+    } else if (py::isinstance<py::float_>(v)) {
+        const double d = v.cast<double>();
+        if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.0e18)
+            throw bad(py::str(v).cast<std::string>());
+        n = static_cast<long long>(d);
+    } else {
+        throw bad("a " + py::str(py::type::of(v).attr("__name__")).cast<std::string>());
+    }
+    if (n < min)
+        throw bad(std::to_string(n));
+    return n;
+}
+
+/*!
+ * A list of whole numbers from one number or a sequence of them (a shape); each at
+ * least `min`. Errors name the parameter.
+ */
+inline std::vector<std::int64_t>
+whole_numbers(const py::handle& v, const char* name, long long min, const char* valid)
+{
+    std::vector<std::int64_t> out;
+    if (py::isinstance<py::str>(v) || py::isinstance<py::bytes>(v))
+        throw std::invalid_argument(std::string(name) +
+                                    ": must be a number or a sequence of numbers, got a "
+                                    "string");
+    if (!py::isinstance<py::sequence>(v)) {
+        out.push_back(whole_number(v, name, min, valid));
+        return out;
+    }
+    for (const auto& e : py::reinterpret_borrow<py::sequence>(v))
+        out.push_back(whole_number(e, name, min, valid));
+    return out;
 }
 
 } // namespace gpufft_python

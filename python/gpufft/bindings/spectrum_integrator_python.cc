@@ -80,15 +80,12 @@ void bind_spectrum_integrator(py::module& m)
                  o.threads = threads;
                  o.window = window;
                  o.mode = parse_integration_mode(mode);
-                 if (!memory_budget.is_none()) {
-                     const auto b = memory_budget.cast<long long>();
-                     if (b <= 0)
-                         throw std::invalid_argument(
-                             "memory_budget: " + std::to_string(b) +
-                             " is invalid; must be > 0 bytes (None: most of what is "
-                             "free)");
-                     o.memory_budget = std::size_t(b);
-                 }
+                 if (!memory_budget.is_none())
+                     o.memory_budget = std::size_t(gpufft_python::whole_number(
+                         memory_budget,
+                         "memory_budget",
+                         1,
+                         "a whole number of bytes > 0 (None: most of what is free)"));
                  return std::make_unique<spectrum_integrator>(
                      fft_size, band_start, band_stop, output_bins, o);
              }),
