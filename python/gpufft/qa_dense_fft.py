@@ -6,6 +6,7 @@
 #
 """QA for the engine layer's common Python API: backends, devices, dense_fft_plan."""
 
+import os
 import numpy as np
 from gnuradio import gr_unittest
 
@@ -30,7 +31,10 @@ def rel_error(a, b):
 class qa_dense_fft(gr_unittest.TestCase):
 
     def setUp(self):
-        self.rng = np.random.default_rng()
+        # Fresh inputs every run; the seed is printed, and GPUFFT_QA_SEED=<seed> replays it.
+        self.seed = int(os.environ.get("GPUFFT_QA_SEED", np.random.SeedSequence().entropy))
+        print(f"{self.id()}: seed {self.seed}")
+        self.rng = np.random.default_rng(self.seed)
         self.backends = ["cpu"] + (["cuda"] if gpufft.cuda_available(0) else [])
 
     def test_001_forward_matches_numpy(self):

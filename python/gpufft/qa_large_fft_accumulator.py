@@ -117,7 +117,10 @@ def read_sigproc(path):
 class qa_large_fft_accumulator(gr_unittest.TestCase):
 
     def setUp(self):
-        self.rng = np.random.default_rng()
+        # Fresh inputs every run; the seed is printed, and GPUFFT_QA_SEED=<seed> replays it.
+        self.seed = int(os.environ.get("GPUFFT_QA_SEED", np.random.SeedSequence().entropy))
+        print(f"{self.id()}: seed {self.seed}")
+        self.rng = np.random.default_rng(self.seed)
         self.tb = gr.top_block()
 
     def tearDown(self):

@@ -6,6 +6,7 @@
 #
 """QA for gpufft.nufft3_spectrum: spectra of jittered frames against a direct NUDFT."""
 
+import os
 import numpy as np
 import pmt
 from gnuradio import gr, gr_unittest, blocks
@@ -44,7 +45,10 @@ def direct(x, t, freqs):
 class qa_nufft3_spectrum(gr_unittest.TestCase):
 
     def setUp(self):
-        self.rng = np.random.default_rng()
+        # Fresh inputs every run; the seed is printed, and GPUFFT_QA_SEED=<seed> replays it.
+        self.seed = int(os.environ.get("GPUFFT_QA_SEED", np.random.SeedSequence().entropy))
+        print(f"{self.id()}: seed {self.seed}")
+        self.rng = np.random.default_rng(self.seed)
         self.backends = ["cpu"] + (["cuda"] if gpufft.cuda_available(0) else [])
 
     def run_block(self, block, x, t):

@@ -7,6 +7,7 @@
 """QA for gpufft.nufft_resampler: a band-limited signal sampled at jittered times, resampled
 onto a uniform grid and compared with the true signal there (SNR >= 60 dB at eps = 1e-6)."""
 
+import os
 import numpy as np
 import pmt
 from gnuradio import gr, gr_unittest, blocks
@@ -41,7 +42,10 @@ class f64_source(gr.sync_block):
 class qa_nufft_resampler(gr_unittest.TestCase):
 
     def setUp(self):
-        self.rng = np.random.default_rng()
+        # Fresh inputs every run; the seed is printed, and GPUFFT_QA_SEED=<seed> replays it.
+        self.seed = int(os.environ.get("GPUFFT_QA_SEED", np.random.SeedSequence().entropy))
+        print(f"{self.id()}: seed {self.seed}")
+        self.rng = np.random.default_rng(self.seed)
         self.backends = ["cpu"] + (["cuda"] if gpufft.cuda_available(0) else [])
         self.epoch = 1_700_000_000
         fs, self.bw = 1000.0, 250.0
