@@ -12,9 +12,12 @@
 #include "block_logger.h"
 #include "large_fft_accumulator_impl.h"
 #include <gnuradio/io_signature.h>
+#include <unistd.h>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 
 namespace gr {
@@ -48,6 +51,23 @@ std::string power_of_two_or_number(std::int64_t n)
     }
     return std::to_string(n);
 }
+
+// start() runs on the block's own thread, where it cannot make tb.start() raise, so a
+// path that cannot be written is refused when the block is made: the file itself if it
+// exists, else its directory.
+void check_writable(const std::string& path)
+{
+    if (path.empty())
+        return;
+    const auto slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "."
+                            : slash == 0               ? "/"
+                                                       : path.substr(0, slash);
+    const bool exists = ::access(path.c_str(), F_OK) == 0;
+    if (::access(exists ? path.c_str() : dir.c_str(), exists ? W_OK : W_OK | X_OK) != 0)
+        throw std::invalid_argument("filterbank_path: cannot write '" + path +
+                                    "': " + std::strerror(errno));
+}
 } // namespace
 
 large_fft_accumulator::sptr
@@ -68,6 +88,7 @@ large_fft_accumulator::make(std::int64_t fft_size,
                             int device_id,
                             std::uint64_t memory_budget)
 {
+    check_writable(filterbank_path);
     accumulator::pipeline_config c;
     c.fft_size = fft_size;
     c.n_integrations = n_integrations;

@@ -318,11 +318,18 @@ class qa_large_fft_accumulator(gr_unittest.TestCase):
             self.assertIn(needle, str(cm.exception), change)
 
     def test_009_unwritable_filterbank_stops_the_flowgraph(self):
-        # An endless source: only the block ending the run can stop this flowgraph.
+        # A path that cannot be written is refused when the block is made.
+        with self.assertRaisesRegex(ValueError, "filterbank_path: cannot write"):
+            gpufft.large_fft_accumulator(
+                1024, 1, 64, backend="cpu",
+                filterbank_path="/nonexistent-directory/spectra.fil")
+        # One that goes away before the run: the block ends the run by itself (an
+        # endless source, so nothing else would stop this flowgraph).
+        gone = tempfile.mkdtemp()
         src = blocks.vector_source_c([0.5 + 0.25j] * 4096, True)
         acc = gpufft.large_fft_accumulator(
-            1024, 1, 64, backend="cpu",
-            filterbank_path="/nonexistent-directory/spectra.fil")
+            1024, 1, 64, backend="cpu", filterbank_path=os.path.join(gone, "spectra.fil"))
+        os.rmdir(gone)
         sink = blocks.vector_sink_f(64)
         self.tb.connect(src, acc, sink)
         self.tb.start()
