@@ -31,7 +31,6 @@
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <sstream>
 
 namespace gr {
@@ -114,7 +113,6 @@ public:
         copy_up(d_sigma.get(), p.sigma.data(), c.loops * sizeof(std::uint64_t));
         copy_up(d_sigma_inv.get(), p.sigma_inv.data(), c.loops * sizeof(std::uint64_t));
         copy_up(d_tau.get(), p.tau.data(), c.loops * sizeof(std::uint64_t));
-        d_use_graph = std::getenv("GPUFFT_SPARSE_NO_GRAPH") == nullptr;
         d_stream.synchronize();
         fill_state();
     }
@@ -437,7 +435,7 @@ private:
     cuda::device_buffer<int> d_nsel;
     cuda::device_buffer<double2> d_decoded_x;
     sparse_device_state d_state;
-    bool d_use_graph = true;
+    bool d_use_graph = true; // false once a capture failed: stream launches
     cudaGraphExec_t d_graph[2] = { nullptr, nullptr };
 };
 
