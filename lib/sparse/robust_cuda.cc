@@ -97,7 +97,7 @@ public:
         const std::size_t HB = std::size_t(H) * rc.B;
         const std::size_t LB = std::size_t(rc.loops) * rc.B;
         d_taps.allocate(p.window);
-        d_walks.allocate(2 * H);
+        d_walks.allocate(H);
         d_sigma.allocate(rc.loops);
         d_sigma_inv.allocate(rc.loops);
         d_tau.allocate(rc.loops);
@@ -161,13 +161,11 @@ public:
 
         // Filter taps and sample walks: O(window) on the host, once per plan.
         const std::vector<float> taps = make_window(p);
-        std::vector<unsigned long long> walks(2 * H);
-        for (int h = 0; h < H; ++h) {
-            walks[2 * h] = p.sample_index(h, -p.half_window);
-            walks[2 * h + 1] = p.sigma[h / rc.hashes];
-        }
+        std::vector<sparse_hash_walk> walks(H);
+        for (int h = 0; h < H; ++h)
+            walks[h] = { p.sample_index(h, -p.half_window), p.sigma[h / rc.hashes] };
         copy_up(d_taps.get(), taps.data(), taps.size() * sizeof(float));
-        copy_up(d_walks.get(), walks.data(), walks.size() * sizeof(unsigned long long));
+        copy_up(d_walks.get(), walks.data(), walks.size() * sizeof(sparse_hash_walk));
         copy_up(d_sigma.get(), p.sigma.data(), rc.loops * sizeof(std::uint64_t));
         copy_up(d_sigma_inv.get(), p.sigma_inv.data(), rc.loops * sizeof(std::uint64_t));
         copy_up(d_tau.get(), p.tau.data(), rc.loops * sizeof(std::uint64_t));
@@ -279,7 +277,8 @@ private:
     cuda::stream d_stream;
     cuda::host_stager d_stager;
     cuda::device_buffer<float> d_taps;
-    cuda::device_buffer<unsigned long long> d_walks, d_sigma, d_sigma_inv, d_tau;
+    cuda::device_buffer<sparse_hash_walk> d_walks;
+    cuda::device_buffer<unsigned long long> d_sigma, d_sigma_inv, d_tau;
     cuda::device_buffer<float2> d_z, d_Z;
     cuda::device_buffer<double> d_res;
     cuda::device_buffer<float> d_power, d_sorted;

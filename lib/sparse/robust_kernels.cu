@@ -12,6 +12,7 @@
 
 #include "../cuda/cuda_resources.h"
 #include "robust_kernels.h"
+#include "sparse_hash.cuh"
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime.h>
 
@@ -22,8 +23,6 @@ namespace detail {
 namespace {
 
 constexpr unsigned long long empty_key = ~0ull;
-constexpr int hash_rows = 8;     // threads sharing one bucket's taps
-constexpr int hash_buckets = 32; // buckets per block
 
 unsigned blocks_for(long long items, int threads)
 {
@@ -73,52 +72,18 @@ __device__ void atomic_max_nonneg(double* at, double v)
     atomicMax(reinterpret_cast<unsigned long long*>(at), __double_as_longlong(v));
 }
 
-template <bool staged>
-__global__ void hash_kernel(robust_consts c,
-                            const float2* const* x_ptr,
-                            const float2* staged_x,
-                            const float* __restrict__ taps,
-                            const unsigned long long* __restrict__ walks,
-                            long long w,
-                            long long half_window,
-                            float2* __restrict__ z)
-{
-    __shared__ float2 part[hash_rows][hash_buckets];
-    const int h = blockIdx.y;
-    const long long B = c.B;
-    const long long q = (long long)blockIdx.x * hash_buckets + threadIdx.x;
-    float2 acc = make_float2(0.f, 0.f);
-    if (q < B) {
-        const long long q0 = ((-half_window) % B + B) % B; // bucket of tap 0
-        long long i = (q - q0 + B) % B + (long long)threadIdx.y * B;
-        const unsigned long long un = (unsigned long long)c.n;
-        const unsigned long long start = walks[2 * h], step = walks[2 * h + 1];
-        unsigned long long idx = start + mulmod(step, (unsigned long long)i % un, un);
-        if (idx >= un)
-            idx -= un;
-        const unsigned long long jump =
-            mulmod(step, (unsigned long long)(hash_rows * B) % un, un);
-        const float2* xs = staged ? staged_x + (long long)h * w : *x_ptr;
-        for (; i < w; i += hash_rows * B) {
-            const float g = taps[i] * robust_window_weight(c, idx);
-            const float2 v = staged ? xs[i] : xs[idx];
-            acc.x += g * v.x;
-            acc.y += g * v.y;
-            idx += jump;
-            if (idx >= un)
-                idx -= un;
-        }
+//! Hash geometry and tap weight of robust mode: the filter tap times the time window at
+//! the sample read.
+struct hash_window_taps {
+    robust_consts c;
+    static constexpr bool reads_index = true;
+    __device__ __forceinline__ long long samples() const { return c.n; }
+    __device__ __forceinline__ long long buckets() const { return c.B; }
+    __device__ __forceinline__ float weight(float tap, unsigned long long j) const
+    {
+        return tap * robust_window_weight(c, j);
     }
-    part[threadIdx.y][threadIdx.x] = acc;
-    __syncthreads();
-    if (threadIdx.y == 0 && q < B) {
-        for (int r = 1; r < hash_rows; ++r) {
-            acc.x += part[r][threadIdx.x].x;
-            acc.y += part[r][threadIdx.x].y;
-        }
-        z[(long long)h * B + q] = acc;
-    }
-}
+};
 
 __global__ void
 load_kernel(robust_device_state s, const float2* __restrict__ Z, long long count)
@@ -517,7 +482,7 @@ void launch_robust_hash(const robust_consts& c,
                         const void* const* x_ptr,
                         const void* staged,
                         const float* taps,
-                        const unsigned long long* walks,
+                        const sparse_hash_walk* walks,
                         std::int64_t window,
                         std::int64_t half_window,
                         int total_hashes,
@@ -529,7 +494,7 @@ void launch_robust_hash(const robust_consts& c,
                     unsigned(total_hashes));
     auto st = static_cast<cudaStream_t>(stream);
     if (staged)
-        hash_kernel<true><<<grid, block, 0, st>>>(c,
+        hash_kernel<true><<<grid, block, 0, st>>>(hash_window_taps{ c },
                                                   nullptr,
                                                   static_cast<const float2*>(staged),
                                                   taps,
@@ -539,7 +504,7 @@ void launch_robust_hash(const robust_consts& c,
                                                   static_cast<float2*>(z));
     else
         hash_kernel<false>
-            <<<grid, block, 0, st>>>(c,
+            <<<grid, block, 0, st>>>(hash_window_taps{ c },
                                      reinterpret_cast<const float2* const*>(x_ptr),
                                      nullptr,
                                      taps,

@@ -11,6 +11,7 @@
 // loop) for the subtraction: O(B loops levels) work per call, nothing n-sized.
 
 #include "../cuda/cuda_check.h"
+#include "sparse_hash.cuh"
 #include "sparse_kernels.cuh"
 #include <algorithm>
 
@@ -19,66 +20,6 @@ namespace gpufft {
 namespace detail {
 namespace sparse_kernels {
 namespace {
-
-/*!
- * Window, permute and fold: z[h][q] = sum over taps i = q0 + m B of
- * G[i] x[start_h + sigma i]. Each bucket is owned by hash_rows threads that split its
- * taps and add in shared memory: no atomics, no loop-carried index beyond one add.
- * staged: x holds the gathered samples of each hash one after the other (w per hash).
- */
-template <bool staged>
-__global__ void hash_kernel(const float2* const* x_ptr,
-                            const float2* staged_x,
-                            const float* __restrict__ taps,
-                            const hash_walk* __restrict__ walks,
-                            long long n,
-                            long long B,
-                            long long w,
-                            long long half_window,
-                            float2* __restrict__ z)
-{
-    __shared__ float2 part[hash_rows][hash_buckets];
-    const int h = blockIdx.y;
-    const long long q = (long long)blockIdx.x * hash_buckets + threadIdx.x;
-    float2 acc = make_float2(0.f, 0.f);
-    if (q < B) {
-        const long long q0 = ((-half_window) % B + B) % B; // bucket of tap 0
-        long long i = (q - q0 + B) % B + (long long)threadIdx.y * B;
-        const hash_walk hw = walks[h];
-        const unsigned long long un = (unsigned long long)n;
-        unsigned long long idx = 0, jump = 0;
-        const float2* xs = nullptr;
-        if (staged) {
-            xs = staged_x + (long long)h * w;
-        } else {
-            xs = *x_ptr;
-            idx = hw.start + mulmod(hw.step, (unsigned long long)i % un, un);
-            if (idx >= un)
-                idx -= un;
-            jump = mulmod(hw.step, (unsigned long long)(hash_rows * B) % un, un);
-        }
-        for (; i < w; i += hash_rows * B) {
-            const float g = taps[i];
-            const float2 v = staged ? xs[i] : xs[idx];
-            acc.x += g * v.x;
-            acc.y += g * v.y;
-            if (!staged) {
-                idx += jump;
-                if (idx >= un)
-                    idx -= un;
-            }
-        }
-    }
-    part[threadIdx.y][threadIdx.x] = acc;
-    __syncthreads();
-    if (threadIdx.y == 0 && q < B) {
-        for (int r = 1; r < hash_rows; ++r) {
-            acc.x += part[r][threadIdx.x].x;
-            acc.y += part[r][threadIdx.x].y;
-        }
-        z[(long long)h * B + q] = acc;
-    }
-}
 
 //! Largest |Z|^2 over every bucket (the empty-bucket threshold is relative to it), the
 //! sum of |Z|^2 (the hashed energy the residual check compares with), and a flag when
@@ -249,29 +190,27 @@ void launch_sparse_hash(const sparse_device_state& s, bool staged, void* stream)
     const auto& c = s.c;
     auto st = static_cast<cudaStream_t>(stream);
     const int H = c.loops * c.levels;
-    const dim3 hblock(sk::hash_buckets, sk::hash_rows);
-    const dim3 hgrid(unsigned((c.B + sk::hash_buckets - 1) / sk::hash_buckets),
-                     unsigned(H));
+    const dim3 hblock(hash_buckets, hash_rows);
+    const dim3 hgrid(unsigned((c.B + hash_buckets - 1) / hash_buckets), unsigned(H));
     auto* z = reinterpret_cast<float2*>(s.z);
+    const hash_plain_taps t{ c.n, c.B };
     if (!staged)
-        sk::hash_kernel<false>
-            <<<hgrid, hblock, 0, st>>>(reinterpret_cast<const float2* const*>(s.x_ptr),
+        hash_kernel<false>
+            <<<hgrid, hblock, 0, st>>>(t,
+                                       reinterpret_cast<const float2* const*>(s.x_ptr),
                                        nullptr,
                                        s.taps,
                                        s.walks,
-                                       c.n,
-                                       c.B,
                                        s.window,
                                        s.half_window,
                                        z);
     else
-        sk::hash_kernel<true>
-            <<<hgrid, hblock, 0, st>>>(nullptr,
+        hash_kernel<true>
+            <<<hgrid, hblock, 0, st>>>(t,
+                                       nullptr,
                                        reinterpret_cast<const float2*>(s.staged),
                                        s.taps,
                                        s.walks,
-                                       c.n,
-                                       c.B,
                                        s.window,
                                        s.half_window,
                                        z);

@@ -22,11 +22,8 @@ namespace gpufft {
 namespace detail {
 namespace sparse_kernels {
 
-constexpr int hash_rows = 8;     // threads sharing one bucket's taps
-constexpr int hash_buckets = 32; // buckets per block
 constexpr unsigned long long empty_key = ~0ull;
 
-using hash_walk = sparse_hash_walk;
 using out_header = sparse_device_header;
 
 //! Sum of v over the block (blockDim.x a multiple of 32, at most 1024); the total is

@@ -21,12 +21,6 @@ namespace gr {
 namespace gpufft {
 namespace detail {
 
-//! Per-hash sample walk: the index of tap 0 and the index step per tap (sigma), mod n.
-struct sparse_hash_walk {
-    unsigned long long start;
-    unsigned long long step;
-};
-
 //! Host-visible result: this header, then k bins, then k values (one copy back).
 struct sparse_device_header {
     int count;      //!< valid entries
