@@ -13,10 +13,10 @@
 #include "../cuda/cuda_resources.h"
 #include "../cuda/host_transfer.h"
 #include "host_gather.h"
-#include "robust_backend.h"
 #include "robust_kernels.h"
-#include "sparse_backend.h"
 #include "sparse_cuda_setup.h"
+#include "sparse_exact_backend.h"
+#include "sparse_robust_backend.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
 #include <thread>
@@ -81,7 +81,7 @@ private:
     cudaGraphExec_t d_exec = nullptr;
 };
 
-class robust_cuda final : public robust_backend
+class robust_cuda final : public sparse_robust_backend
 {
 public:
     robust_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer)
@@ -308,7 +308,7 @@ private:
 
 // Dense path: copy (host input), window, cuFFT, the noise from sampled bins, a tone per
 // peak above the threshold, fitted on the device.
-class dense_threshold_cuda final : public robust_backend
+class dense_threshold_cuda final : public sparse_robust_backend
 {
 public:
     dense_threshold_cuda(const sparse_params& p, int device_id)
@@ -401,15 +401,15 @@ private:
 
 } // namespace
 
-std::unique_ptr<robust_backend>
+std::unique_ptr<sparse_robust_backend>
 make_robust_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer)
 {
     cuda::device_guard guard(device_id);
     return std::make_unique<robust_cuda>(p, device_id, transfer);
 }
 
-std::unique_ptr<robust_backend> make_dense_threshold_cuda(const sparse_params& p,
-                                                          int device_id)
+std::unique_ptr<sparse_robust_backend> make_dense_threshold_cuda(const sparse_params& p,
+                                                                 int device_id)
 {
     cuda::device_guard guard(device_id);
     return std::make_unique<dense_threshold_cuda>(p, device_id);

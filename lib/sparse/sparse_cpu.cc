@@ -9,7 +9,7 @@
 // with the same permutations (sparse_params), so the two can be checked against each
 // other. Also the dense FFT + top-k fallback.
 
-#include "sparse_backend.h"
+#include "sparse_exact_backend.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <unordered_map>
 #include <algorithm>
@@ -70,7 +70,7 @@ double median_of(double* v, int count)
 }
 
 
-class sparse_cpu final : public sparse_backend
+class sparse_cpu final : public sparse_exact_backend
 {
 public:
     explicit sparse_cpu(const sparse_params& p)
@@ -614,7 +614,7 @@ private:
     std::vector<std::int64_t> d_order, d_sel, d_nsel, d_decoded;
 };
 
-class dense_topk_cpu final : public sparse_backend
+class dense_topk_cpu final : public sparse_exact_backend
 {
 public:
     dense_topk_cpu(std::int64_t n, std::int64_t k)
@@ -654,12 +654,12 @@ private:
 
 } // namespace
 
-std::unique_ptr<sparse_backend> make_sparse_cpu(const sparse_params& p)
+std::unique_ptr<sparse_exact_backend> make_sparse_cpu(const sparse_params& p)
 {
     return std::make_unique<sparse_cpu>(p);
 }
 
-std::unique_ptr<sparse_backend> make_dense_topk_cpu(std::int64_t n, std::int64_t k)
+std::unique_ptr<sparse_exact_backend> make_dense_topk_cpu(std::int64_t n, std::int64_t k)
 {
     return std::make_unique<dense_topk_cpu>(n, k);
 }

@@ -24,8 +24,8 @@
 #include "../cuda/cuda_resources.h"
 #include "../cuda/host_transfer.h"
 #include "host_gather.h"
-#include "sparse_backend.h"
 #include "sparse_cuda_setup.h"
+#include "sparse_exact_backend.h"
 #include "sparse_kernels.h"
 #include "topk_cuda.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
@@ -39,7 +39,7 @@ namespace detail {
 
 namespace {
 
-class sparse_cuda final : public sparse_backend
+class sparse_cuda final : public sparse_exact_backend
 {
 public:
     sparse_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer)
@@ -439,7 +439,7 @@ private:
     cudaGraphExec_t d_graph[2] = { nullptr, nullptr };
 };
 
-class dense_topk_cuda final : public sparse_backend
+class dense_topk_cuda final : public sparse_exact_backend
 {
 public:
     dense_topk_cuda(std::int64_t n, std::int64_t k, int device_id)
@@ -484,14 +484,14 @@ private:
 
 } // namespace
 
-std::unique_ptr<sparse_backend>
+std::unique_ptr<sparse_exact_backend>
 make_sparse_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer)
 {
     cuda::device_guard guard(device_id);
     return std::make_unique<sparse_cuda>(p, device_id, transfer);
 }
 
-std::unique_ptr<sparse_backend>
+std::unique_ptr<sparse_exact_backend>
 make_dense_topk_cuda(std::int64_t n, std::int64_t k, int device_id)
 {
     cuda::device_guard guard(device_id);
