@@ -11,8 +11,8 @@
 
 #include "../core/parallel_for.h"
 #include "../core/worker_pool.h"
-#include "robust_backend.h"
-#include "sparse_backend.h"
+#include "sparse_exact_backend.h"
+#include "sparse_robust_backend.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <unordered_map>
 #include <unordered_set>
@@ -34,7 +34,7 @@ dense_fft_options cpu_options(int threads)
     return o;
 }
 
-class robust_cpu final : public robust_backend
+class robust_cpu final : public sparse_robust_backend
 {
 public:
     explicit robust_cpu(const sparse_params& p)
@@ -347,7 +347,7 @@ private:
 // Dense FFT of the windowed frame, the noise floor from the median bin, and every bin
 // above the threshold: the reference robust mode is measured against, and its path when
 // reading fewer samples cannot reach the sensitivity asked for.
-class dense_threshold_cpu final : public robust_backend
+class dense_threshold_cpu final : public sparse_robust_backend
 {
 public:
     explicit dense_threshold_cpu(const sparse_params& p)
@@ -408,12 +408,12 @@ private:
 
 } // namespace
 
-std::unique_ptr<robust_backend> make_robust_cpu(const sparse_params& p)
+std::unique_ptr<sparse_robust_backend> make_robust_cpu(const sparse_params& p)
 {
     return std::make_unique<robust_cpu>(p);
 }
 
-std::unique_ptr<robust_backend> make_dense_threshold_cpu(const sparse_params& p)
+std::unique_ptr<sparse_robust_backend> make_dense_threshold_cpu(const sparse_params& p)
 {
     return std::make_unique<dense_threshold_cpu>(p);
 }

@@ -13,10 +13,10 @@
 #include "../cuda/cuda_resources.h"
 #include "../cuda/host_transfer.h"
 #include "host_gather.h"
-#include "robust_backend.h"
 #include "robust_kernels.h"
-#include "sparse_backend.h"
 #include "sparse_cuda_setup.h"
+#include "sparse_exact_backend.h"
+#include "sparse_robust_backend.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
 #include <thread>
@@ -81,7 +81,7 @@ private:
     cudaGraphExec_t d_exec = nullptr;
 };
 
-class robust_cuda final : public robust_backend
+class robust_cuda final : public sparse_robust_backend
 {
 public:
     robust_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer)
@@ -97,7 +97,7 @@ public:
         const std::size_t HB = std::size_t(H) * rc.B;
         const std::size_t LB = std::size_t(rc.loops) * rc.B;
         d_taps.allocate(p.window);
-        d_walks.allocate(2 * H);
+        d_walks.allocate(H);
         d_sigma.allocate(rc.loops);
         d_sigma_inv.allocate(rc.loops);
         d_tau.allocate(rc.loops);
@@ -161,13 +161,11 @@ public:
 
         // Filter taps and sample walks: O(window) on the host, once per plan.
         const std::vector<float> taps = make_window(p);
-        std::vector<unsigned long long> walks(2 * H);
-        for (int h = 0; h < H; ++h) {
-            walks[2 * h] = p.sample_index(h, -p.half_window);
-            walks[2 * h + 1] = p.sigma[h / rc.hashes];
-        }
+        std::vector<sparse_hash_walk> walks(H);
+        for (int h = 0; h < H; ++h)
+            walks[h] = { p.sample_index(h, -p.half_window), p.sigma[h / rc.hashes] };
         copy_up(d_taps.get(), taps.data(), taps.size() * sizeof(float));
-        copy_up(d_walks.get(), walks.data(), walks.size() * sizeof(unsigned long long));
+        copy_up(d_walks.get(), walks.data(), walks.size() * sizeof(sparse_hash_walk));
         copy_up(d_sigma.get(), p.sigma.data(), rc.loops * sizeof(std::uint64_t));
         copy_up(d_sigma_inv.get(), p.sigma_inv.data(), rc.loops * sizeof(std::uint64_t));
         copy_up(d_tau.get(), p.tau.data(), rc.loops * sizeof(std::uint64_t));
@@ -279,7 +277,8 @@ private:
     cuda::stream d_stream;
     cuda::host_stager d_stager;
     cuda::device_buffer<float> d_taps;
-    cuda::device_buffer<unsigned long long> d_walks, d_sigma, d_sigma_inv, d_tau;
+    cuda::device_buffer<sparse_hash_walk> d_walks;
+    cuda::device_buffer<unsigned long long> d_sigma, d_sigma_inv, d_tau;
     cuda::device_buffer<float2> d_z, d_Z;
     cuda::device_buffer<double> d_res;
     cuda::device_buffer<float> d_power, d_sorted;
@@ -309,7 +308,7 @@ private:
 
 // Dense path: copy (host input), window, cuFFT, the noise from sampled bins, a tone per
 // peak above the threshold, fitted on the device.
-class dense_threshold_cuda final : public robust_backend
+class dense_threshold_cuda final : public sparse_robust_backend
 {
 public:
     dense_threshold_cuda(const sparse_params& p, int device_id)
@@ -402,15 +401,15 @@ private:
 
 } // namespace
 
-std::unique_ptr<robust_backend>
+std::unique_ptr<sparse_robust_backend>
 make_robust_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer)
 {
     cuda::device_guard guard(device_id);
     return std::make_unique<robust_cuda>(p, device_id, transfer);
 }
 
-std::unique_ptr<robust_backend> make_dense_threshold_cuda(const sparse_params& p,
-                                                          int device_id)
+std::unique_ptr<sparse_robust_backend> make_dense_threshold_cuda(const sparse_params& p,
+                                                                 int device_id)
 {
     cuda::device_guard guard(device_id);
     return std::make_unique<dense_threshold_cuda>(p, device_id);

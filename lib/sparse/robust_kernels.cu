@@ -5,13 +5,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Robust mode's device stages (robust_kernels.h). Thread per (loop, bucket) for the
-// location, per candidate or coefficient for estimation and fitting, per (coefficient,
-// loop) for the subtraction: O(B loops) work per call, no n-sized array (the dense path
-// aside).
+// Robust mode's device stages of the sparse path (robust_kernels.h); the dense path's
+// are in robust_dense_kernels.cu. Thread per (loop, bucket) for the location, per
+// candidate or coefficient for estimation and fitting, per (coefficient, loop) for the
+// subtraction: O(B loops) work per call, no n-sized array.
 
 #include "../cuda/cuda_resources.h"
-#include "robust_kernels.h"
+#include "robust_kernels.cuh"
+#include "sparse_hash.cuh"
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime.h>
 
@@ -19,17 +20,11 @@ namespace gr {
 namespace gpufft {
 namespace detail {
 
+using namespace robust_kernels;
+
 namespace {
 
 constexpr unsigned long long empty_key = ~0ull;
-constexpr int hash_rows = 8;     // threads sharing one bucket's taps
-constexpr int hash_buckets = 32; // buckets per block
-
-unsigned blocks_for(long long items, int threads)
-{
-    const long long b = (items + threads - 1) / threads;
-    return unsigned(b < 1 ? 1 : b);
-}
 
 __device__ unsigned long long table_slot(unsigned long long key, unsigned long long mask)
 {
@@ -67,58 +62,18 @@ __device__ long long table_find(const unsigned long long* keys,
     return -1;
 }
 
-// Non-negative floats order as their bit patterns.
-__device__ void atomic_max_nonneg(double* at, double v)
-{
-    atomicMax(reinterpret_cast<unsigned long long*>(at), __double_as_longlong(v));
-}
-
-template <bool staged>
-__global__ void hash_kernel(robust_consts c,
-                            const float2* const* x_ptr,
-                            const float2* staged_x,
-                            const float* __restrict__ taps,
-                            const unsigned long long* __restrict__ walks,
-                            long long w,
-                            long long half_window,
-                            float2* __restrict__ z)
-{
-    __shared__ float2 part[hash_rows][hash_buckets];
-    const int h = blockIdx.y;
-    const long long B = c.B;
-    const long long q = (long long)blockIdx.x * hash_buckets + threadIdx.x;
-    float2 acc = make_float2(0.f, 0.f);
-    if (q < B) {
-        const long long q0 = ((-half_window) % B + B) % B; // bucket of tap 0
-        long long i = (q - q0 + B) % B + (long long)threadIdx.y * B;
-        const unsigned long long un = (unsigned long long)c.n;
-        const unsigned long long start = walks[2 * h], step = walks[2 * h + 1];
-        unsigned long long idx = start + mulmod(step, (unsigned long long)i % un, un);
-        if (idx >= un)
-            idx -= un;
-        const unsigned long long jump =
-            mulmod(step, (unsigned long long)(hash_rows * B) % un, un);
-        const float2* xs = staged ? staged_x + (long long)h * w : *x_ptr;
-        for (; i < w; i += hash_rows * B) {
-            const float g = taps[i] * robust_window_weight(c, idx);
-            const float2 v = staged ? xs[i] : xs[idx];
-            acc.x += g * v.x;
-            acc.y += g * v.y;
-            idx += jump;
-            if (idx >= un)
-                idx -= un;
-        }
+//! Hash geometry and tap weight of robust mode: the filter tap times the time window at
+//! the sample read.
+struct hash_window_taps {
+    robust_consts c;
+    static constexpr bool reads_index = true;
+    __device__ __forceinline__ long long samples() const { return c.n; }
+    __device__ __forceinline__ long long buckets() const { return c.B; }
+    __device__ __forceinline__ float weight(float tap, unsigned long long j) const
+    {
+        return tap * robust_window_weight(c, j);
     }
-    part[threadIdx.y][threadIdx.x] = acc;
-    __syncthreads();
-    if (threadIdx.y == 0 && q < B) {
-        for (int r = 1; r < hash_rows; ++r) {
-            acc.x += part[r][threadIdx.x].x;
-            acc.y += part[r][threadIdx.x].y;
-        }
-        z[(long long)h * B + q] = acc;
-    }
-}
+};
 
 __global__ void
 load_kernel(robust_device_state s, const float2* __restrict__ Z, long long count)
@@ -345,27 +300,6 @@ __global__ void threshold_kernel(robust_device_state s)
     s.above[i] = (vr * vr + vi * vi > s.eta * noise) ? 1 : 0;
 }
 
-__device__ void emit_tone(robust_device_header* header,
-                          robust_device_tone* tones,
-                          int cap,
-                          const robust_consts& c,
-                          long long bin,
-                          const double* yr,
-                          const double* yi,
-                          const unsigned char* present)
-{
-    double delta, ar, ai;
-    robust_fit_tone(c, yr, yi, present, delta, ar, ai);
-    double f = double(bin) + delta;
-    if (f < 0)
-        f += double(c.n);
-    else if (f >= double(c.n))
-        f -= double(c.n);
-    const int at = atomicAdd(&header->tones, 1);
-    if (at < cap)
-        tones[at] = robust_device_tone{ f, ar, ai };
-}
-
 __global__ void peak_kernel(robust_device_state s)
 {
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -412,82 +346,6 @@ __global__ void peak_kernel(robust_device_state s)
     emit_tone(s.header, s.tones, s.tone_cap, s.c, f, yr, yi, present);
 }
 
-__global__ void window_kernel(robust_consts c, const float2* const* x_ptr, float2* xw)
-{
-    const float2* x = *x_ptr;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < c.n;
-         i += (long long)gridDim.x * blockDim.x) {
-        const float w = robust_window_weight(c, (unsigned long long)i);
-        const float2 v = x[i];
-        xw[i] = make_float2(v.x * w, v.y * w);
-    }
-}
-
-__global__ void dense_power_kernel(robust_dense_state s, long long stride)
-{
-    const float2* X = static_cast<const float2*>(s.X);
-    double peak = 0;
-    int bad = 0;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < s.c.n;
-         i += (long long)gridDim.x * blockDim.x) {
-        const float2 v = X[i];
-        const float m = v.x * v.x + v.y * v.y;
-        if (!isfinite(m))
-            bad = 1;
-        else
-            peak = fmax(peak, double(m));
-        if (i % stride == 0 && i / stride < s.samples)
-            s.power[i / stride] = isfinite(m) ? m : 0.f;
-    }
-    if (bad)
-        s.header->bad = 1;
-    for (int o = 16; o > 0; o >>= 1)
-        peak = fmax(peak, __shfl_down_sync(0xffffffffu, peak, o));
-    if ((threadIdx.x & 31) == 0)
-        atomic_max_nonneg(&s.scalars[1], peak);
-}
-
-__global__ void dense_noise_kernel(robust_dense_state s)
-{
-    const double P = double(s.sorted[s.samples / 2]) / 0.69314718055994530942;
-    const double floor = 1e-12 * s.scalars[1];
-    s.scalars[0] = P > floor ? P : floor;
-    s.header->noise = s.scalars[0];
-}
-
-__global__ void dense_peak_kernel(robust_dense_state s)
-{
-    const float2* X = static_cast<const float2*>(s.X);
-    const double threshold = s.eta * s.scalars[0];
-    const int h = s.c.lobe;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < s.c.n;
-         i += (long long)gridDim.x * blockDim.x) {
-        const float2 v = X[i];
-        const double p = double(v.x) * v.x + double(v.y) * v.y;
-        if (!(p > threshold))
-            continue;
-        double yr[2 * robust_window_terms + 1], yi[2 * robust_window_terms + 1];
-        unsigned char present[2 * robust_window_terms + 1];
-        bool peak = true;
-        for (int j = -h; j <= h && peak; ++j) {
-            long long b = (i + j) % s.c.n;
-            if (b < 0)
-                b += s.c.n;
-            const float2 u = X[b];
-            const double q = double(u.x) * u.x + double(u.y) * u.y;
-            present[j + h] = (j == 0 || q > threshold) ? 1 : 0;
-            if (j != 0 && present[j + h] && (q > p || (q == p && j < 0)))
-                peak = false;
-            yr[j + h] = u.x;
-            yi[j + h] = u.y;
-        }
-        if (peak)
-            emit_tone(s.header, s.tones, s.tone_cap, s.c, i, yr, yi, present);
-    }
-}
-
-void check_launch() { GPUFFT_CUDA_CHECK_LAUNCH(); }
-
 } // namespace
 
 std::size_t robust_sort_scratch_bytes(std::int64_t count)
@@ -517,7 +375,7 @@ void launch_robust_hash(const robust_consts& c,
                         const void* const* x_ptr,
                         const void* staged,
                         const float* taps,
-                        const unsigned long long* walks,
+                        const sparse_hash_walk* walks,
                         std::int64_t window,
                         std::int64_t half_window,
                         int total_hashes,
@@ -529,7 +387,7 @@ void launch_robust_hash(const robust_consts& c,
                     unsigned(total_hashes));
     auto st = static_cast<cudaStream_t>(stream);
     if (staged)
-        hash_kernel<true><<<grid, block, 0, st>>>(c,
+        hash_kernel<true><<<grid, block, 0, st>>>(hash_window_taps{ c },
                                                   nullptr,
                                                   static_cast<const float2*>(staged),
                                                   taps,
@@ -539,7 +397,7 @@ void launch_robust_hash(const robust_consts& c,
                                                   static_cast<float2*>(z));
     else
         hash_kernel<false>
-            <<<grid, block, 0, st>>>(c,
+            <<<grid, block, 0, st>>>(hash_window_taps{ c },
                                      reinterpret_cast<const float2* const*>(x_ptr),
                                      nullptr,
                                      taps,
@@ -605,35 +463,6 @@ void launch_robust_tones(const robust_device_state& s, void* stream)
     threshold_kernel<<<blocks_for(s.max_found, 128), 128, 0, st>>>(s);
     check_launch();
     peak_kernel<<<blocks_for(s.max_found, 128), 128, 0, st>>>(s);
-    check_launch();
-}
-
-void launch_window_frame(const robust_consts& c,
-                         const void* const* x_ptr,
-                         void* xw,
-                         void* stream)
-{
-    const unsigned grid = blocks_for(c.n, 256) < 2048 ? blocks_for(c.n, 256) : 2048;
-    window_kernel<<<grid, 256, 0, static_cast<cudaStream_t>(stream)>>>(
-        c, reinterpret_cast<const float2* const*>(x_ptr), static_cast<float2*>(xw));
-    check_launch();
-}
-
-void launch_dense_tones(const robust_dense_state& s, void* stream)
-{
-    auto st = static_cast<cudaStream_t>(stream);
-    GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.header, 0, sizeof(robust_device_header), st));
-    GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.scalars, 0, 2 * sizeof(double), st));
-    const long long stride = (s.c.n + s.samples - 1) / s.samples;
-    const unsigned grid = blocks_for(s.c.n, 256) < 2048 ? blocks_for(s.c.n, 256) : 2048;
-    dense_power_kernel<<<grid, 256, 0, st>>>(s, stride);
-    check_launch();
-    std::size_t bytes = s.sort_temp_bytes;
-    GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
-        s.sort_temp, bytes, s.power, s.sorted, int(s.samples), 0, 32, st));
-    dense_noise_kernel<<<1, 1, 0, st>>>(s);
-    check_launch();
-    dense_peak_kernel<<<grid, 256, 0, st>>>(s);
     check_launch();
 }
 

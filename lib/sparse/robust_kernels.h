@@ -82,16 +82,17 @@ std::size_t robust_sort_scratch_bytes(std::int64_t count);
 void launch_robust_reset(const robust_device_state& s, void* stream);
 
 /*!
- * HashToBins with the time window: z[h][q] = sum over taps i = q0 + m B of
- * G[i] w(j) x[j], j = start_h + sigma_h i (mod n). x_ptr: a device pointer to the input
- * pointer (so one CUDA graph serves any input); staged: the gathered samples instead
- * (window x hashes, hash after hash), x_ptr unused.
+ * HashToBins with the time window (sparse_hash.cuh, the kernel exact mode also runs):
+ * z[h][q] = sum over taps i = q0 + m B of G[i] w(j) x[j], j = start_h + sigma_h i
+ * (mod n). x_ptr: a device pointer to the input pointer (so one CUDA graph serves any
+ * input); staged: the gathered samples instead (window x hashes, hash after hash),
+ * x_ptr unused.
  */
 void launch_robust_hash(const robust_consts& c,
                         const void* const* x_ptr,
                         const void* staged,
                         const float* taps,
-                        const unsigned long long* walks, //!< (start, step) per hash
+                        const sparse_hash_walk* walks, //!< per hash
                         std::int64_t window,
                         std::int64_t half_window,
                         int total_hashes,

@@ -9,8 +9,8 @@
 // the same robust_fit_tone() in a kernel), and from tones back to plain-spectrum
 // coefficients. The work is O(coefficients found), never O(n).
 
-#include "robust_backend.h"
-#include "sparse_backend.h"
+#include "sparse_exact_backend.h"
+#include "sparse_robust_backend.h"
 #include <algorithm>
 #include <cmath>
 #include <numeric>

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "robust_backend.h"
-#include "sparse_backend.h"
+#include "sparse_exact_backend.h"
+#include "sparse_robust_backend.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>
 #include <algorithm>
@@ -21,8 +21,8 @@ public:
     detail::sparse_params params;
     gpufft::backend used = backend::cpu;
     int device_id = -1;
-    std::unique_ptr<detail::sparse_backend> engine; // exact mode
-    std::unique_ptr<detail::robust_backend> robust; // robust mode
+    std::unique_ptr<detail::sparse_exact_backend> engine;  // exact mode
+    std::unique_ptr<detail::sparse_robust_backend> robust; // robust mode
     detail::robust_frame frame;
     std::vector<sparse_tone> tones;
     double noise_floor = 0;

@@ -51,6 +51,13 @@ struct sparse_consts {
     double phase_tol = 0;  //!< measured phases must match the decoded bin (turns)
 };
 
+//! Per-hash sample walk of the CUDA hashes: the index of tap 0 and the index step per
+//! tap (sigma), mod n.
+struct sparse_hash_walk {
+    unsigned long long start;
+    unsigned long long step;
+};
+
 //! a * b mod n without overflow, for a, b < n <= 2^40 (the plans' limit on n).
 SFFT_HD std::uint64_t mulmod(std::uint64_t a, std::uint64_t b, std::uint64_t n)
 {

@@ -39,7 +39,7 @@ noise_kernel(long long n, double sigma, unsigned long long seed, float2* x)
         const unsigned long long b = mix64(seed ^ (0x9E3779B97F4A7C15ull * (i + 7)));
         const double u1 = (double(a >> 11) + 0.5) * 0x1p-53;
         const double u2 = double(b >> 11) * 0x1p-53;
-        const double r = sigma * sqrt(-2.0 * log(u1));
+        const double r = sigma * sqrt(-2.0 * ::log(u1));
         double s, c;
         sincospi(2.0 * u2, &s, &c);
         x[i] = make_float2(float(r * c), float(r * s));

@@ -6,7 +6,7 @@
  */
 
 #include "../cuda/cuda_resources.h"
-#include "sparse_backend.h"
+#include "sparse_exact_backend.h"
 #include "topk_cuda.h"
 #include <algorithm>
 #include <numeric>

@@ -14,24 +14,24 @@
 // graph launch (~30 nodes) and one copy of the result block (count, flags, k bins, k
 // values).
 //
-// Host input: either only the samples the hashes read are gathered (host threads, into
-// pinned staging) and copied, or all n samples are copied; the first host call times
-// both and keeps the faster (sparse_fft_transfer::automatic).
+// The kernels are in sparse_kernels.cu, sparse_value_kernels.cu and
+// sparse_vote_kernels.cu behind the launchers of sparse_kernels.h; this file owns the
+// buffers, the graph and the transfers. Host input: either only the samples the hashes
+// read are gathered (host threads, into pinned staging) and copied, or all n samples are
+// copied; the first host call times both and keeps the faster
+// (sparse_fft_transfer::automatic).
 
 #include "../cuda/cuda_resources.h"
 #include "../cuda/host_transfer.h"
 #include "host_gather.h"
-#include "sparse_backend.h"
-#include "sparse_cuda_kernels.cuh"
 #include "sparse_cuda_setup.h"
-#include "sparse_vote_kernels.cuh"
+#include "sparse_exact_backend.h"
+#include "sparse_kernels.h"
 #include "topk_cuda.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <sstream>
-#include <thread>
 
 namespace gr {
 namespace gpufft {
@@ -39,9 +39,7 @@ namespace detail {
 
 namespace {
 
-namespace sk = sparse_kernels;
-
-class sparse_cuda final : public sparse_backend
+class sparse_cuda final : public sparse_exact_backend
 {
 public:
     sparse_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer)
@@ -87,7 +85,7 @@ public:
         d_keep.allocate(d_max_found);
         d_vm.allocate(d_max_found);
         const std::size_t out_bytes =
-            sizeof(sk::out_header) +
+            sizeof(sparse_device_header) +
             std::size_t(p.k) * (sizeof(long long) + sizeof(float2));
         d_out.allocate(out_bytes);
         h_out.allocate(out_bytes);
@@ -107,16 +105,16 @@ public:
 
         // Filters and permutations: built once, on the host (O(window)), copied once.
         const std::vector<float> taps = make_window(p);
-        std::vector<sk::hash_walk> walks(H);
+        std::vector<sparse_hash_walk> walks(H);
         for (int h = 0; h < H; ++h)
             walks[h] = { p.sample_index(h, -p.half_window), p.sigma[h / c.levels] };
         copy_up(d_taps.get(), taps.data(), taps.size() * sizeof(float));
-        copy_up(d_walks.get(), walks.data(), walks.size() * sizeof(sk::hash_walk));
+        copy_up(d_walks.get(), walks.data(), walks.size() * sizeof(sparse_hash_walk));
         copy_up(d_sigma.get(), p.sigma.data(), c.loops * sizeof(std::uint64_t));
         copy_up(d_sigma_inv.get(), p.sigma_inv.data(), c.loops * sizeof(std::uint64_t));
         copy_up(d_tau.get(), p.tau.data(), c.loops * sizeof(std::uint64_t));
-        d_use_graph = std::getenv("GPUFFT_SPARSE_NO_GRAPH") == nullptr;
         d_stream.synchronize();
+        fill_state();
     }
 
     ~sparse_cuda() override
@@ -169,200 +167,93 @@ private:
         d_stream.synchronize();
     }
 
+    // The device arrays and sizes the launchers need (sparse_kernels.h).
+    void fill_state()
+    {
+        const auto& p = d_p;
+        auto& s = d_state;
+        s.c = p.c;
+        s.k = p.k;
+        s.window = p.window;
+        s.half_window = p.half_window;
+        s.taps = d_taps.get();
+        s.walks = d_walks.get();
+        s.sigma = d_sigma.get();
+        s.sigma_inv = d_sigma_inv.get();
+        s.tau = d_tau.get();
+        s.x_ptr = reinterpret_cast<const void* const*>(d_xptr.get());
+        s.z = reinterpret_cast<float*>(d_z.get());
+        s.Z = reinterpret_cast<float*>(d_Z.get());
+        s.peak = d_peak.get();
+        s.bad = d_bad.get();
+        s.threshold_rel = p.threshold_rel;
+        s.table = d_table.get();
+        s.table_size = d_table_size;
+        s.found_f = d_found_f.get();
+        s.found_x = reinterpret_cast<double*>(d_found_x.get());
+        s.count = d_count.get();
+        s.count_at = d_count_at.get();
+        s.max_found = d_max_found;
+        s.rounds = p.rounds;
+        s.x = reinterpret_cast<double*>(d_vx.get());
+        s.resp = reinterpret_cast<double*>(d_resp.get());
+        s.at = d_at.get();
+        s.per = d_per;
+        s.R = reinterpret_cast<double*>(d_R.get());
+        s.q = reinterpret_cast<double*>(d_q.get());
+        s.s = reinterpret_cast<double*>(d_s.get());
+        s.p[0] = reinterpret_cast<double*>(d_pdir[0].get());
+        s.p[1] = reinterpret_cast<double*>(d_pdir[1].get());
+        s.gamma = d_gamma.get();
+        s.qq = d_qq.get();
+        s.value_passes = p.value_passes;
+        s.energy = d_energy.get();
+        s.keep = d_keep.get();
+        s.vm = reinterpret_cast<double*>(d_vm.get());
+        s.voting = p.voting;
+        s.bits = d_bits.get();
+        s.vote_words = d_vote_words;
+        s.sel = d_sel.get();
+        s.nsel = d_nsel.get();
+        s.decoded = d_decoded.get();
+        s.decoded_x = reinterpret_cast<double*>(d_decoded_x.get());
+        s.vote_cutoff = p.vote_cutoff;
+        s.vote_threshold = p.vote_threshold;
+        s.header = reinterpret_cast<sparse_device_header*>(d_out.get());
+        s.out_f =
+            reinterpret_cast<long long*>(d_out.get() + sizeof(sparse_device_header));
+        s.out_x = reinterpret_cast<float*>(d_out.get() + sizeof(sparse_device_header) +
+                                           std::size_t(p.k) * sizeof(long long));
+    }
+
     // Everything after the samples are on the device, on d_stream. mode 0: read x through
     // d_xptr (device input), 1: read the staged gather.
     void enqueue(int mode)
     {
-        const auto& c = d_p.c;
         cudaStream_t s = d_stream.get();
-        const int H = d_p.hashes();
-        sk::reset_kernel<<<unsigned(std::min<unsigned long long>(
-                               512, (d_table_size + 255) / 256)),
-                           256,
-                           0,
-                           s>>>(d_table.get(),
-                                d_table_size,
-                                d_peak.get(),
-                                d_bad.get(),
-                                d_count.get(),
-                                d_count_at.get(),
-                                d_p.rounds,
-                                d_gamma.get(),
-                                d_qq.get(),
-                                d_p.value_passes,
-                                d_energy.get());
-        GPUFFT_CUDA_CHECK_LAUNCH();
-
-        const dim3 hblock(sk::hash_buckets, sk::hash_rows);
-        const dim3 hgrid(unsigned((c.B + sk::hash_buckets - 1) / sk::hash_buckets),
-                         unsigned(H));
+        launch_sparse_reset(d_state, s);
         if (mode == 0) {
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
                 d_xptr.get(), d_h_xptr.get(), sizeof(void*), cudaMemcpyHostToDevice, s));
-            sk::hash_kernel<false><<<hgrid, hblock, 0, s>>>(d_xptr.get(),
-                                                            nullptr,
-                                                            d_taps.get(),
-                                                            d_walks.get(),
-                                                            c.n,
-                                                            c.B,
-                                                            d_p.window,
-                                                            d_p.half_window,
-                                                            d_z.get());
         } else {
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_staged.get(),
                                               h_staged.get(),
                                               d_staged.bytes(),
                                               cudaMemcpyHostToDevice,
                                               s));
-            sk::hash_kernel<true><<<hgrid, hblock, 0, s>>>(nullptr,
-                                                           d_staged.get(),
-                                                           d_taps.get(),
-                                                           d_walks.get(),
-                                                           c.n,
-                                                           c.B,
-                                                           d_p.window,
-                                                           d_p.half_window,
-                                                           d_z.get());
         }
-        GPUFFT_CUDA_CHECK_LAUNCH();
+        launch_sparse_hash(d_state, mode == 1, s);
         d_fft.execute_async(d_z.get(), d_Z.get(), s);
-
-        const long long HB = (long long)H * c.B;
-        sk::peak_kernel<<<unsigned(std::min<long long>(256, (HB + 255) / 256)),
-                          256,
-                          0,
-                          s>>>(d_Z.get(), HB, d_peak.get(), d_bad.get(), d_energy.get());
-        GPUFFT_CUDA_CHECK_LAUNCH();
-
-        sk::peel_state st{ d_table.get(),   d_table_size - 1, d_found_f.get(),
-                           d_found_x.get(), d_count.get(),    d_count_at.get(),
-                           d_max_found };
-        const long long LB = (long long)c.loops * c.B;
-        const unsigned dgrid = unsigned((LB + 127) / 128);
-        const unsigned sgrid = unsigned(((long long)d_max_found * c.loops + 127) / 128);
+        launch_sparse_peak(d_state, s);
         if (d_p.voting)
-            enqueue_voting(st);
-        for (int round = 0; round < d_p.rounds && !d_p.voting; ++round) {
-            sk::decode_kernel<<<dgrid, 128, 0, s>>>(c,
-                                                    d_Z.get(),
-                                                    d_sigma_inv.get(),
-                                                    d_tau.get(),
-                                                    d_peak.get(),
-                                                    d_p.threshold_rel,
-                                                    st,
-                                                    round);
-            GPUFFT_CUDA_CHECK_LAUNCH();
-            sk::subtract_kernel<<<sgrid, 128, 0, s>>>(
-                c, d_Z.get(), d_sigma.get(), d_tau.get(), st, round);
-            GPUFFT_CUDA_CHECK_LAUNCH();
-        }
-        // Values: median over hashes, then least squares (CGLS) on the normal equations.
-        sk::value_state v{ d_vx.get(),     d_resp.get(),
-                           d_at.get(),     d_per,
-                           d_R.get(),      d_q.get(),
-                           d_s.get(),      { d_pdir[0].get(), d_pdir[1].get() },
-                           d_gamma.get(),  d_qq.get(),
-                           d_energy.get(), d_keep.get(),
-                           d_vm.get() };
-        const unsigned tgrid = unsigned((d_max_found + 127) / 128);
-        const unsigned mgrid = unsigned(((long long)d_max_found * d_per + 255) / 256);
-        const unsigned bgrid = unsigned((HB + 255) / 256);
-        sk::median_kernel<<<tgrid, 128, 0, s>>>(
-            c, d_Z.get(), d_sigma.get(), d_tau.get(), st, v);
-        GPUFFT_CUDA_CHECK_LAUNCH();
-        sk::residual_kernel<<<bgrid, 256, 0, s>>>(d_Z.get(), HB, d_R.get(), d_q.get());
-        GPUFFT_CUDA_CHECK_LAUNCH();
-        sk::median_residual_kernel<<<mgrid, 256, 0, s>>>(st, v);
-        GPUFFT_CUDA_CHECK_LAUNCH();
-        sk::adjoint_kernel<<<tgrid, 128, 0, s>>>(st, v, 0);
-        GPUFFT_CUDA_CHECK_LAUNCH();
-        for (int it = 0; it < d_p.value_passes; ++it) {
-            sk::forward_kernel<<<mgrid, 256, 0, s>>>(st, v, it);
-            GPUFFT_CUDA_CHECK_LAUNCH();
-            sk::norm_kernel<<<unsigned(std::min<long long>(128, (HB + 255) / 256)),
-                              256,
-                              0,
-                              s>>>(v, HB, it);
-            GPUFFT_CUDA_CHECK_LAUNCH();
-            const unsigned step_grid =
-                unsigned((std::max<long long>(HB, d_max_found) + 255) / 256);
-            if (it + 1 < d_p.value_passes)
-                sk::step_kernel<false><<<step_grid, 256, 0, s>>>(st, v, HB, it);
-            else // the last iteration also sums the residual energy
-                sk::step_kernel<true><<<step_grid, 256, 0, s>>>(st, v, HB, it);
-            GPUFFT_CUDA_CHECK_LAUNCH();
-            if (it + 1 < d_p.value_passes) {
-                sk::adjoint_kernel<<<tgrid, 128, 0, s>>>(st, v, it + 1);
-                GPUFFT_CUDA_CHECK_LAUNCH();
-            }
-        }
-        // Residual check: per tone, only in a frame that is not exactly sparse.
-        sk::vouch_kernel<<<tgrid, 128, 0, s>>>(c, st, v);
-        GPUFFT_CUDA_CHECK_LAUNCH();
-        sk::select_kernel<<<1, 1024, 0, s>>>(
-            st, v, d_bad.get(), int(d_p.k), out_header(), out_f(), out_x());
-        GPUFFT_CUDA_CHECK_LAUNCH();
+            launch_sparse_voting(d_state, s);
+        else
+            for (int round = 0; round < d_p.rounds; ++round)
+                launch_sparse_round(d_state, round, s);
+        launch_sparse_values(d_state, s);
+        launch_sparse_select(d_state, s);
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
             h_out.get(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, s));
-    }
-
-    // The voting location (sparse_vote_kernels.cuh): cutoff, votes, then per round the
-    // selected buckets' single-tone test, acceptance of voted frequencies and the
-    // phase path's subtraction; last, the vote maps are cleared word by word.
-    void enqueue_voting(const sk::peel_state& st)
-    {
-        const auto& c = d_p.c;
-        cudaStream_t s = d_stream.get();
-        const sk::vote_state v{ d_bits.get(),    d_vote_words,      d_sel.get(),
-                                d_nsel.get(),    d_decoded.get(),   d_decoded_x.get(),
-                                d_p.vote_cutoff, d_p.vote_threshold };
-        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_nsel.get(), 0, d_nsel.bytes(), s));
-        const long long LB = (long long)c.loops * c.B;
-        sk::vote_select_kernel<<<unsigned((LB + 255) / 256), 256, 0, s>>>(
-            c, d_Z.get(), d_peak.get(), d_p.threshold_rel, v);
-        GPUFFT_CUDA_CHECK_LAUNCH();
-        const long long runs = (c.nb + sk::vote_run - 1) / sk::vote_run;
-        const long long per_loop = d_p.vote_cutoff * runs;
-        const unsigned all_grid = unsigned((c.loops * per_loop + 255) / 256);
-        const unsigned loop0_grid = unsigned((per_loop + 255) / 256);
-        sk::vote_mark_kernel<<<all_grid, 256, 0, s>>>(c, d_sigma_inv.get(), v);
-        GPUFFT_CUDA_CHECK_LAUNCH();
-        const unsigned sel_grid = unsigned((c.loops * d_p.vote_cutoff + 127) / 128);
-        const unsigned sgrid = unsigned(((long long)d_max_found * c.loops + 127) / 128);
-        for (int round = 0; round < d_p.rounds; ++round) {
-            sk::vote_decode_kernel<<<sel_grid, 128, 0, s>>>(c,
-                                                            d_Z.get(),
-                                                            d_sigma_inv.get(),
-                                                            d_tau.get(),
-                                                            d_peak.get(),
-                                                            d_p.threshold_rel,
-                                                            st,
-                                                            v,
-                                                            round);
-            GPUFFT_CUDA_CHECK_LAUNCH();
-            sk::vote_accept_kernel<<<loop0_grid, 256, 0, s>>>(
-                c, d_sigma.get(), d_sigma_inv.get(), st, v, round);
-            GPUFFT_CUDA_CHECK_LAUNCH();
-            sk::subtract_kernel<<<sgrid, 128, 0, s>>>(
-                c, d_Z.get(), d_sigma.get(), d_tau.get(), st, round);
-            GPUFFT_CUDA_CHECK_LAUNCH();
-        }
-        sk::vote_clear_kernel<<<all_grid, 256, 0, s>>>(c, d_sigma_inv.get(), v);
-        GPUFFT_CUDA_CHECK_LAUNCH();
-    }
-
-    sk::out_header* out_header() const
-    {
-        return reinterpret_cast<sk::out_header*>(d_out.get());
-    }
-    long long* out_f() const
-    {
-        return reinterpret_cast<long long*>(d_out.get() + sizeof(sk::out_header));
-    }
-    float2* out_x() const
-    {
-        return reinterpret_cast<float2*>(d_out.get() + sizeof(sk::out_header) +
-                                         std::size_t(d_p.k) * sizeof(long long));
     }
 
     // The steady-state call: one graph launch (captured on first use of each mode).
@@ -411,6 +302,7 @@ private:
         d_gather_index = gather_indices(d_p);
         h_staged.allocate(d_gather_index.size());
         d_staged.allocate(d_gather_index.size());
+        d_state.staged = reinterpret_cast<const float*>(d_staged.get());
         d_gather = std::make_unique<host_gather>(
             host_gather::threads_for(d_gather_index.size()));
     }
@@ -469,6 +361,7 @@ private:
         else {
             h_staged.release();
             d_staged.release();
+            d_state.staged = nullptr;
             d_gather_index.clear();
             d_gather_index.shrink_to_fit();
             d_gather.reset();
@@ -478,14 +371,14 @@ private:
     void finish(std::vector<std::int64_t>& bins, std::vector<std::complex<float>>& values)
     {
         d_stream.synchronize();
-        const auto* hdr = reinterpret_cast<const sk::out_header*>(h_out.get());
+        const auto* hdr = reinterpret_cast<const sparse_device_header*>(h_out.get());
         d_not_sparse = !hdr->bad && hdr->not_sparse != 0;
         if (hdr->bad)
             throw_non_finite();
-        const auto* f =
-            reinterpret_cast<const long long*>(h_out.get() + sizeof(sk::out_header));
+        const auto* f = reinterpret_cast<const long long*>(h_out.get() +
+                                                           sizeof(sparse_device_header));
         const auto* x =
-            reinterpret_cast<const float2*>(h_out.get() + sizeof(sk::out_header) +
+            reinterpret_cast<const float2*>(h_out.get() + sizeof(sparse_device_header) +
                                             std::size_t(d_p.k) * sizeof(long long));
         const int count = std::min<int>(hdr->count, int(d_p.k));
         bins.resize(count);
@@ -505,7 +398,7 @@ private:
     cuda::stream d_stream;
     cuda::host_stager d_stager;
     cuda::device_buffer<float> d_taps;
-    cuda::device_buffer<sk::hash_walk> d_walks;
+    cuda::device_buffer<sparse_hash_walk> d_walks;
     cuda::device_buffer<unsigned long long> d_sigma, d_sigma_inv, d_tau;
     cuda::device_buffer<float2> d_z, d_Z;
     cuda::device_buffer<const float2*> d_xptr;
@@ -541,11 +434,12 @@ private:
     cuda::device_buffer<long long> d_sel, d_decoded;
     cuda::device_buffer<int> d_nsel;
     cuda::device_buffer<double2> d_decoded_x;
-    bool d_use_graph = true;
+    sparse_device_state d_state;
+    bool d_use_graph = true; // false once a capture failed: stream launches
     cudaGraphExec_t d_graph[2] = { nullptr, nullptr };
 };
 
-class dense_topk_cuda final : public sparse_backend
+class dense_topk_cuda final : public sparse_exact_backend
 {
 public:
     dense_topk_cuda(std::int64_t n, std::int64_t k, int device_id)
@@ -590,14 +484,14 @@ private:
 
 } // namespace
 
-std::unique_ptr<sparse_backend>
+std::unique_ptr<sparse_exact_backend>
 make_sparse_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer)
 {
     cuda::device_guard guard(device_id);
     return std::make_unique<sparse_cuda>(p, device_id, transfer);
 }
 
-std::unique_ptr<sparse_backend>
+std::unique_ptr<sparse_exact_backend>
 make_dense_topk_cuda(std::int64_t n, std::int64_t k, int device_id)
 {
     cuda::device_guard guard(device_id);

@@ -5,270 +5,20 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Device stages of the sparse FFT. Each mirrors a step of the CPU backend
-// (sparse_cpu.cc) and uses the same arithmetic (sparse_math.h).
+// Exact mode's device stages after the location (sparse_kernels.h): values (the median
+// over hashes, then CGLS on the normal equations, in double: the CG sums reach 1e-40),
+// the residual check and the selection of the k largest. Thread per tone, per (tone,
+// bucket) or per bucket; the selection is one block.
 
-#ifndef INCLUDED_GPUFFT_SPARSE_CUDA_KERNELS_CUH
-#define INCLUDED_GPUFFT_SPARSE_CUDA_KERNELS_CUH
-
-#include "sparse_math.h"
-#include <cuda_runtime.h>
-#include <cstdint>
+#include "../cuda/cuda_check.h"
+#include "sparse_kernels.cuh"
+#include <algorithm>
 
 namespace gr {
 namespace gpufft {
 namespace detail {
 namespace sparse_kernels {
-
-constexpr int hash_rows = 8;     // threads sharing one bucket's taps
-constexpr int hash_buckets = 32; // buckets per block
-constexpr unsigned long long empty_key = ~0ull;
-
-
-//! Sum of v over the block (blockDim.x a multiple of 32, at most 1024); the total is
-//! valid in thread 0. Every thread of the block must call it.
-__device__ inline double block_sum(double v)
-{
-    __shared__ double warp_sums[32];
-    for (int o = 16; o; o >>= 1)
-        v += __shfl_xor_sync(0xffffffffu, v, o);
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    __syncthreads(); // warp_sums may still be read by a previous call
-    if (lane == 0)
-        warp_sums[warp] = v;
-    __syncthreads();
-    v = 0;
-    if (warp == 0) {
-        v = lane < int(blockDim.x >> 5) ? warp_sums[lane] : 0.0;
-        for (int o = 16; o; o >>= 1)
-            v += __shfl_xor_sync(0xffffffffu, v, o);
-    }
-    return v;
-}
-
-//! Per-hash sample walk: the index of tap 0 and the index step per tap (sigma), mod n.
-struct hash_walk {
-    unsigned long long start;
-    unsigned long long step;
-};
-
-/*!
- * Window, permute and fold: z[h][q] = sum over taps i = q0 + m B of
- * G[i] x[start_h + sigma i]. Each bucket is owned by hash_rows threads that split its
- * taps and add in shared memory: no atomics, no loop-carried index beyond one add.
- * staged: x holds the gathered samples of each hash one after the other (w per hash).
- */
-template <bool staged>
-__global__ void hash_kernel(const float2* const* x_ptr,
-                            const float2* staged_x,
-                            const float* __restrict__ taps,
-                            const hash_walk* __restrict__ walks,
-                            long long n,
-                            long long B,
-                            long long w,
-                            long long half_window,
-                            float2* __restrict__ z)
-{
-    __shared__ float2 part[hash_rows][hash_buckets];
-    const int h = blockIdx.y;
-    const long long q = (long long)blockIdx.x * hash_buckets + threadIdx.x;
-    float2 acc = make_float2(0.f, 0.f);
-    if (q < B) {
-        const long long q0 = ((-half_window) % B + B) % B; // bucket of tap 0
-        long long i = (q - q0 + B) % B + (long long)threadIdx.y * B;
-        const hash_walk hw = walks[h];
-        const unsigned long long un = (unsigned long long)n;
-        unsigned long long idx = 0, jump = 0;
-        const float2* xs = nullptr;
-        if (staged) {
-            xs = staged_x + (long long)h * w;
-        } else {
-            xs = *x_ptr;
-            idx = hw.start + mulmod(hw.step, (unsigned long long)i % un, un);
-            if (idx >= un)
-                idx -= un;
-            jump = mulmod(hw.step, (unsigned long long)(hash_rows * B) % un, un);
-        }
-        for (; i < w; i += hash_rows * B) {
-            const float g = taps[i];
-            const float2 v = staged ? xs[i] : xs[idx];
-            acc.x += g * v.x;
-            acc.y += g * v.y;
-            if (!staged) {
-                idx += jump;
-                if (idx >= un)
-                    idx -= un;
-            }
-        }
-    }
-    part[threadIdx.y][threadIdx.x] = acc;
-    __syncthreads();
-    if (threadIdx.y == 0 && q < B) {
-        for (int r = 1; r < hash_rows; ++r) {
-            acc.x += part[r][threadIdx.x].x;
-            acc.y += part[r][threadIdx.x].y;
-        }
-        z[(long long)h * B + q] = acc;
-    }
-}
-
-//! Largest |Z|^2 over every bucket (the empty-bucket threshold is relative to it), the
-//! sum of |Z|^2 (the hashed energy the residual check compares with), and a flag when
-//! any bucket is not finite (a NaN/Inf sample was read).
-__global__ void peak_kernel(const float2* __restrict__ Z,
-                            long long count,
-                            unsigned int* peak_bits,
-                            int* bad,
-                            double* hashed_energy)
-{
-    float m = 0.f;
-    double e = 0;
-    bool nonfinite = false;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
-         i += (long long)gridDim.x * blockDim.x) {
-        const float2 v = Z[i];
-        const float a = v.x * v.x + v.y * v.y;
-        if (!isfinite(a)) {
-            nonfinite = true;
-        } else {
-            m = fmaxf(m, a);
-            e += double(v.x) * v.x + double(v.y) * v.y;
-        }
-    }
-    for (int o = 16; o; o >>= 1)
-        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
-    if ((threadIdx.x & 31) == 0)
-        atomicMax(peak_bits, __float_as_uint(m)); // non-negative floats order as uints
-    if (nonfinite)
-        atomicOr(bad, 1);
-    e = block_sum(e);
-    if (threadIdx.x == 0 && e != 0)
-        atomicAdd(hashed_energy, e);
-}
-
-struct peel_state {
-    unsigned long long* table; // open addressing on f, `mask + 1` slots
-    unsigned long long mask;
-    long long* found_f;
-    double2* found_x;
-    int* count;    // tones located (may run past max_found; clamp on read)
-    int* count_at; // count_at[r]: tones located before round r
-    int max_found;
-};
-
-//! The single-tone test of bucket b of loop r on its hashes at every level (Z as laid
-//! out by the batched FFT): true, with the tone's frequency and value, if one tone holds
-//! it.
-__device__ inline bool
-decode_hashed_bucket(const sparse_consts& c,
-                     const float2* __restrict__ Z,
-                     const unsigned long long* __restrict__ sigma_inv,
-                     const unsigned long long* __restrict__ tau,
-                     const unsigned int* peak_bits,
-                     double threshold_rel,
-                     int r,
-                     long long b,
-                     std::int64_t& f,
-                     double& xr,
-                     double& xi)
-{
-    double zr[sparse_max_levels], zi[sparse_max_levels];
-    for (int j = 0; j < c.levels; ++j) {
-        const float2 v = Z[(long long)(r * c.levels + j) * c.B + b];
-        zr[j] = v.x;
-        zi[j] = v.y;
-    }
-    const double thr2 =
-        double(__uint_as_float(*peak_bits)) * threshold_rel * threshold_rel;
-    return decode_bucket(c, zr, zi, b, sigma_inv[r], tau[r], thr2, f, xr, xi);
-}
-
-//! Appends tone f to the located set unless it is there already (open addressing on f).
-__device__ inline void insert_tone(const peel_state& s, unsigned long long f, double2 x)
-{
-    if (*(volatile int*)s.count >= s.max_found)
-        return; // full: bounds the table's load to max_found + loops * B keys
-    unsigned long long slot = f * 0x9E3779B97F4A7C15ull;
-    slot = (slot >> 20) & s.mask;
-    for (;;) {
-        const unsigned long long prev = atomicCAS(&s.table[slot], empty_key, f);
-        if (prev == empty_key) {
-            const int at = atomicAdd(s.count, 1);
-            if (at < s.max_found) {
-                s.found_f[at] = (long long)f;
-                s.found_x[at] = x;
-            }
-            return;
-        }
-        if (prev == f)
-            return; // already located (this round by another loop, or earlier)
-        slot = (slot + 1) & s.mask;
-    }
-}
-
-/*!
- * One peeling round, part 1: every bucket of every loop that holds a single tone names
- * it; tones not seen before are appended (deduplicated through the hash table).
- */
-__global__ void decode_kernel(sparse_consts c,
-                              const float2* __restrict__ Z,
-                              const unsigned long long* __restrict__ sigma_inv,
-                              const unsigned long long* __restrict__ tau,
-                              const unsigned int* peak_bits,
-                              double threshold_rel,
-                              peel_state s,
-                              int round)
-{
-    if (round > 0 && s.count_at[round] == s.count_at[round - 1])
-        return; // nothing was subtracted last round: the buckets have not changed
-    const long long id = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (id >= (long long)c.loops * c.B)
-        return;
-    const int r = int(id / c.B);
-    const long long b = id % c.B;
-    std::int64_t f;
-    double xr, xi;
-    if (decode_hashed_bucket(
-            c, Z, sigma_inv, tau, peak_bits, threshold_rel, r, b, f, xr, xi))
-        insert_tone(s, (unsigned long long)f, make_double2(xr, xi));
-}
-
-/*!
- * Peeling round, part 2: subtract each tone located this round from every hash, in its
- * own bucket and both neighbours (the window's response is negligible further out).
- */
-__global__ void subtract_kernel(sparse_consts c,
-                                float2* Z,
-                                const unsigned long long* __restrict__ sigma,
-                                const unsigned long long* __restrict__ tau,
-                                peel_state s,
-                                int round)
-{
-    const int first = s.count_at[round];
-    const int end = min(*s.count, s.max_found);
-    const long long id = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (id == 0)
-        s.count_at[round + 1] = end;
-    const long long i = first + id / c.loops;
-    if (i >= end)
-        return;
-    const int r = int(id % c.loops);
-    const long long f = s.found_f[i];
-    const double2 x = s.found_x[i];
-    const long long g = (long long)mulmod(sigma[r], (unsigned long long)f, c.n);
-    const long long b0 = own_bucket(c, g);
-    for (int db = -1; db <= 1; ++db) {
-        const long long b = (b0 + db + c.B) % c.B;
-        for (int j = 0; j < c.levels; ++j) {
-            double zr, zi;
-            tone_in_bucket(
-                c, f, g, x.x, x.y, b, (unsigned long long)c.offset[j], tau[r], zr, zi);
-            float2* p = &Z[(long long)(r * c.levels + j) * c.B + b];
-            atomicAdd(&p->x, float(-zr));
-            atomicAdd(&p->y, float(-zi));
-        }
-    }
-}
+namespace {
 
 __device__ inline double median_in_place(double* v, int count)
 {
@@ -525,47 +275,6 @@ __global__ void vouch_kernel(sparse_consts c, peel_state s, value_state v)
     v.vm[i] = make_double2(vr, vi);
 }
 
-//! Host-visible result: header, then k bins, then k values (one copy back).
-struct out_header {
-    int count;      // valid entries
-    int bad;        // a sample read was not finite
-    int not_sparse; // the residual check failed: only vouched-for tones are returned
-    int reserved;   // keeps the bins that follow 8-byte aligned
-};
-
-//! Per-call reset of the small state (one launch instead of a memset each).
-__global__ void reset_kernel(unsigned long long* table,
-                             unsigned long long table_size,
-                             unsigned int* peak,
-                             int* bad,
-                             int* count,
-                             int* count_at,
-                             int rounds,
-                             double* gamma,
-                             double* qq,
-                             int passes,
-                             double* energy)
-{
-    const long long id = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    for (long long i = id; i < (long long)table_size;
-         i += (long long)gridDim.x * blockDim.x)
-        table[i] = empty_key;
-    if (id == 0) {
-        *peak = 0;
-        *bad = 0;
-        *count = 0;
-        energy[0] = 0;
-        energy[1] = 0;
-    }
-    if (id <= rounds)
-        count_at[id] = 0;
-    if (id <= passes) {
-        gamma[id] = 0;
-        if (id < passes)
-            qq[id] = 0;
-    }
-}
-
 __device__ __forceinline__ unsigned int value_key(double2 x)
 {
     return __float_as_uint(float(x.x * x.x + x.y * x.y)); // >= 0: orders as uint
@@ -669,9 +378,84 @@ __global__ void select_kernel(peel_state s,
         hdr->count = k;
 }
 
+value_state values_of(const sparse_device_state& s)
+{
+    return value_state{ reinterpret_cast<double2*>(s.x),
+                        reinterpret_cast<double2*>(s.resp),
+                        s.at,
+                        s.per,
+                        reinterpret_cast<double2*>(s.R),
+                        reinterpret_cast<double2*>(s.q),
+                        reinterpret_cast<double2*>(s.s),
+                        { reinterpret_cast<double2*>(s.p[0]),
+                          reinterpret_cast<double2*>(s.p[1]) },
+                        s.gamma,
+                        s.qq,
+                        s.energy,
+                        s.keep,
+                        reinterpret_cast<double2*>(s.vm) };
+}
+
+} // namespace
 } // namespace sparse_kernels
+
+namespace sk = sparse_kernels;
+
+void launch_sparse_values(const sparse_device_state& s, void* stream)
+{
+    const auto& c = s.c;
+    auto st = static_cast<cudaStream_t>(stream);
+    const sk::peel_state ps = sk::peel_of(s);
+    const sk::value_state v = sk::values_of(s);
+    const auto* Z = reinterpret_cast<const float2*>(s.Z);
+    const long long HB = (long long)c.loops * c.levels * c.B;
+    const unsigned tgrid = unsigned((s.max_found + 127) / 128);
+    const unsigned mgrid = unsigned(((long long)s.max_found * s.per + 255) / 256);
+    const unsigned bgrid = unsigned((HB + 255) / 256);
+    sk::median_kernel<<<tgrid, 128, 0, st>>>(c, Z, s.sigma, s.tau, ps, v);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+    sk::residual_kernel<<<bgrid, 256, 0, st>>>(Z, HB, v.R, v.q);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+    sk::median_residual_kernel<<<mgrid, 256, 0, st>>>(ps, v);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+    sk::adjoint_kernel<<<tgrid, 128, 0, st>>>(ps, v, 0);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+    for (int it = 0; it < s.value_passes; ++it) {
+        sk::forward_kernel<<<mgrid, 256, 0, st>>>(ps, v, it);
+        GPUFFT_CUDA_CHECK_LAUNCH();
+        sk::norm_kernel<<<unsigned(std::min<long long>(128, (HB + 255) / 256)),
+                          256,
+                          0,
+                          st>>>(v, HB, it);
+        GPUFFT_CUDA_CHECK_LAUNCH();
+        const unsigned step_grid =
+            unsigned((std::max<long long>(HB, s.max_found) + 255) / 256);
+        if (it + 1 < s.value_passes)
+            sk::step_kernel<false><<<step_grid, 256, 0, st>>>(ps, v, HB, it);
+        else // the last iteration also sums the residual energy
+            sk::step_kernel<true><<<step_grid, 256, 0, st>>>(ps, v, HB, it);
+        GPUFFT_CUDA_CHECK_LAUNCH();
+        if (it + 1 < s.value_passes) {
+            sk::adjoint_kernel<<<tgrid, 128, 0, st>>>(ps, v, it + 1);
+            GPUFFT_CUDA_CHECK_LAUNCH();
+        }
+    }
+}
+
+void launch_sparse_select(const sparse_device_state& s, void* stream)
+{
+    auto st = static_cast<cudaStream_t>(stream);
+    const sk::peel_state ps = sk::peel_of(s);
+    const sk::value_state v = sk::values_of(s);
+    const unsigned tgrid = unsigned((s.max_found + 127) / 128);
+    // Residual check: per tone, only in a frame that is not exactly sparse.
+    sk::vouch_kernel<<<tgrid, 128, 0, st>>>(s.c, ps, v);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+    sk::select_kernel<<<1, 1024, 0, st>>>(
+        ps, v, s.bad, int(s.k), s.header, s.out_f, reinterpret_cast<float2*>(s.out_x));
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
 } // namespace detail
 } // namespace gpufft
 } // namespace gr
-
-#endif /* INCLUDED_GPUFFT_SPARSE_CUDA_KERNELS_CUH */

@@ -11,15 +11,14 @@
 // voted frequencies a bucket decodes to. The peeling subtraction and everything after
 // are the phase path's kernels.
 
-#ifndef INCLUDED_GPUFFT_SPARSE_VOTE_KERNELS_CUH
-#define INCLUDED_GPUFFT_SPARSE_VOTE_KERNELS_CUH
-
-#include "sparse_cuda_kernels.cuh"
+#include "../cuda/cuda_check.h"
+#include "sparse_kernels.cuh"
 
 namespace gr {
 namespace gpufft {
 namespace detail {
 namespace sparse_kernels {
+namespace {
 
 //! Candidates one thread walks (f steps by sigma^-1: one mulmod per run, not per f).
 constexpr int vote_run = 64;
@@ -195,9 +194,46 @@ __global__ void vote_clear_kernel(sparse_consts c,
     }
 }
 
+} // namespace
 } // namespace sparse_kernels
+
+namespace sk = sparse_kernels;
+
+void launch_sparse_voting(const sparse_device_state& s, void* stream)
+{
+    const auto& c = s.c;
+    auto st = static_cast<cudaStream_t>(stream);
+    const auto* Z = reinterpret_cast<const float2*>(s.Z);
+    const sk::peel_state ps = sk::peel_of(s);
+    const sk::vote_state v{ s.bits,        s.vote_words,
+                            s.sel,         s.nsel,
+                            s.decoded,     reinterpret_cast<double2*>(s.decoded_x),
+                            s.vote_cutoff, s.vote_threshold };
+    GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.nsel, 0, std::size_t(c.loops) * sizeof(int), st));
+    const long long LB = (long long)c.loops * c.B;
+    sk::vote_select_kernel<<<unsigned((LB + 255) / 256), 256, 0, st>>>(
+        c, Z, s.peak, s.threshold_rel, v);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+    const long long runs = (c.nb + sk::vote_run - 1) / sk::vote_run;
+    const long long per_loop = s.vote_cutoff * runs;
+    const unsigned all_grid = unsigned((c.loops * per_loop + 255) / 256);
+    const unsigned loop0_grid = unsigned((per_loop + 255) / 256);
+    sk::vote_mark_kernel<<<all_grid, 256, 0, st>>>(c, s.sigma_inv, v);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+    const unsigned sel_grid = unsigned((c.loops * s.vote_cutoff + 127) / 128);
+    for (int round = 0; round < s.rounds; ++round) {
+        sk::vote_decode_kernel<<<sel_grid, 128, 0, st>>>(
+            c, Z, s.sigma_inv, s.tau, s.peak, s.threshold_rel, ps, v, round);
+        GPUFFT_CUDA_CHECK_LAUNCH();
+        sk::vote_accept_kernel<<<loop0_grid, 256, 0, st>>>(
+            c, s.sigma, s.sigma_inv, ps, v, round);
+        GPUFFT_CUDA_CHECK_LAUNCH();
+        sk::enqueue_subtract(s, round, st);
+    }
+    sk::vote_clear_kernel<<<all_grid, 256, 0, st>>>(c, s.sigma_inv, v);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
 } // namespace detail
 } // namespace gpufft
 } // namespace gr
-
-#endif /* INCLUDED_GPUFFT_SPARSE_VOTE_KERNELS_CUH */

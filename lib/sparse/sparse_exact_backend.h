@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_GPUFFT_SPARSE_BACKEND_H
-#define INCLUDED_GPUFFT_SPARSE_BACKEND_H
+#ifndef INCLUDED_GPUFFT_SPARSE_EXACT_BACKEND_H
+#define INCLUDED_GPUFFT_SPARSE_EXACT_BACKEND_H
 
 #include "sparse_params.h"
 #include <gnuradio/gpufft/backend.h>
@@ -19,11 +19,11 @@ namespace gr {
 namespace gpufft {
 namespace detail {
 
-//! One backend of the sparse FFT (sublinear path or dense fallback).
-class sparse_backend
+//! One backend of the sparse FFT's exact mode (sublinear path or dense fallback).
+class sparse_exact_backend
 {
 public:
-    virtual ~sparse_backend() = default;
+    virtual ~sparse_exact_backend() = default;
     //! bins ascending, values X[bins]; throws std::invalid_argument on non-finite input.
     virtual void execute(const std::complex<float>* x,
                          memory where,
@@ -35,12 +35,12 @@ public:
     virtual std::string notes() const { return {}; }
 };
 
-std::unique_ptr<sparse_backend> make_sparse_cpu(const sparse_params& p);
-std::unique_ptr<sparse_backend> make_dense_topk_cpu(std::int64_t n, std::int64_t k);
+std::unique_ptr<sparse_exact_backend> make_sparse_cpu(const sparse_params& p);
+std::unique_ptr<sparse_exact_backend> make_dense_topk_cpu(std::int64_t n, std::int64_t k);
 #ifdef GPUFFT_HAVE_CUDA
-std::unique_ptr<sparse_backend>
+std::unique_ptr<sparse_exact_backend>
 make_sparse_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer);
-std::unique_ptr<sparse_backend>
+std::unique_ptr<sparse_exact_backend>
 make_dense_topk_cuda(std::int64_t n, std::int64_t k, int device_id);
 #endif
 
@@ -55,4 +55,4 @@ void keep_top_k_sorted(std::int64_t k,
 } // namespace gpufft
 } // namespace gr
 
-#endif /* INCLUDED_GPUFFT_SPARSE_BACKEND_H */
+#endif /* INCLUDED_GPUFFT_SPARSE_EXACT_BACKEND_H */

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_GPUFFT_ROBUST_BACKEND_H
-#define INCLUDED_GPUFFT_ROBUST_BACKEND_H
+#ifndef INCLUDED_GPUFFT_SPARSE_ROBUST_BACKEND_H
+#define INCLUDED_GPUFFT_SPARSE_ROBUST_BACKEND_H
 
 #include "sparse_params.h"
 #include <gnuradio/gpufft/backend.h>
@@ -31,22 +31,22 @@ struct robust_frame {
 };
 
 //! One backend of robust mode (sublinear path or dense FFT + threshold).
-class robust_backend
+class sparse_robust_backend
 {
 public:
-    virtual ~robust_backend() = default;
+    virtual ~sparse_robust_backend() = default;
     //! Throws std::invalid_argument on non-finite samples among those read.
     virtual void run(const std::complex<float>* x, memory where, robust_frame& out) = 0;
     virtual std::string notes() const { return {}; }
 };
 
-std::unique_ptr<robust_backend> make_robust_cpu(const sparse_params& p);
-std::unique_ptr<robust_backend> make_dense_threshold_cpu(const sparse_params& p);
+std::unique_ptr<sparse_robust_backend> make_robust_cpu(const sparse_params& p);
+std::unique_ptr<sparse_robust_backend> make_dense_threshold_cpu(const sparse_params& p);
 #ifdef GPUFFT_HAVE_CUDA
-std::unique_ptr<robust_backend>
+std::unique_ptr<sparse_robust_backend>
 make_robust_cuda(const sparse_params& p, int device_id, sparse_fft_transfer transfer);
-std::unique_ptr<robust_backend> make_dense_threshold_cuda(const sparse_params& p,
-                                                          int device_id);
+std::unique_ptr<sparse_robust_backend> make_dense_threshold_cuda(const sparse_params& p,
+                                                                 int device_id);
 #endif
 
 /*!
@@ -102,4 +102,4 @@ void tone_coefficients(std::int64_t n,
 } // namespace gpufft
 } // namespace gr
 
-#endif /* INCLUDED_GPUFFT_ROBUST_BACKEND_H */
+#endif /* INCLUDED_GPUFFT_SPARSE_ROBUST_BACKEND_H */

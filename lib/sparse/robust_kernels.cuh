@@ -1,0 +1,65 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Pieces robust mode's kernel files share (robust_kernels.cu, robust_dense_kernels.cu):
+// grid sizes, a launch check, a float maximum by atomics and the tone a peak gives.
+// Included only by .cu files.
+
+#ifndef INCLUDED_GPUFFT_ROBUST_KERNELS_CUH
+#define INCLUDED_GPUFFT_ROBUST_KERNELS_CUH
+
+#include "../cuda/cuda_check.h"
+#include "robust_kernels.h"
+#include <cuda_runtime.h>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+namespace robust_kernels {
+
+inline unsigned blocks_for(long long items, int threads)
+{
+    const long long b = (items + threads - 1) / threads;
+    return unsigned(b < 1 ? 1 : b);
+}
+
+inline void check_launch() { GPUFFT_CUDA_CHECK_LAUNCH(); }
+
+// Non-negative floats order as their bit patterns.
+__device__ inline void atomic_max_nonneg(double* at, double v)
+{
+    atomicMax(reinterpret_cast<unsigned long long*>(at), __double_as_longlong(v));
+}
+
+//! Fits a tone to the lobe around peak `bin` and appends it to the result block.
+__device__ inline void emit_tone(robust_device_header* header,
+                                 robust_device_tone* tones,
+                                 int cap,
+                                 const robust_consts& c,
+                                 long long bin,
+                                 const double* yr,
+                                 const double* yi,
+                                 const unsigned char* present)
+{
+    double delta, ar, ai;
+    robust_fit_tone(c, yr, yi, present, delta, ar, ai);
+    double f = double(bin) + delta;
+    if (f < 0)
+        f += double(c.n);
+    else if (f >= double(c.n))
+        f -= double(c.n);
+    const int at = atomicAdd(&header->tones, 1);
+    if (at < cap)
+        tones[at] = robust_device_tone{ f, ar, ai };
+}
+
+} // namespace robust_kernels
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_ROBUST_KERNELS_CUH */
