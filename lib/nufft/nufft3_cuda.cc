@@ -23,12 +23,11 @@
 #include "../cuda/host_transfer.h"
 #include "nufft3_backend.h"
 #include "nufft3_cuda_kernels.h"
+#include "nufft3_trace.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
 #include <cmath>
 #include <complex>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -42,52 +41,6 @@ namespace {
 
 using cuda::device_buffer;
 
-/*!
- * Per-stage device times on stderr when GPUFFT_NUFFT3_TIMING is set (for tuning; off by
- * default, when mark() and report() cost nothing).
- */
-class stage_timer
-{
-public:
-    stage_timer() : d_on(std::getenv("GPUFFT_NUFFT3_TIMING") != nullptr) {}
-    void start(cudaStream_t s)
-    {
-        if (!d_on)
-            return;
-        d_stream = s;
-        d_names.clear();
-        d_events.clear();
-        mark("start");
-    }
-    void mark(const char* name)
-    {
-        if (!d_on)
-            return;
-        d_events.emplace_back(true);
-        d_events.back().record(d_stream);
-        d_names.push_back(name);
-    }
-    void report(const char* what)
-    {
-        if (!d_on || d_events.size() < 2)
-            return;
-        d_events.back().synchronize();
-        std::fprintf(stderr, "nufft3 %s:", what);
-        for (std::size_t i = 1; i < d_events.size(); ++i)
-            std::fprintf(stderr,
-                         " %s %.3f ms",
-                         d_names[i],
-                         d_events[i].elapsed_ms_since(d_events[i - 1]));
-        std::fprintf(stderr, "\n");
-    }
-
-private:
-    bool d_on;
-    cudaStream_t d_stream = nullptr;
-    std::vector<const char*> d_names;
-    std::vector<cuda::event> d_events;
-};
-
 template <typename T>
 class nufft3_cuda : public nufft3_backend
 {
@@ -95,7 +48,7 @@ public:
     using C = std::complex<T>;
 
     explicit nufft3_cuda(const nufft3_config& cfg)
-        : d_cfg(cfg), d_guard_device(cfg.device_id)
+        : d_cfg(cfg), d_guard_device(cfg.device_id), d_trace(cfg.trace, cfg.log)
     {
         cuda::device_guard guard(d_guard_device);
         d_stream = std::make_unique<cuda::stream>();
@@ -123,7 +76,7 @@ public:
         cudaStream_t st = d_stream->get();
         const double* src[2] = { x, y };
         const double* tgt[2] = { s, t };
-        d_timer.start(st);
+        d_trace.start(st);
         if (where == memory::host) {
             ensure(d_coords, std::size_t(dim) * (n_src + n_tgt));
             double* p = d_coords.get();
@@ -137,7 +90,7 @@ public:
             }
         }
 
-        d_timer.mark("upload");
+        d_trace.mark("upload");
         // Extents: the only read-back, since the grid size depends on them.
         const double* arrays[4] = { src[0], tgt[0], src[1], tgt[1] };
         const std::int64_t counts[4] = { n_src, n_tgt, n_src, n_tgt };
@@ -188,15 +141,15 @@ public:
             req.budget_bytes = free_b / 4 * 3 + held_bytes();
         }
         const geometry g = choose_geometry(req, ex, es);
-        d_timer.mark("extents");
+        d_trace.mark("extents");
         configure(g, n_src, n_tgt);
-        d_timer.mark("configure");
+        d_trace.mark("configure");
         prepare_sources(src);
-        d_timer.mark("sources");
+        d_trace.mark("sources");
         prepare_targets(tgt);
-        d_timer.mark("targets");
+        d_trace.mark("targets");
         d_stream->synchronize();
-        d_timer.report("set_points");
+        d_trace.report("set_points");
     }
 
     void execute(const void* c_in, void* F_out, memory where) override
@@ -205,26 +158,26 @@ public:
         cudaStream_t st = d_stream->get();
         const C* c = static_cast<const C*>(c_in);
         C* F = static_cast<C*>(F_out);
-        d_timer.start(st);
+        d_trace.start(st);
         if (where == memory::host) {
             d_stager->to_device(d_c.get(), c_in, d_n_src * sizeof(C), st);
             c = d_c.get();
             F = d_F.get();
         }
-        d_timer.mark("upload");
+        d_trace.mark("upload");
         GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_grid.get(), 0, d_grid.bytes(), st));
-        d_timer.mark("clear");
+        d_trace.mark("clear");
         spread(c);
-        d_timer.mark("spread");
+        d_trace.mark("spread");
         for (auto& p : d_fft)
             p->execute_async(d_grid.get(), d_grid.get(), st);
-        d_timer.mark("fft");
+        d_trace.mark("fft");
         interp(F);
-        d_timer.mark("interp");
+        d_trace.mark("interp");
         if (where == memory::host)
             d_stager->to_host(F_out, d_F.get(), d_n_tgt * sizeof(C), st);
         d_stream->synchronize();
-        d_timer.report("execute");
+        d_trace.report("execute");
     }
 
 private:
@@ -487,7 +440,7 @@ private:
     bool d_use_prephase = false;
 
     std::unique_ptr<cuda::stream> d_stream;
-    stage_timer d_timer;
+    stage_trace d_trace;
     std::unique_ptr<cuda::host_stager> d_stager;
     device_buffer<double> d_partial;
     cuda::pinned_buffer<double> d_partial_host;
