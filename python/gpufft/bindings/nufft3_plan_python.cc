@@ -6,7 +6,8 @@
 
 // Hand-written numpy bindings of the type-3 NUFFT plan (an engine, not a block):
 //   p = gpufft.nufft3_plan(dim, eps, precision="double", backend="auto", device_id=0,
-//                          sign=-1, kernel="es")
+//                          sign=-1, kernel="es", upsampling=0, memory_budget=0,
+//                          trace=False)
 //   p.set_points(x, s)  /  p.set_points(x, y, s, t)     (float64 arrays)
 //   F = p.execute(c)                                     (complex64 or complex128)
 // The GIL is released while the engine works.
@@ -86,7 +87,8 @@ void bind_nufft3_plan(py::module& m)
                          int sign,
                          const std::string& kernel_name,
                          double upsampling,
-                         std::size_t memory_budget) {
+                         std::size_t memory_budget,
+                         bool trace) {
                  nufft3_options o;
                  o.precision = parse_precision(precision_name);
                  o.backend = parse_backend(backend_name);
@@ -95,6 +97,7 @@ void bind_nufft3_plan(py::module& m)
                  o.kernel = parse_nufft_kernel(kernel_name);
                  o.upsampling = upsampling;
                  o.memory_budget = memory_budget;
+                 o.trace = trace;
                  return std::make_unique<nufft3_plan>(dim, eps, o);
              }),
              py::arg("dim"),
@@ -105,7 +108,8 @@ void bind_nufft3_plan(py::module& m)
              py::arg("sign") = -1,
              py::arg("kernel") = "es",
              py::arg("upsampling") = 0.0,
-             py::arg("memory_budget") = 0)
+             py::arg("memory_budget") = 0,
+             py::arg("trace") = false)
         .def(
             "set_points",
             [](nufft3_plan& p, py::array x_any, py::array s_any) {
