@@ -13,7 +13,10 @@
 //
 //   gpufft-bench nufft3 [--cases 1d,2d,1d-big,2d-big] [--kernels es,gaussian]
 //                       [--check 100] [--upsampling 0] [--backend cuda|cpu|all]
-//                       [--memory device|host|both]
+//                       [--memory device|host|both] [--trace 0|1]
+//
+// --trace 1 sets nufft3_options::trace: every set_points and execute also prints its
+// per-stage device times on stderr (the events it records are inside the timed calls).
 
 #include "bench_common.h"
 #include "core/parallel_for.h"
@@ -160,6 +163,7 @@ void run_case(const options& opt,
         o.precision = bc.prec;
         o.kernel = parse_nufft_kernel(kname);
         o.upsampling = kname == "es" ? up : 0;
+        o.trace = opt.get("trace", "0") == "1";
         for (const std::string& mem : memories) {
             const bool on_device = mem == "device";
             nufft3_plan plan(bc.dim, bc.eps, o);
@@ -311,5 +315,5 @@ GPUFFT_BENCH_COMMAND(
     nufft3,
     "type-3 NUFFT, set_points/execute apart, es vs gaussian "
     "[--cases 1d,2d,1d-big,2d-big] [--kernels es,gaussian] [--check 100] "
-    "[--memory device|host|both] [--upsampling 0|1.25|2]",
+    "[--memory device|host|both] [--upsampling 0|1.25|2] [--trace 0|1]",
     bench_nufft3);

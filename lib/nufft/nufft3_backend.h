@@ -10,6 +10,7 @@
 
 #include "nufft3_params.h"
 #include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/log.h>
 #include <gnuradio/gpufft/nufft3_plan.h>
 #include <cstdint>
 #include <memory>
@@ -29,6 +30,8 @@ struct nufft3_config {
     std::size_t memory_budget = 0; //!< 0: the backend's default
     int threads = 1;               //!< resolved (CPU)
     int device_id = 0;             //!< resolved (CUDA)
+    bool trace = false;            //!< per-stage device times to `log` (CUDA)
+    log_handler log;
 };
 
 //! One backend of the type-3 NUFFT. y and t are null in 1D. c and F are complex<float>

@@ -76,6 +76,8 @@ nufft3_plan::nufft3_plan(int dim, double eps, const nufft3_options& options)
     c.upsampling = options.upsampling;
     c.memory_budget = options.memory_budget;
     c.threads = detail::cpu_threads(options.threads, 1 << 20);
+    c.trace = options.trace;
+    c.log = options.log;
     // The Gaussian's rule for a given eps must be representable before any points come.
     // A kernel that cannot reach eps is a constructor error, not a set_points one.
     nufft::check_reachable(

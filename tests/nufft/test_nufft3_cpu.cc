@@ -13,6 +13,7 @@
 #include <gnuradio/gpufft/nufft3_plan.h>
 #include <cmath>
 #include <limits>
+#include <string>
 
 using namespace gr::gpufft;
 using namespace gpufft_test;
@@ -139,6 +140,21 @@ GPUFFT_TEST(plan_reuse_with_new_strengths_and_new_points)
     p = random_points(2, 100, 50, 1.0, 3.0, seed + 5);
     set_points(plan, p);
     GPUFFT_CHECK_LE(plan_error<double>(plan, p, seed + 6), 1e-9);
+}
+
+GPUFFT_TEST(trace_is_silent_on_cpu)
+{
+    // The trace reports device stages; a CPU plan accepts the option and says nothing.
+    const std::uint64_t seed = fresh_seed();
+    int messages = 0;
+    auto o = cpu_options(precision::double_);
+    o.trace = true;
+    o.log = [&messages](log_level, const std::string&) { ++messages; };
+    nufft3_plan plan(1, 1e-9, o);
+    const auto p = random_points(1, 500, 100, 2.0, 10.0, seed);
+    set_points(plan, p);
+    GPUFFT_CHECK_LE(plan_error<double>(plan, p, seed + 1), 1e-9);
+    GPUFFT_CHECK_EQ(messages, 0);
 }
 
 GPUFFT_TEST(degenerate_point_sets)

@@ -6,7 +6,8 @@
  */
 
 // Type-3 NUFFT, CUDA backend: accuracy against a direct NUDFT, agreement with the CPU
-// backend on the same input, device-resident arrays, crowded bins, re-use, bad input.
+// backend on the same input, device-resident arrays, crowded bins, re-use, bad input,
+// the per-stage trace.
 
 #include "nufft/nufft3_checks.h"
 #include "test_harness.h"
@@ -14,6 +15,8 @@
 #include <gnuradio/gpufft/nufft3_plan.h>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #ifdef GPUFFT_HAVE_CUDA
 #include <cuda_runtime.h>
@@ -231,6 +234,45 @@ GPUFFT_TEST(cuda_bad_input)
     nufft3_plan small(1, 1e-6, o);
     p = random_points(1, 100, 100, 1e4, 1e4, fresh_seed());
     GPUFFT_CHECK_THROWS(set_points(small, p), std::invalid_argument, "memory budget");
+}
+
+GPUFFT_TEST(cuda_trace_reports_every_stage_only_when_asked)
+{
+    require_gpu();
+    const std::uint64_t seed = fresh_seed();
+    const auto p = random_points(2, 5000, 300, 2.0, 10.0, seed);
+    struct message {
+        log_level level;
+        std::string text;
+    };
+    for (bool trace : { false, true }) {
+        std::vector<message> log;
+        auto o = opts(backend::cuda, precision::double_);
+        o.trace = trace;
+        o.log = [&log](log_level l, const std::string& m) { log.push_back({ l, m }); };
+        nufft3_plan plan(2, 1e-9, o);
+        set_points(plan, p);
+        GPUFFT_CHECK_LE(plan_error<double>(plan, p, seed + 1), 1e-9);
+        if (!trace) {
+            GPUFFT_CHECK(log.empty());
+            continue;
+        }
+        // One line for set_points and one for execute (plan_error executes once).
+        GPUFFT_CHECK(log.size() == 2);
+        for (const auto& m : log) {
+            std::printf("    %s\n", m.text.c_str());
+            GPUFFT_CHECK(m.level == log_level::debug);
+        }
+        const std::vector<std::string> sp = { "nufft3 set_points:", " upload ",
+                                              " extents ",          " configure ",
+                                              " sources ",          " targets " };
+        const std::vector<std::string> ex = { "nufft3 execute:", " upload ", " clear ",
+                                              " spread ",        " fft ",    " interp " };
+        for (const auto& s : sp)
+            GPUFFT_CHECK(log[0].text.find(s) != std::string::npos);
+        for (const auto& s : ex)
+            GPUFFT_CHECK(log[1].text.find(s) != std::string::npos);
+    }
 }
 
 GPUFFT_TEST_MAIN()

@@ -6,7 +6,8 @@
 
 // Hand-written numpy bindings of the type-3 NUFFT plan (an engine, not a block):
 //   p = gpufft.nufft3_plan(dim, eps, precision="double", backend="auto", device_id=0,
-//                          sign=-1, kernel="es")
+//                          sign=-1, kernel="es", upsampling=0, memory_budget=0,
+//                          trace=False)
 //   p.set_points(x, s)  /  p.set_points(x, y, s, t)     (float64 arrays)
 //   F = p.execute(c)                                     (complex64 or complex128)
 // The GIL is released while the engine works.
@@ -86,7 +87,8 @@ void bind_nufft3_plan(py::module& m)
                          int sign,
                          const std::string& kernel_name,
                          double upsampling,
-                         py::object memory_budget) {
+                         py::object memory_budget,
+                         bool trace) {
                  nufft3_options o;
                  o.precision = parse_precision(precision_name);
                  o.backend = parse_backend(backend_name);
@@ -99,6 +101,7 @@ void bind_nufft3_plan(py::module& m)
                      "memory_budget",
                      0,
                      "a whole number of bytes >= 0 (0: a share of the free memory)"));
+                 o.trace = trace;
                  return std::make_unique<nufft3_plan>(dim, eps, o);
              }),
              py::arg("dim"),
@@ -109,7 +112,8 @@ void bind_nufft3_plan(py::module& m)
              py::arg("sign") = -1,
              py::arg("kernel") = "es",
              py::arg("upsampling") = 0.0,
-             py::arg("memory_budget") = 0)
+             py::arg("memory_budget") = 0,
+             py::arg("trace") = false)
         .def(
             "set_points",
             [](nufft3_plan& p, py::array x_any, py::array s_any) {

@@ -1,0 +1,201 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The type-3 NUFFT's device kernels behind plain C++ launchers (no CUDA types here
+// beyond an opaque stream), one .cu file per stage as in cuFINUFFT:
+//
+//   nufft3_setpoints_kernels.cu  extents, binning and counting sort of the sources,
+//                                subproblems, target placement and corrections,
+//                                the grid's pre-correction
+//   nufft3_spread_kernels.cu     sources onto the fine grid (shared-memory tiles)
+//   nufft3_interp_kernels.cu     the transformed grid at the targets
+//
+// Every pointer is a device array; complex arrays are std::complex<T> on this side and
+// float2 / double2 (the same layout) inside the kernels. Launchers check the launch and
+// throw std::runtime_error on a CUDA failure. nufft3_cuda.cc orchestrates them.
+
+#ifndef INCLUDED_GPUFFT_NUFFT3_CUDA_KERNELS_H
+#define INCLUDED_GPUFFT_NUFFT3_CUDA_KERNELS_H
+
+#include "nufft3_kernel.h"
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+
+namespace gr {
+namespace gpufft {
+namespace nufft {
+
+//! Blocks of the extent reduction: each writes (min, max, non-finite count).
+constexpr int extent_blocks = 256;
+//! Sources one block spreads at most: bounds the work of a crowded bin.
+constexpr int max_subproblem = 1024;
+//! Cells per 1D bin; 2D bins are square, 32 cells a side unless the kernel is too wide.
+constexpr int bin_1d = 1024;
+
+constexpr double two_pi = 6.283185307179586476925;
+
+//! The placement of sources on one axis, as kernels need it.
+struct axis_map {
+    double centre, inv_h;
+    int half_cells; // M / 2: grid index p = n + M / 2
+    int bin, nbins;
+};
+
+struct source_args {
+    const double* x[2];
+    axis_map axis[2];
+    double half_width;
+    long long n;
+};
+
+struct target_axis {
+    const double* s;
+    double centre, inv_ds, x_centre, xi_per_cell; // xi = 2 pi v / M
+};
+
+//! The sorted sources and their subproblems, as the spreading kernel reads them.
+struct spread_args {
+    const int* sub_bin;
+    const int* sub_offset;
+    const int* sub_total;
+    const int* bin_start;
+    const int* bin_count;
+    const int* perm;
+    const int* first[2];
+    int bin[2], nbins0;
+    long long cells[2]; // M0, M1 (1 in 1D)
+    int taps;
+};
+
+// ---------------------------------------------------------------------------------------
+// set_points (nufft3_setpoints_kernels.cu)
+
+//! partial[3 b .. 3 b + 2] = min, max and non-finite count of block b's share of v.
+void launch_extent(const double* v, std::int64_t n, double* partial, void* stream);
+
+//! Scratch bytes of launch_exclusive_scan over n ints.
+std::size_t exclusive_scan_bytes(int n);
+
+//! out[i] = in[0] + ... + in[i - 1] (CUB), with scratch of exclusive_scan_bytes(n).
+void launch_exclusive_scan(const int* in,
+                           int* out,
+                           int n,
+                           void* scratch,
+                           std::size_t scratch_bytes,
+                           void* stream);
+
+//! Per source its bin: count[bin] += 1 (count zeroed by the caller), rank = old count.
+void launch_bin_count(const source_args& a, int dim, int* count, int* rank, void* stream);
+
+//! perm[start[bin] + rank[j]] = j: the sources sorted by bin.
+void launch_permutation(const source_args& a,
+                        int dim,
+                        const int* start,
+                        const int* rank,
+                        int* perm,
+                        void* stream);
+
+/*!
+ * First cell and kernel offset per axis of every source in sorted order, and its
+ * centring phase exp(i sign s_centre . (x - x_centre)) when prephase is not null.
+ */
+template <typename T>
+void launch_gather_sources(const source_args& a,
+                           int dim,
+                           const int* perm,
+                           int* first0,
+                           int* first1,
+                           T* z00,
+                           T* z01,
+                           std::complex<T>* prephase,
+                           double s_centre0,
+                           double s_centre1,
+                           double sign,
+                           void* stream);
+
+//! nsub[b] = ceil(count[b] / max_subproblem).
+void launch_subproblem_count(const int* count, int nbins, int* nsub, void* stream);
+
+//! Bin and offset in the bin of every subproblem; *total = their number.
+void launch_subproblem_fill(const int* nsub,
+                            const int* sub_start,
+                            int nbins,
+                            int* sub_bin,
+                            int* sub_offset,
+                            int* total,
+                            void* stream);
+
+/*!
+ * Per target its first cell and kernel offset per axis, and post = the centring phase
+ * divided by the spreading kernel's transform.
+ */
+template <typename T>
+void launch_targets(const target_axis& a0,
+                    const target_axis& a1,
+                    int dim,
+                    std::int64_t n,
+                    const kernel_spec& ker,
+                    double sign,
+                    int* first0,
+                    int* first1,
+                    T* z00,
+                    T* z01,
+                    std::complex<T>* post,
+                    void* stream);
+
+//! out[p] = 1 / khat(2 pi (p - M/2) / M) for every grid index p of an axis of M cells.
+template <typename T>
+void launch_precorrection(const kernel_spec& ker, std::int64_t M, T* out, void* stream);
+
+// ---------------------------------------------------------------------------------------
+// execute (nufft3_spread_kernels.cu, nufft3_interp_kernels.cu)
+
+/*!
+ * Adds c (times prephase when not null) spread with `ker` and pre-corrected by
+ * precorr0 x precorr1 to the grid: `blocks` blocks of one subproblem each, with a
+ * shared-memory tile of tile_bytes. z0y and precorr1 are unused in 1D.
+ */
+template <typename T>
+void launch_spread(const spread_args& a,
+                   int dim,
+                   unsigned blocks,
+                   std::size_t tile_bytes,
+                   const T* z0x,
+                   const T* z0y,
+                   const std::complex<T>* c,
+                   const std::complex<T>* prephase,
+                   const T* precorr0,
+                   const T* precorr1,
+                   const kernel_spec& ker,
+                   std::complex<T>* grid,
+                   void* stream);
+
+/*!
+ * out[k] = post[k] times the kernel-weighted sum of the M0 x M1 grid around target k
+ * (first cells first0/1, offsets z00/z01; the second axis unused in 1D).
+ */
+template <typename T>
+void launch_interp(std::int64_t n,
+                   int dim,
+                   const int* first0,
+                   const int* first1,
+                   const T* z00,
+                   const T* z01,
+                   const std::complex<T>* post,
+                   const std::complex<T>* grid,
+                   std::int64_t M0,
+                   std::int64_t M1,
+                   const kernel_spec& ker,
+                   std::complex<T>* out,
+                   void* stream);
+
+} // namespace nufft
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_NUFFT3_CUDA_KERNELS_H */

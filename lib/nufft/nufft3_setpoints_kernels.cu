@@ -1,0 +1,395 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// set_points kernels of the type-3 NUFFT (nufft3_cuda_kernels.h): extents (block
+// partials, reduced on the host), a counting sort of the sources by bin (atomic ranks,
+// CUB scan, permutation), first cell / offset / centring phase gathered in sorted order,
+// subproblems of at most max_subproblem sources per bin, per target its placement and
+// correction, and the grid's pre-correction.
+
+#include "nufft3_cuda_device.cuh"
+#include <cub/device/device_scan.cuh>
+
+namespace gr {
+namespace gpufft {
+namespace nufft {
+
+namespace {
+
+//! Per-block min, max and count of non-finite values of v[0..n).
+__global__ void extent_kernel(const double* v, long long n, double* partial)
+{
+    __shared__ double s_lo[threads_per_block], s_hi[threads_per_block],
+        s_bad[threads_per_block];
+    double lo = INFINITY, hi = -INFINITY, bad = 0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x) {
+        const double a = v[i];
+        if (isfinite(a)) {
+            lo = fmin(lo, a);
+            hi = fmax(hi, a);
+        } else {
+            bad += 1;
+        }
+    }
+    s_lo[threadIdx.x] = lo;
+    s_hi[threadIdx.x] = hi;
+    s_bad[threadIdx.x] = bad;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) {
+            s_lo[threadIdx.x] = fmin(s_lo[threadIdx.x], s_lo[threadIdx.x + s]);
+            s_hi[threadIdx.x] = fmax(s_hi[threadIdx.x], s_hi[threadIdx.x + s]);
+            s_bad[threadIdx.x] += s_bad[threadIdx.x + s];
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        partial[3 * blockIdx.x] = s_lo[0];
+        partial[3 * blockIdx.x + 1] = s_hi[0];
+        partial[3 * blockIdx.x + 2] = s_bad[0];
+    }
+}
+
+__device__ __forceinline__ void
+place(const source_args& a, int dim, long long j, int first[2], double z0[2], int& bin)
+{
+    bin = 0;
+    for (int d = dim - 1; d >= 0; --d) {
+        long long f;
+        split_coordinate(
+            (a.x[d][j] - a.axis[d].centre) * a.axis[d].inv_h, a.half_width, f, z0[d]);
+        first[d] = int(f) + a.axis[d].half_cells;
+        bin = bin * a.axis[d].nbins + first[d] / a.axis[d].bin;
+    }
+}
+
+__global__ void bin_count_kernel(source_args a, int dim, int* count, int* rank)
+{
+    const long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (j >= a.n)
+        return;
+    int first[2];
+    double z0[2];
+    int bin;
+    place(a, dim, j, first, z0, bin);
+    rank[j] = atomicAdd(count + bin, 1);
+}
+
+//! Sorted position of every source: its bin's start plus its rank inside the bin.
+__global__ void
+permutation_kernel(source_args a, int dim, const int* start, const int* rank, int* perm)
+{
+    const long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (j >= a.n)
+        return;
+    int first[2];
+    double z0[2];
+    int bin;
+    place(a, dim, j, first, z0, bin);
+    perm[start[bin] + rank[j]] = int(j);
+}
+
+/*!
+ * The sorted arrays, written in order (one random 8-byte read per coordinate instead of
+ * random writes to every array: a scatter costs a 32-byte sector per 4-byte store).
+ */
+template <typename T>
+__global__ void gather_sources_kernel(source_args a,
+                                      int dim,
+                                      const int* perm,
+                                      int* first0,
+                                      int* first1,
+                                      T* z00,
+                                      T* z01,
+                                      typename complex_of<T>::type* prephase,
+                                      double s_centre0,
+                                      double s_centre1,
+                                      double sign)
+{
+    const long long pos = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (pos >= a.n)
+        return;
+    const int j = perm[pos];
+    int first[2];
+    double z0[2];
+    int bin;
+    place(a, dim, j, first, z0, bin);
+    first0[pos] = first[0];
+    z00[pos] = T(z0[0]);
+    if (dim == 2) {
+        first1[pos] = first[1];
+        z01[pos] = T(z0[1]);
+    }
+    if (prephase) {
+        double phase = s_centre0 * (a.x[0][j] - a.axis[0].centre);
+        if (dim == 2)
+            phase += s_centre1 * (a.x[1][j] - a.axis[1].centre);
+        double sn, cs;
+        sincos(sign * phase, &sn, &cs);
+        prephase[pos] = { T(cs), T(sn) };
+    }
+}
+
+//! Subproblems per bin: ceil(count / max_subproblem).
+__global__ void subproblem_count_kernel(const int* count, int nbins, int* nsub)
+{
+    const int b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < nbins)
+        nsub[b] = (count[b] + max_subproblem - 1) / max_subproblem;
+}
+
+__global__ void subproblem_fill_kernel(const int* nsub,
+                                       const int* sub_start,
+                                       int nbins,
+                                       int* sub_bin,
+                                       int* sub_offset,
+                                       int* total)
+{
+    const int b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= nbins)
+        return;
+    const int s0 = sub_start[b];
+    for (int i = 0; i < nsub[b]; ++i) {
+        sub_bin[s0 + i] = b;
+        sub_offset[s0 + i] = i * max_subproblem;
+    }
+    if (b == nbins - 1)
+        *total = s0 + nsub[b];
+}
+
+template <typename T>
+__global__ void targets_kernel(target_axis a0,
+                               target_axis a1,
+                               int dim,
+                               long long n,
+                               kernel_spec ker,
+                               double sign,
+                               int* first0,
+                               int* first1,
+                               T* z00,
+                               T* z01,
+                               typename complex_of<T>::type* post)
+{
+    const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    double phase = 0;
+    T khat = 1;
+    for (int d = 0; d < dim; ++d) {
+        const target_axis& a = d == 0 ? a0 : a1;
+        const double s = a.s[k];
+        const double v = (s - a.centre) * a.inv_ds;
+        long long f;
+        double z;
+        split_coordinate(v, ker.half_width, f, z);
+        (d == 0 ? first0 : first1)[k] = int(f);
+        (d == 0 ? z00 : z01)[k] = T(z);
+        phase += s * a.x_centre;
+        khat *= kernel_transform<T>(ker, T(v * a.xi_per_cell));
+    }
+    double sn, cs;
+    sincos(sign * phase, &sn, &cs);
+    post[k] = { T(cs / double(khat)), T(sn / double(khat)) };
+}
+
+//! 1 / khat(2 pi (p - M/2) / M) for every grid index p.
+template <typename T>
+__global__ void precorrection_kernel(kernel_spec ker, long long M, T* out)
+{
+    const long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (p >= M)
+        return;
+    const T xi = T(two_pi * double(p - M / 2) / double(M));
+    out[p] = T(1) / kernel_transform<T>(ker, xi);
+}
+
+} // namespace
+
+void launch_extent(const double* v, std::int64_t n, double* partial, void* stream)
+{
+    extent_kernel<<<extent_blocks, threads_per_block, 0, as_stream(stream)>>>(
+        v, n, partial);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+std::size_t exclusive_scan_bytes(int n)
+{
+    std::size_t bytes = 0;
+    GPUFFT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
+        nullptr, bytes, static_cast<const int*>(nullptr), static_cast<int*>(nullptr), n));
+    return bytes;
+}
+
+void launch_exclusive_scan(const int* in,
+                           int* out,
+                           int n,
+                           void* scratch,
+                           std::size_t scratch_bytes,
+                           void* stream)
+{
+    GPUFFT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
+        scratch, scratch_bytes, in, out, n, as_stream(stream)));
+}
+
+void launch_bin_count(const source_args& a, int dim, int* count, int* rank, void* stream)
+{
+    bin_count_kernel<<<blocks_for(a.n), threads_per_block, 0, as_stream(stream)>>>(
+        a, dim, count, rank);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+void launch_permutation(const source_args& a,
+                        int dim,
+                        const int* start,
+                        const int* rank,
+                        int* perm,
+                        void* stream)
+{
+    permutation_kernel<<<blocks_for(a.n), threads_per_block, 0, as_stream(stream)>>>(
+        a, dim, start, rank, perm);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+template <typename T>
+void launch_gather_sources(const source_args& a,
+                           int dim,
+                           const int* perm,
+                           int* first0,
+                           int* first1,
+                           T* z00,
+                           T* z01,
+                           std::complex<T>* prephase,
+                           double s_centre0,
+                           double s_centre1,
+                           double sign,
+                           void* stream)
+{
+    gather_sources_kernel<T>
+        <<<blocks_for(a.n), threads_per_block, 0, as_stream(stream)>>>(
+            a,
+            dim,
+            perm,
+            first0,
+            first1,
+            z00,
+            z01,
+            device_complex(prephase),
+            s_centre0,
+            s_centre1,
+            sign);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+void launch_subproblem_count(const int* count, int nbins, int* nsub, void* stream)
+{
+    subproblem_count_kernel<<<blocks_for(nbins),
+                              threads_per_block,
+                              0,
+                              as_stream(stream)>>>(count, nbins, nsub);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+void launch_subproblem_fill(const int* nsub,
+                            const int* sub_start,
+                            int nbins,
+                            int* sub_bin,
+                            int* sub_offset,
+                            int* total,
+                            void* stream)
+{
+    subproblem_fill_kernel<<<blocks_for(nbins),
+                             threads_per_block,
+                             0,
+                             as_stream(stream)>>>(
+        nsub, sub_start, nbins, sub_bin, sub_offset, total);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+template <typename T>
+void launch_targets(const target_axis& a0,
+                    const target_axis& a1,
+                    int dim,
+                    std::int64_t n,
+                    const kernel_spec& ker,
+                    double sign,
+                    int* first0,
+                    int* first1,
+                    T* z00,
+                    T* z01,
+                    std::complex<T>* post,
+                    void* stream)
+{
+    targets_kernel<T><<<blocks_for(n), threads_per_block, 0, as_stream(stream)>>>(
+        a0, a1, dim, n, ker, sign, first0, first1, z00, z01, device_complex(post));
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+template <typename T>
+void launch_precorrection(const kernel_spec& ker, std::int64_t M, T* out, void* stream)
+{
+    precorrection_kernel<T>
+        <<<blocks_for(M), threads_per_block, 0, as_stream(stream)>>>(ker, M, out);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+template void launch_gather_sources<float>(const source_args&,
+                                           int,
+                                           const int*,
+                                           int*,
+                                           int*,
+                                           float*,
+                                           float*,
+                                           std::complex<float>*,
+                                           double,
+                                           double,
+                                           double,
+                                           void*);
+template void launch_targets<float>(const target_axis&,
+                                    const target_axis&,
+                                    int,
+                                    std::int64_t,
+                                    const kernel_spec&,
+                                    double,
+                                    int*,
+                                    int*,
+                                    float*,
+                                    float*,
+                                    std::complex<float>*,
+                                    void*);
+template void
+launch_precorrection<float>(const kernel_spec&, std::int64_t, float*, void*);
+template void launch_gather_sources<double>(const source_args&,
+                                            int,
+                                            const int*,
+                                            int*,
+                                            int*,
+                                            double*,
+                                            double*,
+                                            std::complex<double>*,
+                                            double,
+                                            double,
+                                            double,
+                                            void*);
+template void launch_targets<double>(const target_axis&,
+                                     const target_axis&,
+                                     int,
+                                     std::int64_t,
+                                     const kernel_spec&,
+                                     double,
+                                     int*,
+                                     int*,
+                                     double*,
+                                     double*,
+                                     std::complex<double>*,
+                                     void*);
+template void
+launch_precorrection<double>(const kernel_spec&, std::int64_t, double*, void*);
+
+} // namespace nufft
+} // namespace gpufft
+} // namespace gr
