@@ -57,7 +57,7 @@ public:
         for (std::size_t i = 1; i < d_events.size(); ++i)
             os << " " << d_names[i] << " "
                << d_events[i].elapsed_ms_since(d_events[i - 1]) << " ms";
-        gpufft::log(d_log, log_level::debug, os.str());
+        log_message(d_log, log_level::debug, os.str());
     }
 
 private:
