@@ -199,11 +199,10 @@ stats time_cufft_with_copies(const std::vector<i64>& shape,
     i64 n = 1;
     for (i64 d : shape)
         n *= d;
-    cufftHandle h;
-    GPUFFT_CUFFT_CHECK(cufftCreate(&h));
+    cuda::cufft_handle h;
     std::vector<long long> dims(shape.begin(), shape.end());
     std::size_t ws = 0;
-    GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(h,
+    GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(h.get(),
                                            int(dims.size()),
                                            dims.data(),
                                            nullptr,
@@ -217,19 +216,18 @@ stats time_cufft_with_copies(const std::vector<i64>& shape,
                                            &ws));
     cuda::device_buffer<cufftComplex> d(n);
     cuda::stream s;
-    GPUFFT_CUFFT_CHECK(cufftSetStream(h, s.get()));
+    GPUFFT_CUFFT_CHECK(cufftSetStream(h.get(), s.get()));
     auto st = time_host(
         [&](int) {
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
                 d.get(), in, n * sizeof(cf), cudaMemcpyHostToDevice, s.get()));
-            GPUFFT_CUFFT_CHECK(cufftExecC2C(h, d.get(), d.get(), CUFFT_FORWARD));
+            GPUFFT_CUFFT_CHECK(cufftExecC2C(h.get(), d.get(), d.get(), CUFFT_FORWARD));
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
                 out, d.get(), n * sizeof(cf), cudaMemcpyDeviceToHost, s.get()));
             s.synchronize();
         },
         reps,
         1);
-    cufftDestroy(h);
     return st;
 }
 

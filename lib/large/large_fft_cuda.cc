@@ -41,23 +41,6 @@ namespace {
 using i64 = std::int64_t;
 constexpr int K = large_fft_slots;
 
-class cufft_handle
-{
-public:
-    cufft_handle() { GPUFFT_CUFFT_CHECK(cufftCreate(&d_h)); }
-    ~cufft_handle()
-    {
-        if (d_h)
-            cufftDestroy(d_h);
-    }
-    cufft_handle(const cufft_handle&) = delete;
-    cufft_handle& operator=(const cufft_handle&) = delete;
-    cufftHandle get() const { return d_h; }
-
-private:
-    cufftHandle d_h = 0;
-};
-
 // Debug knobs for measuring alternatives (see docs/large_fft.md):
 //   GPUFFT_LARGE_FFT_STRIDED=1  cuFFT on the strided columns instead of transposing
 //                                them on the card first;
@@ -222,13 +205,13 @@ public:
                             geometries.insert(c.g);
                 }
         for (const auto& geo : geometries) {
-            auto h = std::make_unique<cufft_handle>();
-            GPUFFT_CUFFT_CHECK(cufftSetAutoAllocation(h->get(), 0));
+            cuda::cufft_handle h;
+            GPUFFT_CUFFT_CHECK(cufftSetAutoAllocation(h.get(), 0));
             // rank 2 for the planes of a 3-D array: one call for every plane of a pass
             const int rank = geo.n2 > 1 ? 2 : 1;
             long long n[2] = { geo.n, geo.n2 };
             std::size_t ws = 0;
-            GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(h->get(),
+            GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(h.get(),
                                                    rank,
                                                    n,
                                                    n,
@@ -251,7 +234,7 @@ public:
         }
         d_work.allocate(std::max<std::size_t>(work, 1));
         for (auto& p : d_plans)
-            GPUFFT_CUFFT_CHECK(cufftSetWorkArea(p.second->get(), d_work.get()));
+            GPUFFT_CUFFT_CHECK(cufftSetWorkArea(p.second.get(), d_work.get()));
         d_flag.allocate(1);
     }
 
@@ -340,7 +323,7 @@ private:
                                 d_comp.get());
             return;
         }
-        const cufftHandle h = d_plans.at(c.g)->get();
+        const cufftHandle h = d_plans.at(c.g).get();
         GPUFFT_CUFFT_CHECK(cufftSetStream(h, d_comp.get()));
         if constexpr (dbl)
             GPUFFT_CUFFT_CHECK(cufftExecZ2Z(h, buf + c.offset, buf + c.offset, dir));
@@ -798,7 +781,7 @@ private:
     int d_copy_split;
     double d_issue_ms = 0;
     i64 d_pass = 0, d_whole = 0, d_stage = 0;
-    std::map<fft_geometry, std::unique_ptr<cufft_handle>> d_plans;
+    std::map<fft_geometry, cuda::cufft_handle> d_plans;
     cuda::device_buffer<C> d_whole_buf, d_buf0[K], d_buf1[K];
     cuda::device_buffer<char> d_work;
     cuda::device_buffer<int> d_flag;
