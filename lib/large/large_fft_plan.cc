@@ -6,6 +6,7 @@
  */
 
 #include "core/fftw_lock.h"
+#include "device_budget.h"
 #include "large_fft_backend.h"
 #include "large_fft_host.h"
 #include <gnuradio/gpufft/device.h>
@@ -114,19 +115,7 @@ large_fft_plan::large_fft_plan(std::vector<std::int64_t> shape,
     d.budget = options.memory_budget;
     if (d.used == backend::cuda) {
         d.device_id = resolve_device_id(options.device_id);
-        const auto info = get_device_info(d.device_id);
-        if (d.budget == 0) {
-            // most of what is free: leave room for the context and other plans
-            const std::size_t reserve = std::size_t(768) << 20;
-            d.budget = info.free_memory > 2 * reserve
-                           ? std::size_t(double(info.free_memory - reserve) * 0.92)
-                           : info.free_memory / 2;
-        } else if (d.budget > info.total_memory) {
-            throw std::invalid_argument(
-                "memory_budget: " + std::to_string(d.budget) + " bytes exceeds the " +
-                std::to_string(info.total_memory) + " bytes of device " +
-                std::to_string(d.device_id));
-        }
+        d.budget = detail::resolve_device_budget(d.budget, d.device_id);
     } else if (d.budget == 0) {
         d.budget = default_cpu_budget(d.n, d.elem_bytes);
     }
