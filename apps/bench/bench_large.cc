@@ -13,17 +13,19 @@
 //   gpufft-bench large [--sizes 2^24,2^26,2^28,2^30] [--reps 5] [--fftw-max 2^30]
 //                      [--shapes 8192x8192,512x512x512] [--inplace-only 0|1]
 //                      [--pageable 0|1] [--budget-fraction 8] [--budget-gib 8]
+//                      [--pass-fft four_step|stockham|cufft]
 //
 // Host arrays are pinned (cudaMallocHost) unless --pageable 1 adds pageable cases. The
 // out-of-card case gets a budget of 1/8 of the data (--budget-fraction); --inplace-only
 // runs only the in-place transform with --budget-gib GiB (no second array), against FFTW
 // in place when n <= --fftw-max. Accuracy: the relative error over 16 bins (8 beyond
-// 2^30) against a direct DFT in double.
+// 2^30) against a direct DFT in double. --pass-fft picks what transforms the passes on
+// the GPU (large_fft_config.h; four_step is what large_fft_plan uses).
 
 #include "bench_common.h"
 #include "core/fftw_lock.h"
 #include "core/parallel_for.h"
-#include "large/large_fft_schedule.h"
+#include "large/large_fft_plan_impl.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <fftw3.h>
@@ -299,6 +301,8 @@ void bench_shape(const options& o,
     const std::uint64_t seed = std::random_device{}();
     fill_random(in, n, seed);
     const std::string mem = pageable ? "pageable" : "pinned";
+    detail::large_fft_config config;
+    config.fft = detail::parse_pass_fft(o.get("pass-fft", "four_step"));
     const std::string name = shape_name(shape);
 
     // Baselines, same run.
@@ -319,7 +323,7 @@ void bench_shape(const options& o,
         opt.backend = backend::cuda;
         opt.device_id = o.device;
         opt.memory_budget = budget;
-        large_fft_plan plan(shape, direction::forward, opt);
+        auto plan = detail::make_large_fft_plan(shape, direction::forward, opt, config);
         cf* dst = in_place ? in : out;
         double err = -1;
         // rounds over the host array; in place may add the tile-transpose round
@@ -364,6 +368,7 @@ void bench_shape(const options& o,
         r.params["rounds"] = rounds;
         r.labels["precision"] = "complex64";
         r.labels["memory"] = mem;
+        r.labels["pass_fft"] = detail::to_string(config.fft);
         r.time = st;
         // every round moves the array in and out once
         const double moved = 2.0 * rounds * double(bytes);
@@ -442,6 +447,6 @@ GPUFFT_BENCH_COMMAND(large,
                      "out-of-card FFT of host arrays vs pinned copy+cuFFT+copy and FFTW "
                      "threads [--sizes] [--shapes AxB,AxBxC] [--fftw-max 2^30] "
                      "[--budget-fraction 8] [--inplace-only 1 --budget-gib 8] "
-                     "[--pageable 1]",
+                     "[--pageable 1] [--pass-fft four_step|stockham|cufft]",
                      bench_large);
 #endif

@@ -7,12 +7,35 @@
 
 #include "large_fft_backend.h"
 #include <set>
+#include <stdexcept>
 
 namespace gr {
 namespace gpufft {
 namespace detail {
 
 using i64 = std::int64_t;
+
+std::string to_string(pass_fft f)
+{
+    switch (f) {
+    case pass_fft::four_step:
+        return "four_step";
+    case pass_fft::stockham:
+        return "stockham";
+    case pass_fft::cufft:
+        return "cufft";
+    }
+    return "unknown";
+}
+
+pass_fft parse_pass_fft(const std::string& name)
+{
+    for (auto f : { pass_fft::four_step, pass_fft::stockham, pass_fft::cufft })
+        if (name == to_string(f))
+            return f;
+    throw std::invalid_argument("pass_fft: '" + name +
+                                "' is invalid; must be four_step, stockham or cufft");
+}
 
 std::vector<fft_call> pass_fft_calls(const large_round& r, const large_pass& p)
 {

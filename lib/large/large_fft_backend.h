@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_LARGE_FFT_BACKEND_H
 #define INCLUDED_GPUFFT_LARGE_FFT_BACKEND_H
 
+#include "large_fft_config.h"
 #include "large_fft_schedule.h"
 #include <gnuradio/gpufft/backend.h>
 #include <cstdint>
@@ -52,6 +53,8 @@ class large_fft_executor
 public:
     virtual ~large_fft_executor() = default;
     virtual void run(const large_schedule& s, const void* in, void* out) = 0;
+    //! What the executor has run so far (the CPU executor counts nothing).
+    virtual large_fft_stats stats() const { return {}; }
 };
 
 struct large_exec_config {
@@ -59,6 +62,7 @@ struct large_exec_config {
     precision prec = precision::single;
     int threads = 1;
     int device_id = 0;
+    large_fft_config tuning; //!< the CUDA executor's internal switches
 };
 
 std::unique_ptr<large_fft_executor>

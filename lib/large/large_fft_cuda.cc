@@ -41,50 +41,6 @@ namespace {
 using i64 = std::int64_t;
 constexpr int K = large_fft_slots;
 
-// Debug knobs for measuring alternatives (see docs/large_fft.md):
-//   GPUFFT_LARGE_FFT_STRIDED=1  cuFFT on the strided columns instead of transposing
-//                                them on the card first;
-//   GPUFFT_LARGE_FFT_STAGED=1   stage pinned caller arrays too (CPU gather + wide DMA);
-//   GPUFFT_LARGE_FFT_TRACE=1    print each round's wall time to stderr (2: and each
-//                                pass's copy, compute and move times on the GPU);
-//   GPUFFT_LARGE_FFT_NO_COMPUTE=1  passes move data but compute nothing (wrong
-//                                results: the copies' share of the time);
-//   GPUFFT_LARGE_FFT_NO_FFT=1    passes run everything but the cuFFT calls (wrong
-//                                results: the time with only the evict-first kernels,
-//                                i.e. what an FFT without L2 pollution would reach);
-//   GPUFFT_LARGE_FFT_FFT=four_step (default) | stockham | cufft  who transforms the
-//                                passes: the two evict-first kernels of four_step.h
-//                                where they apply (power-of-two lengths up to 2^16 of
-//                                the column round in place and of the row round), the
-//                                Stockham stages (stockham.h) on the other contiguous
-//                                power-of-two FFTs, cuFFT on the rest; no four-step
-//                                kernels; cuFFT alone;
-//   GPUFFT_LARGE_FFT_COPY_SPLIT=1  each pass's copy in one call per block instead of
-//                                two halves on two streams per direction (default 2:
-//                                4% faster at 2^32 on the H200).
-bool env_flag(const char* name)
-{
-    const char* v = std::getenv(name);
-    return v && *v && std::string(v) != "0";
-}
-
-enum class pass_fft { four_step, stockham, cufft };
-
-pass_fft pass_fft_from_env()
-{
-    const char* v = std::getenv("GPUFFT_LARGE_FFT_FFT");
-    const std::string name = v ? v : "";
-    if (name.empty() || name == "four_step")
-        return pass_fft::four_step;
-    if (name == "stockham")
-        return pass_fft::stockham;
-    if (name == "cufft")
-        return pass_fft::cufft;
-    throw std::invalid_argument("GPUFFT_LARGE_FFT_FFT must be four_step, stockham or "
-                                "cufft, not '" +
-                                name + "'");
-}
-
 // A batch of host moves for a host function on the move stream (which cannot throw).
 struct move_job {
     void* host = nullptr;
@@ -107,19 +63,18 @@ void CUDART_CB run_move_job(void* arg)
 // A column pass (a strided [L][bc] block, bc < B) is transposed on the card so cuFFT
 // runs contiguous batches: the strided cuFFT layouts of large L are several times slower
 // than the extra pass through device memory.
-bool transposes(const large_round& r, const large_pass& p, bool strided)
+bool transposes(const large_round& r, const large_pass& p)
 {
-    return !strided && r.type == large_round::kind::columns && r.B > 1 && p.bc < r.B &&
-           !r.trailing;
+    return r.type == large_round::kind::columns && r.B > 1 && p.bc < r.B && !r.trailing;
 }
 
 // The passes the two kernels of four_step.h transform whole: the column round's [L][bc]
 // blocks written back in natural order, and the row round.
-bool four_step_takes(const large_round& r, const large_pass& p, bool strided)
+bool four_step_takes(const large_round& r, const large_pass& p)
 {
     if (r.type == large_round::kind::rows_transposed)
         return four_step_supports(r.blocks * r.M);
-    return transposes(r, p, strided) && !r.transposed_write && p.ac == 1 &&
+    return transposes(r, p) && !r.transposed_write && p.ac == 1 &&
            four_step_supports(r.L);
 }
 
@@ -149,10 +104,9 @@ bool stockham_takes(const fft_geometry& g)
     return g.n2 == 1 && g.stride == 1 && g.dist == g.n && stockham_supports(g.n);
 }
 
-std::vector<fft_call>
-device_calls(const large_round& r, const large_pass& p, bool strided)
+std::vector<fft_call> device_calls(const large_round& r, const large_pass& p)
 {
-    if (transposes(r, p, strided))
+    if (transposes(r, p))
         return { { { r.L, p.bc, 1, r.L }, 0 } };
     return pass_fft_calls(r, p);
 }
@@ -167,17 +121,9 @@ public:
     large_fft_cuda(const std::vector<const large_schedule*>& schedules,
                    const large_exec_config& cfg)
         : d_cfg(cfg),
-          d_strided(env_flag("GPUFFT_LARGE_FFT_STRIDED")),
-          d_force_staged(env_flag("GPUFFT_LARGE_FFT_STAGED")),
           d_trace(std::getenv("GPUFFT_LARGE_FFT_TRACE")
                       ? std::atoi(std::getenv("GPUFFT_LARGE_FFT_TRACE"))
-                      : 0),
-          d_no_compute(env_flag("GPUFFT_LARGE_FFT_NO_COMPUTE")),
-          d_no_fft(env_flag("GPUFFT_LARGE_FFT_NO_FFT")),
-          d_fft(pass_fft_from_env()),
-          d_copy_split(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT")
-                           ? std::atoi(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT"))
-                           : 2)
+                      : 0)
     {
         cuda::device_guard g(cfg.device_id);
         for (const auto* s : schedules) {
@@ -199,9 +145,10 @@ public:
                     const bool whole = r.type == large_round::kind::whole;
                     if (!whole && own_pass_fft(r, p))
                         continue;
-                    for (const auto& c : whole ? pass_fft_calls(r, large_pass{})
-                                               : device_calls(r, p, d_strided))
-                        if (whole || d_fft == pass_fft::cufft || !stockham_takes(c.g))
+                    for (const auto& c :
+                         whole ? pass_fft_calls(r, large_pass{}) : device_calls(r, p))
+                        if (whole || d_cfg.tuning.fft == pass_fft::cufft ||
+                            !stockham_takes(c.g))
                             geometries.insert(c.g);
                 }
         for (const auto& geo : geometries) {
@@ -239,6 +186,8 @@ public:
     }
 
     ~large_fft_cuda() override { drain(); }
+
+    large_fft_stats stats() const override { return d_stats; }
 
     void run(const large_schedule& s, const void* in, void* out) override
     {
@@ -302,18 +251,15 @@ private:
     // The pass is transformed by the kernels of four_step.h (no cuFFT plan needed).
     bool own_pass_fft(const large_round& r, const large_pass& p) const
     {
-        return d_fft == pass_fft::four_step && !d_no_fft &&
-               four_step_takes(r, p, d_strided);
+        return d_cfg.tuning.fft == pass_fft::four_step && four_step_takes(r, p);
     }
 
     // One FFT call of a pass on `buf`; `scratch` (as large, free now, or null) lets the
     // Stockham stages take contiguous power-of-two rows instead of cuFFT.
     void fft(C* buf, C* scratch, const fft_call& c)
     {
-        if (d_no_fft)
-            return;
         const int dir = static_cast<int>(d_cfg.dir); // CUFFT_FORWARD == -1 as ours
-        if (d_fft != pass_fft::cufft && scratch && stockham_takes(c.g)) {
+        if (d_cfg.tuning.fft != pass_fft::cufft && scratch && stockham_takes(c.g)) {
             launch_stockham_fft(buf + c.offset,
                                 scratch + c.offset,
                                 dbl,
@@ -321,6 +267,7 @@ private:
                                 c.g.batch,
                                 dir,
                                 d_comp.get());
+            ++d_stats.stockham_ffts;
             return;
         }
         const cufftHandle h = d_plans.at(c.g).get();
@@ -329,6 +276,7 @@ private:
             GPUFFT_CUFFT_CHECK(cufftExecZ2Z(h, buf + c.offset, buf + c.offset, dir));
         else
             GPUFFT_CUFFT_CHECK(cufftExecC2C(h, buf + c.offset, buf + c.offset, dir));
+        ++d_stats.cufft_execs;
     }
 
     // [rows][cols] -> [cols / unit][rows][unit] on the compute stream (the Y
@@ -390,7 +338,7 @@ private:
                                  .count();
             }
         } clock{ d_trace > 0, d_issue_ms, t0 };
-        if (d_copy_split < 2) {
+        if (!d_cfg.tuning.split_copies) {
             for (const host_block* b = first; b != last; ++b)
                 issue(*b, 0, b->rows, 0, b->width, st);
             return;
@@ -435,8 +383,8 @@ private:
     // One round of passes through the three-slot ring.
     void run_passes(const large_round& r, const void* src, void* out)
     {
-        const bool direct_in = !d_force_staged && cuda::is_pinned(src);
-        const bool direct_out = !d_force_staged && cuda::is_pinned(out);
+        const bool direct_in = cuda::is_pinned(src);
+        const bool direct_out = cuda::is_pinned(out);
         if (!direct_in || !direct_out)
             ensure_staging();
         const int th = std::max(1, d_cfg.threads);
@@ -548,7 +496,7 @@ private:
                 mark(i, 2, d_comp.get());
                 C* buf = d_buf0[s].get();
                 C* res = buf;
-                const bool own = !d_no_compute && own_pass_fft(r, p);
+                const bool own = own_pass_fft(r, p);
                 if (r.from_input && !own) // kernel A checks what it loads
                     launch_finite_check(buf, dbl, p.elements, d_flag.get(), d_comp.get());
                 twiddle_params tw;
@@ -559,13 +507,7 @@ private:
                     tw.div = r.tw_div;
                     tw.sign = static_cast<int>(d_cfg.dir);
                 }
-                if (d_no_compute) {
-                    // transfers alone (timing the copies; the result is wrong)
-                    if (r.transposed_write ||
-                        r.type == large_round::kind::rows_transposed ||
-                        r.type == large_round::kind::tile_transpose)
-                        res = d_buf1[s].get();
-                } else if (own) {
+                if (own) {
                     // both kernels: A in place, B into the slot's other buffer in the
                     // layout the copy out wants, twiddled (column round)
                     res = d_buf1[s].get();
@@ -577,6 +519,7 @@ private:
                                          tw,
                                          r.from_input ? d_flag.get() : nullptr,
                                          d_comp.get());
+                    ++d_stats.four_step_ffts;
                 } else if (r.type == large_round::kind::tile_transpose) {
                     res = d_buf1[s].get();
                     launch_transpose(buf,
@@ -604,13 +547,13 @@ private:
                         transpose_units(res, buf, r.M, r.blocks * r.tile, r.tile);
                         res = buf;
                     }
-                } else if (transposes(r, p, d_strided)) {
+                } else if (transposes(r, p)) {
                     // [L][bc] -> [bc][L], contiguous FFTs, twiddle with k the column
                     // index
                     C* t = d_buf1[s].get();
                     launch_transpose(
                         buf, t, dbl, 1, r.L, p.bc, twiddle_params{}, d_comp.get());
-                    for (const auto& c : device_calls(r, p, d_strided))
+                    for (const auto& c : device_calls(r, p))
                         fft(t, buf, c); // the untransposed pass is spent
                     if (r.twiddle) {
                         tw.swap = true;
@@ -774,11 +717,8 @@ private:
     }
 
     large_exec_config d_cfg;
-    bool d_strided, d_force_staged;
     int d_trace;
-    bool d_no_compute, d_no_fft;
-    pass_fft d_fft;
-    int d_copy_split;
+    large_fft_stats d_stats;
     double d_issue_ms = 0;
     i64 d_pass = 0, d_whole = 0, d_stage = 0;
     std::map<fft_geometry, cuda::cufft_handle> d_plans;

@@ -10,6 +10,7 @@
 
 #include "large/host_transpose.h"
 #include "large/large_fft_host.h"
+#include "large/large_fft_plan_impl.h"
 #include "large_fft_checks.h"
 #include <cstdio>
 #include <cstring>
@@ -426,6 +427,26 @@ GPUFFT_TEST(two_and_three_dimensions)
             GPUFFT_CHECK_LE(check_plan<double>(p, int(dir)), 1e-12);
         }
     }
+}
+
+// The CUDA executor's switches by name (the bench's --pass-fft); the CPU executor runs
+// the same schedule whatever they say.
+GPUFFT_TEST(internal_config)
+{
+    for (auto f : { detail::pass_fft::four_step,
+                    detail::pass_fft::stockham,
+                    detail::pass_fft::cufft })
+        GPUFFT_CHECK(detail::parse_pass_fft(detail::to_string(f)) == f);
+    GPUFFT_CHECK_THROWS(
+        detail::parse_pass_fft("fftw"), std::invalid_argument, "pass_fft");
+    detail::large_fft_config config;
+    config.fft = detail::pass_fft::cufft;
+    config.split_copies = false;
+    auto p = detail::make_large_fft_plan(
+        { 4096 }, direction::forward, cpu(budget_for_pass(1024, 16)), config);
+    GPUFFT_CHECK_EQ(p.passes(), 2);
+    GPUFFT_CHECK_LE(check_plan<double>(p, -1), 1e-12);
+    GPUFFT_CHECK_EQ(detail::plan_stats(p).cufft_execs, 0);
 }
 
 GPUFFT_TEST(bad_input_is_refused)

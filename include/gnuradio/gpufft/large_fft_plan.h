@@ -21,6 +21,10 @@
 namespace gr {
 namespace gpufft {
 
+namespace detail {
+class large_fft_plan_access; // the library's internal constructor (not public API)
+}
+
 struct large_fft_options {
     gpufft::backend backend = backend::automatic;
     int device_id = 0;
@@ -97,6 +101,9 @@ public:
     class impl;
 
 private:
+    friend class detail::large_fft_plan_access;
+    explicit large_fft_plan(std::unique_ptr<impl> d);
+
     std::unique_ptr<impl> d_impl;
 };
 
