@@ -13,14 +13,15 @@
 //   gpufft-bench large [--sizes 2^24,2^26,2^28,2^30] [--reps 5] [--fftw-max 2^30]
 //                      [--shapes 8192x8192,512x512x512] [--inplace-only 0|1]
 //                      [--pageable 0|1] [--budget-fraction 8] [--budget-gib 8]
-//                      [--pass-fft four_step|stockham|cufft]
+//                      [--pass-fft four_step|stockham|cufft] [--trace 1]
 //
 // Host arrays are pinned (cudaMallocHost) unless --pageable 1 adds pageable cases. The
 // out-of-card case gets a budget of 1/8 of the data (--budget-fraction); --inplace-only
 // runs only the in-place transform with --budget-gib GiB (no second array), against FFTW
 // in place when n <= --fftw-max. Accuracy: the relative error over 16 bins (8 beyond
 // 2^30) against a direct DFT in double. --pass-fft picks what transforms the passes on
-// the GPU (large_fft_config.h; four_step is what large_fft_plan uses).
+// the GPU (large_fft_config.h; four_step is what large_fft_plan uses); --trace 1 turns on
+// large_fft_options::trace (round and pass times on stderr).
 
 #include "bench_common.h"
 #include "core/fftw_lock.h"
@@ -323,6 +324,7 @@ void bench_shape(const options& o,
         opt.backend = backend::cuda;
         opt.device_id = o.device;
         opt.memory_budget = budget;
+        opt.trace = o.get("trace", "0") == "1";
         auto plan = detail::make_large_fft_plan(shape, direction::forward, opt, config);
         cf* dst = in_place ? in : out;
         double err = -1;
@@ -447,6 +449,6 @@ GPUFFT_BENCH_COMMAND(large,
                      "out-of-card FFT of host arrays vs pinned copy+cuFFT+copy and FFTW "
                      "threads [--sizes] [--shapes AxB,AxBxC] [--fftw-max 2^30] "
                      "[--budget-fraction 8] [--inplace-only 1 --budget-gib 8] "
-                     "[--pageable 1] [--pass-fft four_step|stockham|cufft]",
+                     "[--pageable 1] [--pass-fft four_step|stockham|cufft] [--trace 1]",
                      bench_large);
 #endif

@@ -11,6 +11,7 @@
 #include "large_fft_config.h"
 #include "large_fft_schedule.h"
 #include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/log.h>
 #include <cstdint>
 #include <memory>
 #include <tuple>
@@ -62,6 +63,8 @@ struct large_exec_config {
     precision prec = precision::single;
     int threads = 1;
     int device_id = 0;
+    bool trace = false;      //!< large_fft_options::trace
+    log_handler log;         //!< where the trace goes
     large_fft_config tuning; //!< the CUDA executor's internal switches
 };
 

@@ -12,6 +12,7 @@
 #include "core/parallel_for.h"
 #include "large_fft_backend.h"
 #include "large_fft_host.h"
+#include "large_fft_trace.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <cmath>
 #include <complex>
@@ -97,7 +98,7 @@ class large_fft_cpu final : public large_fft_executor
 public:
     large_fft_cpu(const std::vector<const large_schedule*>& schedules,
                   const large_exec_config& cfg)
-        : d_cfg(cfg)
+        : d_cfg(cfg), d_trace(cfg.trace, cfg.log)
     {
         i64 cap = 0;
         for (const auto* s : schedules)
@@ -121,59 +122,70 @@ public:
         using C = std::complex<T>;
         const C* in = static_cast<const C*>(in_v);
         C* out = static_cast<C*>(out_v);
-        const int sign = static_cast<int>(d_cfg.dir);
-        const int th = d_cfg.threads;
-        for (const auto& r : s.rounds) {
-            const C* src = r.from_input ? in : out;
-            if (r.type == large_round::kind::whole) {
-                if (!all_finite(in, s.size, sizeof(C), th))
-                    throw_nonfinite();
-                if (in != out)
-                    gather_blocks(
-                        in, out, { { 0, 1, s.size, s.size, 0 } }, sizeof(C), th);
-                for (const auto& c : pass_fft_calls(r, large_pass{}))
-                    fft(out, c);
-                continue;
-            }
-            for (const auto& p : r.pass_list) {
-                C* buf = d_buf0.data();
-                gather_blocks(src, buf, p.reads, sizeof(C), th);
-                if (r.from_input && !all_finite(buf, p.elements, sizeof(C), th))
-                    throw_nonfinite();
-                C* res = buf;
-                if (r.type == large_round::kind::tile_transpose) {
-                    res = d_buf1.data();
-                    const i64 t = r.tile;
-                    for (std::size_t i = 0; i < p.reads.size(); ++i)
-                        transpose(buf + i * t * t, res + i * t * t, t, t, th);
-                } else {
-                    for (const auto& c : pass_fft_calls(r, p))
-                        fft(buf, c);
-                    if (r.twiddle)
-                        twiddle(buf, r, p, sign, th);
-                    if (r.transposed_write) {
-                        res = d_buf1.data();
-                        if (r.unit > 1)
-                            transpose_units(buf, res, r.L, p.bc, r.unit, th);
-                        else
-                            transpose(buf, res, r.L, p.bc, th);
-                    } else if (r.type == large_round::kind::rows_transposed) {
-                        // [T][M][blocks] -> [M][blocks][T] -> [blocks][M][T]
-                        res = d_buf1.data();
-                        transpose(buf, res, r.tile, r.blocks * r.M, th);
-                        if (r.blocks > 1) {
-                            transpose_units(res, buf, r.M, r.blocks * r.tile, r.tile, th);
-                            res = buf;
-                        }
-                    }
-                }
-                move_blocks(out, p.moves.data(), p.moves.size(), sizeof(C), th);
-                scatter_blocks(res, out, p.writes, sizeof(C), th);
-            }
+        for (std::size_t k = 0; k < s.rounds.size(); ++k) {
+            const auto& r = s.rounds[k];
+            d_trace.begin_round();
+            run_round(r, s, in, out);
+            d_trace.end_round(k, s.rounds.size(), r.describe(sizeof(C)));
         }
     }
 
 private:
+    void run_round(const large_round& r,
+                   const large_schedule& s,
+                   const std::complex<T>* in,
+                   std::complex<T>* out)
+    {
+        using C = std::complex<T>;
+        const int sign = static_cast<int>(d_cfg.dir);
+        const int th = d_cfg.threads;
+        const C* src = r.from_input ? in : out;
+        if (r.type == large_round::kind::whole) {
+            if (!all_finite(in, s.size, sizeof(C), th))
+                throw_nonfinite();
+            if (in != out)
+                gather_blocks(in, out, { { 0, 1, s.size, s.size, 0 } }, sizeof(C), th);
+            for (const auto& c : pass_fft_calls(r, large_pass{}))
+                fft(out, c);
+            return;
+        }
+        for (const auto& p : r.pass_list) {
+            C* buf = d_buf0.data();
+            gather_blocks(src, buf, p.reads, sizeof(C), th);
+            if (r.from_input && !all_finite(buf, p.elements, sizeof(C), th))
+                throw_nonfinite();
+            C* res = buf;
+            if (r.type == large_round::kind::tile_transpose) {
+                res = d_buf1.data();
+                const i64 t = r.tile;
+                for (std::size_t i = 0; i < p.reads.size(); ++i)
+                    transpose(buf + i * t * t, res + i * t * t, t, t, th);
+            } else {
+                for (const auto& c : pass_fft_calls(r, p))
+                    fft(buf, c);
+                if (r.twiddle)
+                    twiddle(buf, r, p, sign, th);
+                if (r.transposed_write) {
+                    res = d_buf1.data();
+                    if (r.unit > 1)
+                        transpose_units(buf, res, r.L, p.bc, r.unit, th);
+                    else
+                        transpose(buf, res, r.L, p.bc, th);
+                } else if (r.type == large_round::kind::rows_transposed) {
+                    // [T][M][blocks] -> [M][blocks][T] -> [blocks][M][T]
+                    res = d_buf1.data();
+                    transpose(buf, res, r.tile, r.blocks * r.M, th);
+                    if (r.blocks > 1) {
+                        transpose_units(res, buf, r.M, r.blocks * r.tile, r.tile, th);
+                        res = buf;
+                    }
+                }
+            }
+            move_blocks(out, p.moves.data(), p.moves.size(), sizeof(C), th);
+            scatter_blocks(res, out, p.writes, sizeof(C), th);
+        }
+    }
+
     // A 2-D geometry runs as 1-D FFTs: all rows at once, then the columns plane by
     // plane (FFTW's guru interface would take both batch loops, dense_fft_plan one).
     static std::vector<fft_geometry> as_1d(const fft_geometry& g)
@@ -203,6 +215,7 @@ private:
     }
 
     large_exec_config d_cfg;
+    large_fft_trace d_trace;
     std::vector<std::complex<T>> d_buf0, d_buf1;
     std::map<fft_geometry, dense_fft_plan> d_plans;
 };

@@ -20,6 +20,7 @@
 #include "large_fft_backend.h"
 #include "large_fft_host.h"
 #include "large_fft_kernels.h"
+#include "large_fft_trace.h"
 #include "stockham.h"
 #include <cufft.h>
 #include <chrono>
@@ -120,10 +121,7 @@ class large_fft_cuda final : public large_fft_executor
 public:
     large_fft_cuda(const std::vector<const large_schedule*>& schedules,
                    const large_exec_config& cfg)
-        : d_cfg(cfg),
-          d_trace(std::getenv("GPUFFT_LARGE_FFT_TRACE")
-                      ? std::atoi(std::getenv("GPUFFT_LARGE_FFT_TRACE"))
-                      : 0)
+        : d_cfg(cfg), d_trace(cfg.trace, cfg.log)
     {
         cuda::device_guard g(cfg.device_id);
         for (const auto* s : schedules) {
@@ -193,8 +191,9 @@ public:
     {
         cuda::device_guard g(d_cfg.device_id);
         try {
-            for (const auto& r : s.rounds) {
-                const auto t0 = std::chrono::steady_clock::now();
+            for (std::size_t k = 0; k < s.rounds.size(); ++k) {
+                const auto& r = s.rounds[k];
+                d_trace.begin_round();
                 const void* src = r.from_input ? in : out;
                 if (r.from_input)
                     GPUFFT_CUDA_CHECK(
@@ -211,15 +210,7 @@ public:
                         throw std::invalid_argument(
                             "execute: the input holds a NaN or infinite sample");
                 }
-                if (d_trace)
-                    std::fprintf(stderr,
-                                 "large_fft: %.2f ms (%.2f ms issuing copies)  %s\n",
-                                 std::chrono::duration<double, std::milli>(
-                                     std::chrono::steady_clock::now() - t0)
-                                     .count(),
-                                 d_issue_ms,
-                                 r.describe(sizeof(C)).c_str());
-                d_issue_ms = 0;
+                d_trace.end_round(k, s.rounds.size(), r.describe(sizeof(C)));
             }
         } catch (...) {
             drain();
@@ -325,19 +316,7 @@ private:
                                                         cudaMemcpyDeviceToHost,
                                                         on));
             };
-        const auto t0 = std::chrono::steady_clock::now();
-        struct issue_clock { // trace: host time spent issuing copies
-            bool on;
-            double& total;
-            std::chrono::steady_clock::time_point t0;
-            ~issue_clock()
-            {
-                if (on)
-                    total += std::chrono::duration<double, std::milli>(
-                                 std::chrono::steady_clock::now() - t0)
-                                 .count();
-            }
-        } clock{ d_trace > 0, d_issue_ms, t0 };
+        large_fft_trace::issue_clock clock(d_trace);
         if (!d_cfg.tuning.split_copies) {
             for (const host_block* b = first; b != last; ++b)
                 issue(*b, 0, b->rows, 0, b->width, st);
@@ -409,11 +388,11 @@ private:
         // trace 2: per pass, GPU times of copy in, compute, copy out and host moves
         constexpr int n_marks = 8;
         std::vector<cuda::event> marks;
-        if (d_trace > 1)
+        if (d_trace.on())
             for (std::size_t k = 0; k < passes.size() * n_marks; ++k)
                 marks.emplace_back(true);
         auto mark = [&](std::size_t i, int k, cudaStream_t st) {
-            if (d_trace > 1)
+            if (d_trace.on())
                 marks[i * n_marks + k].record(st);
         };
 
@@ -623,27 +602,25 @@ private:
         for (const auto& j : jobs)
             if (j.error)
                 std::rethrow_exception(j.error);
-        if (d_trace > 1) {
+        if (d_trace.on()) {
             auto at = [&](std::size_t i, int k) {
-                float ms = 0;
-                GPUFFT_CUDA_CHECK(cudaEventElapsedTime(
-                    &ms, marks[0].get(), marks[i * n_marks + k].get()));
-                return ms;
+                return marks[i * n_marks + k].elapsed_ms_since(marks[0]);
             };
-            for (std::size_t i = 0; i < passes.size(); ++i)
-                std::fprintf(
-                    stderr,
-                    "  pass %3zu  in %7.1f-%7.1f  fft %7.1f-%7.1f  out %7.1f-%7.1f"
-                    "  moves %7.1f-%7.1f\n",
-                    i,
-                    at(i, 0),
-                    at(i, 1),
-                    at(i, 2),
-                    at(i, 3),
-                    at(i, 4),
-                    at(i, 5),
-                    moves ? at(i, 6) : 0.f,
-                    moves ? at(i, 7) : 0.f);
+            for (std::size_t i = 0; i < passes.size(); ++i) {
+                pass_times t;
+                t.in[0] = at(i, 0);
+                t.in[1] = at(i, 1);
+                t.compute[0] = at(i, 2);
+                t.compute[1] = at(i, 3);
+                t.out[0] = at(i, 4);
+                t.out[1] = at(i, 5);
+                t.has_moves = moves;
+                if (moves) {
+                    t.moves[0] = at(i, 6);
+                    t.moves[1] = at(i, 7);
+                }
+                d_trace.pass(i, t);
+            }
         }
     }
 
@@ -717,9 +694,8 @@ private:
     }
 
     large_exec_config d_cfg;
-    int d_trace;
+    large_fft_trace d_trace;
     large_fft_stats d_stats;
-    double d_issue_ms = 0;
     i64 d_pass = 0, d_whole = 0, d_stage = 0;
     std::map<fft_geometry, cuda::cufft_handle> d_plans;
     cuda::device_buffer<C> d_whole_buf, d_buf0[K], d_buf1[K];

@@ -111,6 +111,8 @@ large_fft_plan detail::large_fft_plan_access::make(std::vector<std::int64_t> sha
     cfg.threads = detail::cpu_threads(options.threads, (long long)d.n);
     d.threads = cfg.threads;
     cfg.device_id = d.device_id;
+    cfg.trace = options.trace;
+    cfg.log = options.log;
     cfg.tuning = config;
     const std::vector<const detail::large_schedule*> both{ &d.out_of_place, &d.in_place };
     if (d.used == backend::cuda) {

@@ -429,6 +429,29 @@ GPUFFT_TEST(two_and_three_dimensions)
     }
 }
 
+// The trace: one debug message per round of each execute, through the plan's log.
+GPUFFT_TEST(trace_reports_each_round)
+{
+    for (bool on : { false, true }) {
+        std::vector<std::pair<log_level, std::string>> got;
+        auto o = cpu(budget_for_pass(1024, 16));
+        o.trace = on;
+        o.log = [&](log_level l, const std::string& m) { got.emplace_back(l, m); };
+        large_fft_plan p({ 4096 }, direction::forward, o);
+        GPUFFT_CHECK_EQ(p.passes(), 2);
+        const auto x = random_complex<double>(4096, fresh_seed());
+        std::vector<std::complex<double>> y(4096);
+        p.execute(x.data(), y.data());
+        GPUFFT_CHECK_EQ(got.size(), std::size_t(on ? 2 : 0));
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            GPUFFT_CHECK(got[i].first == log_level::debug);
+            GPUFFT_CHECK_EQ(got[i].second.rfind(
+                                "large_fft round " + std::to_string(i + 1) + "/2: ", 0),
+                            std::size_t(0));
+        }
+    }
+}
+
 // The CUDA executor's switches by name (the bench's --pass-fft); the CPU executor runs
 // the same schedule whatever they say.
 GPUFFT_TEST(internal_config)

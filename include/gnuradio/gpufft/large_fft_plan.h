@@ -41,6 +41,13 @@ struct large_fft_options {
     std::size_t memory_budget = 0;
     //! CPU threads for FFTW; 0 uses every hardware thread.
     int threads = 0;
+    /*!
+     * Report, after every round of each execute(), its wall time and schedule through
+     * `log` at log_level::debug; the CUDA backend adds the host time spent issuing
+     * copies and, per pass, when its copy in, compute, copy out and host moves ran on
+     * the GPU (from CUDA events, which cost a little time of their own).
+     */
+    bool trace = false;
     //! Where the plan's messages go (gnuradio/gpufft/log.h); empty: stderr.
     gpufft::log_handler log;
 };
