@@ -38,7 +38,13 @@ struct fft_call {
     std::int64_t offset = 0; //!< first element in the pass buffer
 };
 
-//! The FFTs a pass of round `r` runs on its buffer, in order (whole: on the whole array).
+//! The FFTs of an in-card round, in order, on the whole array.
+std::vector<fft_call> fft_calls(const whole_round& r);
+//! The FFTs pass `p` of a column round runs on its buffer, in order.
+std::vector<fft_call> fft_calls(const column_round& r, const large_pass& p);
+//! The row FFTs of a pass of a transposed row round.
+std::vector<fft_call> fft_calls(const rows_transposed_round& r);
+//! The FFTs of pass `p` of any round (tile transposes have none).
 std::vector<fft_call> pass_fft_calls(const large_round& r, const large_pass& p);
 
 //! Every geometry the schedules need, so backends can plan them all up front.

@@ -64,25 +64,27 @@ void CUDART_CB run_move_job(void* arg)
 // A column pass (a strided [L][bc] block, bc < B) is transposed on the card so cuFFT
 // runs contiguous batches: the strided cuFFT layouts of large L are several times slower
 // than the extra pass through device memory.
-bool transposes(const large_round& r, const large_pass& p)
+bool transposes(const large_round& round, const large_pass& p)
 {
-    return r.type == large_round::kind::columns && r.B > 1 && p.bc < r.B && !r.trailing;
+    const auto* r = round.as<column_round>();
+    return r && r->B > 1 && p.bc < r->B && !r->trailing;
 }
 
 // The passes the two kernels of four_step.h transform whole: the column round's [L][bc]
 // blocks written back in natural order, and the row round.
-bool four_step_takes(const large_round& r, const large_pass& p)
+bool four_step_takes(const large_round& round, const large_pass& p)
 {
-    if (r.type == large_round::kind::rows_transposed)
-        return four_step_supports(r.blocks * r.M);
-    return transposes(r, p) && !r.transposed_write && p.ac == 1 &&
-           four_step_supports(r.L);
+    if (const auto* r = round.as<rows_transposed_round>())
+        return four_step_supports(r->blocks * r->M);
+    const auto* r = round.as<column_round>();
+    return transposes(round, p) && !r->transposed_write && p.ac == 1 &&
+           four_step_supports(r->L);
 }
 
-four_step_geometry four_step_for(const large_round& r, const large_pass& p)
+four_step_geometry four_step_for(const rows_transposed_round& r)
 {
     four_step_geometry g;
-    if (r.type == large_round::kind::rows_transposed) {
+    {
         // `tile` rows of blocks M, row t's output k to row k of the strip (k = m blocks
         // + h to row m of square h), column t
         four_step_split(r.blocks * r.M, &g.L1, &g.L2);
@@ -90,12 +92,17 @@ four_step_geometry four_step_for(const large_round& r, const large_pass& p)
         g.out_b = 1;
         g.out_k = r.tile;
         g.blocks = r.blocks;
-    } else {
-        four_step_split(r.L, &g.L1, &g.L2);
-        g.W = p.bc;
-        g.out_b = 0;
-        g.out_k = p.bc;
     }
+    return g;
+}
+
+four_step_geometry four_step_for(const column_round& r, const large_pass& p)
+{
+    four_step_geometry g;
+    four_step_split(r.L, &g.L1, &g.L2);
+    g.W = p.bc;
+    g.out_b = 0;
+    g.out_k = p.bc;
     return g;
 }
 
@@ -107,8 +114,10 @@ bool stockham_takes(const fft_geometry& g)
 
 std::vector<fft_call> device_calls(const large_round& r, const large_pass& p)
 {
-    if (transposes(r, p))
-        return { { { r.L, p.bc, 1, r.L }, 0 } };
+    if (transposes(r, p)) {
+        const i64 L = r.as<column_round>()->L;
+        return { { { L, p.bc, 1, L }, 0 } };
+    }
     return pass_fft_calls(r, p);
 }
 
@@ -127,9 +136,9 @@ public:
         for (const auto* s : schedules) {
             d_pass = std::max(d_pass, s->pass_elems);
             for (const auto& r : s->rounds)
-                if (r.type == large_round::kind::whole) {
+                if (const auto* w = r.as<whole_round>()) {
                     d_whole = std::max(d_whole, s->size);
-                    d_stage = std::max(d_stage, r.chunk);
+                    d_stage = std::max(d_stage, w->chunk);
                 }
         }
         d_stage = std::max(d_stage, d_pass);
@@ -140,11 +149,10 @@ public:
         for (const auto* sched : schedules)
             for (const auto& r : sched->rounds)
                 for (const auto& p : r.pass_list) {
-                    const bool whole = r.type == large_round::kind::whole;
+                    const bool whole = r.as<whole_round>() != nullptr;
                     if (!whole && own_pass_fft(r, p))
                         continue;
-                    for (const auto& c :
-                         whole ? pass_fft_calls(r, large_pass{}) : device_calls(r, p))
+                    for (const auto& c : device_calls(r, p))
                         if (whole || d_cfg.tuning.fft == pass_fft::cufft ||
                             !stockham_takes(c.g))
                             geometries.insert(c.g);
@@ -198,7 +206,7 @@ public:
                 if (r.from_input)
                     GPUFFT_CUDA_CHECK(
                         cudaMemsetAsync(d_flag.get(), 0, sizeof(int), d_comp.get()));
-                if (r.type == large_round::kind::whole)
+                if (r.as<whole_round>())
                     run_whole(r, s.size, src, out);
                 else
                     run_passes(r, src, out);
@@ -371,7 +379,9 @@ private:
         const auto& passes = r.pass_list;
         std::exception_ptr scatter_error;
         // host moves, two jobs per pass: the move the next pass reads, then the rest
-        const bool moves = r.type == large_round::kind::rows_transposed;
+        const auto* rows = r.as<rows_transposed_round>();
+        const bool moves = rows != nullptr;
+        const auto* cols = r.as<column_round>();
         std::vector<move_job> jobs(moves ? 2 * passes.size() : 0);
         // the host functions point into `jobs`: wait for them however this returns
         struct move_fence {
@@ -419,7 +429,7 @@ private:
                     // the previous pass's moves
                     const host_block* b = p.reads.data();
                     const host_block* e = b + p.reads.size();
-                    const host_block* own = after_moves ? b + r.blocks : e;
+                    const host_block* own = after_moves ? b + rows->blocks : e;
                     copy_blocks(d_buf0[s].get(), src, b, own, true, d_h2d.get());
                     if (after_moves) {
                         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(
@@ -452,7 +462,7 @@ private:
                     mark(i, 6, d_move.get());
                     // the moves of tile row j + 1 (one per square) first
                     const std::size_t first =
-                        std::min<std::size_t>(std::size_t(r.blocks), p.moves.size());
+                        std::min<std::size_t>(std::size_t(rows->blocks), p.moves.size());
                     jobs[2 * i] = { out, p.moves.data(), first, sizeof(C), th, nullptr };
                     jobs[2 * i + 1] = { out,
                                         p.moves.data() + first,
@@ -479,11 +489,11 @@ private:
                 if (r.from_input && !own) // kernel A checks what it loads
                     launch_finite_check(buf, dbl, p.elements, d_flag.get(), d_comp.get());
                 twiddle_params tw;
-                if (r.twiddle) {
+                if (cols && cols->twiddle) {
                     tw.on = true;
                     tw.b0 = p.b0;
-                    tw.n = r.tw_n;
-                    tw.div = r.tw_div;
+                    tw.n = cols->tw_n;
+                    tw.div = cols->tw_div;
                     tw.sign = static_cast<int>(d_cfg.dir);
                 }
                 if (own) {
@@ -493,23 +503,24 @@ private:
                     launch_four_step_fft(buf,
                                          res,
                                          dbl,
-                                         four_step_for(r, p),
+                                         rows ? four_step_for(*rows)
+                                              : four_step_for(*cols, p),
                                          static_cast<int>(d_cfg.dir),
                                          tw,
                                          r.from_input ? d_flag.get() : nullptr,
                                          d_comp.get());
                     ++d_stats.four_step_ffts;
-                } else if (r.type == large_round::kind::tile_transpose) {
+                } else if (const auto* tt = r.as<tile_transpose_round>()) {
                     res = d_buf1[s].get();
                     launch_transpose(buf,
                                      res,
                                      dbl,
                                      i64(p.reads.size()),
-                                     r.tile,
-                                     r.tile,
+                                     tt->tile,
+                                     tt->tile,
                                      twiddle_params{},
                                      d_comp.get());
-                } else if (r.type == large_round::kind::rows_transposed) {
+                } else if (rows) {
                     for (const auto& c : pass_fft_calls(r, p))
                         fft(buf, d_buf1[s].get(), c);
                     // [T][M][blocks] -> [M][blocks][T] -> [blocks][M][T]
@@ -518,12 +529,13 @@ private:
                                      res,
                                      dbl,
                                      1,
-                                     r.tile,
-                                     r.blocks * r.M,
+                                     rows->tile,
+                                     rows->blocks * rows->M,
                                      twiddle_params{},
                                      d_comp.get());
-                    if (r.blocks > 1) {
-                        transpose_units(res, buf, r.M, r.blocks * r.tile, r.tile);
+                    if (rows->blocks > 1) {
+                        transpose_units(
+                            res, buf, rows->M, rows->blocks * rows->tile, rows->tile);
                         res = buf;
                     }
                 } else if (transposes(r, p)) {
@@ -531,36 +543,43 @@ private:
                     // index
                     C* t = d_buf1[s].get();
                     launch_transpose(
-                        buf, t, dbl, 1, r.L, p.bc, twiddle_params{}, d_comp.get());
+                        buf, t, dbl, 1, cols->L, p.bc, twiddle_params{}, d_comp.get());
                     for (const auto& c : device_calls(r, p))
                         fft(t, buf, c); // the untransposed pass is spent
-                    if (r.twiddle) {
+                    if (cols->twiddle) {
                         tw.swap = true;
-                        launch_twiddle(t, dbl, 1, p.bc, r.L, tw, d_comp.get());
+                        launch_twiddle(t, dbl, 1, p.bc, cols->L, tw, d_comp.get());
                     }
                     res = t;
-                    if (!r.transposed_write || r.unit > 1) {
-                        launch_transpose(
-                            t, buf, dbl, 1, p.bc, r.L, twiddle_params{}, d_comp.get());
+                    if (!cols->transposed_write || cols->unit > 1) {
+                        launch_transpose(t,
+                                         buf,
+                                         dbl,
+                                         1,
+                                         p.bc,
+                                         cols->L,
+                                         twiddle_params{},
+                                         d_comp.get());
                         res = buf;
                     }
-                    if (r.transposed_write && r.unit > 1) {
-                        transpose_units(buf, t, r.L, p.bc, r.unit);
+                    if (cols->transposed_write && cols->unit > 1) {
+                        transpose_units(buf, t, cols->L, p.bc, cols->unit);
                         res = t;
                     }
                 } else {
                     for (const auto& c : pass_fft_calls(r, p))
                         fft(buf, d_buf1[s].get(), c);
-                    if (r.transposed_write && r.unit > 1) {
-                        if (r.twiddle)
-                            launch_twiddle(buf, dbl, 1, r.L, p.bc, tw, d_comp.get());
+                    if (cols->transposed_write && cols->unit > 1) {
+                        if (cols->twiddle)
+                            launch_twiddle(buf, dbl, 1, cols->L, p.bc, tw, d_comp.get());
                         res = d_buf1[s].get();
-                        transpose_units(buf, res, r.L, p.bc, r.unit);
-                    } else if (r.transposed_write) {
+                        transpose_units(buf, res, cols->L, p.bc, cols->unit);
+                    } else if (cols->transposed_write) {
                         res = d_buf1[s].get();
-                        launch_transpose(buf, res, dbl, 1, r.L, p.bc, tw, d_comp.get());
-                    } else if (r.twiddle) {
-                        launch_twiddle(buf, dbl, p.ac, r.L, p.bc, tw, d_comp.get());
+                        launch_transpose(
+                            buf, res, dbl, 1, cols->L, p.bc, tw, d_comp.get());
+                    } else if (cols->twiddle) {
+                        launch_twiddle(buf, dbl, p.ac, cols->L, p.bc, tw, d_comp.get());
                     }
                 }
                 d_comp_done[s].record(d_comp.get());

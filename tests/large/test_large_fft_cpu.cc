@@ -31,25 +31,24 @@ large_fft_options cpu(std::size_t budget, precision p = precision::double_)
     return o;
 }
 
-const char* kind_name(detail::large_round::kind k)
+// The parameters of a round of kind K (the check fails, and a default is returned,
+// when it is of another kind).
+template <typename K>
+K as(const detail::large_round& r)
 {
-    switch (k) {
-    case detail::large_round::kind::whole:
-        return "whole";
-    case detail::large_round::kind::columns:
-        return "columns";
-    case detail::large_round::kind::rows_transposed:
-        return "rows_transposed";
-    default:
-        return "tile_transpose";
-    }
+    const K* k = r.as<K>();
+    GPUFFT_CHECK(k != nullptr);
+    return k ? *k : K();
 }
+const auto cols = as<detail::column_round>;
+const auto rows = as<detail::rows_transposed_round>;
+const auto tiles = as<detail::tile_transpose_round>;
 
 std::string kinds(const detail::large_schedule& s)
 {
     std::string r;
     for (const auto& x : s.rounds)
-        r += std::string(r.empty() ? "" : ",") + kind_name(x.type);
+        r += std::string(r.empty() ? "" : ",") + x.kind_name();
     if (!s.host_permute.empty())
         r += ",permute";
     return r;
@@ -114,7 +113,7 @@ void check_coverage(const detail::large_schedule& s)
                             label[pos] = final_slot;
                         }
                     });
-            if (r.type != detail::large_round::kind::whole)
+            if (!r.as<detail::whole_round>())
                 GPUFFT_CHECK_LE(p.elements, s.pass_elems);
         }
         for (std::int64_t i = 0; i < s.size; ++i) {
@@ -134,13 +133,13 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     // 64 x 64 four-step out of place: transposing round 1, round 2 in place
     auto s2 = plan_large_fft({ 4096 }, 16, budget_for_pass(1024, 16), false);
     GPUFFT_CHECK_EQ(kinds(s2), "columns,columns");
-    GPUFFT_CHECK(s2.rounds[0].transposed_write && s2.rounds[0].twiddle);
-    GPUFFT_CHECK_EQ(s2.rounds[0].L, 64);
+    GPUFFT_CHECK(cols(s2.rounds[0]).transposed_write && cols(s2.rounds[0]).twiddle);
+    GPUFFT_CHECK_EQ(cols(s2.rounds[0]).L, 64);
     check_coverage(s2);
     // in place and square: the row round writes transposed, host moves make room
     auto s2i = plan_large_fft({ 4096 }, 16, budget_for_pass(1024, 16), true);
     GPUFFT_CHECK_EQ(kinds(s2i), "columns,rows_transposed");
-    GPUFFT_CHECK_EQ(s2i.rounds[1].tile, 16);
+    GPUFFT_CHECK_EQ(rows(s2i.rounds[1]).tile, 16);
     check_coverage(s2i);
     // ... unless its column strips would be narrow: tile-pair transpose round
     auto s2t = plan_large_fft({ 4096 }, 16, budget_for_pass(256, 16), true);
@@ -150,8 +149,8 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     // 64x64 squares, moves in each
     auto s2b = plan_large_fft({ 8192 }, 16, budget_for_pass(2048, 16), true);
     GPUFFT_CHECK_EQ(kinds(s2b), "columns,rows_transposed");
-    GPUFFT_CHECK_EQ(s2b.rounds[1].blocks, 2);
-    GPUFFT_CHECK_EQ(s2b.rounds[1].tile, 16);
+    GPUFFT_CHECK_EQ(rows(s2b.rounds[1]).blocks, 2);
+    GPUFFT_CHECK_EQ(rows(s2b.rounds[1]).tile, 16);
     check_coverage(s2b);
     // the CUDA executor's order: each square's own rows first, and each square's move
     // of tile row j + 1 (what the next pass reads) first
@@ -165,7 +164,7 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     // 64x64 squares by tile pairs, then rows moved on the host
     auto s2r = plan_large_fft({ 8192 }, 16, budget_for_pass(1024, 16), true);
     GPUFFT_CHECK_EQ(kinds(s2r), "columns,columns,tile_transpose,permute");
-    GPUFFT_CHECK_EQ(s2r.rounds[2].blocks, 2);
+    GPUFFT_CHECK_EQ(tiles(s2r.rounds[2]).blocks, 2);
     GPUFFT_CHECK_EQ(s2r.permute_unit, 64);
     check_coverage(s2r);
     // in place, 75 x 80: element-wise host digit reversal
@@ -175,8 +174,8 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     auto s3 = plan_large_fft({ 4096 }, 16, budget_for_pass(40, 16), false);
     GPUFFT_CHECK_EQ(kinds(s3), "columns,columns,columns,permute");
     GPUFFT_CHECK_EQ(s3.host_permute[1], 16);
-    GPUFFT_CHECK(s3.rounds[0].transposed_write);
-    GPUFFT_CHECK_EQ(s3.rounds[1].tw_div, 16);
+    GPUFFT_CHECK(cols(s3.rounds[0]).transposed_write);
+    GPUFFT_CHECK_EQ(cols(s3.rounds[1]).tw_div, 16);
     GPUFFT_CHECK_EQ(s3.permute_unit, 16);
     check_coverage(s3);
     auto s3i = plan_large_fft({ 4096 }, 16, budget_for_pass(40, 16), true);
@@ -186,38 +185,38 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     // 2-D and 3-D (slabs when Y*X fits a pass, else one more round)
     auto s2d = plan_large_fft({ 48, 60 }, 16, budget_for_pass(300, 16), false);
     GPUFFT_CHECK_EQ(kinds(s2d), "columns,columns");
-    GPUFFT_CHECK(!s2d.rounds[0].transposed_write);
+    GPUFFT_CHECK(!cols(s2d.rounds[0]).transposed_write);
     check_coverage(s2d);
     // many short rows: the Y decomposition (96 = 8 x 12), transfers of whole rows
     auto s2y = plan_large_fft({ 96, 16 }, 16, budget_for_pass(300, 16), false);
     GPUFFT_CHECK_EQ(kinds(s2y), "columns,columns");
-    GPUFFT_CHECK(s2y.rounds[0].transposed_write && s2y.rounds[0].unit == 16);
-    GPUFFT_CHECK_EQ(s2y.rounds[0].L, 8);
-    GPUFFT_CHECK_EQ(s2y.rounds[0].bc, 32);
-    GPUFFT_CHECK(s2y.rounds[1].trailing && s2y.rounds[1].trail == 16);
+    GPUFFT_CHECK(cols(s2y.rounds[0]).transposed_write && cols(s2y.rounds[0]).unit == 16);
+    GPUFFT_CHECK_EQ(cols(s2y.rounds[0]).L, 8);
+    GPUFFT_CHECK_EQ(cols(s2y.rounds[0]).bc, 32);
+    GPUFFT_CHECK(cols(s2y.rounds[1]).trailing && cols(s2y.rounds[1]).trail == 16);
     check_coverage(s2y);
     // in place it keeps columns then rows
     auto s2yi = plan_large_fft({ 96, 16 }, 16, budget_for_pass(300, 16), true);
-    GPUFFT_CHECK(!s2yi.rounds[0].transposed_write);
+    GPUFFT_CHECK(!cols(s2yi.rounds[0]).transposed_write);
     check_coverage(s2yi);
     auto s3d = plan_large_fft({ 12, 10, 14 }, 16, budget_for_pass(300, 16), false);
     GPUFFT_CHECK_EQ(kinds(s3d), "columns,columns");
-    GPUFFT_CHECK(s3d.rounds[1].trailing);
+    GPUFFT_CHECK(cols(s3d.rounds[1]).trailing);
     check_coverage(s3d);
     // long Z over small planes: the Z decomposition (96 = 8 x 12), runs of whole planes
     auto s3z = plan_large_fft({ 96, 3, 5 }, 16, budget_for_pass(300, 16), false);
     GPUFFT_CHECK_EQ(kinds(s3z), "columns,columns");
-    GPUFFT_CHECK(s3z.rounds[0].transposed_write && s3z.rounds[0].unit == 15);
-    GPUFFT_CHECK_EQ(s3z.rounds[0].L, 8);
-    GPUFFT_CHECK_EQ(s3z.rounds[0].bc, 30);
-    GPUFFT_CHECK_EQ(s3z.rounds[0].tw_div, 15);
-    GPUFFT_CHECK_EQ(s3z.rounds[1].L, 12);
-    GPUFFT_CHECK(s3z.rounds[1].trailing && s3z.rounds[1].trail == 15 &&
-                 s3z.rounds[1].trail_rows == 3);
+    GPUFFT_CHECK(cols(s3z.rounds[0]).transposed_write && cols(s3z.rounds[0]).unit == 15);
+    GPUFFT_CHECK_EQ(cols(s3z.rounds[0]).L, 8);
+    GPUFFT_CHECK_EQ(cols(s3z.rounds[0]).bc, 30);
+    GPUFFT_CHECK_EQ(cols(s3z.rounds[0]).tw_div, 15);
+    GPUFFT_CHECK_EQ(cols(s3z.rounds[1]).L, 12);
+    GPUFFT_CHECK(cols(s3z.rounds[1]).trailing && cols(s3z.rounds[1]).trail == 15 &&
+                 cols(s3z.rounds[1]).trail_rows == 3);
     check_coverage(s3z);
     // in place it keeps the column rounds
     auto s3zi = plan_large_fft({ 96, 3, 5 }, 16, budget_for_pass(300, 16), true);
-    GPUFFT_CHECK(!s3zi.rounds[0].transposed_write);
+    GPUFFT_CHECK(!cols(s3zi.rounds[0]).transposed_write);
     check_coverage(s3zi);
     auto s3d3 = plan_large_fft({ 12, 10, 14 }, 16, budget_for_pass(100, 16), false);
     GPUFFT_CHECK_EQ(kinds(s3d3), "columns,columns,columns");
