@@ -135,6 +135,43 @@ GPUFFT_TEST(pinned_arrays_are_copied_directly)
         }
 }
 
+// The trace through the plan's log: per round, one line per pass (GPU times from
+// events) and the round's line with the time spent issuing the direct copies.
+GPUFFT_TEST(trace_reports_rounds_and_passes)
+{
+    require_gpu();
+    const std::int64_t n = 1 << 16;
+    std::vector<std::string> lines;
+    auto o = opts(backend::cuda, budget_for_pass(16384, 16));
+    o.trace = true;
+    o.log = [&](log_level level, const std::string& m) {
+        GPUFFT_CHECK(level == log_level::debug);
+        lines.push_back(m);
+    };
+    large_fft_plan gpu({ n }, direction::forward, o);
+    const auto x = random_complex<double>(n, fresh_seed());
+    cuda::pinned_buffer<std::complex<double>> a(n);
+    std::copy(x.begin(), x.end(), a.get());
+    gpu.execute(a.get(), a.get()); // in place: a column round, then the row round's moves
+    const auto& sched = detail::large_fft_plan_access::of(gpu).in_place;
+    std::size_t rounds = 0, passes = 0, want_passes = 0;
+    for (const auto& r : sched.rounds)
+        want_passes += r.pass_list.size();
+    for (const auto& m : lines)
+        if (m.rfind("large_fft round ", 0) == 0) {
+            ++rounds;
+            GPUFFT_CHECK(m.find("issuing copies") != std::string::npos);
+        } else if (m.rfind("large_fft   pass ", 0) == 0) {
+            ++passes;
+        }
+    GPUFFT_CHECK_EQ(rounds, sched.rounds.size());
+    GPUFFT_CHECK_EQ(passes, want_passes);
+    std::vector<std::complex<double>> ref(n);
+    large_fft_plan({ n }, direction::forward, opts(backend::cpu, 0))
+        .execute(x.data(), ref.data());
+    GPUFFT_CHECK_LE(rel_l2_error(a.get(), ref.data(), n), 1e-12);
+}
+
 // The passes' FFTs on our evict-first kernels instead of cuFFT: the two four-step kernels
 // (the default) and the Stockham stages give the same answers (lengths that are not
 // powers of two, and plane FFTs, still go to cuFFT).
