@@ -9,7 +9,7 @@
 #     -n        no tests
 #     -s        also run the GPU tests under compute-sanitizer memcheck
 #     each further argument is one gpufft-bench command line, e.g. 'fft --sizes 2^20,2^24',
-#               optionally led by environment settings: 'GPUFFT_LARGE_FFT_TRACE=1 large ...'
+#               optionally led by environment settings: 'GPUFFT_DEVICE=1 large ...'
 #
 # Logs go under $OUT (the device tool brings them back): build.log, ctest.log,
 # bench.jsonl (every JSON line), bench.log; the last lines printed are a short summary.
@@ -69,8 +69,7 @@ fi
 
 for cmd in "$@"; do
     echo "== gpufft-bench $cmd" | tee -a "$OUT/bench.log"
-    # leading NAME=value words are environment settings (the debug knobs), the rest the
-    # bench's arguments
+    # leading NAME=value words are environment settings, the rest the bench's arguments
     read -r -a words <<<"$cmd"
     envs=()
     while [ ${#words[@]} -gt 0 ] && [[ ${words[0]} =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; do

@@ -6,39 +6,34 @@
  */
 
 // gpufft-bench large: the out-of-card FFT of host-resident complex64 arrays against, in
-// the same run, pinned copy + cuFFT + copy back (in card) and FFTW with every host
-// thread; the measured pinned copy rates beside our effective PCIe rate.
-// (--variants 1 adds the CUDA backend's debug alternatives and the raw 2-D copy rate;
-// --copy-probe 1 first prints the 2-D copy rate against the row width; --replay-probe 1
-// replays the schedule's copies as the executor issues them, with one kernel per pass of
-// each kind that may slow them: bench_large_replay.h.)
+// the same run, pinned copy + cuFFT + copy back (in card, where the array fits twice) and
+// FFTW with every host thread; the measured pinned copy rates give the PCIe bound that
+// our effective rate is compared with.
 //
 //   gpufft-bench large [--sizes 2^24,2^26,2^28,2^30] [--reps 5] [--fftw-max 2^30]
 //                      [--shapes 8192x8192,512x512x512] [--inplace-only 0|1]
 //                      [--pageable 0|1] [--budget-fraction 8] [--budget-gib 8]
-//                      [--copy-probe 1] [--replay-probe 1] [--host-memory
-//                      pinned|thp|pool]
+//                      [--pass-fft four_step|stockham|cufft] [--trace 1]
 //
 // Host arrays are pinned (cudaMallocHost) unless --pageable 1 adds pageable cases. The
 // out-of-card case gets a budget of 1/8 of the data (--budget-fraction); --inplace-only
 // runs only the in-place transform with --budget-gib GiB (no second array), against FFTW
 // in place when n <= --fftw-max. Accuracy: the relative error over 16 bins (8 beyond
-// 2^30) against a direct DFT in double.
+// 2^30) against a direct DFT in double. --pass-fft picks what transforms the passes on
+// the GPU (large_fft_config.h; four_step is what large_fft_plan uses); --trace 1 turns on
+// large_fft_options::trace (round and pass times on stderr).
 
 #include "bench_common.h"
-#include "bench_large_replay.h"
 #include "core/fftw_lock.h"
 #include "core/parallel_for.h"
-#include "large/large_fft_schedule.h"
+#include "large/large_fft_plan_impl.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <fftw3.h>
-#include <sys/mman.h>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <cstring>
-#include <memory>
 #include <random>
 #include <sstream>
 
@@ -123,28 +118,6 @@ double subset_error(const cf* x, const cf* y, i64 n, std::uint64_t seed)
     return std::sqrt(num / den);
 }
 
-double full_rel_diff(const cf* a, const cf* b, i64 n)
-{
-    std::vector<double> num(host_threads()), den(host_threads());
-    detail::parallel_for(
-        n,
-        host_threads(),
-        [&](int i, i64 lo, i64 hi) {
-            for (i64 j = lo; j < hi; ++j) {
-                num[i] +=
-                    std::norm(std::complex<double>(a[j]) - std::complex<double>(b[j]));
-                den[i] += std::norm(std::complex<double>(b[j]));
-            }
-        },
-        1);
-    double nn = 0, dd = 0;
-    for (std::size_t i = 0; i < num.size(); ++i) {
-        nn += num[i];
-        dd += den[i];
-    }
-    return std::sqrt(nn / dd);
-}
-
 struct copy_rates {
     double h2d = 0, d2h = 0, both = 0; // GB/s (both: total of the two directions at once)
 };
@@ -199,11 +172,10 @@ stats time_cufft_with_copies(const std::vector<i64>& shape,
     i64 n = 1;
     for (i64 d : shape)
         n *= d;
-    cufftHandle h;
-    GPUFFT_CUFFT_CHECK(cufftCreate(&h));
+    cuda::cufft_handle h;
     std::vector<long long> dims(shape.begin(), shape.end());
     std::size_t ws = 0;
-    GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(h,
+    GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(h.get(),
                                            int(dims.size()),
                                            dims.data(),
                                            nullptr,
@@ -217,19 +189,18 @@ stats time_cufft_with_copies(const std::vector<i64>& shape,
                                            &ws));
     cuda::device_buffer<cufftComplex> d(n);
     cuda::stream s;
-    GPUFFT_CUFFT_CHECK(cufftSetStream(h, s.get()));
+    GPUFFT_CUFFT_CHECK(cufftSetStream(h.get(), s.get()));
     auto st = time_host(
         [&](int) {
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
                 d.get(), in, n * sizeof(cf), cudaMemcpyHostToDevice, s.get()));
-            GPUFFT_CUFFT_CHECK(cufftExecC2C(h, d.get(), d.get(), CUFFT_FORWARD));
+            GPUFFT_CUFFT_CHECK(cufftExecC2C(h.get(), d.get(), d.get(), CUFFT_FORWARD));
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
                 out, d.get(), n * sizeof(cf), cudaMemcpyDeviceToHost, s.get()));
             s.synchronize();
         },
         reps,
         1);
-    cufftDestroy(h);
     return st;
 }
 
@@ -293,219 +264,6 @@ std::vector<std::vector<i64>> parse_shapes(const std::string& s)
     return out;
 }
 
-// Raw rate of the strided 2-D copies of round 1 of the out-of-card schedule.
-void copy2d_rates(const std::vector<i64>& shape, std::size_t budget, cf* host)
-{
-    const auto sched = detail::plan_large_fft(shape, sizeof(cf), budget, false);
-    if (sched.rounds.size() < 2 || sched.rounds[0].pass_list.empty())
-        return;
-    const auto& b = sched.rounds[0].pass_list[0].reads[0];
-    cuda::device_buffer<cf> d(std::size_t(b.elements()));
-    cuda::stream s;
-    const std::size_t e = sizeof(cf);
-    auto h2d = time_device(
-        [&](int) {
-            GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(d.get(),
-                                                b.width * e,
-                                                host + b.host_offset,
-                                                b.pitch * e,
-                                                b.width * e,
-                                                b.rows,
-                                                cudaMemcpyHostToDevice,
-                                                s.get()));
-        },
-        s.get(),
-        5,
-        1);
-    auto d2h = time_device(
-        [&](int) {
-            GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(host + b.host_offset,
-                                                b.pitch * e,
-                                                d.get(),
-                                                b.width * e,
-                                                b.width * e,
-                                                b.rows,
-                                                cudaMemcpyDeviceToHost,
-                                                s.get()));
-        },
-        s.get(),
-        5,
-        1);
-    const double bytes = double(b.elements()) * e;
-    std::printf("2-D copy %lld rows x %lld B (pitch %lld B): host->device %.1f GB/s, "
-                "device->host %.1f GB/s\n",
-                (long long)b.rows,
-                (long long)(b.width * e),
-                (long long)(b.pitch * e),
-                bytes / h2d.median_ms / 1e6,
-                bytes / d2h.median_ms / 1e6);
-}
-
-// Host memory from transparent huge pages, touched, then page-locked for the GPU.
-struct registered_thp {
-    void* ptr = nullptr;
-    std::size_t bytes = 0;
-    explicit registered_thp(std::size_t b) : bytes(b)
-    {
-        ptr =
-            mmap(nullptr, b, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (ptr == MAP_FAILED)
-            throw std::runtime_error("mmap of the host array failed");
-        madvise(ptr, b, MADV_HUGEPAGE); // registering faults the pages in
-        GPUFFT_CUDA_CHECK(cudaHostRegister(ptr, b, cudaHostRegisterDefault));
-    }
-    ~registered_thp()
-    {
-        cudaHostUnregister(ptr);
-        munmap(ptr, bytes);
-    }
-};
-
-// Pinned host memory from a host memory pool (the allocation granularity of pools, not
-// 4 KiB pages, may set the page size of the GPU's mapping of it).
-struct pooled_host {
-    void* ptr = nullptr;
-    cudaMemPool_t pool = nullptr;
-    explicit pooled_host(std::size_t b, int device)
-    {
-        cudaMemPoolProps props = {};
-        props.allocType = cudaMemAllocationTypePinned;
-        props.location.type = cudaMemLocationTypeHost;
-        props.location.id = 0;
-        GPUFFT_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
-        cudaMemAccessDesc access = {};
-        access.location.type = cudaMemLocationTypeDevice;
-        access.location.id = device;
-        access.flags = cudaMemAccessFlagsProtReadWrite;
-        GPUFFT_CUDA_CHECK(cudaMemPoolSetAccess(pool, &access, 1));
-        GPUFFT_CUDA_CHECK(cudaMallocFromPoolAsync(&ptr, b, pool, nullptr));
-        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(nullptr));
-        cudaPointerAttributes attr{};
-        GPUFFT_CUDA_CHECK(cudaPointerGetAttributes(&attr, ptr));
-        std::printf("host memory from a pool: pointer type %d (%s)\n",
-                    int(attr.type),
-                    cuda::is_pinned(ptr) ? "copied directly" : "staged");
-    }
-    ~pooled_host()
-    {
-        cudaFreeAsync(ptr, nullptr);
-        cudaStreamSynchronize(nullptr);
-        cudaMemPoolDestroy(pool);
-    }
-};
-
-// The PCIe rate of 2-D copies against their row width (the paper's figure 2): `rows`
-// rows at a 512 KiB pitch (the rows of a 2^32 four-step) of the pinned `host` (rows x
-// pitch bytes). One way; both ways at once with the copy out landing half a row away
-// ("far") or in the next columns ("near", as the passes of a round); and "chain": the
-// rows in 8 pieces, piece k out after piece k in, as a round's passes without compute.
-void copy_probe(char* host, std::size_t rows)
-{
-    const std::size_t pitch = std::size_t(512) << 10;
-    cuda::device_buffer<char> d1(rows * pitch / 2), d2(rows * pitch / 2);
-    cuda::stream s_in, s_out;
-    constexpr int pieces = 8;
-    cuda::event got[64], done[3];
-    std::printf("2-D copies, %zu rows at a %zu KiB pitch over %zu MiB (GB/s):\n",
-                rows,
-                pitch >> 10,
-                (rows * pitch) >> 20);
-    std::printf("%8s %8s %8s %8s %8s %8s %8s %8s\n",
-                "row B",
-                "h->d",
-                "d->h",
-                "far",
-                "near",
-                "chain",
-                "ring",
-                "sweep");
-    for (std::size_t w : { 16384, 18432, 32768, 65536, 262144 }) {
-        const double bytes = double(w) * rows;
-        // rows [r0, r0 + nr) from column byte `col` into `dst` (row r0 at dst + r0 * w)
-        auto in = [&](std::size_t r0, std::size_t nr, std::size_t col, char* dst) {
-            GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(dst + r0 * w,
-                                                w,
-                                                host + r0 * pitch + col,
-                                                pitch,
-                                                w,
-                                                nr,
-                                                cudaMemcpyHostToDevice,
-                                                s_in.get()));
-        };
-        auto out = [&](std::size_t r0, std::size_t nr, std::size_t col, const char* src) {
-            GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(host + r0 * pitch + col,
-                                                pitch,
-                                                src + r0 * w,
-                                                w,
-                                                w,
-                                                nr,
-                                                cudaMemcpyDeviceToHost,
-                                                s_out.get()));
-        };
-        auto rate = [&](int ways, const std::function<void()>& issue) {
-            const auto st = time_host(
-                [&](int) {
-                    issue();
-                    s_in.synchronize();
-                    s_out.synchronize();
-                },
-                3,
-                1);
-            return ways * bytes / st.median_ms / 1e6;
-        };
-        const double h2d = rate(1, [&] { in(0, rows, 0, d1.get()); });
-        const double d2h = rate(1, [&] { out(0, rows, pitch / 2, d2.get()); });
-        const double far = rate(2, [&] {
-            in(0, rows, 0, d1.get());
-            out(0, rows, pitch / 2, d2.get());
-        });
-        const double near = rate(2, [&] {
-            in(0, rows, 0, d1.get());
-            out(0, rows, w, d2.get());
-        });
-        const double chain = rate(2, [&] {
-            for (int k = 0; k < pieces; ++k) {
-                const std::size_t r0 = rows * k / pieces, r1 = rows * (k + 1) / pieces;
-                in(r0, r1 - r0, 0, d1.get());
-                got[k].record(s_in.get());
-                GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(s_out.get(), got[k].get(), 0));
-                out(r0, r1 - r0, 0, d1.get());
-            }
-        });
-        // "ring": 8 passes over consecutive column blocks through 3 device slots, as the
-        // executor's ring (pass k in waits until pass k-3 is out); "sweep": as many
-        // passes as fit the row, every page of the array once, as a round
-        auto ring = [&](int passes) {
-            return passes * rate(2, [&] {
-                       for (int k = 0; k < passes; ++k) {
-                           const std::size_t col = std::size_t(k) * w % pitch;
-                           char* slot = d1.get() + (k % 3) * (rows * w);
-                           GPUFFT_CUDA_CHECK(
-                               cudaStreamWaitEvent(s_in.get(), done[k % 3].get(), 0));
-                           in(0, rows, col, slot);
-                           got[k].record(s_in.get());
-                           GPUFFT_CUDA_CHECK(
-                               cudaStreamWaitEvent(s_out.get(), got[k].get(), 0));
-                           out(0, rows, col, slot);
-                           done[k % 3].record(s_out.get());
-                       }
-                   });
-        };
-        const bool fits = 3 * rows * w <= rows * pitch / 2;
-        const int sweep = int(std::min<std::size_t>(64, pitch / w));
-        const double r0 = fits ? ring(pieces) : 0, r1 = fits ? ring(sweep) : 0;
-        std::printf("%8zu %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
-                    w,
-                    h2d,
-                    d2h,
-                    far,
-                    near,
-                    chain,
-                    r0,
-                    r1);
-    }
-}
-
 void bench_shape(const options& o,
                  const std::vector<i64>& shape,
                  const copy_rates& rates,
@@ -524,22 +282,11 @@ void bench_shape(const options& o,
     const auto info = get_device_info(o.device);
     const std::string dev = info.name;
 
-    // Host arrays: pinned unless asked for pageable ones; --host-memory thp: the in-place
-    // array from transparent huge pages, registered with CUDA (cudaHostRegister); pool:
-    // from a pinned host memory pool
+    // Host arrays: pinned unless asked for pageable ones
     cuda::pinned_buffer<cf> pin_in, pin_out;
     std::vector<cf> pg_in, pg_out;
-    std::unique_ptr<registered_thp> thp;
-    std::unique_ptr<pooled_host> pooled;
     cf *in, *out;
-    const std::string host_memory = o.get("host-memory", "pinned");
-    if (!pageable && inplace_only && host_memory == "thp") {
-        thp = std::make_unique<registered_thp>(bytes);
-        in = out = static_cast<cf*>(thp->ptr);
-    } else if (!pageable && inplace_only && host_memory == "pool") {
-        pooled = std::make_unique<pooled_host>(bytes, o.device);
-        in = out = static_cast<cf*>(pooled->ptr);
-    } else if (pageable) {
+    if (pageable) {
         pg_in.resize(n);
         if (!inplace_only)
             pg_out.resize(n);
@@ -555,8 +302,8 @@ void bench_shape(const options& o,
     const std::uint64_t seed = std::random_device{}();
     fill_random(in, n, seed);
     const std::string mem = pageable ? "pageable" : "pinned";
-    if (o.get("copy-probe", "0") == "1" && !pageable && bytes >= (std::size_t(1) << 34))
-        copy_probe(reinterpret_cast<char*>(in), bytes >> 19); // the array itself
+    detail::large_fft_config config;
+    config.fft = detail::parse_pass_fft(o.get("pass-fft", "four_step"));
     const std::string name = shape_name(shape);
 
     // Baselines, same run.
@@ -571,19 +318,14 @@ void bench_shape(const options& o,
         fftw_ms = time_fftw(shape, in, in, std::min(reps, 2)).median_ms;
         fill_random(in, n, seed);
     }
-    if (o.get("replay-probe", "0") == "1" && !pageable) {
-        const std::size_t budget =
-            inplace_only ? std::stoul(o.get("budget-gib", "8")) << 30 : bytes / fraction;
-        replay_probe(shape, budget, in, out);
-        fill_random(in, n, seed);
-    }
 
     auto run_case = [&](const std::string& label, std::size_t budget, bool in_place) {
         large_fft_options opt;
         opt.backend = backend::cuda;
         opt.device_id = o.device;
         opt.memory_budget = budget;
-        large_fft_plan plan(shape, direction::forward, opt);
+        opt.trace = o.get("trace", "0") == "1";
+        auto plan = detail::make_large_fft_plan(shape, direction::forward, opt, config);
         cf* dst = in_place ? in : out;
         double err = -1;
         // rounds over the host array; in place may add the tile-transpose round
@@ -628,6 +370,7 @@ void bench_shape(const options& o,
         r.params["rounds"] = rounds;
         r.labels["precision"] = "complex64";
         r.labels["memory"] = mem;
+        r.labels["pass_fft"] = detail::to_string(config.fft);
         r.time = st;
         // every round moves the array in and out once
         const double moved = 2.0 * rounds * double(bytes);
@@ -659,20 +402,6 @@ void bench_shape(const options& o,
         if (cufft_fits)
             run_case("in-card", 0, false);
         run_case("budget=1/" + std::to_string(fraction), bytes / fraction, false);
-        if (o.get("variants", "0") == "1") {
-            // the alternatives the CUDA backend keeps behind debug switches
-            setenv("GPUFFT_LARGE_FFT_STRIDED", "1", 1);
-            run_case("1/" + std::to_string(fraction) + " strided-cufft",
-                     bytes / fraction,
-                     false);
-            unsetenv("GPUFFT_LARGE_FFT_STRIDED");
-            setenv("GPUFFT_LARGE_FFT_STAGED", "1", 1);
-            run_case(
-                "1/" + std::to_string(fraction) + " staged", bytes / fraction, false);
-            unsetenv("GPUFFT_LARGE_FFT_STAGED");
-            if (shape.size() == 1 && !pageable)
-                copy2d_rates(shape, bytes / fraction, in);
-        }
     } else {
         // the issue's 2^32 case: an 8 GiB budget (--budget-gib)
         const std::size_t gib = std::stoul(o.get("budget-gib", "8"));
@@ -719,8 +448,7 @@ int bench_large(const options& o)
 GPUFFT_BENCH_COMMAND(large,
                      "out-of-card FFT of host arrays vs pinned copy+cuFFT+copy and FFTW "
                      "threads [--sizes] [--shapes AxB,AxBxC] [--fftw-max 2^30] "
-                     "[--budget-fraction 8] [--inplace-only 1 --budget-gib 8 "
-                     "--host-memory pinned|thp|pool] [--pageable 1] [--variants 1] "
-                     "[--copy-probe 1] [--replay-probe 1]",
+                     "[--budget-fraction 8] [--inplace-only 1 --budget-gib 8] "
+                     "[--pageable 1] [--pass-fft four_step|stockham|cufft] [--trace 1]",
                      bench_large);
 #endif

@@ -5,9 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// RAII owners for device memory, pinned host memory, streams and events, and a guard
-// that selects a device for a scope. Destructors never throw (errors there are ignored:
-// they only happen when the context is already broken).
+// RAII owners for device memory, pinned host memory, streams, events and cuFFT handles,
+// and a guard that selects a device for a scope. Destructors never throw (errors there
+// are ignored: they only happen when the context is already broken).
 
 #ifndef INCLUDED_GPUFFT_CUDA_RESOURCES_H
 #define INCLUDED_GPUFFT_CUDA_RESOURCES_H
@@ -217,6 +217,46 @@ public:
 
 private:
     cudaEvent_t d_event = nullptr;
+};
+
+/*!
+ * A cuFFT handle (cufftCreate) that its owner plans (cufftMakePlan*, work area, stream)
+ * and that is destroyed with it. Plans that are made once per engine and never shared
+ * use this; pooled_cufft_plan (cufft_pool.h) is for plans worth reusing across engines.
+ */
+class cufft_handle
+{
+public:
+    cufft_handle() { GPUFFT_CUFFT_CHECK(cufftCreate(&d_handle)); }
+    ~cufft_handle() { release(); }
+    cufft_handle(cufft_handle&& o) noexcept
+        : d_handle(o.d_handle), d_owned(std::exchange(o.d_owned, false))
+    {
+    }
+    cufft_handle& operator=(cufft_handle&& o) noexcept
+    {
+        if (this != &o) {
+            release();
+            d_handle = o.d_handle;
+            d_owned = std::exchange(o.d_owned, false);
+        }
+        return *this;
+    }
+    cufft_handle(const cufft_handle&) = delete;
+    cufft_handle& operator=(const cufft_handle&) = delete;
+
+    cufftHandle get() const { return d_handle; }
+
+private:
+    void release() noexcept
+    {
+        if (d_owned)
+            cufftDestroy(d_handle);
+        d_owned = false;
+    }
+
+    cufftHandle d_handle = 0;
+    bool d_owned = true; // cufftCreate succeeded (else the constructor threw)
 };
 
 //! True when `p` is page-locked host memory (cudaMallocHost or cudaHostRegister).

@@ -15,7 +15,6 @@
 #include "cuda/grid.h"
 #include "four_step.h"
 #include "large_fft_kernels.h"
-#include <atomic>
 #include <stdexcept>
 
 namespace gr {
@@ -25,8 +24,6 @@ namespace detail {
 namespace {
 
 using i64 = std::int64_t;
-
-std::atomic<i64> launches{ 0 };
 
 template <typename V, typename T>
 __device__ inline V to_vec(xy<T> v)
@@ -171,10 +168,7 @@ void launch_four_step_fft(void* data,
         launch<double, double2>(data, out, g, sign, tw, flag, s);
     else
         launch<float, float2>(data, out, g, sign, tw, flag, s);
-    ++launches;
 }
-
-i64 four_step_fft_launches() { return launches.load(); }
 
 } // namespace detail
 } // namespace gpufft

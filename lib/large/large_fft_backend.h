@@ -8,8 +8,10 @@
 #ifndef INCLUDED_GPUFFT_LARGE_FFT_BACKEND_H
 #define INCLUDED_GPUFFT_LARGE_FFT_BACKEND_H
 
+#include "large_fft_config.h"
 #include "large_fft_schedule.h"
 #include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/log.h>
 #include <cstdint>
 #include <memory>
 #include <tuple>
@@ -36,7 +38,13 @@ struct fft_call {
     std::int64_t offset = 0; //!< first element in the pass buffer
 };
 
-//! The FFTs a pass of round `r` runs on its buffer, in order (whole: on the whole array).
+//! The FFTs of an in-card round, in order, on the whole array.
+std::vector<fft_call> fft_calls(const whole_round& r);
+//! The FFTs pass `p` of a column round runs on its buffer, in order.
+std::vector<fft_call> fft_calls(const column_round& r, const large_pass& p);
+//! The row FFTs of a pass of a transposed row round.
+std::vector<fft_call> fft_calls(const rows_transposed_round& r);
+//! The FFTs of pass `p` of any round (tile transposes have none).
 std::vector<fft_call> pass_fft_calls(const large_round& r, const large_pass& p);
 
 //! Every geometry the schedules need, so backends can plan them all up front.
@@ -52,6 +60,8 @@ class large_fft_executor
 public:
     virtual ~large_fft_executor() = default;
     virtual void run(const large_schedule& s, const void* in, void* out) = 0;
+    //! What the executor has run so far (the CPU executor counts nothing).
+    virtual large_fft_stats stats() const { return {}; }
 };
 
 struct large_exec_config {
@@ -59,6 +69,9 @@ struct large_exec_config {
     precision prec = precision::single;
     int threads = 1;
     int device_id = 0;
+    bool trace = false;      //!< large_fft_options::trace
+    log_handler log;         //!< where the trace goes
+    large_fft_config tuning; //!< the CUDA executor's internal switches
 };
 
 std::unique_ptr<large_fft_executor>

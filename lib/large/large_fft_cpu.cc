@@ -12,6 +12,7 @@
 #include "core/parallel_for.h"
 #include "large_fft_backend.h"
 #include "large_fft_host.h"
+#include "large_fft_trace.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <cmath>
 #include <complex>
@@ -68,7 +69,7 @@ void transpose(
 // the angle reduced exactly in integers and evaluated in double.
 template <typename T>
 void twiddle(std::complex<T>* buf,
-             const large_round& r,
+             const column_round& r,
              const large_pass& p,
              int sign,
              int threads)
@@ -97,7 +98,7 @@ class large_fft_cpu final : public large_fft_executor
 public:
     large_fft_cpu(const std::vector<const large_schedule*>& schedules,
                   const large_exec_config& cfg)
-        : d_cfg(cfg)
+        : d_cfg(cfg), d_trace(cfg.trace, cfg.log)
     {
         i64 cap = 0;
         for (const auto* s : schedules)
@@ -118,62 +119,95 @@ public:
 
     void run(const large_schedule& s, const void* in_v, void* out_v) override
     {
-        using C = std::complex<T>;
         const C* in = static_cast<const C*>(in_v);
         C* out = static_cast<C*>(out_v);
-        const int sign = static_cast<int>(d_cfg.dir);
-        const int th = d_cfg.threads;
-        for (const auto& r : s.rounds) {
-            const C* src = r.from_input ? in : out;
-            if (r.type == large_round::kind::whole) {
-                if (!all_finite(in, s.size, sizeof(C), th))
-                    throw_nonfinite();
-                if (in != out)
-                    gather_blocks(
-                        in, out, { { 0, 1, s.size, s.size, 0 } }, sizeof(C), th);
-                for (const auto& c : pass_fft_calls(r, large_pass{}))
-                    fft(out, c);
-                continue;
-            }
-            for (const auto& p : r.pass_list) {
-                C* buf = d_buf0.data();
-                gather_blocks(src, buf, p.reads, sizeof(C), th);
-                if (r.from_input && !all_finite(buf, p.elements, sizeof(C), th))
-                    throw_nonfinite();
-                C* res = buf;
-                if (r.type == large_round::kind::tile_transpose) {
-                    res = d_buf1.data();
-                    const i64 t = r.tile;
-                    for (std::size_t i = 0; i < p.reads.size(); ++i)
-                        transpose(buf + i * t * t, res + i * t * t, t, t, th);
-                } else {
-                    for (const auto& c : pass_fft_calls(r, p))
-                        fft(buf, c);
-                    if (r.twiddle)
-                        twiddle(buf, r, p, sign, th);
-                    if (r.transposed_write) {
-                        res = d_buf1.data();
-                        if (r.unit > 1)
-                            transpose_units(buf, res, r.L, p.bc, r.unit, th);
-                        else
-                            transpose(buf, res, r.L, p.bc, th);
-                    } else if (r.type == large_round::kind::rows_transposed) {
-                        // [T][M][blocks] -> [M][blocks][T] -> [blocks][M][T]
-                        res = d_buf1.data();
-                        transpose(buf, res, r.tile, r.blocks * r.M, th);
-                        if (r.blocks > 1) {
-                            transpose_units(res, buf, r.M, r.blocks * r.tile, r.tile, th);
-                            res = buf;
-                        }
-                    }
-                }
-                move_blocks(out, p.moves.data(), p.moves.size(), sizeof(C), th);
-                scatter_blocks(res, out, p.writes, sizeof(C), th);
-            }
+        for (std::size_t k = 0; k < s.rounds.size(); ++k) {
+            const auto& r = s.rounds[k];
+            d_trace.begin_round();
+            run_round(r, s, in, out);
+            d_trace.end_round(k, s.rounds.size(), r.describe(sizeof(C)));
         }
     }
 
 private:
+    using C = std::complex<T>;
+
+    void run_round(const large_round& r, const large_schedule& s, const C* in, C* out)
+    {
+        const int th = d_cfg.threads;
+        if (const auto* w = r.as<whole_round>()) {
+            run_whole(*w, s.size, in, out);
+            return;
+        }
+        const C* src = r.from_input ? in : out;
+        for (const auto& p : r.pass_list) {
+            C* buf = d_buf0.data();
+            gather_blocks(src, buf, p.reads, sizeof(C), th);
+            if (r.from_input && !all_finite(buf, p.elements, sizeof(C), th))
+                throw_nonfinite();
+            const C* res = std::visit(
+                overloaded{ [&](const whole_round&) -> const C* { return buf; },
+                            [&](const auto& k) { return compute(k, p, buf); } },
+                r.op);
+            move_blocks(out, p.moves.data(), p.moves.size(), sizeof(C), th);
+            scatter_blocks(res, out, p.writes, sizeof(C), th);
+        }
+    }
+
+    // In card: FFTW along each axis directly on the output array.
+    void run_whole(const whole_round& r, std::int64_t n, const C* in, C* out)
+    {
+        const int th = d_cfg.threads;
+        if (!all_finite(in, n, sizeof(C), th))
+            throw_nonfinite();
+        if (in != out)
+            gather_blocks(in, out, { { 0, 1, n, n, 0 } }, sizeof(C), th);
+        for (const auto& c : fft_calls(r))
+            fft(out, c);
+    }
+
+    // Each compute() transforms a pass in d_buf0 (`buf`) and returns where its result
+    // is, in the layout its writes expect.
+    const C* compute(const column_round& r, const large_pass& p, C* buf)
+    {
+        const int th = d_cfg.threads;
+        for (const auto& c : fft_calls(r, p))
+            fft(buf, c);
+        if (r.twiddle)
+            twiddle(buf, r, p, static_cast<int>(d_cfg.dir), th);
+        if (!r.transposed_write)
+            return buf;
+        C* res = d_buf1.data();
+        if (r.unit > 1)
+            transpose_units(buf, res, r.L, p.bc, r.unit, th);
+        else
+            transpose(buf, res, r.L, p.bc, th);
+        return res;
+    }
+
+    const C* compute(const tile_transpose_round& r, const large_pass& p, C* buf)
+    {
+        C* res = d_buf1.data();
+        const i64 t = r.tile;
+        for (std::size_t i = 0; i < p.reads.size(); ++i)
+            transpose(buf + i * t * t, res + i * t * t, t, t, d_cfg.threads);
+        return res;
+    }
+
+    const C* compute(const rows_transposed_round& r, const large_pass& p, C* buf)
+    {
+        const int th = d_cfg.threads;
+        for (const auto& c : fft_calls(r))
+            fft(buf, c);
+        // [T][M][blocks] -> [M][blocks][T] -> [blocks][M][T]
+        C* res = d_buf1.data();
+        transpose(buf, res, r.tile, r.blocks * r.M, th);
+        if (r.blocks == 1)
+            return res;
+        transpose_units(res, buf, r.M, r.blocks * r.tile, r.tile, th);
+        return buf;
+    }
+
     // A 2-D geometry runs as 1-D FFTs: all rows at once, then the columns plane by
     // plane (FFTW's guru interface would take both batch loops, dense_fft_plan one).
     static std::vector<fft_geometry> as_1d(const fft_geometry& g)
@@ -203,6 +237,7 @@ private:
     }
 
     large_exec_config d_cfg;
+    large_fft_trace d_trace;
     std::vector<std::complex<T>> d_buf0, d_buf1;
     std::map<fft_geometry, dense_fft_plan> d_plans;
 };

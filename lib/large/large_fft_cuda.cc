@@ -8,28 +8,22 @@
 // CUDA backend of the large FFT: the planner's passes through a ring of three device
 // slots on three streams, so the copy in of pass i+1, the FFTs of pass i and the copy out
 // of pass i-1 run at once (both PCIe directions busy). Pinned caller arrays are copied
-// directly with 2-D copies; pageable ones go through a pinned staging ring (the paper's
-// blocked buffer: the CPU gathers the strided blocks so every DMA is one wide transfer),
-// with the scatter of pass i-1 running beside the gather of pass i. Host-to-host moves
-// (the in-place transpose of the row round) run as host functions on a fourth stream,
-// between the copy in that frees their destination and the copy out that overwrites
-// their source.
+// directly with 2-D copies (large_copy_lane.h); pageable ones go through a pinned
+// staging ring (the paper's blocked buffer: the CPU gathers the strided blocks so every
+// DMA is one wide transfer), with the scatter of pass i-1 running beside the gather of
+// pass i. Host-to-host moves (the in-place transpose of the row round) run as host
+// functions on a fourth stream, between the copy in that frees their destination and
+// the copy out that overwrites their source. What a pass does on the card is
+// large_pass_compute.h.
 
-#include "cuda/cuda_resources.h"
-#include "four_step.h"
+#include "large_copy_lane.h"
 #include "large_fft_backend.h"
 #include "large_fft_host.h"
-#include "large_fft_kernels.h"
-#include "stockham.h"
-#include <cufft.h>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
+#include "large_fft_trace.h"
+#include "large_pass_compute.h"
+#include "large_pass_marks.h"
 #include <exception>
-#include <map>
-#include <set>
 #include <stdexcept>
-#include <string>
 #include <thread>
 
 namespace gr {
@@ -40,67 +34,6 @@ namespace {
 
 using i64 = std::int64_t;
 constexpr int K = large_fft_slots;
-
-class cufft_handle
-{
-public:
-    cufft_handle() { GPUFFT_CUFFT_CHECK(cufftCreate(&d_h)); }
-    ~cufft_handle()
-    {
-        if (d_h)
-            cufftDestroy(d_h);
-    }
-    cufft_handle(const cufft_handle&) = delete;
-    cufft_handle& operator=(const cufft_handle&) = delete;
-    cufftHandle get() const { return d_h; }
-
-private:
-    cufftHandle d_h = 0;
-};
-
-// Debug knobs for measuring alternatives (see docs/large_fft.md):
-//   GPUFFT_LARGE_FFT_STRIDED=1  cuFFT on the strided columns instead of transposing
-//                                them on the card first;
-//   GPUFFT_LARGE_FFT_STAGED=1   stage pinned caller arrays too (CPU gather + wide DMA);
-//   GPUFFT_LARGE_FFT_TRACE=1    print each round's wall time to stderr (2: and each
-//                                pass's copy, compute and move times on the GPU);
-//   GPUFFT_LARGE_FFT_NO_COMPUTE=1  passes move data but compute nothing (wrong
-//                                results: the copies' share of the time);
-//   GPUFFT_LARGE_FFT_NO_FFT=1    passes run everything but the cuFFT calls (wrong
-//                                results: the time with only the evict-first kernels,
-//                                i.e. what an FFT without L2 pollution would reach);
-//   GPUFFT_LARGE_FFT_FFT=four_step (default) | stockham | cufft  who transforms the
-//                                passes: the two evict-first kernels of four_step.h
-//                                where they apply (power-of-two lengths up to 2^16 of
-//                                the column round in place and of the row round), the
-//                                Stockham stages (stockham.h) on the other contiguous
-//                                power-of-two FFTs, cuFFT on the rest; no four-step
-//                                kernels; cuFFT alone;
-//   GPUFFT_LARGE_FFT_COPY_SPLIT=1  each pass's copy in one call per block instead of
-//                                two halves on two streams per direction (default 2:
-//                                4% faster at 2^32 on the H200).
-bool env_flag(const char* name)
-{
-    const char* v = std::getenv(name);
-    return v && *v && std::string(v) != "0";
-}
-
-enum class pass_fft { four_step, stockham, cufft };
-
-pass_fft pass_fft_from_env()
-{
-    const char* v = std::getenv("GPUFFT_LARGE_FFT_FFT");
-    const std::string name = v ? v : "";
-    if (name.empty() || name == "four_step")
-        return pass_fft::four_step;
-    if (name == "stockham")
-        return pass_fft::stockham;
-    if (name == "cufft")
-        return pass_fft::cufft;
-    throw std::invalid_argument("GPUFFT_LARGE_FFT_FFT must be four_step, stockham or "
-                                "cufft, not '" +
-                                name + "'");
-}
 
 // A batch of host moves for a host function on the move stream (which cannot throw).
 struct move_job {
@@ -121,154 +54,73 @@ void CUDART_CB run_move_job(void* arg)
     }
 }
 
-// A column pass (a strided [L][bc] block, bc < B) is transposed on the card so cuFFT
-// runs contiguous batches: the strided cuFFT layouts of large L are several times slower
-// than the extra pass through device memory.
-bool transposes(const large_round& r, const large_pass& p, bool strided)
-{
-    return !strided && r.type == large_round::kind::columns && r.B > 1 && p.bc < r.B &&
-           !r.trailing;
-}
-
-// The passes the two kernels of four_step.h transform whole: the column round's [L][bc]
-// blocks written back in natural order, and the row round.
-bool four_step_takes(const large_round& r, const large_pass& p, bool strided)
-{
-    if (r.type == large_round::kind::rows_transposed)
-        return four_step_supports(r.blocks * r.M);
-    return transposes(r, p, strided) && !r.transposed_write && p.ac == 1 &&
-           four_step_supports(r.L);
-}
-
-four_step_geometry four_step_for(const large_round& r, const large_pass& p)
-{
-    four_step_geometry g;
-    if (r.type == large_round::kind::rows_transposed) {
-        // `tile` rows of blocks M, row t's output k to row k of the strip (k = m blocks
-        // + h to row m of square h), column t
-        four_step_split(r.blocks * r.M, &g.L1, &g.L2);
-        g.batch = r.tile;
-        g.out_b = 1;
-        g.out_k = r.tile;
-        g.blocks = r.blocks;
-    } else {
-        four_step_split(r.L, &g.L1, &g.L2);
-        g.W = p.bc;
-        g.out_b = 0;
-        g.out_k = p.bc;
-    }
-    return g;
-}
-
-// Contiguous power-of-two rows the Stockham stages take.
-bool stockham_takes(const fft_geometry& g)
-{
-    return g.n2 == 1 && g.stride == 1 && g.dist == g.n && stockham_supports(g.n);
-}
-
-std::vector<fft_call>
-device_calls(const large_round& r, const large_pass& p, bool strided)
-{
-    if (transposes(r, p, strided))
-        return { { { r.L, p.bc, 1, r.L }, 0 } };
-    return pass_fft_calls(r, p);
-}
+// Waits for the move stream when it goes out of scope: the host functions on it point
+// into the round's move jobs, however the round ends.
+struct move_fence {
+    cudaStream_t stream;
+    ~move_fence() { cudaStreamSynchronize(stream); }
+};
 
 template <typename T>
 class large_fft_cuda final : public large_fft_executor
 {
-    static constexpr bool dbl = sizeof(T) == 8;
-    using C = std::conditional_t<dbl, cufftDoubleComplex, cufftComplex>;
+    using C = typename pass_compute<T>::C;
 
 public:
+    // Called with cfg.device_id current (make_large_fft_cuda).
     large_fft_cuda(const std::vector<const large_schedule*>& schedules,
                    const large_exec_config& cfg)
         : d_cfg(cfg),
-          d_strided(env_flag("GPUFFT_LARGE_FFT_STRIDED")),
-          d_force_staged(env_flag("GPUFFT_LARGE_FFT_STAGED")),
-          d_trace(std::getenv("GPUFFT_LARGE_FFT_TRACE")
-                      ? std::atoi(std::getenv("GPUFFT_LARGE_FFT_TRACE"))
-                      : 0),
-          d_no_compute(env_flag("GPUFFT_LARGE_FFT_NO_COMPUTE")),
-          d_no_fft(env_flag("GPUFFT_LARGE_FFT_NO_FFT")),
-          d_fft(pass_fft_from_env()),
-          d_copy_split(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT")
-                           ? std::atoi(std::getenv("GPUFFT_LARGE_FFT_COPY_SPLIT"))
-                           : 2)
+          d_trace(cfg.trace, cfg.log),
+          d_in(d_h2d.get(),
+               d_h2d2.get(),
+               cudaMemcpyHostToDevice,
+               cfg.tuning.split_copies,
+               sizeof(C),
+               d_trace),
+          d_out(d_d2h.get(),
+                d_d2h2.get(),
+                cudaMemcpyDeviceToHost,
+                cfg.tuning.split_copies,
+                sizeof(C),
+                d_trace),
+          d_compute(schedules, cfg.dir, cfg.tuning, d_comp.get())
     {
-        cuda::device_guard g(cfg.device_id);
         for (const auto* s : schedules) {
             d_pass = std::max(d_pass, s->pass_elems);
             for (const auto& r : s->rounds)
-                if (r.type == large_round::kind::whole) {
+                if (const auto* w = r.as<whole_round>()) {
                     d_whole = std::max(d_whole, s->size);
-                    d_stage = std::max(d_stage, r.chunk);
+                    d_stage = std::max(d_stage, w->chunk);
                 }
         }
         d_stage = std::max(d_stage, d_pass);
-
-        // All FFTs run on the compute stream one after the other: one shared work area.
-        std::size_t work = 0;
-        std::set<fft_geometry> geometries;
-        for (const auto* sched : schedules)
-            for (const auto& r : sched->rounds)
-                for (const auto& p : r.pass_list) {
-                    const bool whole = r.type == large_round::kind::whole;
-                    if (!whole && own_pass_fft(r, p))
-                        continue;
-                    for (const auto& c : whole ? pass_fft_calls(r, large_pass{})
-                                               : device_calls(r, p, d_strided))
-                        if (whole || d_fft == pass_fft::cufft || !stockham_takes(c.g))
-                            geometries.insert(c.g);
-                }
-        for (const auto& geo : geometries) {
-            auto h = std::make_unique<cufft_handle>();
-            GPUFFT_CUFFT_CHECK(cufftSetAutoAllocation(h->get(), 0));
-            // rank 2 for the planes of a 3-D array: one call for every plane of a pass
-            const int rank = geo.n2 > 1 ? 2 : 1;
-            long long n[2] = { geo.n, geo.n2 };
-            std::size_t ws = 0;
-            GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(h->get(),
-                                                   rank,
-                                                   n,
-                                                   n,
-                                                   geo.stride,
-                                                   geo.dist,
-                                                   n,
-                                                   geo.stride,
-                                                   geo.dist,
-                                                   dbl ? CUFFT_Z2Z : CUFFT_C2C,
-                                                   geo.batch,
-                                                   &ws));
-            work = std::max(work, ws);
-            d_plans.emplace(geo, std::move(h));
-        }
         if (d_whole)
             d_whole_buf.allocate(std::size_t(d_whole));
         for (int s = 0; s < K && d_pass; ++s) {
             d_buf0[s].allocate(std::size_t(d_pass));
             d_buf1[s].allocate(std::size_t(d_pass));
         }
-        d_work.allocate(std::max<std::size_t>(work, 1));
-        for (auto& p : d_plans)
-            GPUFFT_CUFFT_CHECK(cufftSetWorkArea(p.second->get(), d_work.get()));
         d_flag.allocate(1);
     }
 
     ~large_fft_cuda() override { drain(); }
 
+    large_fft_stats stats() const override { return d_compute.stats(); }
+
     void run(const large_schedule& s, const void* in, void* out) override
     {
         cuda::device_guard g(d_cfg.device_id);
         try {
-            for (const auto& r : s.rounds) {
-                const auto t0 = std::chrono::steady_clock::now();
+            for (std::size_t k = 0; k < s.rounds.size(); ++k) {
+                const auto& r = s.rounds[k];
+                d_trace.begin_round();
                 const void* src = r.from_input ? in : out;
                 if (r.from_input)
                     GPUFFT_CUDA_CHECK(
                         cudaMemsetAsync(d_flag.get(), 0, sizeof(int), d_comp.get()));
-                if (r.type == large_round::kind::whole)
-                    run_whole(r, s.size, src, out);
+                if (const auto* w = r.as<whole_round>())
+                    run_whole(*w, r.pass_list, s.size, src, out);
                 else
                     run_passes(r, src, out);
                 if (r.from_input) {
@@ -279,15 +131,7 @@ public:
                         throw std::invalid_argument(
                             "execute: the input holds a NaN or infinite sample");
                 }
-                if (d_trace)
-                    std::fprintf(stderr,
-                                 "large_fft: %.2f ms (%.2f ms issuing copies)  %s\n",
-                                 std::chrono::duration<double, std::milli>(
-                                     std::chrono::steady_clock::now() - t0)
-                                     .count(),
-                                 d_issue_ms,
-                                 r.describe(sizeof(C)).c_str());
-                d_issue_ms = 0;
+                d_trace.end_round(k, s.rounds.size(), r.describe(sizeof(C)));
             }
         } catch (...) {
             drain();
@@ -296,6 +140,18 @@ public:
     }
 
 private:
+    // One round of passes in flight: where it reads and writes, and how.
+    struct round_io {
+        const large_round& r;
+        const void* src;
+        void* out;
+        bool direct_in, direct_out; // pinned: copied directly; else through staging
+        int threads, half;          // host threads (half: beside another gather/scatter)
+        const rows_transposed_round* rows; // non-null: host moves between the passes
+        std::vector<move_job> jobs;        // two per pass: the tiles the next pass reads
+        pass_marks marks;
+    };
+
     void drain() noexcept
     {
         cudaStreamSynchronize(d_h2d.get());
@@ -316,368 +172,41 @@ private:
         }
     }
 
-    // The pass is transformed by the kernels of four_step.h (no cuFFT plan needed).
-    bool own_pass_fft(const large_round& r, const large_pass& p) const
-    {
-        return d_fft == pass_fft::four_step && !d_no_fft &&
-               four_step_takes(r, p, d_strided);
-    }
-
-    // One FFT call of a pass on `buf`; `scratch` (as large, free now, or null) lets the
-    // Stockham stages take contiguous power-of-two rows instead of cuFFT.
-    void fft(C* buf, C* scratch, const fft_call& c)
-    {
-        if (d_no_fft)
-            return;
-        const int dir = static_cast<int>(d_cfg.dir); // CUFFT_FORWARD == -1 as ours
-        if (d_fft != pass_fft::cufft && scratch && stockham_takes(c.g)) {
-            launch_stockham_fft(buf + c.offset,
-                                scratch + c.offset,
-                                dbl,
-                                c.g.n,
-                                c.g.batch,
-                                dir,
-                                d_comp.get());
-            return;
-        }
-        const cufftHandle h = d_plans.at(c.g)->get();
-        GPUFFT_CUFFT_CHECK(cufftSetStream(h, d_comp.get()));
-        if constexpr (dbl)
-            GPUFFT_CUFFT_CHECK(cufftExecZ2Z(h, buf + c.offset, buf + c.offset, dir));
-        else
-            GPUFFT_CUFFT_CHECK(cufftExecC2C(h, buf + c.offset, buf + c.offset, dir));
-    }
-
-    // [rows][cols] -> [cols / unit][rows][unit] on the compute stream (the Y
-    // decomposition's rows of X): a kernel with evict-first hints, not device-to-device
-    // copies, whose L2 traffic would slow the PCIe copies beside them
-    void transpose_units(const C* in, C* out, i64 rows, i64 cols, i64 unit)
-    {
-        launch_unit_transpose(in, out, dbl, rows, cols, unit, d_comp.get());
-    }
-
-    void copy_blocks(void* dst_base,
-                     const void* src_base,
-                     const host_block* first,
-                     const host_block* last,
-                     bool to_device,
-                     cudaStream_t st)
-    {
-        if (first == last)
-            return;
-        const std::size_t e = sizeof(C);
-        // rows [r0, r0 + nr), columns [c0, c0 + nc) of block b on stream `on`
-        auto issue =
-            [&](const host_block& b, i64 r0, i64 nr, i64 c0, i64 nc, cudaStream_t on) {
-                if (nr <= 0 || nc <= 0)
-                    return;
-                auto* host = static_cast<const char*>(to_device ? src_base : dst_base) +
-                             (b.host_offset + r0 * b.pitch + c0) * e;
-                auto* dev = static_cast<const char*>(to_device ? dst_base : src_base) +
-                            (b.dev_offset + r0 * b.dpitch() + c0) * e;
-                if (to_device)
-                    GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(const_cast<char*>(dev),
-                                                        b.dpitch() * e,
-                                                        host,
-                                                        b.pitch * e,
-                                                        nc * e,
-                                                        nr,
-                                                        cudaMemcpyHostToDevice,
-                                                        on));
-                else
-                    GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(const_cast<char*>(host),
-                                                        b.pitch * e,
-                                                        dev,
-                                                        b.dpitch() * e,
-                                                        nc * e,
-                                                        nr,
-                                                        cudaMemcpyDeviceToHost,
-                                                        on));
-            };
-        const auto t0 = std::chrono::steady_clock::now();
-        struct issue_clock { // trace: host time spent issuing copies
-            bool on;
-            double& total;
-            std::chrono::steady_clock::time_point t0;
-            ~issue_clock()
-            {
-                if (on)
-                    total += std::chrono::duration<double, std::milli>(
-                                 std::chrono::steady_clock::now() - t0)
-                                 .count();
-            }
-        } clock{ d_trace > 0, d_issue_ms, t0 };
-        if (d_copy_split < 2) {
-            for (const host_block* b = first; b != last; ++b)
-                issue(*b, 0, b->rows, 0, b->width, st);
-            return;
-        }
-        // Two copy engines per direction: each block split in halves (rows, or bytes of
-        // a single row), the second half on a helper stream forked from and joined
-        // back into `st`.
-        const bool in = to_device;
-        cudaStream_t helper = in ? d_h2d2.get() : d_d2h2.get();
-        cuda::event& fork = in ? d_fork_in : d_fork_out;
-        cuda::event& join = in ? d_join_in : d_join_out;
-        fork.record(st);
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(helper, fork.get(), 0));
-        for (const host_block* b = first; b != last; ++b) {
-            if (b->rows > 1) {
-                const i64 h = b->rows / 2;
-                issue(*b, 0, h, 0, b->width, st);
-                issue(*b, h, b->rows - h, 0, b->width, helper);
-            } else {
-                const i64 h = b->width / 2;
-                issue(*b, 0, 1, 0, h, st);
-                issue(*b, 0, 1, h, b->width - h, helper);
-            }
-        }
-        join.record(helper);
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(st, join.get(), 0));
-    }
-    void copy_blocks(void* dst_base,
-                     const void* src_base,
-                     const std::vector<host_block>& blocks,
-                     bool to_device,
-                     cudaStream_t st)
-    {
-        copy_blocks(dst_base,
-                    src_base,
-                    blocks.data(),
-                    blocks.data() + blocks.size(),
-                    to_device,
-                    st);
-    }
-
     // One round of passes through the three-slot ring.
     void run_passes(const large_round& r, const void* src, void* out)
     {
-        const bool direct_in = !d_force_staged && cuda::is_pinned(src);
-        const bool direct_out = !d_force_staged && cuda::is_pinned(out);
-        if (!direct_in || !direct_out)
-            ensure_staging();
-        const int th = std::max(1, d_cfg.threads);
-        const int half = std::max(1, th / 2);
         const auto& passes = r.pass_list;
+        const int th = std::max(1, d_cfg.threads);
+        const auto* rows = r.as<rows_transposed_round>();
+        round_io io{ r,
+                     src,
+                     out,
+                     cuda::is_pinned(src),
+                     cuda::is_pinned(out),
+                     th,
+                     std::max(1, th / 2),
+                     rows,
+                     std::vector<move_job>(rows ? 2 * passes.size() : 0),
+                     pass_marks(d_trace.on(), passes.size()) };
+        if (!io.direct_in || !io.direct_out)
+            ensure_staging();
+        const move_fence fence{ d_move.get() };
         std::exception_ptr scatter_error;
-        // host moves, two jobs per pass: the move the next pass reads, then the rest
-        const bool moves = r.type == large_round::kind::rows_transposed;
-        std::vector<move_job> jobs(moves ? 2 * passes.size() : 0);
-        // the host functions point into `jobs`: wait for them however this returns
-        struct move_fence {
-            cudaStream_t s;
-            ~move_fence() { cudaStreamSynchronize(s); }
-        } fence{ d_move.get() };
-
-        auto scatter = [&](std::size_t i) {
-            const int s = int(i % K);
-            GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_d2h_done[s].get()));
-            scatter_blocks(d_stage_out[s].get(), out, passes[i].writes, sizeof(C), half);
-        };
-
-        // trace 2: per pass, GPU times of copy in, compute, copy out and host moves
-        constexpr int n_marks = 8;
-        std::vector<cuda::event> marks;
-        if (d_trace > 1)
-            for (std::size_t k = 0; k < passes.size() * n_marks; ++k)
-                marks.emplace_back(true);
-        auto mark = [&](std::size_t i, int k, cudaStream_t st) {
-            if (d_trace > 1)
-                marks[i * n_marks + k].record(st);
-        };
-
         for (std::size_t i = 0; i < passes.size(); ++i) {
-            const auto& p = passes[i];
-            const int s = int(i % K);
             std::thread scatter_prev;
-            if (!direct_out && i > 0)
+            if (!io.direct_out && i > 0)
                 scatter_prev = std::thread([&, i] {
                     try {
-                        scatter(i - 1);
+                        scatter(io, i - 1);
                     } catch (...) {
                         scatter_error = std::current_exception();
                     }
                 });
             try {
-                // copy in (waits until pass i-K has left this slot)
-                GPUFFT_CUDA_CHECK(
-                    cudaStreamWaitEvent(d_h2d.get(), d_d2h_done[s].get(), 0));
-                mark(i, 0, d_h2d.get());
-                const bool after_moves = moves && i > 0;
-                if (direct_in) {
-                    // the pass's own rows first (one block per square); the rest needs
-                    // the previous pass's moves
-                    const host_block* b = p.reads.data();
-                    const host_block* e = b + p.reads.size();
-                    const host_block* own = after_moves ? b + r.blocks : e;
-                    copy_blocks(d_buf0[s].get(), src, b, own, true, d_h2d.get());
-                    if (after_moves) {
-                        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(
-                            d_h2d.get(), d_moved_first[(i - 1) % K].get(), 0));
-                        copy_blocks(d_buf0[s].get(), src, own, e, true, d_h2d.get());
-                    }
-                } else {
-                    GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_h2d_done[s].get()));
-                    if (after_moves)
-                        GPUFFT_CUDA_CHECK(
-                            cudaEventSynchronize(d_moved_first[(i - 1) % K].get()));
-                    gather_blocks(src,
-                                  d_stage_in[s].get(),
-                                  p.reads,
-                                  sizeof(C),
-                                  direct_out ? th : half);
-                    GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_buf0[s].get(),
-                                                      d_stage_in[s].get(),
-                                                      p.elements * sizeof(C),
-                                                      cudaMemcpyHostToDevice,
-                                                      d_h2d.get()));
-                }
-                d_h2d_done[s].record(d_h2d.get());
-                mark(i, 1, d_h2d.get());
-
-                // host moves (once this pass's reads have left the host array)
-                if (moves) {
-                    GPUFFT_CUDA_CHECK(
-                        cudaStreamWaitEvent(d_move.get(), d_h2d_done[s].get(), 0));
-                    mark(i, 6, d_move.get());
-                    // the moves of tile row j + 1 (one per square) first
-                    const std::size_t first =
-                        std::min<std::size_t>(std::size_t(r.blocks), p.moves.size());
-                    jobs[2 * i] = { out, p.moves.data(), first, sizeof(C), th, nullptr };
-                    jobs[2 * i + 1] = { out,
-                                        p.moves.data() + first,
-                                        p.moves.size() - first,
-                                        sizeof(C),
-                                        th,
-                                        nullptr };
-                    GPUFFT_CUDA_CHECK(
-                        cudaLaunchHostFunc(d_move.get(), run_move_job, &jobs[2 * i]));
-                    d_moved_first[s].record(d_move.get());
-                    GPUFFT_CUDA_CHECK(
-                        cudaLaunchHostFunc(d_move.get(), run_move_job, &jobs[2 * i + 1]));
-                    d_moved_all[s].record(d_move.get());
-                    mark(i, 7, d_move.get());
-                }
-
-                // compute
-                GPUFFT_CUDA_CHECK(
-                    cudaStreamWaitEvent(d_comp.get(), d_h2d_done[s].get(), 0));
-                mark(i, 2, d_comp.get());
-                C* buf = d_buf0[s].get();
-                C* res = buf;
-                const bool own = !d_no_compute && own_pass_fft(r, p);
-                if (r.from_input && !own) // kernel A checks what it loads
-                    launch_finite_check(buf, dbl, p.elements, d_flag.get(), d_comp.get());
-                twiddle_params tw;
-                if (r.twiddle) {
-                    tw.on = true;
-                    tw.b0 = p.b0;
-                    tw.n = r.tw_n;
-                    tw.div = r.tw_div;
-                    tw.sign = static_cast<int>(d_cfg.dir);
-                }
-                if (d_no_compute) {
-                    // transfers alone (timing the copies; the result is wrong)
-                    if (r.transposed_write ||
-                        r.type == large_round::kind::rows_transposed ||
-                        r.type == large_round::kind::tile_transpose)
-                        res = d_buf1[s].get();
-                } else if (own) {
-                    // both kernels: A in place, B into the slot's other buffer in the
-                    // layout the copy out wants, twiddled (column round)
-                    res = d_buf1[s].get();
-                    launch_four_step_fft(buf,
-                                         res,
-                                         dbl,
-                                         four_step_for(r, p),
-                                         static_cast<int>(d_cfg.dir),
-                                         tw,
-                                         r.from_input ? d_flag.get() : nullptr,
-                                         d_comp.get());
-                } else if (r.type == large_round::kind::tile_transpose) {
-                    res = d_buf1[s].get();
-                    launch_transpose(buf,
-                                     res,
-                                     dbl,
-                                     i64(p.reads.size()),
-                                     r.tile,
-                                     r.tile,
-                                     twiddle_params{},
-                                     d_comp.get());
-                } else if (r.type == large_round::kind::rows_transposed) {
-                    for (const auto& c : pass_fft_calls(r, p))
-                        fft(buf, d_buf1[s].get(), c);
-                    // [T][M][blocks] -> [M][blocks][T] -> [blocks][M][T]
-                    res = d_buf1[s].get();
-                    launch_transpose(buf,
-                                     res,
-                                     dbl,
-                                     1,
-                                     r.tile,
-                                     r.blocks * r.M,
-                                     twiddle_params{},
-                                     d_comp.get());
-                    if (r.blocks > 1) {
-                        transpose_units(res, buf, r.M, r.blocks * r.tile, r.tile);
-                        res = buf;
-                    }
-                } else if (transposes(r, p, d_strided)) {
-                    // [L][bc] -> [bc][L], contiguous FFTs, twiddle with k the column
-                    // index
-                    C* t = d_buf1[s].get();
-                    launch_transpose(
-                        buf, t, dbl, 1, r.L, p.bc, twiddle_params{}, d_comp.get());
-                    for (const auto& c : device_calls(r, p, d_strided))
-                        fft(t, buf, c); // the untransposed pass is spent
-                    if (r.twiddle) {
-                        tw.swap = true;
-                        launch_twiddle(t, dbl, 1, p.bc, r.L, tw, d_comp.get());
-                    }
-                    res = t;
-                    if (!r.transposed_write || r.unit > 1) {
-                        launch_transpose(
-                            t, buf, dbl, 1, p.bc, r.L, twiddle_params{}, d_comp.get());
-                        res = buf;
-                    }
-                    if (r.transposed_write && r.unit > 1) {
-                        transpose_units(buf, t, r.L, p.bc, r.unit);
-                        res = t;
-                    }
-                } else {
-                    for (const auto& c : pass_fft_calls(r, p))
-                        fft(buf, d_buf1[s].get(), c);
-                    if (r.transposed_write && r.unit > 1) {
-                        if (r.twiddle)
-                            launch_twiddle(buf, dbl, 1, r.L, p.bc, tw, d_comp.get());
-                        res = d_buf1[s].get();
-                        transpose_units(buf, res, r.L, p.bc, r.unit);
-                    } else if (r.transposed_write) {
-                        res = d_buf1[s].get();
-                        launch_transpose(buf, res, dbl, 1, r.L, p.bc, tw, d_comp.get());
-                    } else if (r.twiddle) {
-                        launch_twiddle(buf, dbl, p.ac, r.L, p.bc, tw, d_comp.get());
-                    }
-                }
-                d_comp_done[s].record(d_comp.get());
-                mark(i, 3, d_comp.get());
-
-                // copy out
-                GPUFFT_CUDA_CHECK(
-                    cudaStreamWaitEvent(d_d2h.get(), d_comp_done[s].get(), 0));
-                if (moves) // the writes land where the moves read
-                    GPUFFT_CUDA_CHECK(
-                        cudaStreamWaitEvent(d_d2h.get(), d_moved_all[s].get(), 0));
-                mark(i, 4, d_d2h.get());
-                if (direct_out)
-                    copy_blocks(out, res, p.writes, false, d_d2h.get());
-                else
-                    GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_stage_out[s].get(),
-                                                      res,
-                                                      p.elements * sizeof(C),
-                                                      cudaMemcpyDeviceToHost,
-                                                      d_d2h.get()));
-                d_d2h_done[s].record(d_d2h.get());
-                mark(i, 5, d_d2h.get());
+                copy_in(io, i);
+                if (rows)
+                    move_tiles(io, i);
+                copy_out(io, i, compute(io, i));
             } catch (...) {
                 if (scatter_prev.joinable())
                     scatter_prev.join();
@@ -688,48 +217,140 @@ private:
             if (scatter_error)
                 std::rethrow_exception(scatter_error);
         }
-        if (!direct_out && !passes.empty())
-            scatter(passes.size() - 1);
+        if (!io.direct_out && !passes.empty())
+            scatter(io, passes.size() - 1);
         // the next round reads what this one wrote
         GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_d2h.get()));
         GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_comp.get()));
         GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_move.get()));
-        for (const auto& j : jobs)
+        for (const auto& j : io.jobs)
             if (j.error)
                 std::rethrow_exception(j.error);
-        if (d_trace > 1) {
-            auto at = [&](std::size_t i, int k) {
-                float ms = 0;
-                GPUFFT_CUDA_CHECK(cudaEventElapsedTime(
-                    &ms, marks[0].get(), marks[i * n_marks + k].get()));
-                return ms;
-            };
-            for (std::size_t i = 0; i < passes.size(); ++i)
-                std::fprintf(
-                    stderr,
-                    "  pass %3zu  in %7.1f-%7.1f  fft %7.1f-%7.1f  out %7.1f-%7.1f"
-                    "  moves %7.1f-%7.1f\n",
-                    i,
-                    at(i, 0),
-                    at(i, 1),
-                    at(i, 2),
-                    at(i, 3),
-                    at(i, 4),
-                    at(i, 5),
-                    moves ? at(i, 6) : 0.f,
-                    moves ? at(i, 7) : 0.f);
-        }
+        if (d_trace.on())
+            io.marks.report(d_trace, rows != nullptr);
     }
 
-    // In-card: the whole array in by chunks, the FFT, out by chunks.
-    void run_whole(const large_round& r, i64 n, const void* src, void* out)
+    // Pass i into slot i % K, once pass i - K has left it.
+    void copy_in(round_io& io, std::size_t i)
+    {
+        const auto& p = io.r.pass_list[i];
+        const int s = int(i % K);
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_h2d.get(), d_d2h_done[s].get(), 0));
+        io.marks.mark(i, pass_marks::in_start, d_h2d.get());
+        const bool after_moves = io.rows && i > 0;
+        if (io.direct_in) {
+            // the pass's own rows first (one block per square); the rest needs the
+            // previous pass's moves
+            const host_block* b = p.reads.data();
+            const host_block* e = b + p.reads.size();
+            const host_block* own = after_moves ? b + io.rows->blocks : e;
+            d_in.copy_in(b, own, io.src, d_buf0[s].get());
+            if (after_moves) {
+                GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(
+                    d_h2d.get(), d_moved_first[(i - 1) % K].get(), 0));
+                d_in.copy_in(own, e, io.src, d_buf0[s].get());
+            }
+        } else {
+            GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_h2d_done[s].get()));
+            if (after_moves)
+                GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_moved_first[(i - 1) % K].get()));
+            gather_blocks(io.src,
+                          d_stage_in[s].get(),
+                          p.reads,
+                          sizeof(C),
+                          io.direct_out ? io.threads : io.half);
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_buf0[s].get(),
+                                              d_stage_in[s].get(),
+                                              p.elements * sizeof(C),
+                                              cudaMemcpyHostToDevice,
+                                              d_h2d.get()));
+        }
+        d_h2d_done[s].record(d_h2d.get());
+        io.marks.mark(i, pass_marks::in_end, d_h2d.get());
+    }
+
+    // The host moves of pass i, once its reads have left the host array: first those of
+    // tile row i + 1 (one per square), which the next pass reads, then the rest.
+    void move_tiles(round_io& io, std::size_t i)
+    {
+        const auto& p = io.r.pass_list[i];
+        const int s = int(i % K);
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_move.get(), d_h2d_done[s].get(), 0));
+        io.marks.mark(i, pass_marks::moves_start, d_move.get());
+        const std::size_t first =
+            std::min<std::size_t>(std::size_t(io.rows->blocks), p.moves.size());
+        io.jobs[2 * i] = {
+            io.out, p.moves.data(), first, sizeof(C), io.threads, nullptr
+        };
+        io.jobs[2 * i + 1] = {
+            io.out, p.moves.data() + first, p.moves.size() - first, sizeof(C), io.threads,
+            nullptr
+        };
+        GPUFFT_CUDA_CHECK(
+            cudaLaunchHostFunc(d_move.get(), run_move_job, &io.jobs[2 * i]));
+        d_moved_first[s].record(d_move.get());
+        GPUFFT_CUDA_CHECK(
+            cudaLaunchHostFunc(d_move.get(), run_move_job, &io.jobs[2 * i + 1]));
+        d_moved_all[s].record(d_move.get());
+        io.marks.mark(i, pass_marks::moves_end, d_move.get());
+    }
+
+    // The transforms of pass i once it is on the card; returns where its result is.
+    const C* compute(round_io& io, std::size_t i)
+    {
+        const int s = int(i % K);
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_comp.get(), d_h2d_done[s].get(), 0));
+        io.marks.mark(i, pass_marks::compute_start, d_comp.get());
+        const C* res = d_compute.run(
+            io.r, io.r.pass_list[i], d_buf0[s].get(), d_buf1[s].get(), d_flag.get());
+        d_comp_done[s].record(d_comp.get());
+        io.marks.mark(i, pass_marks::compute_end, d_comp.get());
+        return res;
+    }
+
+    // Pass i's result `res` out to the host (or to staging), after its host moves,
+    // whose sources the writes overwrite.
+    void copy_out(round_io& io, std::size_t i, const C* res)
+    {
+        const auto& p = io.r.pass_list[i];
+        const int s = int(i % K);
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_d2h.get(), d_comp_done[s].get(), 0));
+        if (io.rows)
+            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_d2h.get(), d_moved_all[s].get(), 0));
+        io.marks.mark(i, pass_marks::out_start, d_d2h.get());
+        if (io.direct_out)
+            d_out.copy_out(p.writes, io.out, res);
+        else
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_stage_out[s].get(),
+                                              res,
+                                              p.elements * sizeof(C),
+                                              cudaMemcpyDeviceToHost,
+                                              d_d2h.get()));
+        d_d2h_done[s].record(d_d2h.get());
+        io.marks.mark(i, pass_marks::out_end, d_d2h.get());
+    }
+
+    // Staged output: pass i from its staging slot to the host array.
+    void scatter(const round_io& io, std::size_t i)
+    {
+        const int s = int(i % K);
+        GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_d2h_done[s].get()));
+        scatter_blocks(
+            d_stage_out[s].get(), io.out, io.r.pass_list[i].writes, sizeof(C), io.half);
+    }
+
+    // In card: the whole array in by chunks, the FFT, out by chunks.
+    void run_whole(const whole_round& r,
+                   const std::vector<large_pass>& chunks,
+                   i64 n,
+                   const void* src,
+                   void* out)
     {
         const bool direct_in = cuda::is_pinned(src), direct_out = cuda::is_pinned(out);
         if (!direct_in || !direct_out)
             ensure_staging();
         const int th = std::max(1, d_cfg.threads);
         C* buf = d_whole_buf.get();
-        const auto& chunks = r.pass_list;
         if (direct_in) {
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
                 buf, src, n * sizeof(C), cudaMemcpyHostToDevice, d_h2d.get()));
@@ -753,9 +374,7 @@ private:
         }
         d_h2d_done[0].record(d_h2d.get());
         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_comp.get(), d_h2d_done[0].get(), 0));
-        launch_finite_check(buf, dbl, n, d_flag.get(), d_comp.get());
-        for (const auto& c : pass_fft_calls(r, large_pass{}))
-            fft(buf, nullptr, c);
+        d_compute.run_whole(r, buf, n, d_flag.get());
         d_comp_done[0].record(d_comp.get());
         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_d2h.get(), d_comp_done[0].get(), 0));
         if (direct_out) {
@@ -791,23 +410,17 @@ private:
     }
 
     large_exec_config d_cfg;
-    bool d_strided, d_force_staged;
-    int d_trace;
-    bool d_no_compute, d_no_fft;
-    pass_fft d_fft;
-    int d_copy_split;
-    double d_issue_ms = 0;
+    large_fft_trace d_trace;
     i64 d_pass = 0, d_whole = 0, d_stage = 0;
-    std::map<fft_geometry, std::unique_ptr<cufft_handle>> d_plans;
     cuda::device_buffer<C> d_whole_buf, d_buf0[K], d_buf1[K];
-    cuda::device_buffer<char> d_work;
     cuda::device_buffer<int> d_flag;
     cuda::pinned_buffer<C> d_stage_in[K], d_stage_out[K];
     // The copy streams are created first and one after the other: the driver spreads
     // streams over the copy engines in creation order, and copies in and out on one
     // engine share its bandwidth.
     cuda::stream d_h2d, d_d2h, d_comp, d_move, d_h2d2, d_d2h2;
-    cuda::event d_fork_in, d_join_in, d_fork_out, d_join_out;
+    copy_lane d_in, d_out; // on the streams above, so declared after them
+    pass_compute<T> d_compute;
     cuda::event d_h2d_done[K], d_comp_done[K], d_d2h_done[K];
     cuda::event d_moved_first[K], d_moved_all[K];
 };
@@ -818,6 +431,8 @@ std::unique_ptr<large_fft_executor>
 make_large_fft_cuda(const std::vector<const large_schedule*>& schedules,
                     const large_exec_config& cfg)
 {
+    // streams, events, plans and buffers all belong to the plan's device
+    cuda::device_guard g(cfg.device_id);
     if (cfg.prec == precision::single)
         return std::make_unique<large_fft_cuda<float>>(schedules, cfg);
     return std::make_unique<large_fft_cuda<double>>(schedules, cfg);

@@ -71,9 +71,6 @@ void launch_stockham_fft(void* data,
                          int sign,
                          void* stream);
 
-//! How many transforms launch_stockham_fft has run in this process (for the tests).
-std::int64_t stockham_fft_launches();
-
 struct four_step_geometry; // four_step.h
 
 /*!
@@ -90,9 +87,6 @@ void launch_four_step_fft(void* data,
                           const twiddle_params& tw,
                           int* flag,
                           void* stream);
-
-//! How many transforms launch_four_step_fft has run in this process (for the tests).
-std::int64_t four_step_fft_launches();
 
 //! Sets *flag (device int) to 1 when one of n complex values is not finite.
 void launch_finite_check(

@@ -6,8 +6,9 @@
  */
 
 #include "core/fftw_lock.h"
-#include "large_fft_backend.h"
+#include "device_budget.h"
 #include "large_fft_host.h"
+#include "large_fft_plan_impl.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <limits>
@@ -19,32 +20,13 @@ namespace gpufft {
 
 using i64 = std::int64_t;
 
-class large_fft_plan::impl
+void large_fft_plan::impl::run(const void* in, void* out)
 {
-public:
-    std::vector<i64> shape;
-    i64 n = 0;
-    gpufft::direction dir = direction::forward;
-    gpufft::precision prec = precision::single;
-    gpufft::backend used = backend::cpu;
-    int device_id = -1;
-    std::size_t budget = 0;
-    std::size_t elem_bytes = 8;
-    int threads = 1; //!< host threads of the permutation after the rounds
-    // Both schedules are planned up front: in == out needs passes that write only where
-    // they read, and execute() must not plan or allocate.
-    detail::large_schedule out_of_place, in_place;
-    std::unique_ptr<detail::large_fft_executor> engine;
-
-    void run(const void* in, void* out)
-    {
-        const auto& s = in == out ? in_place : out_of_place;
-        engine->run(s, in, out);
-        if (!s.host_permute.empty())
-            detail::permute_digits(
-                out, s.host_permute, elem_bytes, s.permute_unit, threads);
-    }
-};
+    const auto& s = in == out ? in_place : out_of_place;
+    engine->run(s, in, out);
+    if (!s.host_permute.empty())
+        detail::permute_digits(out, s.host_permute, elem_bytes, s.permute_unit, threads);
+}
 
 namespace {
 
@@ -69,12 +51,13 @@ std::size_t default_cpu_budget(i64 n, std::size_t elem_bytes)
 
 } // namespace
 
-large_fft_plan::large_fft_plan(std::vector<std::int64_t> shape,
-                               gpufft::direction dir,
-                               const large_fft_options& options)
-    : d_impl(std::make_unique<impl>())
+large_fft_plan detail::large_fft_plan_access::make(std::vector<std::int64_t> shape,
+                                                   gpufft::direction dir,
+                                                   const large_fft_options& options,
+                                                   const large_fft_config& config)
 {
-    auto& d = *d_impl;
+    auto p = std::make_unique<large_fft_plan::impl>();
+    auto& d = *p;
     if (shape.empty() || shape.size() > 3)
         throw std::invalid_argument("shape: " + shape_string(shape) + " has " +
                                     std::to_string(shape.size()) +
@@ -114,19 +97,7 @@ large_fft_plan::large_fft_plan(std::vector<std::int64_t> shape,
     d.budget = options.memory_budget;
     if (d.used == backend::cuda) {
         d.device_id = resolve_device_id(options.device_id);
-        const auto info = get_device_info(d.device_id);
-        if (d.budget == 0) {
-            // most of what is free: leave room for the context and other plans
-            const std::size_t reserve = std::size_t(768) << 20;
-            d.budget = info.free_memory > 2 * reserve
-                           ? std::size_t(double(info.free_memory - reserve) * 0.92)
-                           : info.free_memory / 2;
-        } else if (d.budget > info.total_memory) {
-            throw std::invalid_argument(
-                "memory_budget: " + std::to_string(d.budget) + " bytes exceeds the " +
-                std::to_string(info.total_memory) + " bytes of device " +
-                std::to_string(d.device_id));
-        }
+        d.budget = detail::resolve_device_budget(d.budget, d.device_id);
     } else if (d.budget == 0) {
         d.budget = default_cpu_budget(d.n, d.elem_bytes);
     }
@@ -140,6 +111,9 @@ large_fft_plan::large_fft_plan(std::vector<std::int64_t> shape,
     cfg.threads = detail::cpu_threads(options.threads, (long long)d.n);
     d.threads = cfg.threads;
     cfg.device_id = d.device_id;
+    cfg.trace = options.trace;
+    cfg.log = options.log;
+    cfg.tuning = config;
     const std::vector<const detail::large_schedule*> both{ &d.out_of_place, &d.in_place };
     if (d.used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA
@@ -148,7 +122,18 @@ large_fft_plan::large_fft_plan(std::vector<std::int64_t> shape,
     } else {
         d.engine = detail::make_large_fft_cpu(both, cfg);
     }
+    return large_fft_plan(std::move(p));
 }
+
+large_fft_plan::large_fft_plan(std::vector<std::int64_t> shape,
+                               gpufft::direction dir,
+                               const large_fft_options& options)
+    : large_fft_plan(detail::make_large_fft_plan(
+          std::move(shape), dir, options, detail::large_fft_config()))
+{
+}
+
+large_fft_plan::large_fft_plan(std::unique_ptr<impl> d) : d_impl(std::move(d)) {}
 
 large_fft_plan::~large_fft_plan() = default;
 large_fft_plan::large_fft_plan(large_fft_plan&&) noexcept = default;

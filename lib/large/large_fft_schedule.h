@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace gr {
@@ -61,36 +62,17 @@ struct large_pass {
     std::int64_t elements = 0; //!< elements in the pass buffer
 };
 
-struct large_round {
-    enum class kind {
-        //! The whole array fits: copy in by chunks, one multi-dimensional FFT, copy out.
-        whole,
-        /*!
-         * The array viewed as [A][L][B] (row-major); FFTs of length L along the middle
-         * axis (stride B), passes of ac x L x bc elements (ac > 1 only when bc == B).
-         */
-        columns,
-        //! Square M x M array: transpose in place by swapping t x t tile pairs.
-        tile_transpose,
-        /*!
-         * M x (blocks M) array, in place: FFTs of length blocks M along the rows, `tile`
-         * rows per pass, and pass j writes its rows transposed into column strip j of
-         * each M x M square. The strips' tiles below the diagonal still hold unread
-         * rows: each pass first moves them on the host into its own row block, which it
-         * has just read (the four-step transpose folded into the row round: 4x the data
-         * over PCIe instead of 6x). Result column c = blocks i + h lands in row i of
-         * square h: natural order.
-         */
-        rows_transposed,
-    };
-    kind type = kind::columns;
-    bool from_input = false; //!< reads the caller's input (else the output array)
-
-    // whole
+//! The whole array fits: copy in by chunks, one multi-dimensional FFT, copy out.
+struct whole_round {
     std::vector<std::int64_t> dims;
     std::int64_t chunk = 0; //!< elements per transfer
+};
 
-    // columns
+/*!
+ * The array viewed as [A][L][B] (row-major); FFTs of length L along the middle axis
+ * (stride B), passes of ac x L x bc elements (ac > 1 only when bc == B).
+ */
+struct column_round {
     std::int64_t A = 1, L = 1, B = 1;
     std::int64_t ac = 1, bc = 1;
     //! Multiply element (k, b) of the result by exp(sign 2 pi i k * (b / tw_div) / tw_n).
@@ -108,16 +90,54 @@ struct large_round {
      */
     bool transposed_write = false;
     std::int64_t unit = 1;
+};
 
-    // tile_transpose: `blocks` M x M squares side by side (row pitch blocks * M), each
-    // transposed in place; rows_transposed: M x (blocks M), `tile` rows per pass
+//! `blocks` M x M squares side by side (row pitch blocks M), each transposed in place
+//! by swapping tile x tile pairs.
+struct tile_transpose_round {
     std::int64_t M = 0, tile = 0, blocks = 1;
+};
 
+/*!
+ * M x (blocks M) array, in place: FFTs of length blocks M along the rows, `tile` rows
+ * per pass, and pass j writes its rows transposed into column strip j of each M x M
+ * square. The strips' tiles below the diagonal still hold unread rows: each pass first
+ * moves them on the host into its own row block, which it has just read (the four-step
+ * transpose folded into the row round: 4x the data over PCIe instead of 6x). Result
+ * column c = blocks i + h lands in row i of square h: natural order.
+ */
+struct rows_transposed_round {
+    std::int64_t M = 0, tile = 0, blocks = 1;
+};
+
+//! What a round does: one of the kinds above, each with only its own parameters.
+using round_op =
+    std::variant<whole_round, column_round, tile_transpose_round, rows_transposed_round>;
+
+struct large_round {
+    round_op op;
+    bool from_input = false; //!< reads the caller's input (else the output array)
     std::vector<large_pass> pass_list; //!< filled by the planner
 
+    //! The kind's parameters, or null when the round is of another kind.
+    template <typename Kind>
+    const Kind* as() const
+    {
+        return std::get_if<Kind>(&op);
+    }
     std::int64_t passes() const;
     std::string describe(std::size_t elem_bytes) const;
+    //! "whole", "columns", "tile_transpose" or "rows_transposed".
+    const char* kind_name() const;
 };
+
+//! Visitor from lambdas: std::visit(overloaded{ [](const whole_round&) {...}, ... }, op).
+template <typename... F>
+struct overloaded : F... {
+    using F::operator()...;
+};
+template <typename... F>
+overloaded(F...) -> overloaded<F...>;
 
 //! Enumerates the passes of a round (whole rounds: one pass per chunk of the array).
 std::vector<large_pass> make_passes(const large_round& r);

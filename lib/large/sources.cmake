@@ -1,8 +1,10 @@
 # Large out-of-card FFT engine (issue 5): planner, CPU backend, plan front end.
-list(APPEND GPUFFT_SOURCES large/large_fft_schedule.cc large/large_fft_backend.cc
-     large/large_fft_host.cc large/host_transpose.cc large/large_fft_cpu.cc large/large_fft_plan.cc)
-list(APPEND GPUFFT_CUDA_SOURCES large/large_fft_cuda.cc large/large_fft_kernels.cu
-     large/stockham_fft.cu large/four_step_fft.cu)
+list(APPEND GPUFFT_SOURCES large/large_fft_schedule.cc large/large_fft_planner.cc large/large_fft_backend.cc
+     large/large_fft_host.cc large/host_transpose.cc large/large_fft_cpu.cc large/large_fft_plan.cc
+     large/large_fft_trace.cc large/device_budget.cc)
+list(APPEND GPUFFT_CUDA_SOURCES large/large_fft_cuda.cc large/large_copy_lane.cc
+     large/large_pass_compute.cc large/large_fft_kernels.cu large/stockham_fft.cu
+     large/four_step_fft.cu)
 # Integrated power spectra (the accumulator's engine): fused on the GPU when a frame
 # fits, the large FFT plus a host reduction otherwise.
 list(APPEND GPUFFT_SOURCES large/power/spectrum_integrator.cc large/power/host_integrator.cc)

@@ -12,7 +12,6 @@
 #include "cuda/grid.h"
 #include "large_fft_kernels.h"
 #include "stockham.h"
-#include <atomic>
 #include <stdexcept>
 #include <utility>
 
@@ -23,8 +22,6 @@ namespace detail {
 namespace {
 
 using i64 = std::int64_t;
-
-std::atomic<i64> launches{ 0 };
 
 template <typename T, typename V, int R>
 __global__ void stockham_kernel(const V* in, V* out, i64 n, i64 total, i64 ns, int sign)
@@ -90,10 +87,7 @@ void launch_stockham_fft(
         ns *= radix;
         std::swap(src, dst);
     }
-    ++launches;
 }
-
-i64 stockham_fft_launches() { return launches.load(); }
 
 } // namespace detail
 } // namespace gpufft

@@ -157,6 +157,13 @@ class qa_large_fft_plan(gr_unittest.TestCase):
         x[123] = 1
         self.assertLess(rel_error(plan.execute(x), np.fft.fft(x.astype(np.complex128))), 2e-6)
 
+    def test_008_trace(self):
+        # the trace goes to stderr; the transform is the same
+        plan = gpufft.large_fft_plan(4096, backend="cpu", precision="double",
+                                     memory_budget=budget_for_pass(1024, 16), trace=True)
+        x = random_complex(self.rng, 4096, np.complex128)
+        self.assertLess(rel_error(plan.execute(x), np.fft.fft(x)), 1e-12)
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_large_fft_plan)

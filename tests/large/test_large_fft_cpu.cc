@@ -10,6 +10,7 @@
 
 #include "large/host_transpose.h"
 #include "large/large_fft_host.h"
+#include "large/large_fft_plan_impl.h"
 #include "large_fft_checks.h"
 #include <cstdio>
 #include <cstring>
@@ -30,25 +31,24 @@ large_fft_options cpu(std::size_t budget, precision p = precision::double_)
     return o;
 }
 
-const char* kind_name(detail::large_round::kind k)
+// The parameters of a round of kind K (the check fails, and a default is returned,
+// when it is of another kind).
+template <typename K>
+K as(const detail::large_round& r)
 {
-    switch (k) {
-    case detail::large_round::kind::whole:
-        return "whole";
-    case detail::large_round::kind::columns:
-        return "columns";
-    case detail::large_round::kind::rows_transposed:
-        return "rows_transposed";
-    default:
-        return "tile_transpose";
-    }
+    const K* k = r.as<K>();
+    GPUFFT_CHECK(k != nullptr);
+    return k ? *k : K();
 }
+const auto cols = as<detail::column_round>;
+const auto rows = as<detail::rows_transposed_round>;
+const auto tiles = as<detail::tile_transpose_round>;
 
 std::string kinds(const detail::large_schedule& s)
 {
     std::string r;
     for (const auto& x : s.rounds)
-        r += std::string(r.empty() ? "" : ",") + kind_name(x.type);
+        r += std::string(r.empty() ? "" : ",") + x.kind_name();
     if (!s.host_permute.empty())
         r += ",permute";
     return r;
@@ -113,7 +113,7 @@ void check_coverage(const detail::large_schedule& s)
                             label[pos] = final_slot;
                         }
                     });
-            if (r.type != detail::large_round::kind::whole)
+            if (!r.as<detail::whole_round>())
                 GPUFFT_CHECK_LE(p.elements, s.pass_elems);
         }
         for (std::int64_t i = 0; i < s.size; ++i) {
@@ -133,13 +133,13 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     // 64 x 64 four-step out of place: transposing round 1, round 2 in place
     auto s2 = plan_large_fft({ 4096 }, 16, budget_for_pass(1024, 16), false);
     GPUFFT_CHECK_EQ(kinds(s2), "columns,columns");
-    GPUFFT_CHECK(s2.rounds[0].transposed_write && s2.rounds[0].twiddle);
-    GPUFFT_CHECK_EQ(s2.rounds[0].L, 64);
+    GPUFFT_CHECK(cols(s2.rounds[0]).transposed_write && cols(s2.rounds[0]).twiddle);
+    GPUFFT_CHECK_EQ(cols(s2.rounds[0]).L, 64);
     check_coverage(s2);
     // in place and square: the row round writes transposed, host moves make room
     auto s2i = plan_large_fft({ 4096 }, 16, budget_for_pass(1024, 16), true);
     GPUFFT_CHECK_EQ(kinds(s2i), "columns,rows_transposed");
-    GPUFFT_CHECK_EQ(s2i.rounds[1].tile, 16);
+    GPUFFT_CHECK_EQ(rows(s2i.rounds[1]).tile, 16);
     check_coverage(s2i);
     // ... unless its column strips would be narrow: tile-pair transpose round
     auto s2t = plan_large_fft({ 4096 }, 16, budget_for_pass(256, 16), true);
@@ -149,8 +149,8 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     // 64x64 squares, moves in each
     auto s2b = plan_large_fft({ 8192 }, 16, budget_for_pass(2048, 16), true);
     GPUFFT_CHECK_EQ(kinds(s2b), "columns,rows_transposed");
-    GPUFFT_CHECK_EQ(s2b.rounds[1].blocks, 2);
-    GPUFFT_CHECK_EQ(s2b.rounds[1].tile, 16);
+    GPUFFT_CHECK_EQ(rows(s2b.rounds[1]).blocks, 2);
+    GPUFFT_CHECK_EQ(rows(s2b.rounds[1]).tile, 16);
     check_coverage(s2b);
     // the CUDA executor's order: each square's own rows first, and each square's move
     // of tile row j + 1 (what the next pass reads) first
@@ -164,7 +164,7 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     // 64x64 squares by tile pairs, then rows moved on the host
     auto s2r = plan_large_fft({ 8192 }, 16, budget_for_pass(1024, 16), true);
     GPUFFT_CHECK_EQ(kinds(s2r), "columns,columns,tile_transpose,permute");
-    GPUFFT_CHECK_EQ(s2r.rounds[2].blocks, 2);
+    GPUFFT_CHECK_EQ(tiles(s2r.rounds[2]).blocks, 2);
     GPUFFT_CHECK_EQ(s2r.permute_unit, 64);
     check_coverage(s2r);
     // in place, 75 x 80: element-wise host digit reversal
@@ -174,8 +174,8 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     auto s3 = plan_large_fft({ 4096 }, 16, budget_for_pass(40, 16), false);
     GPUFFT_CHECK_EQ(kinds(s3), "columns,columns,columns,permute");
     GPUFFT_CHECK_EQ(s3.host_permute[1], 16);
-    GPUFFT_CHECK(s3.rounds[0].transposed_write);
-    GPUFFT_CHECK_EQ(s3.rounds[1].tw_div, 16);
+    GPUFFT_CHECK(cols(s3.rounds[0]).transposed_write);
+    GPUFFT_CHECK_EQ(cols(s3.rounds[1]).tw_div, 16);
     GPUFFT_CHECK_EQ(s3.permute_unit, 16);
     check_coverage(s3);
     auto s3i = plan_large_fft({ 4096 }, 16, budget_for_pass(40, 16), true);
@@ -185,38 +185,38 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     // 2-D and 3-D (slabs when Y*X fits a pass, else one more round)
     auto s2d = plan_large_fft({ 48, 60 }, 16, budget_for_pass(300, 16), false);
     GPUFFT_CHECK_EQ(kinds(s2d), "columns,columns");
-    GPUFFT_CHECK(!s2d.rounds[0].transposed_write);
+    GPUFFT_CHECK(!cols(s2d.rounds[0]).transposed_write);
     check_coverage(s2d);
     // many short rows: the Y decomposition (96 = 8 x 12), transfers of whole rows
     auto s2y = plan_large_fft({ 96, 16 }, 16, budget_for_pass(300, 16), false);
     GPUFFT_CHECK_EQ(kinds(s2y), "columns,columns");
-    GPUFFT_CHECK(s2y.rounds[0].transposed_write && s2y.rounds[0].unit == 16);
-    GPUFFT_CHECK_EQ(s2y.rounds[0].L, 8);
-    GPUFFT_CHECK_EQ(s2y.rounds[0].bc, 32);
-    GPUFFT_CHECK(s2y.rounds[1].trailing && s2y.rounds[1].trail == 16);
+    GPUFFT_CHECK(cols(s2y.rounds[0]).transposed_write && cols(s2y.rounds[0]).unit == 16);
+    GPUFFT_CHECK_EQ(cols(s2y.rounds[0]).L, 8);
+    GPUFFT_CHECK_EQ(cols(s2y.rounds[0]).bc, 32);
+    GPUFFT_CHECK(cols(s2y.rounds[1]).trailing && cols(s2y.rounds[1]).trail == 16);
     check_coverage(s2y);
     // in place it keeps columns then rows
     auto s2yi = plan_large_fft({ 96, 16 }, 16, budget_for_pass(300, 16), true);
-    GPUFFT_CHECK(!s2yi.rounds[0].transposed_write);
+    GPUFFT_CHECK(!cols(s2yi.rounds[0]).transposed_write);
     check_coverage(s2yi);
     auto s3d = plan_large_fft({ 12, 10, 14 }, 16, budget_for_pass(300, 16), false);
     GPUFFT_CHECK_EQ(kinds(s3d), "columns,columns");
-    GPUFFT_CHECK(s3d.rounds[1].trailing);
+    GPUFFT_CHECK(cols(s3d.rounds[1]).trailing);
     check_coverage(s3d);
     // long Z over small planes: the Z decomposition (96 = 8 x 12), runs of whole planes
     auto s3z = plan_large_fft({ 96, 3, 5 }, 16, budget_for_pass(300, 16), false);
     GPUFFT_CHECK_EQ(kinds(s3z), "columns,columns");
-    GPUFFT_CHECK(s3z.rounds[0].transposed_write && s3z.rounds[0].unit == 15);
-    GPUFFT_CHECK_EQ(s3z.rounds[0].L, 8);
-    GPUFFT_CHECK_EQ(s3z.rounds[0].bc, 30);
-    GPUFFT_CHECK_EQ(s3z.rounds[0].tw_div, 15);
-    GPUFFT_CHECK_EQ(s3z.rounds[1].L, 12);
-    GPUFFT_CHECK(s3z.rounds[1].trailing && s3z.rounds[1].trail == 15 &&
-                 s3z.rounds[1].trail_rows == 3);
+    GPUFFT_CHECK(cols(s3z.rounds[0]).transposed_write && cols(s3z.rounds[0]).unit == 15);
+    GPUFFT_CHECK_EQ(cols(s3z.rounds[0]).L, 8);
+    GPUFFT_CHECK_EQ(cols(s3z.rounds[0]).bc, 30);
+    GPUFFT_CHECK_EQ(cols(s3z.rounds[0]).tw_div, 15);
+    GPUFFT_CHECK_EQ(cols(s3z.rounds[1]).L, 12);
+    GPUFFT_CHECK(cols(s3z.rounds[1]).trailing && cols(s3z.rounds[1]).trail == 15 &&
+                 cols(s3z.rounds[1]).trail_rows == 3);
     check_coverage(s3z);
     // in place it keeps the column rounds
     auto s3zi = plan_large_fft({ 96, 3, 5 }, 16, budget_for_pass(300, 16), true);
-    GPUFFT_CHECK(!s3zi.rounds[0].transposed_write);
+    GPUFFT_CHECK(!cols(s3zi.rounds[0]).transposed_write);
     check_coverage(s3zi);
     auto s3d3 = plan_large_fft({ 12, 10, 14 }, 16, budget_for_pass(100, 16), false);
     GPUFFT_CHECK_EQ(kinds(s3d3), "columns,columns,columns");
@@ -426,6 +426,49 @@ GPUFFT_TEST(two_and_three_dimensions)
             GPUFFT_CHECK_LE(check_plan<double>(p, int(dir)), 1e-12);
         }
     }
+}
+
+// The trace: one debug message per round of each execute, through the plan's log.
+GPUFFT_TEST(trace_reports_each_round)
+{
+    for (bool on : { false, true }) {
+        std::vector<std::pair<log_level, std::string>> got;
+        auto o = cpu(budget_for_pass(1024, 16));
+        o.trace = on;
+        o.log = [&](log_level l, const std::string& m) { got.emplace_back(l, m); };
+        large_fft_plan p({ 4096 }, direction::forward, o);
+        GPUFFT_CHECK_EQ(p.passes(), 2);
+        const auto x = random_complex<double>(4096, fresh_seed());
+        std::vector<std::complex<double>> y(4096);
+        p.execute(x.data(), y.data());
+        GPUFFT_CHECK_EQ(got.size(), std::size_t(on ? 2 : 0));
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            GPUFFT_CHECK(got[i].first == log_level::debug);
+            GPUFFT_CHECK_EQ(got[i].second.rfind(
+                                "large_fft round " + std::to_string(i + 1) + "/2: ", 0),
+                            std::size_t(0));
+        }
+    }
+}
+
+// The CUDA executor's switches by name (the bench's --pass-fft); the CPU executor runs
+// the same schedule whatever they say.
+GPUFFT_TEST(internal_config)
+{
+    for (auto f : { detail::pass_fft::four_step,
+                    detail::pass_fft::stockham,
+                    detail::pass_fft::cufft })
+        GPUFFT_CHECK(detail::parse_pass_fft(detail::to_string(f)) == f);
+    GPUFFT_CHECK_THROWS(
+        detail::parse_pass_fft("fftw"), std::invalid_argument, "pass_fft");
+    detail::large_fft_config config;
+    config.fft = detail::pass_fft::cufft;
+    config.split_copies = false;
+    auto p = detail::make_large_fft_plan(
+        { 4096 }, direction::forward, cpu(budget_for_pass(1024, 16)), config);
+    GPUFFT_CHECK_EQ(p.passes(), 2);
+    GPUFFT_CHECK_LE(check_plan<double>(p, -1), 1e-12);
+    GPUFFT_CHECK_EQ(detail::plan_stats(p).cufft_execs, 0);
 }
 
 GPUFFT_TEST(bad_input_is_refused)

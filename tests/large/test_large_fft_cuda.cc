@@ -7,16 +7,16 @@
 
 // The CUDA backend of the large FFT: the same schedule as the CPU backend (checked by
 // its description), the same answer, through pageable (staged) and pinned (direct)
-// host arrays, in place and out of place.
+// host arrays, in place and out of place, with each way of transforming the passes and
+// of issuing the copies (large_fft_config).
 
+#include "large/large_fft_plan_impl.h"
 #include "large_fft_checks.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/device.h>
-#include <cstdlib>
 #include <limits>
 #ifdef GPUFFT_HAVE_CUDA
 #include "cuda/cuda_resources.h"
-#include "large/large_fft_kernels.h"
 #endif
 
 using namespace gr::gpufft;
@@ -94,13 +94,6 @@ GPUFFT_TEST(same_schedule_and_answer_as_cpu)
 }
 
 #ifdef GPUFFT_HAVE_CUDA // pinned arrays need the CUDA runtime
-// An environment setting for the plans made while it lives.
-struct env_setting {
-    env_setting(const char* n, const char* v) : name(n) { setenv(n, v, 1); }
-    ~env_setting() { unsetenv(name); }
-    const char* name;
-};
-
 GPUFFT_TEST(pinned_arrays_are_copied_directly)
 {
     require_gpu();
@@ -108,15 +101,21 @@ GPUFFT_TEST(pinned_arrays_are_copied_directly)
         std::int64_t n, pass;
     };
     // in place: tile-pair transpose round (2^16, 4096), transposed row round (2^16,
-    // 16384; 2^17 over two squares, 32768), with each way of transforming the passes
-    for (const char* fft : { "four_step", "stockham", "cufft" })
+    // 16384; 2^17 over two squares, 32768), with each way of transforming the passes,
+    // and with the copies split over two streams per direction or not
+    std::vector<detail::large_fft_config> configs(4);
+    configs[1].fft = detail::pass_fft::stockham;
+    configs[2].fft = detail::pass_fft::cufft;
+    configs[3].split_copies = false;
+    for (const auto& config : configs)
         for (const auto& t :
              { c{ 1 << 16, 4096 }, c{ 1 << 16, 16384 }, c{ 1 << 17, 32768 } }) {
-            env_setting pass_fft("GPUFFT_LARGE_FFT_FFT", fft);
             const std::int64_t n = t.n, pass = t.pass;
-            large_fft_plan gpu({ n },
-                               direction::forward,
-                               opts(backend::cuda, budget_for_pass(pass, 16)));
+            auto gpu = detail::make_large_fft_plan(
+                { n },
+                direction::forward,
+                opts(backend::cuda, budget_for_pass(pass, 16)),
+                config);
             large_fft_plan cpu(
                 { n }, direction::forward, opts(backend::cpu, budget_for_pass(pass, 16)));
             GPUFFT_CHECK_EQ(schedule_text(gpu), schedule_text(cpu));
@@ -130,16 +129,58 @@ GPUFFT_TEST(pinned_arrays_are_copied_directly)
             GPUFFT_CHECK_LE(rel_l2_error(out.get(), ref.data(), n), 1e-13);
             gpu.execute(in.get(), in.get());
             GPUFFT_CHECK_LE(rel_l2_error(in.get(), ref.data(), n), 1e-13);
+            const auto st = detail::plan_stats(gpu);
+            if (config.fft == detail::pass_fft::cufft)
+                GPUFFT_CHECK_EQ(st.four_step_ffts + st.stockham_ffts, 0);
         }
+}
+
+// The trace through the plan's log: per round, one line per pass (GPU times from
+// events) and the round's line with the time spent issuing the direct copies.
+GPUFFT_TEST(trace_reports_rounds_and_passes)
+{
+    require_gpu();
+    const std::int64_t n = 1 << 16;
+    std::vector<std::string> lines;
+    auto o = opts(backend::cuda, budget_for_pass(16384, 16));
+    o.trace = true;
+    o.log = [&](log_level level, const std::string& m) {
+        GPUFFT_CHECK(level == log_level::debug);
+        lines.push_back(m);
+    };
+    large_fft_plan gpu({ n }, direction::forward, o);
+    const auto x = random_complex<double>(n, fresh_seed());
+    cuda::pinned_buffer<std::complex<double>> a(n);
+    std::copy(x.begin(), x.end(), a.get());
+    gpu.execute(a.get(), a.get()); // in place: a column round, then the row round's moves
+    const auto& sched = detail::large_fft_plan_access::of(gpu).in_place;
+    std::size_t rounds = 0, passes = 0, want_passes = 0;
+    for (const auto& r : sched.rounds)
+        want_passes += r.pass_list.size();
+    for (const auto& m : lines)
+        if (m.rfind("large_fft round ", 0) == 0) {
+            ++rounds;
+            GPUFFT_CHECK(m.find("issuing copies") != std::string::npos);
+        } else if (m.rfind("large_fft   pass ", 0) == 0) {
+            ++passes;
+        }
+    GPUFFT_CHECK_EQ(rounds, sched.rounds.size());
+    GPUFFT_CHECK_EQ(passes, want_passes);
+    std::vector<std::complex<double>> ref(n);
+    large_fft_plan({ n }, direction::forward, opts(backend::cpu, 0))
+        .execute(x.data(), ref.data());
+    GPUFFT_CHECK_LE(rel_l2_error(a.get(), ref.data(), n), 1e-12);
 }
 
 // The passes' FFTs on our evict-first kernels instead of cuFFT: the two four-step kernels
 // (the default) and the Stockham stages give the same answers (lengths that are not
 // powers of two, and plane FFTs, still go to cuFFT).
-void own_ffts_match_cpu(const char* name, std::int64_t (*launch_count)())
+void own_ffts_match_cpu(detail::pass_fft fft,
+                        std::int64_t detail::large_fft_stats::*count)
 {
-    env_setting fft("GPUFFT_LARGE_FFT_FFT", name);
-    const auto launches = launch_count();
+    detail::large_fft_config config;
+    config.fft = fft;
+    std::int64_t launches = 0;
     struct c {
         std::vector<std::int64_t> shape;
         std::int64_t pass;
@@ -153,47 +194,41 @@ void own_ffts_match_cpu(const char* name, std::int64_t (*launch_count)())
              c{ { 96, 3, 5 }, 300 } // 3-D, Z decomposition
          })
         for (auto dir : { direction::forward, direction::backward }) {
-            large_fft_plan gpu(
-                t.shape, dir, opts(backend::cuda, budget_for_pass(t.pass, 16)));
+            auto gpu = detail::make_large_fft_plan(
+                t.shape, dir, opts(backend::cuda, budget_for_pass(t.pass, 16)), config);
             GPUFFT_CHECK_LE(check_plan<double>(gpu, int(dir)), 1e-12);
+            launches += detail::plan_stats(gpu).*count;
         }
-    GPUFFT_CHECK(launch_count() > launches);
+    GPUFFT_CHECK(launches > 0);
 
     // single precision, and pinned arrays in place (the transposed row round)
     const std::int64_t n = 1 << 20;
-    large_fft_plan gpu(
+    auto gpu = detail::make_large_fft_plan(
         { n },
         direction::forward,
-        opts(backend::cuda, budget_for_pass(1 << 18, 8), precision::single));
+        opts(backend::cuda, budget_for_pass(1 << 18, 8), precision::single),
+        config);
     const auto x = random_complex<float>(n, fresh_seed());
     const auto ref = forward_fft_double(x);
     cuda::pinned_buffer<std::complex<float>> a(n);
     std::copy(x.begin(), x.end(), a.get());
     gpu.execute(a.get(), a.get());
     GPUFFT_CHECK_LE(rel_l2_error(a.get(), ref.data(), n), 3e-6);
+    GPUFFT_CHECK(detail::plan_stats(gpu).*count > 0);
 }
 
 GPUFFT_TEST(four_step_ffts_match_cpu)
 {
     require_gpu();
-    own_ffts_match_cpu("four_step", detail::four_step_fft_launches);
+    own_ffts_match_cpu(detail::pass_fft::four_step,
+                       &detail::large_fft_stats::four_step_ffts);
 }
 
 GPUFFT_TEST(stockham_ffts_match_cpu)
 {
     require_gpu();
-    own_ffts_match_cpu("stockham", detail::stockham_fft_launches);
-}
-
-GPUFFT_TEST(unknown_pass_fft_is_refused)
-{
-    require_gpu();
-    env_setting fft("GPUFFT_LARGE_FFT_FFT", "fftw");
-    GPUFFT_CHECK_THROWS(large_fft_plan({ 4096 },
-                                       direction::forward,
-                                       opts(backend::cuda, budget_for_pass(1024, 16))),
-                        std::invalid_argument,
-                        "GPUFFT_LARGE_FFT_FFT");
+    own_ffts_match_cpu(detail::pass_fft::stockham,
+                       &detail::large_fft_stats::stockham_ffts);
 }
 #endif
 

@@ -21,6 +21,10 @@
 namespace gr {
 namespace gpufft {
 
+namespace detail {
+class large_fft_plan_access; // the library's internal constructor (not public API)
+}
+
 struct large_fft_options {
     gpufft::backend backend = backend::automatic;
     int device_id = 0;
@@ -37,6 +41,13 @@ struct large_fft_options {
     std::size_t memory_budget = 0;
     //! CPU threads for FFTW; 0 uses every hardware thread.
     int threads = 0;
+    /*!
+     * Report, after every round of each execute(), its wall time and schedule through
+     * `log` at log_level::debug; the CUDA backend adds the host time spent issuing
+     * copies and, per pass, when its copy in, compute, copy out and host moves ran on
+     * the GPU (from CUDA events, which cost a little time of their own).
+     */
+    bool trace = false;
     //! Where the plan's messages go (gnuradio/gpufft/log.h); empty: stderr.
     gpufft::log_handler log;
 };
@@ -97,6 +108,9 @@ public:
     class impl;
 
 private:
+    friend class detail::large_fft_plan_access;
+    explicit large_fft_plan(std::unique_ptr<impl> d);
+
     std::unique_ptr<impl> d_impl;
 };
 

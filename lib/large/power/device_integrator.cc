@@ -30,21 +30,8 @@ constexpr i64 upload_chunk = i64(1) << 22; // samples (32 MiB)
 // Headroom in the budget for what cuFFT and the kernels keep beside the work area.
 constexpr std::size_t slack_bytes = std::size_t(16) << 20;
 
-class cufft_plan_1d
-{
-public:
-    cufft_plan_1d() { GPUFFT_CUFFT_CHECK(cufftCreate(&d_h)); }
-    ~cufft_plan_1d() { cufftDestroy(d_h); }
-    cufft_plan_1d(const cufft_plan_1d&) = delete;
-    cufft_plan_1d& operator=(const cufft_plan_1d&) = delete;
-    cufftHandle get() const { return d_h; }
-
-private:
-    cufftHandle d_h = 0;
-};
-
 struct device_state {
-    cufft_plan_1d fft;
+    cuda::cufft_handle fft;
     cuda::device_buffer<char> work;
     cuda::device_buffer<float2> frame;
     cuda::device_buffer<double> power; // this frame's channels

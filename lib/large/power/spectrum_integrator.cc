@@ -7,6 +7,7 @@
 
 #include "core/parallel_for.h"
 #include "integrator_backend.h"
+#include "large/device_budget.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <gnuradio/gpufft/spectrum_integrator.h>
@@ -17,16 +18,6 @@ namespace gr {
 namespace gpufft {
 
 namespace {
-
-// As large_fft_plan: most of what is free, leaving room for the context and others.
-std::size_t default_device_budget(int device)
-{
-    const auto info = get_device_info(device);
-    const std::size_t reserve = std::size_t(768) << 20;
-    return info.free_memory > 2 * reserve
-               ? std::size_t(double(info.free_memory - reserve) * 0.92)
-               : info.free_memory / 2;
-}
 
 std::unique_ptr<spectrum_integrator::impl>
 make_backend(std::int64_t fft_size,
@@ -61,13 +52,7 @@ make_backend(std::int64_t fft_size,
     if (used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA
         const int device = resolve_device_id(o.device_id);
-        const std::size_t budget =
-            o.memory_budget ? o.memory_budget : default_device_budget(device);
-        if (budget > get_device_info(device).total_memory)
-            throw std::invalid_argument(
-                "memory_budget: " + std::to_string(budget) + " bytes exceeds the " +
-                std::to_string(get_device_info(device).total_memory) +
-                " bytes of device " + std::to_string(device));
+        const std::size_t budget = detail::resolve_device_budget(o.memory_budget, device);
         if (auto fused = detail::make_device_integrator(band, window, device, budget))
             return fused;
         lo.memory_budget = budget;

@@ -98,12 +98,14 @@ void bind_large_fft_plan(py::module& m)
                          const std::string& precision_name,
                          const std::string& backend_name,
                          int device_id,
-                         int threads) {
+                         int threads,
+                         bool trace) {
                  large_fft_options opt;
                  opt.backend = parse_backend(backend_name);
                  opt.precision = parse_precision(precision_name);
                  opt.device_id = device_id;
                  opt.threads = threads;
+                 opt.trace = trace;
                  if (!memory_budget.is_none())
                      opt.memory_budget = std::size_t(gpufft_python::whole_number(
                          memory_budget,
@@ -121,7 +123,10 @@ void bind_large_fft_plan(py::module& m)
              py::arg("precision") = "single",
              py::arg("backend") = "auto",
              py::arg("device_id") = 0,
-             py::arg("threads") = 0)
+             py::arg("threads") = 0,
+             py::arg("trace") = false,
+             "trace=True writes each round's time (and on CUDA each pass's copy and "
+             "compute times) to stderr after every execute.")
         .def(
             "execute",
             [](large_fft_plan& p, py::array x, bool in_place) -> py::array {
