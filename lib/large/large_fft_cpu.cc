@@ -194,7 +194,7 @@ private:
         return res;
     }
 
-    const C* compute(const rows_transposed_round& r, const large_pass& p, C* buf)
+    const C* compute(const rows_transposed_round& r, const large_pass& /*pass*/, C* buf)
     {
         const int th = d_cfg.threads;
         for (const auto& c : fft_calls(r))
