@@ -6,7 +6,6 @@
  */
 
 #include "host_frame.h"
-#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -20,27 +19,6 @@
 namespace gr {
 namespace gpufft {
 namespace accumulator {
-
-std::uint64_t host_physical_memory()
-{
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long page = sysconf(_SC_PAGE_SIZE);
-    return (pages > 0 && page > 0) ? std::uint64_t(pages) * std::uint64_t(page) : 0;
-}
-
-std::uint64_t host_available_memory()
-{
-    std::FILE* f = std::fopen("/proc/meminfo", "r");
-    if (!f)
-        return 0;
-    char line[256];
-    unsigned long long kib = 0;
-    while (std::fgets(line, sizeof line, f))
-        if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
-            break;
-    std::fclose(f);
-    return std::uint64_t(kib) * 1024;
-}
 
 host_frame::host_frame(std::int64_t samples, bool pinned, int device) : d_size(samples)
 {

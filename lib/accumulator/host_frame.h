@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_ACCUMULATOR_HOST_FRAME_H
 #define INCLUDED_GPUFFT_ACCUMULATOR_HOST_FRAME_H
 
+#include "../core/host_memory.h"
 #include <complex>
 #include <cstddef>
 #include <cstdint>
@@ -16,10 +17,8 @@ namespace gr {
 namespace gpufft {
 namespace accumulator {
 
-//! Physical memory of this host in bytes (0 if unknown).
-std::uint64_t host_physical_memory();
-//! Memory the kernel could give now without swapping (MemAvailable), bytes; 0 if unknown.
-std::uint64_t host_available_memory();
+using detail::host_available_memory; // lib/core/host_memory.h
+using detail::host_physical_memory;
 
 /*!
  * One frame of complex samples in host memory. Page-locked (cudaMallocHost) when

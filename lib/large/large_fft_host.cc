@@ -8,7 +8,6 @@
 #include "core/parallel_for.h"
 #include "host_transpose.h"
 #include "large_fft_host.h"
-#include <unistd.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -194,12 +193,6 @@ void permute_digits(void* data,
         transpose_in_place(data, factors[d], rest, item, threads);
         item *= std::size_t(factors[d]);
     }
-}
-
-std::size_t host_physical_memory()
-{
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : 0;
 }
 
 } // namespace detail

@@ -11,6 +11,7 @@
 #ifndef INCLUDED_GPUFFT_LARGE_FFT_HOST_H
 #define INCLUDED_GPUFFT_LARGE_FFT_HOST_H
 
+#include "../core/host_memory.h"
 #include "large_fft_schedule.h"
 #include <cstddef>
 #include <cstdint>
@@ -55,8 +56,6 @@ void permute_digits(void* data,
                     std::int64_t unit = 1,
                     int threads = 1);
 
-//! Total physical memory of this host in bytes (0 if unknown).
-std::size_t host_physical_memory();
 
 } // namespace detail
 } // namespace gpufft

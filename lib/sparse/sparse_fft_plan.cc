@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "../core/host_memory.h"
 #include "sparse_exact_backend.h"
 #include "sparse_robust_backend.h"
 #include <gnuradio/gpufft/device.h>
@@ -35,6 +36,11 @@ public:
             throw std::invalid_argument("where: device arrays need the CUDA backend");
     }
 
+    //! Throws std::invalid_argument when a dense path of n cannot fit where it runs.
+    static void check_dense_memory(std::int64_t n, gpufft::backend used, int device_id);
+    //! The backend for d.params on d.used.
+    static void make_backend(impl& d, const sparse_fft_options& o);
+
     // Robust mode: the backend's coefficients, grouped into tones.
     void run_robust(const std::complex<float>* x, memory where)
     {
@@ -57,6 +63,46 @@ sparse_fft_plan::sparse_fft_plan(std::int64_t n,
     d.params = detail::choose_sparse_params(n, k, o, d.used);
     if (d.params.dense && !o.force_dense)
         log_message(o.log, log_level::info, detail::describe_params(d.params));
+    if (d.params.dense)
+        impl::check_dense_memory(n, d.used, o.device_id);
+    try {
+        impl::make_backend(d, o);
+    } catch (const std::bad_alloc&) {
+        throw std::runtime_error("sparse_fft_plan: out of host memory allocating the "
+                                 "buffers of " +
+                                 detail::describe_params(d.params));
+    }
+}
+
+void sparse_fft_plan::impl::check_dense_memory(std::int64_t n,
+                                               gpufft::backend used,
+                                               int device_id)
+{
+    // A dense path holds the windowed frame and its spectrum: 16 bytes a sample, on
+    // the device for CUDA. Refused up front: allocating past the host's memory swaps
+    // for minutes before it fails.
+    const std::uint64_t need = 16 * std::uint64_t(n);
+    std::uint64_t have = detail::host_physical_memory();
+    std::string where = "this host has";
+#ifdef GPUFFT_HAVE_CUDA
+    if (used == backend::cuda) {
+        have = get_device_info(resolve_device_id(device_id)).total_memory;
+        where = "the device has";
+    }
+#else
+    (void)used;
+    (void)device_id;
+#endif
+    if (have > 0 && need > have)
+        throw std::invalid_argument(
+            "n: " + std::to_string(n) + " runs as a dense FFT + threshold, which needs " +
+            detail::gib_string(need) + "; " + where + " " + detail::gib_string(have) +
+            " (a smaller n; in robust mode, a higher min_snr_db lets the sparse path run)");
+}
+
+void sparse_fft_plan::impl::make_backend(impl& d, const sparse_fft_options& o)
+{
+    const std::int64_t n = d.params.c.n, k = d.params.k;
     if (d.params.robust) {
         if (d.used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA

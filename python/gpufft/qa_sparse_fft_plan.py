@@ -356,6 +356,11 @@ class qa_sparse_fft_plan(gr_unittest.TestCase):
             sparse_fft_plan(1 << 20, 10, mode="")
         with self.assertRaisesRegex(ValueError, "backend"):
             sparse_fft_plan(1 << 20, 10, backend="tpu")
+        # A dense path larger than the machine is refused, naming n and the memory
+        # (it used to allocate until a bare MemoryError, or swap for minutes).
+        for mode in ("robust", "exact"):
+            with self.assertRaisesRegex(ValueError, r"n: 274877906944 .* needs 4096\.0 GiB"):
+                sparse_fft_plan(1 << 38, 1 << 34, mode=mode, backend="cpu")
 
     def test_bad_robust_options(self):
         n = 1 << 16
