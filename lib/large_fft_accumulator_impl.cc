@@ -284,6 +284,33 @@ bool large_fft_accumulator_impl::start()
     return block::start();
 }
 
+// Nothing is lost without a word at the end of a stream: spectra the worker finished
+// that general_work() can no longer emit, the frames of an integration that did not
+// complete, and the samples of a frame that never filled.
+void large_fft_accumulator_impl::report_unfinished(
+    accumulator::spectrometer_pipeline& pipeline)
+{
+    pipeline.finish(); // after the frame it is transforming, if any
+    accumulator::integrated_spectrum s;
+    int unsent = 0;
+    while (pipeline.pop(s))
+        ++unsent;
+    if (unsent > 0)
+        d_logger->warn("stopped with {:d} finished spectra not yet output; they are lost",
+                       unsent);
+    const std::int64_t frames = pipeline.frames_in_integration();
+    if (frames > 0)
+        d_logger->warn("stopped {:d} of {:d} frames into an integration; they are not in "
+                       "any output",
+                       frames,
+                       pipeline.config().n_integrations);
+    if (pipeline.samples_in_frame() > d_config.overlap)
+        d_logger->info("stopped with a frame {:.1f}% filled; its samples are not in any "
+                       "output",
+                       100.0 * double(pipeline.samples_in_frame()) /
+                           double(d_config.fft_size));
+}
+
 bool large_fft_accumulator_impl::stop()
 {
     std::unique_ptr<accumulator::spectrometer_pipeline> pipeline;
@@ -295,12 +322,9 @@ bool large_fft_accumulator_impl::stop()
             d_skipped_before += pipeline->frames_skipped();
         }
     }
-    if (pipeline && pipeline->samples_in_frame() > d_config.overlap)
-        d_logger->info("stopped with a frame {:.1f}% filled; its samples are not in any "
-                       "output",
-                       100.0 * double(pipeline->samples_in_frame()) /
-                           double(d_config.fft_size));
-    pipeline.reset(); // joins the worker (after the frame it is transforming, if any)
+    if (pipeline)
+        report_unfinished(*pipeline);
+    pipeline.reset();
     if (d_filterbank) {
         d_logger->info("wrote {:d} spectra to {:s}",
                        d_filterbank->spectra_written(),

@@ -66,6 +66,7 @@ public:
                      gr_vector_void_star& output_items) override;
 
 private:
+    void report_unfinished(accumulator::spectrometer_pipeline& pipeline);
     void read_tags(std::uint64_t begin, std::uint64_t end);
     void
     emit(const accumulator::integrated_spectrum& s, float* out, std::uint64_t out_offset);

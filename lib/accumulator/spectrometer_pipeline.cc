@@ -139,7 +139,9 @@ spectrometer_pipeline::spectrometer_pipeline(
     d_thread = std::thread([this] { worker(); });
 }
 
-spectrometer_pipeline::~spectrometer_pipeline()
+spectrometer_pipeline::~spectrometer_pipeline() { finish(); }
+
+void spectrometer_pipeline::finish()
 {
     {
         std::lock_guard<std::mutex> lock(d_mutex);

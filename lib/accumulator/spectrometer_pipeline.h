@@ -99,6 +99,9 @@ public:
     spectrometer_pipeline(const pipeline_config& config,
                           std::shared_ptr<spectrum_integrator> integrator);
     ~spectrometer_pipeline();
+    //! Stops the worker after the frame it holds, if any, and joins it; the counts and
+    //! the spectra not yet popped stay readable. The destructor calls it.
+    void finish();
     spectrometer_pipeline(const spectrometer_pipeline&) = delete;
     spectrometer_pipeline& operator=(const spectrometer_pipeline&) = delete;
 
