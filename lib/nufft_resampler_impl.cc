@@ -184,6 +184,7 @@ int nufft_resampler_impl::general_work(int noutput_items,
                                        gr_vector_void_star& output_items)
 {
     auto* out = static_cast<gr_complex*>(output_items[0]);
+    d_unconsumed = std::min(ninput_items[0], ninput_items[1]);
     // What the last frame computed goes out first; a frame's output count depends on
     // its time span, so it can exceed the room given in one call.
     int produced = flush(out, noutput_items, 0);
@@ -199,7 +200,24 @@ int nufft_resampler_impl::general_work(int noutput_items,
     d_time.read(input_items[1], nitems_read(1), d_frame_len, d_times.data());
     process_frame(static_cast<const gr_complex*>(input_items[0]), d_times.data());
     consume_each(hop);
+    d_unconsumed -= hop;
     return flush(out, noutput_items, produced);
+}
+
+bool nufft_resampler_impl::stop()
+{
+    // A frame needs frame_len samples, so the last ones of a stream never make one. Of
+    // what was left, the first `overlap` were covered by the last frame's outputs.
+    const std::int64_t tail = d_unconsumed - (d_processed > 0 ? d_overlap : 0);
+    if (tail > 0)
+        d_logger->warn("stopped with the last {:d} input samples not resampled: a frame "
+                       "needs frame_len = {:d}",
+                       tail,
+                       d_frame_len);
+    if (d_pending_pos < d_pending.size())
+        d_logger->warn("stopped with {:d} resampled outputs not yet written",
+                       d_pending.size() - d_pending_pos);
+    return block::stop();
 }
 
 } // namespace gpufft

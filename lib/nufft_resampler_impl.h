@@ -41,6 +41,7 @@ public:
     std::uint64_t frames_skipped() const override { return d_skipped; }
 
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
+    bool stop() override;
     int general_work(int noutput_items,
                      gr_vector_int& ninput_items,
                      gr_vector_const_void_star& input_items,
@@ -72,6 +73,9 @@ private:
     bool d_pending_starts_grid = false;
     pmt::pmt_t d_rx_freq;
     std::atomic<std::uint64_t> d_processed{ 0 }, d_skipped{ 0 };
+    // Input samples seen but not consumed after the last call: the tail a stream ends
+    // with, reported by stop().
+    std::int64_t d_unconsumed = 0;
 };
 
 } // namespace gpufft
