@@ -27,6 +27,14 @@ void throw_non_finite()
         "sparse FFT reads; the transform is undefined");
 }
 
+bool dense_not_sparse(double total_energy, const std::vector<std::complex<float>>& kept)
+{
+    double in_kept = 0;
+    for (const auto& v : kept)
+        in_kept += double(v.real()) * v.real() + double(v.imag()) * v.imag();
+    return total_energy - in_kept > sparse_residual_tol * total_energy;
+}
+
 void keep_top_k_sorted(std::int64_t k,
                        std::vector<std::int64_t>& bins,
                        std::vector<std::complex<float>>& values)
@@ -384,13 +392,19 @@ public:
         values.resize(bins.size());
         for (std::size_t i = 0; i < bins.size(); ++i)
             values[i] = d_X[bins[i]];
+        double total = 0;
+        for (const auto& v : d_X)
+            total += double(v.real()) * v.real() + double(v.imag()) * v.imag();
+        d_not_sparse = dense_not_sparse(total, values);
     }
+    bool not_sparse() const override { return d_not_sparse; }
 
 private:
     std::int64_t d_k;
     dense_fft_plan d_fft;
     std::vector<std::complex<float>> d_X;
     std::vector<std::int64_t> d_order;
+    bool d_not_sparse = false;
 };
 
 } // namespace

@@ -447,7 +447,9 @@ public:
           d_n(n),
           d_fft(n, 1, direction::forward, cuda_fft_options(device_id)),
           d_X(n),
-          d_topk(n, k)
+          d_topk(n, k),
+          d_energy(1),
+          h_energy(1)
     {
     }
     void execute(const std::complex<float>* x,
@@ -465,11 +467,19 @@ public:
             in = d_in.get();
         }
         d_fft.execute_async(in, d_X.get(), d_stream.get());
-        d_topk.enqueue(reinterpret_cast<const std::complex<float>*>(d_X.get()),
-                       d_stream.get());
+        const auto* X = reinterpret_cast<const std::complex<float>*>(d_X.get());
+        d_topk.enqueue(X, d_stream.get());
+        launch_power_sum(X, d_n, d_energy.get(), d_stream.get());
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_energy.get(),
+                                          d_energy.get(),
+                                          sizeof(double),
+                                          cudaMemcpyDeviceToHost,
+                                          d_stream.get()));
         d_stream.synchronize();
         d_topk.result(bins, values);
+        d_not_sparse = dense_not_sparse(*h_energy.get(), values);
     }
+    bool not_sparse() const override { return d_not_sparse; }
 
 private:
     int d_device;
@@ -480,6 +490,9 @@ private:
     cuda::device_buffer<float2> d_in;
     cuda::device_buffer<float2> d_X;
     device_topk d_topk;
+    cuda::device_buffer<double> d_energy;
+    cuda::pinned_buffer<double> h_energy;
+    bool d_not_sparse = false;
 };
 
 } // namespace

@@ -49,6 +49,12 @@ void keep_top_k_sorted(std::int64_t k,
                        std::vector<std::int64_t>& bins,
                        std::vector<std::complex<float>>& values);
 
+/*!
+ * Exact mode's residual check on a dense spectrum (the dense FFT + top-k path): the
+ * energy outside the kept coefficients is more than sparse_residual_tol of the total.
+ */
+bool dense_not_sparse(double total_energy, const std::vector<std::complex<float>>& kept);
+
 [[noreturn]] void throw_non_finite();
 
 } // namespace detail

@@ -97,7 +97,8 @@ void sparse_fft_plan::impl::check_dense_memory(std::int64_t n,
         throw std::invalid_argument(
             "n: " + std::to_string(n) + " runs as a dense FFT + threshold, which needs " +
             detail::gib_string(need) + "; " + where + " " + detail::gib_string(have) +
-            " (a smaller n; in robust mode, a higher min_snr_db lets the sparse path run)");
+            " (a smaller n; in robust mode, a higher min_snr_db lets the sparse path "
+            "run)");
 }
 
 void sparse_fft_plan::impl::make_backend(impl& d, const sparse_fft_options& o)

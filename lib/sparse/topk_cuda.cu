@@ -144,6 +144,43 @@ device_topk::device_topk(std::int64_t n, std::int64_t k) : d(std::make_unique<st
 
 device_topk::~device_topk() = default;
 
+namespace {
+__global__ void power_sum_kernel(const float2* __restrict__ X, long long n, double* out)
+{
+    double s = 0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x) {
+        const float2 v = X[i];
+        s += double(v.x) * v.x + double(v.y) * v.y;
+    }
+    for (int off = 16; off > 0; off >>= 1)
+        s += __shfl_down_sync(0xffffffffu, s, off);
+    __shared__ double warp_sum[32];
+    if ((threadIdx.x & 31) == 0)
+        warp_sum[threadIdx.x >> 5] = s;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double t = 0;
+        for (unsigned w = 0; w < (blockDim.x + 31) / 32; ++w)
+            t += warp_sum[w];
+        atomicAdd(out, t);
+    }
+}
+} // namespace
+
+void launch_power_sum(const std::complex<float>* X,
+                      std::int64_t n,
+                      double* energy,
+                      void* stream)
+{
+    cudaStream_t s = static_cast<cudaStream_t>(stream);
+    GPUFFT_CUDA_CHECK(cudaMemsetAsync(energy, 0, sizeof(double), s));
+    const long long blocks = std::min<long long>((n + 255) / 256, 1024);
+    power_sum_kernel<<<unsigned(blocks), 256, 0, s>>>(
+        reinterpret_cast<const float2*>(X), n, energy);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
 void device_topk::enqueue(const std::complex<float>* X, void* stream)
 {
     cudaStream_t s = static_cast<cudaStream_t>(stream);

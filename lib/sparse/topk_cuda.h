@@ -46,6 +46,15 @@ private:
     std::unique_ptr<state> d;
 };
 
+/*!
+ * Enqueue on `stream` the sum of |X[i]|^2 over n values into *energy (a device double,
+ * overwritten): what exact mode's dense path compares its top k against.
+ */
+void launch_power_sum(const std::complex<float>* X,
+                      std::int64_t n,
+                      double* energy,
+                      void* stream);
+
 } // namespace detail
 } // namespace gpufft
 } // namespace gr

@@ -724,12 +724,9 @@ class qa_sparse_fft(gr_unittest.TestCase):
         self.assertEqual([int(w) for w in warnings], [0, 100, 200], err[0][-2000:])
         self.assertIn('mode "robust"', err[0])
 
-    @unittest.expectedFailure
     def test_027_exact_mode_dense_path_flags_not_sparse(self):
-        # The same on the engine's dense FFT + top-k path (small frames): not_sparse
-        # stays False there (engine: dense_topk_cpu never sets it), so the block
-        # cannot warn. Expected to fail until the engine's dense path checks the
-        # energy outside its top k.
+        # The same on the engine's dense FFT + top-k path (small frames): the energy
+        # outside the top k of an off-grid tone flags the frame.
         n, rate = 1024, 1e6
         f0 = 123.3 * rate / n
         tb = gr.top_block()

@@ -260,20 +260,30 @@ GPUFFT_TEST(voting_obeys_the_residual_check)
     check_sparse(voting, 20, seed + 1); // and clean again
 }
 
-GPUFFT_TEST(dense_fallback_does_not_flag)
+GPUFFT_TEST(dense_fallback_flags_what_it_cannot_explain)
 {
-    // The dense path returns the exact top k of a dense FFT whatever the frame holds, so
-    // it never flags (docs/sparse_fft.md).
+    // The dense path returns the exact top k of a dense FFT whatever the frame holds;
+    // like the sparse path it flags a frame whose energy outside those k exceeds 1e-8
+    // of the total (docs/sparse_fft.md), and not an exactly sparse one, with k or fewer
+    // coefficients.
     sparse_fft_options o = cpu_options();
     o.force_dense = true;
     const std::int64_t n = 1 << 16;
     sparse_fft_plan plan(n, 10, o);
-    const auto x = white_noise(n, 1.0, fresh_seed());
     std::vector<std::int64_t> bins;
     std::vector<cf> values;
-    plan.execute(x.data(), bins, values);
-    GPUFFT_CHECK(!plan.not_sparse());
+    const std::uint64_t seed = fresh_seed();
+    std::printf("  seed=%llu\n", (unsigned long long)seed);
+    const auto noise = white_noise(n, 1.0, seed);
+    plan.execute(noise.data(), bins, values);
+    GPUFFT_CHECK(plan.not_sparse());
     GPUFFT_CHECK_EQ(bins.size(), std::size_t(10));
+    for (const std::int64_t tones : { 10, 4 }) {
+        const auto x = sparse_signal(n, sparse_bins(n, tones, seed + tones), seed);
+        plan.execute(x.data(), bins, values);
+        GPUFFT_CHECK(!plan.not_sparse());
+        GPUFFT_CHECK_EQ(bins.size(), std::size_t(10));
+    }
 }
 
 GPUFFT_TEST(bad_input_is_rejected)

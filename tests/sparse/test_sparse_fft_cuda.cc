@@ -312,6 +312,28 @@ GPUFFT_TEST(prime_size_dense_fallback_on_gpu)
     check_on_device(plan, 20, fresh_seed());
 }
 
+GPUFFT_TEST(dense_fallback_flags_on_gpu_as_on_cpu)
+{
+    // The energy outside the top k, summed on the device: white noise is flagged, an
+    // exactly sparse frame is not, and the k coefficients come back either way.
+    require_gpu();
+    const std::int64_t n = 1000003; // prime: dense
+    sparse_fft_plan gpu(n, 20, cuda_options());
+    GPUFFT_CHECK(gpu.dense_fallback());
+    const std::uint64_t seed = fresh_seed();
+    std::printf("  seed=%llu\n", (unsigned long long)seed);
+    std::vector<std::int64_t> bins;
+    std::vector<cf> values;
+    const auto noise = white_noise(n, 1.0, seed);
+    gpu.execute(noise.data(), bins, values);
+    GPUFFT_CHECK(gpu.not_sparse());
+    GPUFFT_CHECK_EQ(bins.size(), std::size_t(20));
+    const auto x = sparse_signal(n, sparse_bins(n, 12, seed), seed);
+    gpu.execute(x.data(), bins, values);
+    GPUFFT_CHECK(!gpu.not_sparse());
+    GPUFFT_CHECK_EQ(bins.size(), std::size_t(20));
+}
+
 GPUFFT_TEST(non_finite_input_is_rejected)
 {
     require_gpu();
