@@ -2,7 +2,9 @@
 # Run here (Debian 12), before a device call: downloads into .device/debs the Debian
 # packages the GPU machine needs to build the engines (FFTW and VOLK headers and
 # libraries; it has neither). Carry ".device" with the call; scripts/gpu-check.sh
-# unpacks them. Add built programs to take along with ../shared/device/gr-runtime-debs.sh.
+# unpacks them. To run programs built here with GNU Radio there (gpufft-flowgraph-bench),
+# also `apt-get download` GNU Radio's runtime library packages into .device/debs and
+# carry the programs.
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 mkdir -p .device/debs
