@@ -96,7 +96,7 @@ large_fft_accumulator::make(std::int64_t fft_size,
     c.band_start = band_start;
     c.band_stop = band_stop;
     c.overlap = overlap;
-    c.window = accumulator::parse_window(window);
+    c.window = power::parse_window(window);
     c.mode = accumulator::parse_mode(mode);
     if (!(samp_rate > 0) || !std::isfinite(samp_rate))
         throw std::invalid_argument("samp_rate must be a finite number > 0 Hz, got " +
@@ -150,7 +150,7 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
     io.device_id = engine_options.device_id;
     io.memory_budget = engine_options.memory_budget;
     io.threads = d_config.threads;
-    io.window = accumulator::to_string(d_config.window);
+    io.window = power::to_string(d_config.window);
     io.mode = d_config.mode;
     io.log = block_log_handler(d_logger);
     d_integrator = std::make_shared<spectrum_integrator>(d_config.fft_size,

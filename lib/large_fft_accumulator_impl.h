@@ -46,10 +46,7 @@ public:
     std::int64_t band_start() const override { return d_config.band_start; }
     std::int64_t band_stop() const override;
     std::int64_t overlap() const override { return d_config.overlap; }
-    std::string window() const override
-    {
-        return accumulator::to_string(d_config.window);
-    }
+    std::string window() const override { return power::to_string(d_config.window); }
     std::string backend() const override;
     std::string describe() const override { return d_integrator->describe(); }
 

@@ -153,8 +153,8 @@ int bench_integrate(const options& o)
                 std::vector<i64>{ n }, direction::forward, lo);
             spectrum_integrator host(
                 detail::make_host_integrator(
-                    accumulator::band_reducer(n, 0, n, bins),
-                    accumulator::spectral_window(accumulator::parse_window(window), n),
+                    power::band_reducer(n, 0, n, bins),
+                    power::spectral_window(power::parse_window(window), n),
                     [plan](cf* x) { plan->execute(x, x); },
                     threads,
                     backend::cuda,

@@ -2,13 +2,11 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-# The large-FFT accumulator: plain C++ parts (window, band reduction, tag timeline,
-# SIGPROC writer, frame pipeline) and the GNU Radio block on top of them.
+# The large-FFT accumulator: plain C++ parts (tag timeline, SIGPROC writer, frame
+# pipeline) and the GNU Radio block on top of them.
 list(APPEND GPUFFT_SOURCES
-     accumulator/band_reducer.cc
      accumulator/filterbank_writer.cc
      accumulator/host_frame.cc
-     accumulator/spectral_window.cc
      accumulator/spectrometer_pipeline.cc
      accumulator/tag_timeline.cc)
 

@@ -8,9 +8,9 @@
 #ifndef INCLUDED_GPUFFT_ACCUMULATOR_SPECTROMETER_PIPELINE_H
 #define INCLUDED_GPUFFT_ACCUMULATOR_SPECTROMETER_PIPELINE_H
 
-#include "band_reducer.h"
+#include "../large/power/band_reducer.h"
+#include "../large/power/spectral_window.h"
 #include "host_frame.h"
-#include "spectral_window.h"
 #include <gnuradio/gpufft/spectrum_integrator.h>
 #include <condition_variable>
 #include <atomic>
@@ -29,6 +29,14 @@
 namespace gr {
 namespace gpufft {
 namespace accumulator {
+
+// The window and the band reduction belong to the integrator (lib/large/power); the
+// pipeline configures them.
+using power::band_reducer;
+using power::parse_window;
+using power::spectral_window;
+using power::to_string;
+using power::window_type;
 
 //! mean or max_hold: the engine's integration_mode.
 using accumulate_mode = gpufft::integration_mode;

@@ -7,5 +7,6 @@ list(APPEND GPUFFT_CUDA_SOURCES large/large_fft_cuda.cc large/large_copy_lane.cc
      large/four_step_fft.cu)
 # Integrated power spectra (the accumulator's engine): fused on the GPU when a frame
 # fits, the large FFT plus a host reduction otherwise.
-list(APPEND GPUFFT_SOURCES large/power/spectrum_integrator.cc large/power/host_integrator.cc)
+list(APPEND GPUFFT_SOURCES large/power/spectrum_integrator.cc large/power/host_integrator.cc
+     large/power/band_reducer.cc large/power/spectral_window.cc)
 list(APPEND GPUFFT_CUDA_SOURCES large/power/device_integrator.cc large/power/power_kernels.cu)

@@ -8,11 +8,11 @@
 // Window, band reduction, tag timeline and SIGPROC writer of the large-FFT accumulator,
 // each against an independent computation.
 
-#include "accumulator/band_reducer.h"
 #include "accumulator/filterbank_writer.h"
 #include "accumulator/host_frame.h"
-#include "accumulator/spectral_window.h"
 #include "accumulator/tag_timeline.h"
+#include "large/power/band_reducer.h"
+#include "large/power/spectral_window.h"
 #include "reference.h"
 #include "test_harness.h"
 #include <gnuradio/gpufft/device.h>
@@ -24,6 +24,7 @@
 #include <iterator>
 
 using namespace gr::gpufft::accumulator;
+using namespace gr::gpufft::power;
 using gpufft_test::cd;
 
 namespace {

@@ -12,7 +12,7 @@
 #ifndef INCLUDED_GPUFFT_TESTS_SPECTRUM_INTEGRATOR_CHECKS_H
 #define INCLUDED_GPUFFT_TESTS_SPECTRUM_INTEGRATOR_CHECKS_H
 
-#include "accumulator/spectral_window.h"
+#include "large/power/spectral_window.h"
 #include "reference.h"
 #include "test_harness.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
@@ -51,7 +51,7 @@ inline std::vector<double> frame_power(const std::complex<float>* frame,
                                        const band_spec& b)
 {
     using namespace gr::gpufft;
-    const accumulator::spectral_window w(accumulator::parse_window(b.window), b.n);
+    const power::spectral_window w(power::parse_window(b.window), b.n);
     double wsum = 0;
     std::vector<cd> y(std::size_t(b.n));
     for (std::int64_t i = 0; i < b.n; ++i) {

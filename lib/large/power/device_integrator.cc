@@ -44,8 +44,8 @@ struct device_state {
 class device_integrator final : public spectrum_integrator::impl
 {
 public:
-    device_integrator(const accumulator::band_reducer& band,
-                      const accumulator::spectral_window& window,
+    device_integrator(const power::band_reducer& band,
+                      const power::spectral_window& window,
                       int device,
                       std::size_t budget,
                       std::unique_ptr<device_state> state,
@@ -146,11 +146,11 @@ public:
         const i64 n = band.fft_size();
         o << "spectrum_integrator: fused on CUDA device " << d_device << ": " << n
           << "-point frame copied in chunks of " << std::min(upload_chunk, n)
-          << " samples, " << accumulator::to_string(window.type())
-          << " window, cuFFT in card (" << ((std::size_t(n) * 8) >> 20) << " MiB frame + "
-          << (d_work_bytes >> 20) << " MiB work area, budget " << (d_budget >> 20)
-          << " MiB), |X|^2 of bins [" << band.band_start() << ", " << band.band_stop()
-          << ") into " << band.output_bins() << " channels of " << band.decimation()
+          << " samples, " << power::to_string(window.type()) << " window, cuFFT in card ("
+          << ((std::size_t(n) * 8) >> 20) << " MiB frame + " << (d_work_bytes >> 20)
+          << " MiB work area, budget " << (d_budget >> 20) << " MiB), |X|^2 of bins ["
+          << band.band_start() << ", " << band.band_stop() << ") into "
+          << band.output_bins() << " channels of " << band.decimation()
           << " bins accumulated on the device\n";
         return o.str();
     }
@@ -166,8 +166,8 @@ private:
 } // namespace
 
 std::unique_ptr<spectrum_integrator::impl>
-make_device_integrator(const accumulator::band_reducer& band,
-                       const accumulator::spectral_window& window,
+make_device_integrator(const power::band_reducer& band,
+                       const power::spectral_window& window,
                        int device_id,
                        std::size_t budget)
 {

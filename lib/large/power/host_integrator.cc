@@ -19,8 +19,8 @@ namespace {
 class host_integrator final : public spectrum_integrator::impl
 {
 public:
-    host_integrator(const accumulator::band_reducer& band,
-                    const accumulator::spectral_window& window,
+    host_integrator(const power::band_reducer& band,
+                    const power::spectral_window& window,
                     frame_fft fft,
                     int threads,
                     gpufft::backend used,
@@ -94,8 +94,8 @@ private:
 } // namespace
 
 std::unique_ptr<spectrum_integrator::impl>
-make_host_integrator(const accumulator::band_reducer& band,
-                     const accumulator::spectral_window& window,
+make_host_integrator(const power::band_reducer& band,
+                     const power::spectral_window& window,
                      frame_fft fft,
                      int threads,
                      gpufft::backend used,

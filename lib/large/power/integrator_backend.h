@@ -8,8 +8,8 @@
 #ifndef INCLUDED_GPUFFT_LARGE_POWER_INTEGRATOR_BACKEND_H
 #define INCLUDED_GPUFFT_LARGE_POWER_INTEGRATOR_BACKEND_H
 
-#include "accumulator/band_reducer.h"
-#include "accumulator/spectral_window.h"
+#include "large/power/band_reducer.h"
+#include "large/power/spectral_window.h"
 #include <gnuradio/gpufft/spectrum_integrator.h>
 #include <complex>
 #include <functional>
@@ -30,7 +30,7 @@ enum class accumulate_op { store, add, max };
 class spectrum_integrator::impl
 {
 public:
-    impl(const accumulator::band_reducer& band, const accumulator::spectral_window& w)
+    impl(const power::band_reducer& band, const power::spectral_window& w)
         : band(band),
           window(w),
           scale(1.0 / (w.sum() * w.sum())),
@@ -50,8 +50,8 @@ public:
     virtual bool on_device() const = 0;
     virtual std::string describe() const = 0;
 
-    const accumulator::band_reducer band;
-    const accumulator::spectral_window window;
+    const power::band_reducer band;
+    const power::spectral_window window;
     const double scale; //!< 1 / sum(w)^2
     //! The front end's buffer for read(), so reading allocates nothing.
     std::vector<double> read_scratch;
@@ -68,8 +68,8 @@ using frame_fft = std::function<void(std::complex<float>* frame)>;
  * out of card); the description names it.
  */
 std::unique_ptr<spectrum_integrator::impl>
-make_host_integrator(const accumulator::band_reducer& band,
-                     const accumulator::spectral_window& window,
+make_host_integrator(const power::band_reducer& band,
+                     const power::spectral_window& window,
                      frame_fft fft,
                      int threads,
                      gpufft::backend used,
@@ -83,8 +83,8 @@ make_host_integrator(const accumulator::band_reducer& band,
  * `budget` bytes of device memory.
  */
 std::unique_ptr<spectrum_integrator::impl>
-make_device_integrator(const accumulator::band_reducer& band,
-                       const accumulator::spectral_window& window,
+make_device_integrator(const power::band_reducer& band,
+                       const power::spectral_window& window,
                        int device_id,
                        std::size_t budget);
 #endif

@@ -33,13 +33,11 @@ make_backend(std::int64_t fft_size,
         throw std::invalid_argument("fft_size must be >= 1, got " +
                                     std::to_string(fft_size));
     const std::int64_t stop = band_stop == 0 ? fft_size : band_stop;
-    const accumulator::band_reducer band(fft_size,
-                                         band_start,
-                                         band_stop,
-                                         output_bins == 0 ? stop - band_start
-                                                          : output_bins);
-    const accumulator::spectral_window window(accumulator::parse_window(o.window),
-                                              fft_size);
+    const power::band_reducer band(fft_size,
+                                   band_start,
+                                   band_stop,
+                                   output_bins == 0 ? stop - band_start : output_bins);
+    const power::spectral_window window(power::parse_window(o.window), fft_size);
     const int threads = o.threads > 0 ? o.threads : detail::hardware_threads();
 
     const gpufft::backend used = resolve_backend(o.backend, o.device_id, o.log);

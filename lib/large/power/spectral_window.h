@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_GPUFFT_ACCUMULATOR_SPECTRAL_WINDOW_H
-#define INCLUDED_GPUFFT_ACCUMULATOR_SPECTRAL_WINDOW_H
+#ifndef INCLUDED_GPUFFT_POWER_SPECTRAL_WINDOW_H
+#define INCLUDED_GPUFFT_POWER_SPECTRAL_WINDOW_H
 
 #include <array>
 #include <complex>
@@ -15,7 +15,7 @@
 
 namespace gr {
 namespace gpufft {
-namespace accumulator {
+namespace power {
 
 enum class window_type { none, hann, hamming, blackman, blackman_harris, flattop };
 
@@ -65,8 +65,8 @@ private:
     int d_terms = 1;
 };
 
-} // namespace accumulator
+} // namespace power
 } // namespace gpufft
 } // namespace gr
 
-#endif /* INCLUDED_GPUFFT_ACCUMULATOR_SPECTRAL_WINDOW_H */
+#endif /* INCLUDED_GPUFFT_POWER_SPECTRAL_WINDOW_H */

@@ -13,7 +13,7 @@
 
 namespace gr {
 namespace gpufft {
-namespace accumulator {
+namespace power {
 
 namespace {
 inline double norm2(std::complex<float> v)
@@ -145,6 +145,6 @@ void band_reducer::reduce(const std::complex<float>* spectrum,
     }
 }
 
-} // namespace accumulator
+} // namespace power
 } // namespace gpufft
 } // namespace gr

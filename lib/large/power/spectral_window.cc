@@ -13,7 +13,7 @@
 
 namespace gr {
 namespace gpufft {
-namespace accumulator {
+namespace power {
 
 namespace {
 constexpr double two_pi = 6.283185307179586476925286766559;
@@ -173,6 +173,6 @@ void spectral_window::apply_frame(std::complex<float>* frame, int threads) const
     });
 }
 
-} // namespace accumulator
+} // namespace power
 } // namespace gpufft
 } // namespace gr

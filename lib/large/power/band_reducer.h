@@ -5,15 +5,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_GPUFFT_ACCUMULATOR_BAND_REDUCER_H
-#define INCLUDED_GPUFFT_ACCUMULATOR_BAND_REDUCER_H
+#ifndef INCLUDED_GPUFFT_POWER_BAND_REDUCER_H
+#define INCLUDED_GPUFFT_POWER_BAND_REDUCER_H
 
 #include <complex>
 #include <cstdint>
 
 namespace gr {
 namespace gpufft {
-namespace accumulator {
+namespace power {
 
 /*!
  * Turns one FFT frame into the power of `output_bins` channels: the DC-centred bins
@@ -61,8 +61,8 @@ private:
     std::int64_t d_n, d_start, d_stop, d_bins, d_decim;
 };
 
-} // namespace accumulator
+} // namespace power
 } // namespace gpufft
 } // namespace gr
 
-#endif /* INCLUDED_GPUFFT_ACCUMULATOR_BAND_REDUCER_H */
+#endif /* INCLUDED_GPUFFT_POWER_BAND_REDUCER_H */
