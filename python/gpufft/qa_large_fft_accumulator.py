@@ -317,6 +317,15 @@ class qa_large_fft_accumulator(gr_unittest.TestCase):
                 gpufft.large_fft_accumulator(**dict(good, **change))
             self.assertIn(needle, str(cm.exception), change)
 
+    def test_008b_memory_budget_is_a_whole_number(self):
+        # An integral float is a byte count; anything else names the parameter (it was
+        # pybind's "incompatible constructor arguments").
+        acc = gpufft.large_fft_accumulator(1024, 1, 64, backend="cpu", memory_budget=1e9)
+        self.assertEqual(acc.fft_size(), 1024)
+        for bad in (1.5, "1e9", -1):
+            with self.assertRaisesRegex(ValueError, "memory_budget"):
+                gpufft.large_fft_accumulator(1024, 1, 64, backend="cpu", memory_budget=bad)
+
     def test_009_unwritable_filterbank_stops_the_flowgraph(self):
         # A path that cannot be written is refused when the block is made.
         with self.assertRaisesRegex(ValueError, "filterbank_path: cannot write"):

@@ -20,6 +20,7 @@
 
 namespace py = pybind11;
 
+#include "numpy_arrays.h"
 #include <gnuradio/gpufft/large_fft_accumulator.h>
 // pydoc.h is automatically generated in the build directory
 #include <large_fft_accumulator_pydoc.h>
@@ -36,7 +37,46 @@ void bind_large_fft_accumulator(py::module& m)
                std::shared_ptr<large_fft_accumulator>>(
         m, "large_fft_accumulator", D(large_fft_accumulator))
 
-        .def(py::init(&large_fft_accumulator::make),
+        // memory_budget through whole_number(): 1e9 is accepted, anything not a whole
+        // number of bytes is a ValueError naming it.
+        .def(py::init([](std::int64_t fft_size,
+                         int n_integrations,
+                         std::int64_t output_bins,
+                         std::int64_t band_start,
+                         std::int64_t band_stop,
+                         std::int64_t overlap,
+                         const std::string& window,
+                         const std::string& mode,
+                         bool output_db,
+                         double samp_rate,
+                         double center_freq,
+                         const std::string& filterbank_path,
+                         const std::string& source_name,
+                         const std::string& backend,
+                         int device_id,
+                         py::object memory_budget) {
+                 return large_fft_accumulator::make(
+                     fft_size,
+                     n_integrations,
+                     output_bins,
+                     band_start,
+                     band_stop,
+                     overlap,
+                     window,
+                     mode,
+                     output_db,
+                     samp_rate,
+                     center_freq,
+                     filterbank_path,
+                     source_name,
+                     backend,
+                     device_id,
+                     std::uint64_t(gpufft_python::whole_number(
+                         memory_budget,
+                         "memory_budget",
+                         0,
+                         "a whole number of bytes >= 0 (0: the engine's default)")));
+             }),
              py::arg("fft_size"),
              py::arg("n_integrations"),
              py::arg("output_bins"),
