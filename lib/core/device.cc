@@ -12,7 +12,6 @@
 #include <string>
 
 #ifdef GPUFFT_HAVE_CUDA
-#include "../cuda/cuda_check.h"
 #include <cuda_runtime.h>
 #endif
 
@@ -92,13 +91,25 @@ bool cuda_available(int device_id)
     }
 }
 
+#ifdef GPUFFT_HAVE_CUDA
+namespace {
+// lib/core sits below lib/cuda, so it checks its few runtime calls itself.
+void check(cudaError_t err, const char* call)
+{
+    if (err != cudaSuccess)
+        throw std::runtime_error(std::string(call) + " failed: " + cudaGetErrorName(err) +
+                                 " (" + cudaGetErrorString(err) + ")");
+}
+} // namespace
+#endif
+
 device_info get_device_info(int device_id)
 {
     device_info info;
     info.id = resolve_device_id(device_id);
 #ifdef GPUFFT_HAVE_CUDA
     cudaDeviceProp prop{};
-    GPUFFT_CUDA_CHECK(cudaGetDeviceProperties(&prop, info.id));
+    check(cudaGetDeviceProperties(&prop, info.id), "cudaGetDeviceProperties");
     info.name = prop.name;
     info.total_memory = prop.totalGlobalMem;
     info.compute_major = prop.major;
@@ -106,12 +117,12 @@ device_info get_device_info(int device_id)
     info.multiprocessors = prop.multiProcessorCount;
     info.l2_cache_bytes = std::size_t(prop.l2CacheSize);
     int previous = 0;
-    GPUFFT_CUDA_CHECK(cudaGetDevice(&previous));
-    GPUFFT_CUDA_CHECK(cudaSetDevice(info.id));
+    check(cudaGetDevice(&previous), "cudaGetDevice");
+    check(cudaSetDevice(info.id), "cudaSetDevice");
     std::size_t free_b = 0, total_b = 0;
     const cudaError_t err = cudaMemGetInfo(&free_b, &total_b);
     cudaSetDevice(previous);
-    GPUFFT_CUDA_CHECK(err);
+    check(err, "cudaMemGetInfo");
     info.free_memory = free_b;
 #endif
     return info;
