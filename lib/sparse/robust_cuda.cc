@@ -96,11 +96,7 @@ public:
         const int H = p.hashes();
         const std::size_t HB = std::size_t(H) * rc.B;
         const std::size_t LB = std::size_t(rc.loops) * rc.B;
-        d_taps.allocate(p.window);
-        d_walks.allocate(H);
-        d_sigma.allocate(rc.loops);
-        d_sigma_inv.allocate(rc.loops);
-        d_tau.allocate(rc.loops);
+        d_hash_plan.upload(p, d_stream.get());
         d_z.allocate(HB);
         d_Z.allocate(HB);
         d_res.allocate(2 * HB);
@@ -129,9 +125,9 @@ public:
 
         auto& s = d_state;
         s.c = rc;
-        s.sigma = d_sigma.get();
-        s.sigma_inv = d_sigma_inv.get();
-        s.tau = d_tau.get();
+        s.sigma = d_hash_plan.sigma.get();
+        s.sigma_inv = d_hash_plan.sigma_inv.get();
+        s.tau = d_hash_plan.tau.get();
         s.res = d_res.get();
         s.power = d_power.get();
         s.sorted = d_sorted.get();
@@ -159,17 +155,7 @@ public:
                                                         sizeof(robust_device_header));
         s.tone_cap = d_tone_cap;
 
-        // Filter taps and sample walks: O(window) on the host, once per plan.
-        const std::vector<float> taps = make_window(p);
-        std::vector<sparse_hash_walk> walks(H);
-        for (int h = 0; h < H; ++h)
-            walks[h] = { p.sample_index(h, -p.half_window), p.sigma[h / rc.hashes] };
-        copy_up(d_taps.get(), taps.data(), taps.size() * sizeof(float));
-        copy_up(d_walks.get(), walks.data(), walks.size() * sizeof(sparse_hash_walk));
-        copy_up(d_sigma.get(), p.sigma.data(), rc.loops * sizeof(std::uint64_t));
-        copy_up(d_sigma_inv.get(), p.sigma_inv.data(), rc.loops * sizeof(std::uint64_t));
-        copy_up(d_tau.get(), p.tau.data(), rc.loops * sizeof(std::uint64_t));
-        d_stream.synchronize();
+        d_stream.synchronize(); // the hash plan's copies
     }
 
     void run(const std::complex<float>* x, memory where, robust_frame& out) override
@@ -210,13 +196,6 @@ public:
     }
 
 private:
-    template <typename T>
-    void copy_up(T* dst, const void* src, std::size_t bytes)
-    {
-        GPUFFT_CUDA_CHECK(
-            cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, d_stream.get()));
-    }
-
     // The whole call after the samples are reachable, on d_stream (captured once).
     void enqueue(bool staged)
     {
@@ -236,8 +215,8 @@ private:
         launch_robust_hash(p.rc,
                            reinterpret_cast<const void* const*>(d_xptr.get()),
                            staged ? d_staged.get() : nullptr,
-                           d_taps.get(),
-                           d_walks.get(),
+                           d_hash_plan.taps.get(),
+                           d_hash_plan.walks.get(),
                            p.window,
                            p.half_window,
                            p.hashes(),
@@ -276,9 +255,7 @@ private:
     dense_fft_plan d_fft;
     cuda::stream d_stream;
     cuda::host_stager d_stager;
-    cuda::device_buffer<float> d_taps;
-    cuda::device_buffer<sparse_hash_walk> d_walks;
-    cuda::device_buffer<unsigned long long> d_sigma, d_sigma_inv, d_tau;
+    device_hash_plan d_hash_plan;
     cuda::device_buffer<float2> d_z, d_Z;
     cuda::device_buffer<double> d_res;
     cuda::device_buffer<float> d_power, d_sorted;

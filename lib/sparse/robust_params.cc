@@ -72,12 +72,9 @@ window_shape shape_of(sparse_fft_window w)
 // weight and the mean squared weight are within window_tolerance of the frame's.
 constexpr double window_tolerance = 0.02;
 
-bool sees_the_whole_window(const sparse_params& p, int r)
+bool sees_the_whole_window(const sparse_params& p, const std::vector<float>& taps, int r)
 {
     const auto& rc = p.rc;
-    if (rc.window_terms == 0)
-        return true;
-    const std::vector<float> taps = make_window(p);
     for (int j = 0; j < rc.hashes; ++j) {
         const int h = r * rc.hashes + j;
         const std::uint64_t step = p.sigma[std::size_t(r)];
@@ -274,7 +271,14 @@ void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend
         go_dense(why.str());
         return;
     }
-    draw_permutations(p, rc.loops, sees_the_whole_window);
+    if (rc.window_terms == 0) {
+        draw_permutations(p, rc.loops);
+        return;
+    }
+    const std::vector<float> taps = make_window(p);
+    draw_permutations(p, rc.loops, [&taps](const sparse_params& q, int r) {
+        return sees_the_whole_window(q, taps, r);
+    });
 }
 
 std::string describe_robust(const sparse_params& p)

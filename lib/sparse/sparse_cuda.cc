@@ -51,11 +51,7 @@ public:
         const auto& c = d_p.c;
         const int H = d_p.hashes();
         const std::size_t HB = std::size_t(H) * c.B;
-        d_taps.allocate(p.window);
-        d_walks.allocate(H);
-        d_sigma.allocate(c.loops);
-        d_sigma_inv.allocate(c.loops);
-        d_tau.allocate(c.loops);
+        d_hash_plan.upload(p, d_stream.get());
         d_z.allocate(HB);
         d_Z.allocate(HB);
         d_xptr.allocate(1);
@@ -103,17 +99,7 @@ public:
                 d_decoded.get(), 0xff, d_decoded.bytes(), d_stream.get())); // all -1
         }
 
-        // Filters and permutations: built once, on the host (O(window)), copied once.
-        const std::vector<float> taps = make_window(p);
-        std::vector<sparse_hash_walk> walks(H);
-        for (int h = 0; h < H; ++h)
-            walks[h] = { p.sample_index(h, -p.half_window), p.sigma[h / c.levels] };
-        copy_up(d_taps.get(), taps.data(), taps.size() * sizeof(float));
-        copy_up(d_walks.get(), walks.data(), walks.size() * sizeof(sparse_hash_walk));
-        copy_up(d_sigma.get(), p.sigma.data(), c.loops * sizeof(std::uint64_t));
-        copy_up(d_sigma_inv.get(), p.sigma_inv.data(), c.loops * sizeof(std::uint64_t));
-        copy_up(d_tau.get(), p.tau.data(), c.loops * sizeof(std::uint64_t));
-        d_stream.synchronize();
+        d_stream.synchronize(); // the hash plan's copies
         fill_state();
     }
 
@@ -159,14 +145,6 @@ public:
     }
 
 private:
-    template <typename T>
-    void copy_up(T* dst, const void* src, std::size_t bytes)
-    {
-        GPUFFT_CUDA_CHECK(
-            cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, d_stream.get()));
-        d_stream.synchronize();
-    }
-
     // The device arrays and sizes the launchers need (sparse_kernels.h).
     void fill_state()
     {
@@ -176,11 +154,11 @@ private:
         s.k = p.k;
         s.window = p.window;
         s.half_window = p.half_window;
-        s.taps = d_taps.get();
-        s.walks = d_walks.get();
-        s.sigma = d_sigma.get();
-        s.sigma_inv = d_sigma_inv.get();
-        s.tau = d_tau.get();
+        s.taps = d_hash_plan.taps.get();
+        s.walks = d_hash_plan.walks.get();
+        s.sigma = d_hash_plan.sigma.get();
+        s.sigma_inv = d_hash_plan.sigma_inv.get();
+        s.tau = d_hash_plan.tau.get();
         s.x_ptr = reinterpret_cast<const void* const*>(d_xptr.get());
         s.z = reinterpret_cast<float*>(d_z.get());
         s.Z = reinterpret_cast<float*>(d_Z.get());
@@ -397,9 +375,7 @@ private:
     dense_fft_plan d_fft;
     cuda::stream d_stream;
     cuda::host_stager d_stager;
-    cuda::device_buffer<float> d_taps;
-    cuda::device_buffer<sparse_hash_walk> d_walks;
-    cuda::device_buffer<unsigned long long> d_sigma, d_sigma_inv, d_tau;
+    device_hash_plan d_hash_plan;
     cuda::device_buffer<float2> d_z, d_Z;
     cuda::device_buffer<const float2*> d_xptr;
     cuda::pinned_buffer<const float2*> d_h_xptr;
