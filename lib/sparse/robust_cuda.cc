@@ -14,6 +14,7 @@
 #include "../cuda/host_transfer.h"
 #include "host_gather.h"
 #include "robust_kernels.h"
+#include "select_cuda.h"
 #include "sparse_cuda_setup.h"
 #include "sparse_exact_backend.h"
 #include "sparse_robust_backend.h"
@@ -101,8 +102,8 @@ public:
         d_Z.allocate(HB);
         d_res.allocate(2 * HB);
         d_power.allocate(LB);
-        d_sorted.allocate(LB);
-        d_sort_temp.allocate(std::max<std::size_t>(1, robust_sort_scratch_bytes(LB)));
+        d_select.allocate(select_scratch_words);
+        d_median.allocate(1);
         d_scalars.allocate(2);
         d_counts.allocate(2 + 2 * (p.outer_rounds + 1));
         const std::int64_t max_found = p.max_found;
@@ -130,9 +131,8 @@ public:
         s.tau = d_hash_plan.tau.get();
         s.res = d_res.get();
         s.power = d_power.get();
-        s.sorted = d_sorted.get();
-        s.sort_temp = d_sort_temp.get();
-        s.sort_temp_bytes = d_sort_temp.bytes();
+        s.select_scratch = d_select.get();
+        s.median = d_median.get();
         s.scalars = d_scalars.get();
         s.counts = d_counts.get();
         s.keys = d_keys.get();
@@ -258,8 +258,8 @@ private:
     device_hash_plan d_hash_plan;
     cuda::device_buffer<float2> d_z, d_Z;
     cuda::device_buffer<double> d_res;
-    cuda::device_buffer<float> d_power, d_sorted;
-    cuda::device_buffer<unsigned char> d_sort_temp;
+    cuda::device_buffer<float> d_power, d_median;
+    cuda::device_buffer<unsigned> d_select;
     cuda::device_buffer<double> d_scalars;
     cuda::device_buffer<int> d_counts;
     cuda::device_buffer<unsigned long long> d_keys;
@@ -299,9 +299,8 @@ public:
         d_xw.allocate(n);
         d_X.allocate(n);
         d_power.allocate(samples);
-        d_sorted.allocate(samples);
-        d_sort_temp.allocate(
-            std::max<std::size_t>(1, robust_sort_scratch_bytes(samples)));
+        d_select.allocate(select_scratch_words);
+        d_median.allocate(1);
         d_scalars.allocate(2);
         d_tone_cap = int(std::min<std::int64_t>(n, 4 * p.k + 256));
         const std::size_t out_bytes =
@@ -314,10 +313,9 @@ public:
         s.c = p.rc;
         s.X = d_X.get();
         s.power = d_power.get();
-        s.sorted = d_sorted.get();
         s.samples = samples;
-        s.sort_temp = d_sort_temp.get();
-        s.sort_temp_bytes = d_sort_temp.bytes();
+        s.select_scratch = d_select.get();
+        s.median = d_median.get();
         s.scalars = d_scalars.get();
         s.header = reinterpret_cast<robust_device_header*>(d_out.get());
         s.tones = reinterpret_cast<robust_device_tone*>(d_out.get() +
@@ -364,8 +362,8 @@ private:
     cuda::stream d_stream;
     cuda::host_stager d_stager;
     cuda::device_buffer<float2> d_in, d_xw, d_X;
-    cuda::device_buffer<float> d_power, d_sorted;
-    cuda::device_buffer<unsigned char> d_sort_temp;
+    cuda::device_buffer<float> d_power, d_median;
+    cuda::device_buffer<unsigned> d_select;
     cuda::device_buffer<double> d_scalars;
     int d_tone_cap = 0;
     cuda::device_buffer<unsigned char> d_out;

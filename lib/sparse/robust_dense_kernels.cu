@@ -10,7 +10,7 @@
 // above the threshold. Grid-stride over n.
 
 #include "robust_kernels.cuh"
-#include <cub/device/device_radix_sort.cuh>
+#include "select_cuda.h"
 
 namespace gr {
 namespace gpufft {
@@ -57,7 +57,7 @@ __global__ void dense_power_kernel(robust_dense_state s, long long stride)
 
 __global__ void dense_noise_kernel(robust_dense_state s)
 {
-    const double P = double(s.sorted[s.samples / 2]) / 0.69314718055994530942;
+    const double P = double(*s.median) / 0.69314718055994530942;
     const double floor = 1e-12 * s.scalars[1];
     s.scalars[0] = P > floor ? P : floor;
     s.header->noise = s.scalars[0];
@@ -116,9 +116,8 @@ void launch_dense_tones(const robust_dense_state& s, void* stream)
     const unsigned grid = blocks_for(s.c.n, 256) < 2048 ? blocks_for(s.c.n, 256) : 2048;
     dense_power_kernel<<<grid, 256, 0, st>>>(s, stride);
     check_launch();
-    std::size_t bytes = s.sort_temp_bytes;
-    GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
-        s.sort_temp, bytes, s.power, s.sorted, int(s.samples), 0, 32, st));
+    launch_select_nonneg(
+        s.power, s.samples, s.samples / 2, s.select_scratch, s.median, st);
     dense_noise_kernel<<<1, 1, 0, st>>>(s);
     check_launch();
     dense_peak_kernel<<<grid, 256, 0, st>>>(s);

@@ -12,8 +12,8 @@
 
 #include "../cuda/cuda_resources.h"
 #include "robust_kernels.cuh"
+#include "select_cuda.h"
 #include "sparse_hash.cuh"
-#include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime.h>
 
 namespace gr {
@@ -115,8 +115,7 @@ __global__ void power_kernel(robust_device_state s)
 
 __global__ void noise_kernel(robust_device_state s)
 {
-    const long long LB = (long long)s.c.loops * s.c.B;
-    const double median = s.sorted[LB / 2];
+    const double median = *s.median;
     const double P = median / 0.69314718055994530942;
     const double floor = s.leak_floor * s.scalars[1];
     s.scalars[0] = P > floor ? P : floor;
@@ -124,6 +123,7 @@ __global__ void noise_kernel(robust_device_state s)
 
 // The value at f as the median over loops of (cur + the loop's least-squares estimate),
 // and the median of the loops' sum |Ghat|^2 (the estimate's noise is n^2 P / that).
+// Every lane of a warp calls it for the same f and gets the same result.
 __device__ void estimate(const robust_device_state& s,
                          long long f,
                          double cur_r,
@@ -132,13 +132,14 @@ __device__ void estimate(const robust_device_state& s,
                          double& xi,
                          double& g2)
 {
+    const warp_lanes lanes{ int(threadIdx.x & 31) };
     double er[16], ei[16], eg[16];
     const int L = s.c.loops < 16 ? s.c.loops : 16;
     for (int r = 0; r < L; ++r) {
         const long long base = (long long)r * s.c.hashes * s.c.B;
         double a, b;
-        eg[r] =
-            robust_loop_estimate(s.c, s.res + 2 * base, f, s.sigma[r], s.tau[r], a, b);
+        eg[r] = robust_loop_estimate(
+            s.c, s.res + 2 * base, f, s.sigma[r], s.tau[r], a, b, lanes);
         er[r] = cur_r + a;
         ei[r] = cur_i + b;
     }
@@ -195,31 +196,33 @@ __global__ void locate_kernel(robust_device_state s, int round)
     }
 }
 
+// A warp per candidate (estimate() splits its sums over the lanes), the warps striding
+// over the candidates.
 __global__ void estimate_kernel(robust_device_state s, int round)
 {
     const int* cand_count = s.counts + 2 + s.rounds + 1;
-    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const int count = cand_count[round] < s.max_cand ? cand_count[round] : s.max_cand;
-    if (i >= count)
-        return;
-    const long long slot = s.cand_slot[i];
-    const long long f = (long long)s.keys[slot];
-    double xr, xi, g2;
-    estimate(s, f, 0, 0, xr, xi, g2);
-    const double n = double(s.c.n);
-    const double noise = n * n * s.scalars[0] / (g2 > 1e-3 ? g2 : 1e-3);
-    if (!(xr * xr + xi * xi > s.eta * noise))
-        return;
-    const int at = atomicAdd(&s.counts[1], 1);
-    if (at >= s.max_found) {
-        atomicSub(&s.counts[1], 1);
-        return;
+    const bool leader = (threadIdx.x & 31) == 0;
+    for (long long i = warp_index(); i < count; i += warp_count()) {
+        const long long slot = s.cand_slot[i];
+        const long long f = (long long)s.keys[slot];
+        double xr, xi, g2;
+        estimate(s, f, 0, 0, xr, xi, g2);
+        const double n = double(s.c.n);
+        const double noise = n * n * s.scalars[0] / (g2 > 1e-3 ? g2 : 1e-3);
+        if (!leader || !(xr * xr + xi * xi > s.eta * noise))
+            continue;
+        const int at = atomicAdd(&s.counts[1], 1);
+        if (at >= s.max_found) {
+            atomicSub(&s.counts[1], 1);
+            continue;
+        }
+        s.tags[slot] |= 1u;
+        s.slot_found[slot] = at;
+        s.found_f[at] = f;
+        s.found_x[2 * at] = xr;
+        s.found_x[2 * at + 1] = xi;
     }
-    s.tags[slot] |= 1u;
-    s.slot_found[slot] = at;
-    s.found_f[at] = f;
-    s.found_x[2 * at] = xr;
-    s.found_x[2 * at + 1] = xi;
 }
 
 // Adds (delta_r, delta_i) of coefficient i to every hash of loop r (its floor and ceil
@@ -258,13 +261,15 @@ __global__ void subtract_kernel(robust_device_state s, int round)
 
 __global__ void refine_estimate_kernel(robust_device_state s)
 {
-    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (i >= s.counts[1])
-        return;
-    double xr, xi, g2;
-    estimate(s, s.found_f[i], s.found_x[2 * i], s.found_x[2 * i + 1], xr, xi, g2);
-    s.next_x[2 * i] = xr;
-    s.next_x[2 * i + 1] = xi;
+    const long long count = s.counts[1];
+    for (long long i = warp_index(); i < count; i += warp_count()) {
+        double xr, xi, g2;
+        estimate(s, s.found_f[i], s.found_x[2 * i], s.found_x[2 * i + 1], xr, xi, g2);
+        if ((threadIdx.x & 31) == 0) {
+            s.next_x[2 * i] = xr;
+            s.next_x[2 * i + 1] = xi;
+        }
+    }
 }
 
 __global__ void refine_apply_kernel(robust_device_state s)
@@ -348,14 +353,6 @@ __global__ void peak_kernel(robust_device_state s)
 
 } // namespace
 
-std::size_t robust_sort_scratch_bytes(std::int64_t count)
-{
-    std::size_t bytes = 0;
-    GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
-        nullptr, bytes, (const float*)nullptr, (float*)nullptr, int(count)));
-    return bytes;
-}
-
 void launch_robust_reset(const robust_device_state& s, void* stream)
 {
     auto st = static_cast<cudaStream_t>(stream);
@@ -423,9 +420,7 @@ void launch_robust_noise(const robust_device_state& s, void* stream)
     const long long LB = (long long)s.c.loops * s.c.B;
     power_kernel<<<blocks_for(LB, 256), 256, 0, st>>>(s);
     check_launch();
-    std::size_t bytes = s.sort_temp_bytes;
-    GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
-        s.sort_temp, bytes, s.power, s.sorted, int(LB), 0, 32, st));
+    launch_select_nonneg(s.power, LB, LB / 2, s.select_scratch, s.median, st);
     noise_kernel<<<1, 1, 0, st>>>(s);
     check_launch();
 }
@@ -436,7 +431,7 @@ void launch_robust_round(const robust_device_state& s, int round, void* stream)
     const long long LB = (long long)s.c.loops * s.c.B;
     locate_kernel<<<blocks_for(LB, 128), 128, 0, st>>>(s, round);
     check_launch();
-    estimate_kernel<<<blocks_for(s.max_cand, 128), 128, 0, st>>>(s, round);
+    estimate_kernel<<<warp_blocks(s.max_cand, 128), 128, 0, st>>>(s, round);
     check_launch();
     subtract_kernel<<<blocks_for((long long)s.max_found * s.c.loops, 128), 128, 0, st>>>(
         s, round);
@@ -446,7 +441,7 @@ void launch_robust_round(const robust_device_state& s, int round, void* stream)
 void launch_robust_refine(const robust_device_state& s, void* stream)
 {
     auto st = static_cast<cudaStream_t>(stream);
-    refine_estimate_kernel<<<blocks_for(s.max_found, 128), 128, 0, st>>>(s);
+    refine_estimate_kernel<<<warp_blocks(s.max_found, 128), 128, 0, st>>>(s);
     check_launch();
     refine_apply_kernel<<<blocks_for((long long)s.max_found * s.c.loops, 128),
                           128,

@@ -6,7 +6,8 @@
  */
 
 // Pieces robust mode's kernel files share (robust_kernels.cu, robust_dense_kernels.cu):
-// grid sizes, a launch check, a float maximum by atomics and the tone a peak gives.
+// grid sizes, a launch check, a float maximum by atomics, warp lanes, and the tone a
+// peak gives.
 // Included only by .cu files.
 
 #ifndef INCLUDED_GPUFFT_ROBUST_KERNELS_CUH
@@ -29,11 +30,43 @@ inline unsigned blocks_for(long long items, int threads)
 
 inline void check_launch() { GPUFFT_CUDA_CHECK_LAUNCH(); }
 
+// Kernels that give each item a warp stride over the items with a grid of at most
+// 2048 blocks: the items' count is known only on the device, and a warp per possible
+// item would launch mostly idle blocks.
+inline unsigned warp_blocks(long long items, int threads)
+{
+    const unsigned b = blocks_for(items * 32, threads);
+    return b < 2048 ? b : 2048;
+}
+__device__ inline long long warp_index()
+{
+    return (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;
+}
+__device__ inline long long warp_count()
+{
+    return (long long)gridDim.x * blockDim.x / 32;
+}
+
 // Non-negative floats order as their bit patterns.
 __device__ inline void atomic_max_nonneg(double* at, double v)
 {
     atomicMax(reinterpret_cast<unsigned long long*>(at), __double_as_longlong(v));
 }
+
+//! The lanes of a full warp sharing robust_loop_estimate()'s sums (robust_math.h's
+//! serial_lanes). A sum reaches lane 0 by a tree and is broadcast from there, so every
+//! lane sees the same bits.
+struct warp_lanes {
+    static constexpr int width = 32;
+    int lane_index;
+    __device__ int lane() const { return lane_index; }
+    __device__ double sum(double v) const
+    {
+        for (int o = 16; o > 0; o >>= 1)
+            v += __shfl_down_sync(0xffffffffu, v, o);
+        return __shfl_sync(0xffffffffu, v, 0);
+    }
+};
 
 //! Fits a tone to the lobe around peak `bin` and appends it to the result block.
 __device__ inline void emit_tone(robust_device_header* header,

@@ -46,12 +46,11 @@ struct robust_device_state {
     const unsigned long long* sigma = nullptr; //!< per loop
     const unsigned long long* sigma_inv = nullptr;
     const unsigned long long* tau = nullptr;
-    double* res = nullptr;     //!< [loops][hashes][B] complex
-    float* power = nullptr;    //!< [loops][B]
-    float* sorted = nullptr;   //!< [loops][B]
-    void* sort_temp = nullptr; //!< the radix sort's scratch
-    std::size_t sort_temp_bytes = 0;
-    double* scalars = nullptr; //!< [0] bucket noise P, [1] peak |bucket|^2
+    double* res = nullptr;              //!< [loops][hashes][B] complex
+    float* power = nullptr;             //!< [loops][B]
+    unsigned* select_scratch = nullptr; //!< launch_select_nonneg()'s
+    float* median = nullptr;            //!< the median of power
+    double* scalars = nullptr;          //!< [0] bucket noise P, [1] peak |bucket|^2
     //! [0] bad, [1] found, [2 + r] found at round r start, [2 + rounds] buckets bright
     //! enough to locate (all rounds), [2 + rounds + 1 + r] candidates of round r,
     //! [2 + 2 rounds + 1] buckets located (all rounds)
@@ -74,9 +73,6 @@ struct robust_device_state {
     robust_device_tone* tones = nullptr;
     int tone_cap = 0;
 };
-
-//! Bytes of scratch the noise estimate's radix sort needs for `count` keys.
-std::size_t robust_sort_scratch_bytes(std::int64_t count);
 
 //! Clears the table, the counters and the header.
 void launch_robust_reset(const robust_device_state& s, void* stream);
@@ -124,19 +120,18 @@ void launch_window_frame(const robust_consts& c,
                          void* stream);
 
 /*!
- * Dense path after the FFT of xw: power per bin, the median (a radix sort of every
- * stride-th bin's power), the threshold, and a tone per bin that is the largest above
- * the threshold within the main lobe, fitted to its lobe.
+ * Dense path after the FFT of xw: power per bin, the median (a radix selection over
+ * every stride-th bin's power), the threshold, and a tone per bin that is the largest
+ * above the threshold within the main lobe, fitted to its lobe.
  */
 struct robust_dense_state {
     robust_consts c;
-    const void* X = nullptr; //!< n complex floats
-    float* power = nullptr;  //!< sampled bins' power
-    float* sorted = nullptr;
-    std::int64_t samples = 0; //!< bins sampled for the median
-    void* sort_temp = nullptr;
-    std::size_t sort_temp_bytes = 0;
-    double* scalars = nullptr; //!< [0] bin noise, [1] peak power
+    const void* X = nullptr;            //!< n complex floats
+    float* power = nullptr;             //!< sampled bins' power
+    std::int64_t samples = 0;           //!< bins sampled for the median
+    unsigned* select_scratch = nullptr; //!< launch_select_nonneg()'s
+    float* median = nullptr;            //!< the median of power
+    double* scalars = nullptr;          //!< [0] bin noise, [1] peak power
     robust_device_header* header = nullptr;
     robust_device_tone* tones = nullptr;
     int tone_cap = 0;

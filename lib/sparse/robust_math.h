@@ -145,6 +145,12 @@ SFFT_HD void robust_fit_tone(const robust_consts& c,
 #endif
     }
     const int M = c.window_terms > 0 ? c.window_terms - 1 : 0;
+    // 1 / sin(pi (q - d) / n) for the integers q = j - m of the lobe: one division per
+    // q instead of one per (j, m). For n >= 4096, |t| = |pi (q - d) / n| < 0.006, where
+    // 1/sin t = 1/t + t/6 + 7 t^3 / 360 is exact to 1e-16 relative.
+    const int K = h + M;
+    double inv[4 * robust_window_terms - 1];
+    const double pi_n = 3.141592653589793238 / N, n_pi = N / 3.141592653589793238;
     auto objective = [&](double d, double& Ar, double& Ai) {
         double sd, er, ei;
 #ifdef __CUDA_ARCH__
@@ -155,6 +161,21 @@ SFFT_HD void robust_fit_tone(const robust_consts& c,
         er = std::cos(3.141592653589793238 * d * (N - 1.0) / N);
         ei = std::sin(3.141592653589793238 * d * (N - 1.0) / N);
 #endif
+        if (d != 0) {
+            for (int q = -K; q <= K; ++q) {
+                const double x = double(q) - d;
+                if (c.n >= 4096) {
+                    const double t = pi_n * x;
+                    inv[q + K] = n_pi / x + t * (1.0 / 6.0 + t * t * (7.0 / 360.0));
+                } else {
+#ifdef __CUDA_ARCH__
+                    inv[q + K] = 1.0 / sinpi(x / N);
+#else
+                    inv[q + K] = 1.0 / std::sin(3.141592653589793238 * x / N);
+#endif
+                }
+            }
+        }
         double nr = 0, ni = 0, den = 0;
         for (int j = -h; j <= h; ++j) {
             if (!present[j + h])
@@ -166,20 +187,8 @@ SFFT_HD void robust_fit_tone(const robust_consts& c,
             } else {
                 double sr = 0, si = 0;
                 for (int m = -M; m <= M; ++m) {
-                    const double x = double(j - m) - d;
-                    // sin(pi x / n) for |x| < 8: its series to x^5 is exact to 1e-16
-                    // relative from n = 2^12 on.
-                    const double t = 3.141592653589793238 * x / N;
-                    const double t2 = t * t;
-                    const double den_m = c.n >= 4096
-                                             ? t * (1.0 - t2 / 6.0 * (1.0 - t2 / 20.0))
-#ifdef __CUDA_ARCH__
-                                             : sinpi(x / N);
-#else
-                                             : std::sin(t);
-#endif
-                    sr += c.wt_r[m + 3] / den_m;
-                    si += c.wt_i[m + 3] / den_m;
+                    sr += c.wt_r[m + 3] * inv[j - m + K];
+                    si += c.wt_i[m + 3] * inv[j - m + K];
                 }
                 const double s1 = (j & 1) ? sd : -sd;
                 // phase_j exp(i pi d (n-1)/n) s1 (sr + i si)
@@ -396,38 +405,55 @@ SFFT_HD void robust_response(const robust_consts& c,
 }
 
 /*!
+ * How robust_loop_estimate() splits its sums among cooperating threads: serial_lanes
+ * (one thread, the CPU's order) or, on the GPU, a warp (robust_kernels.cuh), where
+ * every lane calls with the same arguments and gets the same result.
+ */
+struct serial_lanes {
+    static constexpr int width = 1;
+    SFFT_HD int lane() const { return 0; }
+    SFFT_HD double sum(double v) const { return v; }
+};
+
+/*!
  * One loop's least-squares estimate of the coefficient at f from what is left in its
  * floor and ceil buckets over all hashes of the loop (res: the loop's residual,
  * interleaved re/im, hash h at h * B): sum conj(resp) res / sum |resp|^2, to be added to
  * the coefficient's current value. Returns sum |Ghat|^2 over the two unshifted buckets
- * (the estimate's noise is n^2 P / that, P the bucket noise power).
+ * (the estimate's noise is n^2 P / that, P the bucket noise power). Each lane takes
+ * some of the (hash, bucket) pairs.
  */
+template <typename Lanes = serial_lanes>
 SFFT_HD double robust_loop_estimate(const robust_consts& c,
                                     const double* res,
                                     std::int64_t f,
                                     std::uint64_t sigma,
                                     std::uint64_t tau,
                                     double& xr,
-                                    double& xi)
+                                    double& xi,
+                                    Lanes lanes = Lanes())
 {
     const std::int64_t g =
         std::int64_t(mulmod(sigma, std::uint64_t(f), std::uint64_t(c.n)));
     std::int64_t bs[2];
     floor_ceil_buckets(c, g, bs[0], bs[1]);
     double nr = 0, ni = 0, den = 0, g2 = 0;
-    for (int h = 0; h < c.hashes; ++h) {
-        for (int k = 0; k < 2; ++k) {
-            double ur, ui;
-            robust_response(c, f, g, bs[k], std::uint64_t(c.offset[h]), tau, ur, ui);
-            const std::size_t at =
-                2 * (std::size_t(h) * std::size_t(c.B) + std::size_t(bs[k]));
-            nr += ur * res[at] + ui * res[at + 1];
-            ni += ur * res[at + 1] - ui * res[at];
-            den += ur * ur + ui * ui;
-            if (h == 0)
-                g2 += (ur * ur + ui * ui) * double(c.n) * double(c.n);
-        }
+    for (int t = lanes.lane(); t < 2 * c.hashes; t += Lanes::width) {
+        const int h = t / 2, k = t % 2;
+        double ur, ui;
+        robust_response(c, f, g, bs[k], std::uint64_t(c.offset[h]), tau, ur, ui);
+        const std::size_t at =
+            2 * (std::size_t(h) * std::size_t(c.B) + std::size_t(bs[k]));
+        nr += ur * res[at] + ui * res[at + 1];
+        ni += ur * res[at + 1] - ui * res[at];
+        den += ur * ur + ui * ui;
+        if (h == 0)
+            g2 += (ur * ur + ui * ui) * double(c.n) * double(c.n);
     }
+    nr = lanes.sum(nr);
+    ni = lanes.sum(ni);
+    den = lanes.sum(den);
+    g2 = lanes.sum(g2);
     xr = den > 0 ? nr / den : 0;
     xi = den > 0 ? ni / den : 0;
     return g2;

@@ -7,3 +7,4 @@ gpufft_add_test(test_sparse_host_gather SOURCES sparse/test_sparse_host_gather.c
 gpufft_add_test(test_sparse_fft_cuda SOURCES sparse/test_sparse_fft_cuda.cc GPU)
 gpufft_add_test(test_sparse_robust_cpu SOURCES sparse/test_sparse_robust_cpu.cc)
 gpufft_add_test(test_sparse_robust_cuda SOURCES sparse/test_sparse_robust_cuda.cc GPU)
+gpufft_add_test(test_select_cuda SOURCES sparse/test_select_cuda.cc GPU)
