@@ -23,6 +23,7 @@
 #include "large_fft_trace.h"
 #include "large_pass_compute.h"
 #include "large_pass_marks.h"
+#include <algorithm>
 #include <exception>
 #include <memory>
 #include <stdexcept>
