@@ -86,7 +86,8 @@ large_fft_accumulator::make(std::int64_t fft_size,
                             const std::string& source_name,
                             const std::string& backend,
                             int device_id,
-                            std::uint64_t memory_budget)
+                            std::uint64_t memory_budget,
+                            const std::vector<int>& devices)
 {
     check_writable(filterbank_path);
     accumulator::pipeline_config c;
@@ -107,6 +108,7 @@ large_fft_accumulator::make(std::int64_t fft_size,
     o.backend = parse_backend(backend);
     o.device_id = device_id;
     o.memory_budget = std::size_t(memory_budget);
+    o.devices = devices;
     return gnuradio::make_block_sptr<large_fft_accumulator_impl>(
         c, output_db, samp_rate, center_freq, filterbank_path, source_name, o);
 }
@@ -149,6 +151,7 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
     io.backend = engine_options.backend;
     io.device_id = engine_options.device_id;
     io.memory_budget = engine_options.memory_budget;
+    io.devices = engine_options.devices;
     io.threads = d_config.threads;
     io.window = power::to_string(d_config.window);
     io.mode = d_config.mode;

@@ -14,6 +14,7 @@
 //                      [--shapes 8192x8192,512x512x512] [--inplace-only 0|1]
 //                      [--pageable 0|1] [--budget-fraction 8] [--budget-gib 8]
 //                      [--pass-fft four_step|stockham|cufft] [--trace 1]
+//                      [--devices 0,1]
 //
 // Host arrays are pinned (cudaMallocHost) unless --pageable 1 adds pageable cases. The
 // out-of-card case gets a budget of 1/8 of the data (--budget-fraction); --inplace-only
@@ -21,7 +22,11 @@
 // in place when n <= --fftw-max. Accuracy: the relative error over 16 bins (8 beyond
 // 2^30) against a direct DFT in double. --pass-fft picks what transforms the passes on
 // the GPU (large_fft_config.h; four_step is what large_fft_plan uses); --trace 1 turns on
-// large_fft_options::trace (round and pass times on stderr).
+// large_fft_options::trace (round and pass times on stderr). --devices 0,1 runs every
+// out-of-card case twice, on --device alone and with its passes dealt out to the listed
+// GPUs (large_fft_options::devices, the budget per device), and prints the ratio and the
+// G-link PCIe bound (each distinct device's copy rate measured alone, added up); a
+// device listed twice (--devices 0,0) stands in for two through large_fft_config.
 
 #include "bench_common.h"
 #include "core/fftw_lock.h"
@@ -30,11 +35,13 @@
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <fftw3.h>
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <set>
 #include <sstream>
 
 #ifdef GPUFFT_HAVE_CUDA
@@ -232,6 +239,44 @@ stats time_fftw(const std::vector<i64>& shape, cf* in, cf* out, int reps)
     return st;
 }
 
+std::vector<int> parse_devices(const std::string& s)
+{
+    std::vector<int> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        if (!item.empty())
+            out.push_back(std::stoi(item));
+    return out;
+}
+
+std::string devices_name(const std::vector<int>& d)
+{
+    std::string s;
+    for (int v : d)
+        s += (s.empty() ? "" : ",") + std::to_string(v);
+    return s;
+}
+
+// The combined copy rate (both directions at once) of the distinct devices in `d`.
+double links_rate(const std::vector<int>& d, const copy_rates& first)
+{
+    double total = 0;
+    std::vector<int> seen;
+    for (int v : d) {
+        if (std::find(seen.begin(), seen.end(), v) != seen.end())
+            continue;
+        seen.push_back(v);
+        if (seen.size() == 1) {
+            total += first.both;
+            continue;
+        }
+        cuda::device_guard g(v);
+        total += measure_copy(std::size_t(1) << 30).both;
+    }
+    return total;
+}
+
 std::string shape_name(const std::vector<i64>& shape)
 {
     std::ostringstream s;
@@ -267,6 +312,8 @@ std::vector<std::vector<i64>> parse_shapes(const std::string& s)
 void bench_shape(const options& o,
                  const std::vector<i64>& shape,
                  const copy_rates& rates,
+                 const std::vector<int>& devices,
+                 double devices_rate,
                  bool pageable)
 {
     i64 n = 1;
@@ -319,13 +366,21 @@ void bench_shape(const options& o,
         fill_random(in, n, seed);
     }
 
-    auto run_case = [&](const std::string& label, std::size_t budget, bool in_place) {
+    // `on`: the device list (empty: --device alone); returns the median time
+    auto run_case = [&](const std::string& label,
+                        std::size_t budget,
+                        bool in_place,
+                        const std::vector<int>& on) -> double {
         large_fft_options opt;
         opt.backend = backend::cuda;
         opt.device_id = o.device;
+        opt.devices = on;
         opt.memory_budget = budget;
         opt.trace = o.get("trace", "0") == "1";
-        auto plan = detail::make_large_fft_plan(shape, direction::forward, opt, config);
+        auto cfg = config;
+        for (std::size_t i = 0; i < on.size(); ++i)
+            cfg.repeat_devices |= std::count(on.begin(), on.end(), on[i]) > 1;
+        auto plan = detail::make_large_fft_plan(shape, direction::forward, opt, cfg);
         cf* dst = in_place ? in : out;
         double err = -1;
         // rounds over the host array; in place may add the tile-transpose round
@@ -364,7 +419,8 @@ void bench_shape(const options& o,
         r.engine = "large";
         r.backend = "cuda";
         r.device = dev;
-        r.case_name = name + " " + label + (in_place ? " inplace" : "");
+        r.case_name = name + " " + label + (in_place ? " inplace" : "") +
+                      (on.empty() ? "" : " devices=" + devices_name(on));
         r.params["n"] = double(n);
         r.params["budget_MiB"] = double(plan.memory_budget()) / (1 << 20);
         r.params["rounds"] = rounds;
@@ -394,18 +450,47 @@ void bench_shape(const options& o,
             r.params["vs_cufft_copies"] = cufft_ms / st.median_ms;
         if (err >= 0)
             r.errors["rel_err_bins"] = err;
+        if (!on.empty()) {
+            // the G-link bound: the same bytes over every distinct device's link at once
+            r.params["links_GBps"] = devices_rate;
+            r.params["pcie_bound_links_ms"] = moved / devices_rate / 1e6;
+            r.params["frac_links_bound"] = moved / devices_rate / 1e6 / st.median_ms;
+        }
         report(r);
         std::fprintf(stderr, "%s\n", plan.describe().c_str());
+        return st.median_ms;
+    };
+    // Out of card: with --devices, the one-GPU plan then the list, same arrays.
+    auto run_pair = [&](const std::string& label, std::size_t budget, bool in_place) {
+        const double one = run_case(label, budget, in_place, {});
+        if (devices.empty())
+            return;
+        const double many = run_case(label, budget, in_place, devices);
+        const i64 rounds = i64(
+            detail::plan_large_fft(shape, sizeof(cf), budget, in_place).rounds.size());
+        const double bound = 2.0 * double(rounds) * double(bytes) / devices_rate / 1e6;
+        std::printf("%s %s%s: one GPU %.1f ms, devices %s %.1f ms: %.2fx; %d-link PCIe "
+                    "bound %.1f ms (%.2f of it)\n",
+                    name.c_str(),
+                    label.c_str(),
+                    in_place ? " inplace" : "",
+                    one,
+                    devices_name(devices).c_str(),
+                    many,
+                    one / many,
+                    int(std::set<int>(devices.begin(), devices.end()).size()),
+                    bound,
+                    bound / many);
     };
 
     if (!inplace_only) {
         if (cufft_fits)
-            run_case("in-card", 0, false);
-        run_case("budget=1/" + std::to_string(fraction), bytes / fraction, false);
+            run_case("in-card", 0, false, {});
+        run_pair("budget=1/" + std::to_string(fraction), bytes / fraction, false);
     } else {
         // the 2^32 case: an 8 GiB budget (--budget-gib)
         const std::size_t gib = std::stoul(o.get("budget-gib", "8"));
-        run_case("budget=" + std::to_string(gib) + "GiB", gib << 30, true);
+        run_pair("budget=" + std::to_string(gib) + "GiB", gib << 30, true);
     }
 }
 
@@ -424,6 +509,7 @@ int bench_large(const options& o)
     for (const auto& s : parse_shapes(o.get("shapes", "")))
         shapes.push_back(s);
     const bool pageable = o.get("pageable", "0") == "1";
+    const std::vector<int> devices = parse_devices(o.get("devices", ""));
 
     const copy_rates rates = measure_copy(std::size_t(1) << 30);
     cudaDeviceProp prop{};
@@ -434,10 +520,16 @@ int bench_large(const options& o)
                 rates.h2d,
                 rates.d2h,
                 rates.both);
+    const double devices_rate = devices.empty() ? 0 : links_rate(devices, rates);
+    if (!devices.empty())
+        std::printf("devices %s: pinned copy, both at once, added over the distinct "
+                    "devices: %.1f GB/s\n",
+                    devices_name(devices).c_str(),
+                    devices_rate);
     for (const auto& s : shapes) {
-        bench_shape(o, s, rates, false);
+        bench_shape(o, s, rates, devices, devices_rate, false);
         if (pageable)
-            bench_shape(o, s, rates, true);
+            bench_shape(o, s, rates, devices, devices_rate, true);
     }
     print_table();
     return 0;
@@ -449,6 +541,7 @@ GPUFFT_BENCH_COMMAND(large,
                      "out-of-card FFT of host arrays vs pinned copy+cuFFT+copy and FFTW "
                      "threads [--sizes] [--shapes AxB,AxBxC] [--fftw-max 2^30] "
                      "[--budget-fraction 8] [--inplace-only 1 --budget-gib 8] "
-                     "[--pageable 1] [--pass-fft four_step|stockham|cufft] [--trace 1]",
+                     "[--pageable 1] [--pass-fft four_step|stockham|cufft] [--trace 1] "
+                     "[--devices 0,1]",
                      bench_large);
 #endif

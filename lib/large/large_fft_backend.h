@@ -69,6 +69,9 @@ struct large_exec_config {
     precision prec = precision::single;
     int threads = 1;
     int device_id = 0;
+    //! CUDA: one executor per entry, the passes of each round dealt out in turn
+    //! (empty: device_id alone).
+    std::vector<int> devices;
     bool trace = false;      //!< large_fft_options::trace
     log_handler log;         //!< where the trace goes
     large_fft_config tuning; //!< the CUDA executor's internal switches

@@ -49,6 +49,13 @@ struct large_fft_config {
      * one stream.
      */
     bool split_copies = true;
+    /*!
+     * Let large_fft_options::devices name a device more than once: one executor per
+     * entry, so one GPU stands in for several and the multi-device paths (passes dealt
+     * out, events between executors, host moves from several at once) run where only
+     * one GPU is. The public API refuses a repeated device.
+     */
+    bool repeat_devices = false;
 };
 
 //! What an executor has run since it was made: which paths a schedule took.

@@ -14,7 +14,8 @@
 // pass i. Host-to-host moves (the in-place transpose of the row round) run as host
 // functions on a fourth stream, between the copy in that frees their destination and
 // the copy out that overwrites their source. What a pass does on the card is
-// large_pass_compute.h.
+// large_pass_compute.h. With several devices (large_fft_options::devices) each has
+// such a ring and the passes of a round are dealt out to them in turn.
 
 #include "large_copy_lane.h"
 #include "large_fft_backend.h"
@@ -22,9 +23,12 @@
 #include "large_fft_trace.h"
 #include "large_pass_compute.h"
 #include "large_pass_marks.h"
+#include <algorithm>
 #include <exception>
+#include <memory>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 namespace gr {
 namespace gpufft {
@@ -54,79 +58,185 @@ void CUDART_CB run_move_job(void* arg)
     }
 }
 
-// Waits for the move stream when it goes out of scope: the host functions on it point
-// into the round's move jobs, however the round ends.
+// Waits for the executors' move streams when it goes out of scope: the host functions on
+// them point into the round's move jobs, however the round ends.
 struct move_fence {
-    cudaStream_t stream;
-    ~move_fence() { cudaStreamSynchronize(stream); }
+    std::vector<cudaStream_t> streams;
+    ~move_fence()
+    {
+        for (cudaStream_t s : streams)
+            cudaStreamSynchronize(s);
+    }
 };
 
+/*!
+ * One executor: a device's share of the plan (one per entry of the devices list; the
+ * internal stand-in puts several on one device). Its own streams, ring of slots,
+ * pinned staging, FFT plans and budget. Made with `device` current.
+ */
+template <typename T>
+struct device_lane {
+    using C = typename pass_compute<T>::C;
+
+    device_lane(int device,
+                bool whole_rounds,
+                const std::vector<const large_schedule*>& schedules,
+                const large_exec_config& cfg,
+                large_fft_trace& trace)
+        : device(device),
+          in(h2d.get(),
+             h2d2.get(),
+             cudaMemcpyHostToDevice,
+             cfg.tuning.split_copies,
+             sizeof(C),
+             trace),
+          out(d2h.get(),
+              d2h2.get(),
+              cudaMemcpyDeviceToHost,
+              cfg.tuning.split_copies,
+              sizeof(C),
+              trace),
+          compute(schedules, cfg.dir, cfg.tuning, comp.get())
+    {
+        for (const auto* s : schedules) {
+            pass = std::max(pass, s->pass_elems);
+            for (const auto& r : s->rounds)
+                if (const auto* w = r.as<whole_round>()) {
+                    whole = std::max(whole, s->size);
+                    stage = std::max(stage, w->chunk);
+                }
+        }
+        stage = std::max(stage, pass);
+        if (whole && whole_rounds) // in-card rounds run on the first executor only
+            whole_buf.allocate(std::size_t(whole));
+        for (int s = 0; s < K && pass; ++s) {
+            buf0[s].allocate(std::size_t(pass));
+            buf1[s].allocate(std::size_t(pass));
+        }
+        flag.allocate(1);
+    }
+
+    void drain() noexcept
+    {
+        cudaStreamSynchronize(h2d.get());
+        cudaStreamSynchronize(comp.get());
+        cudaStreamSynchronize(d2h.get());
+        cudaStreamSynchronize(move.get());
+        cudaStreamSynchronize(h2d2.get());
+        cudaStreamSynchronize(d2h2.get());
+    }
+
+    void ensure_staging()
+    {
+        if (stage_in[0].size())
+            return;
+        for (int s = 0; s < K; ++s) {
+            stage_in[s].allocate(std::size_t(stage));
+            stage_out[s].allocate(std::size_t(stage));
+        }
+    }
+
+    const int device;
+    i64 pass = 0, whole = 0, stage = 0;
+    cuda::device_buffer<C> whole_buf, buf0[K], buf1[K];
+    cuda::device_buffer<int> flag;
+    cuda::pinned_buffer<C> stage_in[K], stage_out[K];
+    // The copy streams are created first and one after the other: the driver spreads
+    // streams over the copy engines in creation order, and copies in and out on one
+    // engine share its bandwidth.
+    cuda::stream h2d, d2h, comp, move, h2d2, d2h2;
+    copy_lane in, out; // on the streams above, so declared after them
+    pass_compute<T> compute;
+    cuda::event h2d_done[K], comp_done[K], d2h_done[K];
+    cuda::event moved_first[K], moved_all[K];
+};
+
+/*
+ * The rounds on G executors. Pass i of a round goes to executor i % G, as its pass
+ * i / G through that executor's ring; one host thread issues all passes in order, so
+ * an event another executor waits for is always recorded before the wait is issued.
+ * With G = 1 this is the one-GPU schedule unchanged. A round ends when every executor
+ * has finished it (the next round reads what it wrote).
+ *
+ * Passes of a round read and write disjoint host regions (the planner's invariant,
+ * tested on the CPU), except in the in-place row round: pass k reads tile k of every
+ * earlier row block, put there by that pass's host moves. Each executor runs its
+ * passes' moves in order on its own move stream, and executors' moves may run at once
+ * (they read and write disjoint tiles); pass k's copy in waits for the first moves of
+ * pass k - 1 and for all moves of passes k - 2 .. k - G, which, by each move stream's
+ * order, covers every earlier pass.
+ */
 template <typename T>
 class large_fft_cuda final : public large_fft_executor
 {
-    using C = typename pass_compute<T>::C;
+    using lane = device_lane<T>;
+    using C = typename lane::C;
 
 public:
-    // Called with cfg.device_id current (make_large_fft_cuda).
     large_fft_cuda(const std::vector<const large_schedule*>& schedules,
                    const large_exec_config& cfg)
-        : d_cfg(cfg),
-          d_trace(cfg.trace, cfg.log),
-          d_in(d_h2d.get(),
-               d_h2d2.get(),
-               cudaMemcpyHostToDevice,
-               cfg.tuning.split_copies,
-               sizeof(C),
-               d_trace),
-          d_out(d_d2h.get(),
-                d_d2h2.get(),
-                cudaMemcpyDeviceToHost,
-                cfg.tuning.split_copies,
-                sizeof(C),
-                d_trace),
-          d_compute(schedules, cfg.dir, cfg.tuning, d_comp.get())
+        : d_cfg(cfg), d_trace(cfg.trace, cfg.log)
     {
-        for (const auto* s : schedules) {
-            d_pass = std::max(d_pass, s->pass_elems);
-            for (const auto& r : s->rounds)
-                if (const auto* w = r.as<whole_round>()) {
-                    d_whole = std::max(d_whole, s->size);
-                    d_stage = std::max(d_stage, w->chunk);
-                }
+        const std::vector<int> devices =
+            cfg.devices.empty() ? std::vector<int>{ cfg.device_id } : cfg.devices;
+        for (std::size_t e = 0; e < devices.size(); ++e) {
+            // streams, events, plans and buffers all belong to the executor's device
+            cuda::device_guard g(devices[e]);
+            d_lanes.push_back(
+                std::make_unique<lane>(devices[e], e == 0, schedules, cfg, d_trace));
         }
-        d_stage = std::max(d_stage, d_pass);
-        if (d_whole)
-            d_whole_buf.allocate(std::size_t(d_whole));
-        for (int s = 0; s < K && d_pass; ++s) {
-            d_buf0[s].allocate(std::size_t(d_pass));
-            d_buf1[s].allocate(std::size_t(d_pass));
-        }
-        d_flag.allocate(1);
     }
 
-    ~large_fft_cuda() override { drain(); }
+    ~large_fft_cuda() override
+    {
+        for (auto& l : d_lanes) {
+            try {
+                cuda::device_guard g(l->device); // cuFFT plans are freed on theirs
+                l->drain();
+                l.reset();
+            } catch (...) {
+            }
+        }
+    }
 
-    large_fft_stats stats() const override { return d_compute.stats(); }
+    large_fft_stats stats() const override
+    {
+        large_fft_stats t;
+        for (const auto& l : d_lanes) {
+            const auto& s = l->compute.stats();
+            t.four_step_ffts += s.four_step_ffts;
+            t.stockham_ffts += s.stockham_ffts;
+            t.cufft_execs += s.cufft_execs;
+        }
+        return t;
+    }
 
     void run(const large_schedule& s, const void* in, void* out) override
     {
-        cuda::device_guard g(d_cfg.device_id);
         try {
             for (std::size_t k = 0; k < s.rounds.size(); ++k) {
                 const auto& r = s.rounds[k];
                 d_trace.begin_round();
                 const void* src = r.from_input ? in : out;
                 if (r.from_input)
-                    GPUFFT_CUDA_CHECK(
-                        cudaMemsetAsync(d_flag.get(), 0, sizeof(int), d_comp.get()));
+                    for (auto& l : d_lanes) {
+                        cuda::device_guard g(l->device);
+                        GPUFFT_CUDA_CHECK(cudaMemsetAsync(
+                            l->flag.get(), 0, sizeof(int), l->comp.get()));
+                    }
                 if (const auto* w = r.as<whole_round>())
-                    run_whole(*w, r.pass_list, s.size, src, out);
+                    run_whole(*d_lanes[0], *w, r.pass_list, s.size, src, out);
                 else
                     run_passes(r, src, out);
                 if (r.from_input) {
                     int bad = 0;
-                    GPUFFT_CUDA_CHECK(cudaMemcpy(
-                        &bad, d_flag.get(), sizeof(int), cudaMemcpyDeviceToHost));
+                    for (auto& l : d_lanes) {
+                        cuda::device_guard g(l->device);
+                        int flag = 0;
+                        GPUFFT_CUDA_CHECK(cudaMemcpy(
+                            &flag, l->flag.get(), sizeof(int), cudaMemcpyDeviceToHost));
+                        bad |= flag;
+                    }
                     if (bad)
                         throw std::invalid_argument(
                             "execute: the input holds a NaN or infinite sample");
@@ -149,33 +259,38 @@ private:
         int threads, half;          // host threads (half: beside another gather/scatter)
         const rows_transposed_round* rows; // non-null: host moves between the passes
         std::vector<move_job> jobs;        // two per pass: the tiles the next pass reads
-        pass_marks marks;
+        std::vector<pass_marks> marks;     // per executor, by its own pass index
     };
+
+    std::size_t lanes() const { return d_lanes.size(); }
+    lane& lane_of(std::size_t i) const { return *d_lanes[i % lanes()]; }
+    std::size_t local(std::size_t i) const { return i / lanes(); }
+    int slot_of(std::size_t i) const { return int(local(i) % K); }
 
     void drain() noexcept
     {
-        cudaStreamSynchronize(d_h2d.get());
-        cudaStreamSynchronize(d_comp.get());
-        cudaStreamSynchronize(d_d2h.get());
-        cudaStreamSynchronize(d_move.get());
-        cudaStreamSynchronize(d_h2d2.get());
-        cudaStreamSynchronize(d_d2h2.get());
+        for (auto& l : d_lanes)
+            l->drain();
     }
 
-    void ensure_staging()
+    // What pass i's copy in must wait for before reading tiles that earlier passes'
+    // host moves put in place: fn(event) for the first moves of pass i - 1 and all moves
+    // of passes i - 2 .. i - G.
+    template <typename Fn>
+    void for_moves_before(std::size_t i, Fn fn) const
     {
-        if (d_stage_in[0].size())
-            return;
-        for (int s = 0; s < K; ++s) {
-            d_stage_in[s].allocate(std::size_t(d_stage));
-            d_stage_out[s].allocate(std::size_t(d_stage));
+        for (std::size_t j = 1; j <= std::min(lanes(), i); ++j) {
+            const lane& l = lane_of(i - j);
+            const int s = slot_of(i - j);
+            fn(j == 1 ? l.moved_first[s].get() : l.moved_all[s].get());
         }
     }
 
-    // One round of passes through the three-slot ring.
+    // One round of passes through the executors' rings.
     void run_passes(const large_round& r, const void* src, void* out)
     {
         const auto& passes = r.pass_list;
+        const std::size_t G = lanes();
         const int th = std::max(1, d_cfg.threads);
         const auto* rows = r.as<rows_transposed_round>();
         round_io io{ r,
@@ -187,22 +302,33 @@ private:
                      std::max(1, th / 2),
                      rows,
                      std::vector<move_job>(rows ? 2 * passes.size() : 0),
-                     pass_marks(d_trace.on(), passes.size()) };
-        if (!io.direct_in || !io.direct_out)
-            ensure_staging();
-        const move_fence fence{ d_move.get() };
+                     {} };
+        move_fence fence;
+        for (std::size_t e = 0; e < G; ++e) {
+            lane& l = *d_lanes[e];
+            cuda::device_guard g(l.device);
+            const std::size_t mine =
+                passes.size() > e ? (passes.size() - e + G - 1) / G : 0;
+            io.marks.emplace_back(d_trace.on(), mine);
+            if (!io.direct_in || !io.direct_out)
+                l.ensure_staging();
+            fence.streams.push_back(l.move.get());
+        }
+        // Staged output: each executor's previous pass goes from staging to the host
+        // beside the gather of its next one.
         std::exception_ptr scatter_error;
         for (std::size_t i = 0; i < passes.size(); ++i) {
             std::thread scatter_prev;
-            if (!io.direct_out && i > 0)
+            if (!io.direct_out && i >= G)
                 scatter_prev = std::thread([&, i] {
                     try {
-                        scatter(io, i - 1);
+                        scatter(io, i - G);
                     } catch (...) {
                         scatter_error = std::current_exception();
                     }
                 });
             try {
+                cuda::device_guard g(lane_of(i).device);
                 copy_in(io, i);
                 if (rows)
                     move_tiles(io, i);
@@ -217,56 +343,69 @@ private:
             if (scatter_error)
                 std::rethrow_exception(scatter_error);
         }
-        if (!io.direct_out && !passes.empty())
-            scatter(io, passes.size() - 1);
-        // the next round reads what this one wrote
-        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_d2h.get()));
-        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_comp.get()));
-        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_move.get()));
+        if (!io.direct_out)
+            for (std::size_t i = passes.size() > G ? passes.size() - G : 0;
+                 i < passes.size();
+                 ++i)
+                scatter(io, i);
+        // the barrier: the next round reads what this one wrote, on every executor
+        for (auto& l : d_lanes) {
+            GPUFFT_CUDA_CHECK(cudaStreamSynchronize(l->d2h.get()));
+            GPUFFT_CUDA_CHECK(cudaStreamSynchronize(l->comp.get()));
+            GPUFFT_CUDA_CHECK(cudaStreamSynchronize(l->move.get()));
+        }
         for (const auto& j : io.jobs)
             if (j.error)
                 std::rethrow_exception(j.error);
         if (d_trace.on())
-            io.marks.report(d_trace, rows != nullptr);
+            for (std::size_t e = 0; e < G; ++e) {
+                cuda::device_guard g(d_lanes[e]->device);
+                io.marks[e].report(d_trace, rows != nullptr, e, G);
+            }
     }
 
-    // Pass i into slot i % K, once pass i - K has left it.
+    // Pass i into its executor's slot, once that executor's pass i - K has left it.
     void copy_in(round_io& io, std::size_t i)
     {
         const auto& p = io.r.pass_list[i];
-        const int s = int(i % K);
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_h2d.get(), d_d2h_done[s].get(), 0));
-        io.marks.mark(i, pass_marks::in_start, d_h2d.get());
+        lane& l = lane_of(i);
+        const int s = slot_of(i);
+        const auto& marks = io.marks[i % lanes()];
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.h2d.get(), l.d2h_done[s].get(), 0));
+        marks.mark(local(i), pass_marks::in_start, l.h2d.get());
         const bool after_moves = io.rows && i > 0;
         if (io.direct_in) {
             // the pass's own rows first (one block per square); the rest needs the
-            // previous pass's moves
+            // earlier passes' moves
             const host_block* b = p.reads.data();
             const host_block* e = b + p.reads.size();
             const host_block* own = after_moves ? b + io.rows->blocks : e;
-            d_in.copy_in(b, own, io.src, d_buf0[s].get());
+            l.in.copy_in(b, own, io.src, l.buf0[s].get());
             if (after_moves) {
-                GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(
-                    d_h2d.get(), d_moved_first[(i - 1) % K].get(), 0));
-                d_in.copy_in(own, e, io.src, d_buf0[s].get());
+                for_moves_before(i, [&](cudaEvent_t ev) {
+                    GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.h2d.get(), ev, 0));
+                });
+                l.in.copy_in(own, e, io.src, l.buf0[s].get());
             }
         } else {
-            GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_h2d_done[s].get()));
+            GPUFFT_CUDA_CHECK(cudaEventSynchronize(l.h2d_done[s].get()));
             if (after_moves)
-                GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_moved_first[(i - 1) % K].get()));
+                for_moves_before(i, [](cudaEvent_t ev) {
+                    GPUFFT_CUDA_CHECK(cudaEventSynchronize(ev));
+                });
             gather_blocks(io.src,
-                          d_stage_in[s].get(),
+                          l.stage_in[s].get(),
                           p.reads,
                           sizeof(C),
                           io.direct_out ? io.threads : io.half);
-            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_buf0[s].get(),
-                                              d_stage_in[s].get(),
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(l.buf0[s].get(),
+                                              l.stage_in[s].get(),
                                               p.elements * sizeof(C),
                                               cudaMemcpyHostToDevice,
-                                              d_h2d.get()));
+                                              l.h2d.get()));
         }
-        d_h2d_done[s].record(d_h2d.get());
-        io.marks.mark(i, pass_marks::in_end, d_h2d.get());
+        l.h2d_done[s].record(l.h2d.get());
+        marks.mark(local(i), pass_marks::in_end, l.h2d.get());
     }
 
     // The host moves of pass i, once its reads have left the host array: first those of
@@ -274,9 +413,11 @@ private:
     void move_tiles(round_io& io, std::size_t i)
     {
         const auto& p = io.r.pass_list[i];
-        const int s = int(i % K);
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_move.get(), d_h2d_done[s].get(), 0));
-        io.marks.mark(i, pass_marks::moves_start, d_move.get());
+        lane& l = lane_of(i);
+        const int s = slot_of(i);
+        const auto& marks = io.marks[i % lanes()];
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.move.get(), l.h2d_done[s].get(), 0));
+        marks.mark(local(i), pass_marks::moves_start, l.move.get());
         const std::size_t first =
             std::min<std::size_t>(std::size_t(io.rows->blocks), p.moves.size());
         io.jobs[2 * i] = {
@@ -287,24 +428,26 @@ private:
             nullptr
         };
         GPUFFT_CUDA_CHECK(
-            cudaLaunchHostFunc(d_move.get(), run_move_job, &io.jobs[2 * i]));
-        d_moved_first[s].record(d_move.get());
+            cudaLaunchHostFunc(l.move.get(), run_move_job, &io.jobs[2 * i]));
+        l.moved_first[s].record(l.move.get());
         GPUFFT_CUDA_CHECK(
-            cudaLaunchHostFunc(d_move.get(), run_move_job, &io.jobs[2 * i + 1]));
-        d_moved_all[s].record(d_move.get());
-        io.marks.mark(i, pass_marks::moves_end, d_move.get());
+            cudaLaunchHostFunc(l.move.get(), run_move_job, &io.jobs[2 * i + 1]));
+        l.moved_all[s].record(l.move.get());
+        marks.mark(local(i), pass_marks::moves_end, l.move.get());
     }
 
     // The transforms of pass i once it is on the card; returns where its result is.
     const C* compute(round_io& io, std::size_t i)
     {
-        const int s = int(i % K);
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_comp.get(), d_h2d_done[s].get(), 0));
-        io.marks.mark(i, pass_marks::compute_start, d_comp.get());
-        const C* res = d_compute.run(
-            io.r, io.r.pass_list[i], d_buf0[s].get(), d_buf1[s].get(), d_flag.get());
-        d_comp_done[s].record(d_comp.get());
-        io.marks.mark(i, pass_marks::compute_end, d_comp.get());
+        lane& l = lane_of(i);
+        const int s = slot_of(i);
+        const auto& marks = io.marks[i % lanes()];
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.comp.get(), l.h2d_done[s].get(), 0));
+        marks.mark(local(i), pass_marks::compute_start, l.comp.get());
+        const C* res = l.compute.run(
+            io.r, io.r.pass_list[i], l.buf0[s].get(), l.buf1[s].get(), l.flag.get());
+        l.comp_done[s].record(l.comp.get());
+        marks.mark(local(i), pass_marks::compute_end, l.comp.get());
         return res;
     }
 
@@ -313,78 +456,84 @@ private:
     void copy_out(round_io& io, std::size_t i, const C* res)
     {
         const auto& p = io.r.pass_list[i];
-        const int s = int(i % K);
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_d2h.get(), d_comp_done[s].get(), 0));
+        lane& l = lane_of(i);
+        const int s = slot_of(i);
+        const auto& marks = io.marks[i % lanes()];
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.d2h.get(), l.comp_done[s].get(), 0));
         if (io.rows)
-            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_d2h.get(), d_moved_all[s].get(), 0));
-        io.marks.mark(i, pass_marks::out_start, d_d2h.get());
+            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.d2h.get(), l.moved_all[s].get(), 0));
+        marks.mark(local(i), pass_marks::out_start, l.d2h.get());
         if (io.direct_out)
-            d_out.copy_out(p.writes, io.out, res);
+            l.out.copy_out(p.writes, io.out, res);
         else
-            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_stage_out[s].get(),
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(l.stage_out[s].get(),
                                               res,
                                               p.elements * sizeof(C),
                                               cudaMemcpyDeviceToHost,
-                                              d_d2h.get()));
-        d_d2h_done[s].record(d_d2h.get());
-        io.marks.mark(i, pass_marks::out_end, d_d2h.get());
+                                              l.d2h.get()));
+        l.d2h_done[s].record(l.d2h.get());
+        marks.mark(local(i), pass_marks::out_end, l.d2h.get());
     }
 
     // Staged output: pass i from its staging slot to the host array.
     void scatter(const round_io& io, std::size_t i)
     {
-        const int s = int(i % K);
-        GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_d2h_done[s].get()));
+        lane& l = lane_of(i);
+        const int s = slot_of(i);
+        GPUFFT_CUDA_CHECK(cudaEventSynchronize(l.d2h_done[s].get()));
         scatter_blocks(
-            d_stage_out[s].get(), io.out, io.r.pass_list[i].writes, sizeof(C), io.half);
+            l.stage_out[s].get(), io.out, io.r.pass_list[i].writes, sizeof(C), io.half);
     }
 
-    // In card: the whole array in by chunks, the FFT, out by chunks.
-    void run_whole(const whole_round& r,
+    // In card, on the first executor: the whole array in by chunks, the FFT, out by
+    // chunks.
+    void run_whole(lane& l,
+                   const whole_round& r,
                    const std::vector<large_pass>& chunks,
                    i64 n,
                    const void* src,
                    void* out)
     {
+        cuda::device_guard g(l.device);
         const bool direct_in = cuda::is_pinned(src), direct_out = cuda::is_pinned(out);
         if (!direct_in || !direct_out)
-            ensure_staging();
+            l.ensure_staging();
         const int th = std::max(1, d_cfg.threads);
-        C* buf = d_whole_buf.get();
+        C* buf = l.whole_buf.get();
         if (direct_in) {
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
-                buf, src, n * sizeof(C), cudaMemcpyHostToDevice, d_h2d.get()));
+                buf, src, n * sizeof(C), cudaMemcpyHostToDevice, l.h2d.get()));
         } else {
             for (std::size_t i = 0; i < chunks.size(); ++i) {
                 const int s = int(i % K);
                 const auto& b = chunks[i].reads[0];
-                GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_h2d_done[s].get()));
+                GPUFFT_CUDA_CHECK(cudaEventSynchronize(l.h2d_done[s].get()));
                 gather_blocks(src,
-                              d_stage_in[s].get(),
+                              l.stage_in[s].get(),
                               { { b.host_offset, 1, b.width, b.width, 0 } },
                               sizeof(C),
                               th);
                 GPUFFT_CUDA_CHECK(cudaMemcpyAsync(buf + b.host_offset,
-                                                  d_stage_in[s].get(),
+                                                  l.stage_in[s].get(),
                                                   b.width * sizeof(C),
                                                   cudaMemcpyHostToDevice,
-                                                  d_h2d.get()));
-                d_h2d_done[s].record(d_h2d.get());
+                                                  l.h2d.get()));
+                l.h2d_done[s].record(l.h2d.get());
             }
         }
-        d_h2d_done[0].record(d_h2d.get());
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_comp.get(), d_h2d_done[0].get(), 0));
-        d_compute.run_whole(r, buf, n, d_flag.get());
-        d_comp_done[0].record(d_comp.get());
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_d2h.get(), d_comp_done[0].get(), 0));
+        l.h2d_done[0].record(l.h2d.get());
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.comp.get(), l.h2d_done[0].get(), 0));
+        l.compute.run_whole(r, buf, n, l.flag.get());
+        l.comp_done[0].record(l.comp.get());
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.d2h.get(), l.comp_done[0].get(), 0));
         if (direct_out) {
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
-                out, buf, n * sizeof(C), cudaMemcpyDeviceToHost, d_d2h.get()));
+                out, buf, n * sizeof(C), cudaMemcpyDeviceToHost, l.d2h.get()));
         } else {
             auto scatter = [&](std::size_t i) {
                 const auto& b = chunks[i].writes[0];
-                GPUFFT_CUDA_CHECK(cudaEventSynchronize(d_d2h_done[i % K].get()));
-                scatter_blocks(d_stage_out[i % K].get(),
+                GPUFFT_CUDA_CHECK(cudaEventSynchronize(l.d2h_done[i % K].get()));
+                scatter_blocks(l.stage_out[i % K].get(),
                                out,
                                { { b.host_offset, 1, b.width, b.width, 0 } },
                                sizeof(C),
@@ -394,35 +543,24 @@ private:
                 if (i >= std::size_t(K))
                     scatter(i - K);
                 const auto& b = chunks[i].writes[0];
-                GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_stage_out[i % K].get(),
+                GPUFFT_CUDA_CHECK(cudaMemcpyAsync(l.stage_out[i % K].get(),
                                                   buf + b.host_offset,
                                                   b.width * sizeof(C),
                                                   cudaMemcpyDeviceToHost,
-                                                  d_d2h.get()));
-                d_d2h_done[i % K].record(d_d2h.get());
+                                                  l.d2h.get()));
+                l.d2h_done[i % K].record(l.d2h.get());
             }
             for (std::size_t i = chunks.size() > std::size_t(K) ? chunks.size() - K : 0;
                  i < chunks.size();
                  ++i)
                 scatter(i);
         }
-        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_d2h.get()));
+        GPUFFT_CUDA_CHECK(cudaStreamSynchronize(l.d2h.get()));
     }
 
     large_exec_config d_cfg;
-    large_fft_trace d_trace;
-    i64 d_pass = 0, d_whole = 0, d_stage = 0;
-    cuda::device_buffer<C> d_whole_buf, d_buf0[K], d_buf1[K];
-    cuda::device_buffer<int> d_flag;
-    cuda::pinned_buffer<C> d_stage_in[K], d_stage_out[K];
-    // The copy streams are created first and one after the other: the driver spreads
-    // streams over the copy engines in creation order, and copies in and out on one
-    // engine share its bandwidth.
-    cuda::stream d_h2d, d_d2h, d_comp, d_move, d_h2d2, d_d2h2;
-    copy_lane d_in, d_out; // on the streams above, so declared after them
-    pass_compute<T> d_compute;
-    cuda::event d_h2d_done[K], d_comp_done[K], d_d2h_done[K];
-    cuda::event d_moved_first[K], d_moved_all[K];
+    large_fft_trace d_trace; // shared by the executors' copy lanes (one issuing thread)
+    std::vector<std::unique_ptr<lane>> d_lanes;
 };
 
 } // namespace
@@ -431,8 +569,6 @@ std::unique_ptr<large_fft_executor>
 make_large_fft_cuda(const std::vector<const large_schedule*>& schedules,
                     const large_exec_config& cfg)
 {
-    // streams, events, plans and buffers all belong to the plan's device
-    cuda::device_guard g(cfg.device_id);
     if (cfg.prec == precision::single)
         return std::make_unique<large_fft_cuda<float>>(schedules, cfg);
     return std::make_unique<large_fft_cuda<double>>(schedules, cfg);

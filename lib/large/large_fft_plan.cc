@@ -93,11 +93,22 @@ large_fft_plan detail::large_fft_plan_access::make(std::vector<std::int64_t> sha
     d.dir = dir;
     d.prec = options.precision;
 
-    d.used = resolve_backend(options.backend, options.device_id, options.log);
+    detail::check_device_list(options.devices, config.repeat_devices);
+    if (options.backend == backend::cpu)
+        detail::check_no_devices_on_cpu(options.devices);
+    // an id out of range names `devices`, before the backend's check names device_id
+    if (!options.devices.empty() && options.backend != backend::cpu &&
+        cuda_device_count() > 0)
+        detail::resolve_devices(options.devices, options.device_id);
+    const int first_device =
+        options.devices.empty() ? options.device_id : options.devices[0];
+    d.used = resolve_backend(options.backend, first_device, options.log);
     d.budget = options.memory_budget;
     if (d.used == backend::cuda) {
-        d.device_id = resolve_device_id(options.device_id);
-        d.budget = detail::resolve_device_budget(d.budget, d.device_id);
+        d.devices = detail::resolve_devices(options.devices, options.device_id);
+        d.device_id = d.devices[0];
+        d.budget =
+            detail::resolve_devices_budget(d.budget, d.devices, !options.devices.empty());
     } else if (d.budget == 0) {
         d.budget = default_cpu_budget(d.n, d.elem_bytes);
     }
@@ -111,6 +122,7 @@ large_fft_plan detail::large_fft_plan_access::make(std::vector<std::int64_t> sha
     cfg.threads = detail::cpu_threads(options.threads, (long long)d.n);
     d.threads = cfg.threads;
     cfg.device_id = d.device_id;
+    cfg.devices = d.devices;
     cfg.trace = options.trace;
     cfg.log = options.log;
     cfg.tuning = config;
@@ -165,6 +177,7 @@ direction large_fft_plan::direction() const { return d_impl->dir; }
 precision large_fft_plan::precision() const { return d_impl->prec; }
 backend large_fft_plan::backend() const { return d_impl->used; }
 int large_fft_plan::device_id() const { return d_impl->device_id; }
+std::vector<int> large_fft_plan::devices() const { return d_impl->devices; }
 std::size_t large_fft_plan::memory_budget() const { return d_impl->budget; }
 int large_fft_plan::passes() const { return int(d_impl->out_of_place.rounds.size()); }
 
@@ -172,8 +185,15 @@ std::string large_fft_plan::describe() const
 {
     std::ostringstream s;
     s << "large_fft_plan on " << to_string(d_impl->used);
-    if (d_impl->used == backend::cuda)
-        s << " (device " << d_impl->device_id << ")";
+    const auto& dev = d_impl->devices;
+    if (dev.size() == 1)
+        s << " (device " << dev[0] << ")";
+    else if (dev.size() > 1) {
+        s << " (devices ";
+        for (std::size_t i = 0; i < dev.size(); ++i)
+            s << (i ? "," : "") << dev[i];
+        s << ", passes dealt out in turn, budget per device)";
+    }
     s << "\nout of place: " << d_impl->out_of_place.describe()
       << "in place: " << d_impl->in_place.describe();
     return s.str();

@@ -28,7 +28,8 @@ public:
     gpufft::precision prec = precision::single;
     gpufft::backend used = backend::cpu;
     int device_id = -1;
-    std::size_t budget = 0;
+    std::vector<int> devices; //!< CUDA: one executor per entry (device_id first)
+    std::size_t budget = 0;   //!< per device
     std::size_t elem_bytes = 8;
     int threads = 1; //!< host threads of the permutation after the rounds
     // Both schedules are planned up front: in == out needs passes that write only where

@@ -49,9 +49,15 @@ public:
             d_events[pass * stages + s].record(stream);
     }
 
-    //! Sends each pass's stage times, from the first copy in, to `trace`; the streams
-    //! must have finished. `moves`: the host-move stages were marked.
-    void report(large_fft_trace& trace, bool moves) const
+    /*!
+     * Sends each pass's stage times, from the first copy in, to `trace`; the streams
+     * must have finished. `moves`: the host-move stages were marked. Mark k is reported
+     * as pass first + k * stride of the round (one device's share of its passes).
+     */
+    void report(large_fft_trace& trace,
+                bool moves,
+                std::size_t first = 0,
+                std::size_t stride = 1) const
     {
         const std::size_t passes = d_events.size() / stages;
         auto at = [&](std::size_t i, stage s) {
@@ -70,7 +76,7 @@ public:
                 t.moves[0] = at(i, moves_start);
                 t.moves[1] = at(i, moves_end);
             }
-            trace.pass(i, t);
+            trace.pass(first + i * stride, t);
         }
     }
 

@@ -326,6 +326,31 @@ class qa_large_fft_accumulator(gr_unittest.TestCase):
             with self.assertRaisesRegex(ValueError, "memory_budget"):
                 gpufft.large_fft_accumulator(1024, 1, 64, backend="cpu", memory_budget=bad)
 
+    def test_008c_devices_are_checked(self):
+        # devices: a list of CUDA ids for the engine ([] / None: device_id alone). The
+        # checks that need no GPU, so they run on CPU-only machines too.
+        for ok in ([], None):
+            acc = gpufft.large_fft_accumulator(1024, 1, 64, backend="cpu", devices=ok)
+            self.assertEqual(acc.backend(), "cpu")
+        cases = [
+            (dict(backend="cpu", devices=[0]), "backend cpu"),
+            (dict(devices=[1, 1]), "more than once"),
+            (dict(devices=[0, 2, 0]), "more than once"),
+            (dict(devices=[-1]), "devices"),
+            (dict(devices=[0.5]), "devices"),
+            (dict(devices=[True]), "devices"),
+            (dict(devices="0,1"), "devices"),
+            (dict(devices=3), "devices"),
+            (dict(devices=[2 ** 40]), "devices"),
+        ]
+        for change, needle in cases:
+            with self.assertRaises(ValueError) as cm:
+                gpufft.large_fft_accumulator(1024, 1, 64, **change)
+            self.assertIn(needle, str(cm.exception), change)
+        # numpy integers and tuples are lists of ids too
+        acc = gpufft.large_fft_accumulator(1024, 1, 64, devices=(np.int64(0),))
+        self.assertIn(acc.backend(), ("cpu", "cuda"))
+
     def test_009_unwritable_filterbank_stops_the_flowgraph(self):
         # A path that cannot be written is refused when the block is made.
         with self.assertRaisesRegex(ValueError, "filterbank_path: cannot write"):

@@ -105,6 +105,18 @@ class qa_large_fft_plan(gr_unittest.TestCase):
         self.assertTrue(plan.forward)
         self.assertEqual(plan.memory_budget, budget_for_pass(100, 8))
         self.assertIn("round 2", plan.describe())
+        self.assertEqual(plan.devices, [])
+
+    def test_006b_devices(self):
+        # devices: checks that need no GPU (a GPU machine runs the GPU paths in C++)
+        with self.assertRaisesRegex(ValueError, "devices.*backend cpu"):
+            gpufft.large_fft_plan(4096, backend="cpu", devices=[0])
+        for bad, needle in (([0, 0], "more than once"), ([-1], "devices"),
+                            ("01", "devices"), ([1.5], "devices")):
+            with self.assertRaisesRegex(ValueError, needle):
+                gpufft.large_fft_plan(4096, devices=bad)
+            with self.assertRaisesRegex(ValueError, needle):
+                gpufft.spectrum_integrator(4096, output_bins=16, devices=bad)
 
     def test_007_bad_input(self):
         with self.assertRaises(ValueError):

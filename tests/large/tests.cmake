@@ -10,3 +10,9 @@ gpufft_add_test(test_spectrum_integrator_cuda SOURCES large/test_spectrum_integr
 gpufft_add_test(test_stockham SOURCES large/test_stockham.cc)
 # The two-kernel pass FFT (host reference of the kernels' index math and stages).
 gpufft_add_test(test_four_step SOURCES large/test_four_step.cc)
+# large_fft_options::devices: the checks that need no GPU and a model of the multi-GPU
+# executor's ordering (CPU); the multi-executor paths on the GPU, one GPU standing in
+# for two (skips without a GPU).
+gpufft_add_test(test_large_fft_devices SOURCES large/test_large_fft_devices.cc)
+gpufft_add_test(test_large_fft_multigpu_cuda SOURCES large/test_large_fft_multigpu_cuda.cc
+                GPU)

@@ -12,6 +12,7 @@
 #include <gnuradio/gpufft/api.h>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace gpufft {
@@ -44,8 +45,9 @@ namespace gpufft {
  * The \c progress port publishes a dict (fraction_filled, frames_done,
  * n_integrations, integrations_done, skipped_frames) at most once a second.
  *
- * \p backend ("auto", "cpu", "cuda"), \p device_id and \p memory_budget (bytes of
- * working memory for the engine; 0: its default) go to the large-FFT engine.
+ * \p backend ("auto", "cpu", "cuda"), \p device_id, \p memory_budget (bytes of
+ * working memory for the engine, per device; 0: its default) and \p devices (GPUs
+ * that share frames too large for one device's budget) go to the large-FFT engine.
  * Parameters out of range throw std::invalid_argument (ValueError in Python) naming the
  * parameter and the valid range, including an fft_size whose two frames would not fit
  * in host memory.
@@ -70,6 +72,8 @@ public:
      * \param backend "auto", "cpu" or "cuda"
      * \param device_id CUDA device
      * \param memory_budget engine working memory in bytes; 0 for its default
+     * \param devices CUDA devices that share frames too large for one device's
+     * budget ([]: device_id alone; each listed once; memory_budget per device)
      */
     static sptr make(std::int64_t fft_size,
                      int n_integrations,
@@ -86,7 +90,8 @@ public:
                      const std::string& source_name = "gpufft",
                      const std::string& backend = "auto",
                      int device_id = 0,
-                     std::uint64_t memory_budget = 0);
+                     std::uint64_t memory_budget = 0,
+                     const std::vector<int>& devices = std::vector<int>());
 
     //! Frames per output; applies from the next integration to start.
     virtual void set_n_integrations(int n_integrations) = 0;

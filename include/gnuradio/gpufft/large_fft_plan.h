@@ -28,6 +28,18 @@ class large_fft_plan_access; // the library's internal constructor (not public A
 struct large_fft_options {
     gpufft::backend backend = backend::automatic;
     int device_id = 0;
+    /*!
+     * CUDA devices that share the out-of-card rounds (empty: `device_id` alone). Each
+     * round's passes are dealt out to the devices in turn, each with its own streams,
+     * pinned staging and `memory_budget` (which applies per device), and a round ends
+     * when every device has finished it; an array that fits one device's budget twice
+     * runs in card on the first device. Every id must exist and appear once, and each
+     * device must have `memory_budget` bytes free (std::invalid_argument naming
+     * `devices` otherwise); backend cpu with a non-empty list is refused, backend
+     * automatic without a usable GPU ignores it (CPU). GPUFFT_DEVICE overrides
+     * `device_id` only, never this list.
+     */
+    std::vector<int> devices;
     gpufft::precision precision = precision::single;
     /*!
      * Working memory the plan may use, in bytes: device memory for CUDA (0: most of what
@@ -98,7 +110,9 @@ public:
     //! The backend in use (never `automatic`).
     gpufft::backend backend() const;
     int device_id() const;
-    //! The memory budget in effect, in bytes (after resolving 0).
+    //! The devices the rounds run on (CUDA: the first is device_id(); CPU: empty).
+    std::vector<int> devices() const;
+    //! The memory budget in effect, in bytes per device (after resolving 0).
     std::size_t memory_budget() const;
     //! Rounds over the host array of the out-of-place schedule (1: in-card).
     int passes() const;

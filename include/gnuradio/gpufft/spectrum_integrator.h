@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace gpufft {
@@ -26,6 +27,14 @@ enum class integration_mode { mean, max_hold };
 struct spectrum_integrator_options {
     gpufft::backend backend = backend::automatic;
     int device_id = 0;
+    /*!
+     * CUDA devices for frames too large for one device's budget (empty: `device_id`
+     * alone): the host path's large_fft_plan deals each frame's passes out to them
+     * (large_fft_options::devices; `memory_budget` applies per device). A frame that
+     * fits one device's budget runs fused on the first. Checked as
+     * large_fft_options::devices is; backend cpu refuses a non-empty list.
+     */
+    std::vector<int> devices;
     /*!
      * Device memory the CUDA backend may use, in bytes (0: most of what is free). When
      * a frame and cuFFT's work area fit, frames are windowed, transformed and reduced

@@ -40,20 +40,33 @@ make_backend(std::int64_t fft_size,
     const power::spectral_window window(power::parse_window(o.window), fft_size);
     const int threads = o.threads > 0 ? o.threads : detail::hardware_threads();
 
-    const gpufft::backend used = resolve_backend(o.backend, o.device_id, o.log);
+    detail::check_device_list(o.devices, false);
+    if (o.backend == backend::cpu)
+        detail::check_no_devices_on_cpu(o.devices);
+    if (!o.devices.empty() && o.backend != backend::cpu && cuda_device_count() > 0)
+        detail::resolve_devices(o.devices, o.device_id); // names `devices`
+    const int first = o.devices.empty() ? o.device_id : o.devices[0];
+    const gpufft::backend used = resolve_backend(o.backend, first, o.log);
     large_fft_options lo;
     lo.backend = used;
-    lo.device_id = o.device_id;
+    lo.device_id = first;
     lo.memory_budget = o.memory_budget;
     lo.threads = o.threads;
     lo.log = o.log;
     if (used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA
-        const int device = resolve_device_id(o.device_id);
-        const std::size_t budget = detail::resolve_device_budget(o.memory_budget, device);
-        if (auto fused = detail::make_device_integrator(band, window, device, budget))
+        // A frame that fits one device runs fused there; a larger one has its passes
+        // dealt out to all the devices by the large plan (simpler than whole frames per
+        // device, which would need a frame in flight per device and the accumulators
+        // merged, and it serves the frames that need several GPUs: those too large for
+        // one).
+        const auto devices = detail::resolve_devices(o.devices, o.device_id);
+        const std::size_t budget =
+            detail::resolve_devices_budget(o.memory_budget, devices, !o.devices.empty());
+        if (auto fused = detail::make_device_integrator(band, window, devices[0], budget))
             return fused;
         lo.memory_budget = budget;
+        lo.devices = o.devices;
 #endif
     }
     // The existing host path: the (possibly out-of-card) large FFT, host reduction.

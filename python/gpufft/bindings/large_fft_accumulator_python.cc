@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(large_fft_accumulator.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(c94d2aeb9b4086eb9845662db57983ad)                     */
+/* BINDTOOL_HEADER_FILE_HASH(9c25558c5ce9fe55ceb59b75ee9a0004)                     */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -54,7 +54,8 @@ void bind_large_fft_accumulator(py::module& m)
                          const std::string& source_name,
                          const std::string& backend,
                          int device_id,
-                         py::object memory_budget) {
+                         py::object memory_budget,
+                         py::object devices) {
                  return large_fft_accumulator::make(
                      fft_size,
                      n_integrations,
@@ -75,7 +76,8 @@ void bind_large_fft_accumulator(py::module& m)
                          memory_budget,
                          "memory_budget",
                          0,
-                         "a whole number of bytes >= 0 (0: the engine's default)")));
+                         "a whole number of bytes >= 0 (0: the engine's default)")),
+                     gpufft_python::device_list(devices, "devices"));
              }),
              py::arg("fft_size"),
              py::arg("n_integrations"),
@@ -93,6 +95,7 @@ void bind_large_fft_accumulator(py::module& m)
              py::arg("backend") = "auto",
              py::arg("device_id") = 0,
              py::arg("memory_budget") = 0,
+             py::arg("devices") = py::list(),
              D(large_fft_accumulator, make))
 
 

@@ -99,13 +99,15 @@ void bind_large_fft_plan(py::module& m)
                          const std::string& backend_name,
                          int device_id,
                          int threads,
-                         bool trace) {
+                         bool trace,
+                         py::object devices) {
                  large_fft_options opt;
                  opt.backend = parse_backend(backend_name);
                  opt.precision = parse_precision(precision_name);
                  opt.device_id = device_id;
                  opt.threads = threads;
                  opt.trace = trace;
+                 opt.devices = gpufft_python::device_list(devices, "devices");
                  if (!memory_budget.is_none())
                      opt.memory_budget = std::size_t(gpufft_python::whole_number(
                          memory_budget,
@@ -125,7 +127,10 @@ void bind_large_fft_plan(py::module& m)
              py::arg("device_id") = 0,
              py::arg("threads") = 0,
              py::arg("trace") = false,
-             "trace=True writes each round's time (and on CUDA each pass's copy and "
+             py::arg("devices") = py::list(),
+             "devices=[0, 1] deals the passes of each round out to those GPUs "
+             "(memory_budget per device). trace=True writes each round's time (and on "
+             "CUDA each pass's copy and "
              "compute times) to stderr after every execute.")
         .def(
             "execute",
@@ -150,6 +155,7 @@ void bind_large_fft_plan(py::module& m)
         .def_property_readonly(
             "precision", [](const large_fft_plan& p) { return to_string(p.precision()); })
         .def_property_readonly("device_id", &large_fft_plan::device_id)
+        .def_property_readonly("devices", &large_fft_plan::devices)
         .def_property_readonly("memory_budget", &large_fft_plan::memory_budget)
         .def_property_readonly("passes", &large_fft_plan::passes)
         .def("describe", &large_fft_plan::describe, "The pass schedule in words.")

@@ -151,6 +151,32 @@ whole_numbers(const py::handle& v, const char* name, long long min, const char* 
     return out;
 }
 
+/*!
+ * A list of CUDA device ids (a sequence of whole numbers >= 0, or None for none), as
+ * std::invalid_argument naming `name` otherwise; duplicates are the engine's to refuse.
+ */
+inline std::vector<int> device_list(const py::handle& v, const char* name)
+{
+    std::vector<int> out;
+    if (v.is_none())
+        return out;
+    if (!py::isinstance<py::sequence>(v) || py::isinstance<py::str>(v) ||
+        py::isinstance<py::bytes>(v))
+        throw std::invalid_argument(
+            std::string(name) +
+            ": must be a list of CUDA device ids ([]: device_id "
+            "alone), got a " +
+            py::str(py::type::of(v).attr("__name__")).cast<std::string>());
+    for (const auto& e : py::reinterpret_borrow<py::sequence>(v)) {
+        const long long d = whole_number(e, name, 0, "a list of CUDA device ids >= 0");
+        if (d > 1 << 20)
+            throw std::invalid_argument(std::string(name) + ": device id " +
+                                        std::to_string(d) + " is out of range");
+        out.push_back(int(d));
+    }
+    return out;
+}
+
 } // namespace gpufft_python
 
 #endif /* INCLUDED_GPUFFT_PYTHON_NUMPY_ARRAYS_H */

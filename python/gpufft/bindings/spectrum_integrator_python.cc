@@ -73,11 +73,13 @@ void bind_spectrum_integrator(py::module& m)
                          py::object memory_budget,
                          const std::string& backend_name,
                          int device_id,
-                         int threads) {
+                         int threads,
+                         py::object devices) {
                  spectrum_integrator_options o;
                  o.backend = parse_backend(backend_name);
                  o.device_id = device_id;
                  o.threads = threads;
+                 o.devices = gpufft_python::device_list(devices, "devices");
                  o.window = window;
                  o.mode = parse_integration_mode(mode);
                  if (!memory_budget.is_none())
@@ -98,7 +100,8 @@ void bind_spectrum_integrator(py::module& m)
              py::arg("memory_budget") = py::none(),
              py::arg("backend") = "auto",
              py::arg("device_id") = 0,
-             py::arg("threads") = 0)
+             py::arg("threads") = 0,
+             py::arg("devices") = py::list())
         .def("accumulate",
              &accumulate,
              py::arg("x"),
