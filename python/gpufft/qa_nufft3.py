@@ -199,6 +199,10 @@ class qa_nufft3(gr_unittest.TestCase):
             plan.execute(c)
         with self.assertRaises(ValueError):
             plan.execute(np.array(["a"] * 10))
+        # Lists are arrays too: one vector, or a batch of rows.
+        F = plan.execute([[1.0] * 10, [0.5j] * 10])
+        self.assertEqual(F.shape, (2, 10))
+        self.assertLessEqual(rel_error(F[1], 0.5j * plan.execute([1.0] * 10)), 1e-12)
 
 
 if __name__ == '__main__':

@@ -29,7 +29,7 @@ namespace {
 
 using f64_array = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
-f64_array coordinates(const py::array& a, const char* name)
+f64_array coordinates(const py::handle& a, const char* name)
 {
     auto v = f64_array::ensure(a);
     if (!v)
@@ -50,7 +50,7 @@ void same_length(const f64_array& a, const f64_array& b, const char* na, const c
 }
 
 template <typename T>
-py::array_t<std::complex<T>> run(nufft3_plan& p, const py::array& c_any)
+py::array_t<std::complex<T>> run(nufft3_plan& p, const py::handle& c_any)
 {
     auto c = gpufft_python::to_complex_array<T>(c_any, "c");
     if (p.n_sources() == 0)
@@ -133,7 +133,7 @@ void bind_nufft3_plan(py::module& m)
              py::arg("trace") = false)
         .def(
             "set_points",
-            [](nufft3_plan& p, py::array x_any, py::array s_any) {
+            [](nufft3_plan& p, py::object x_any, py::object s_any) {
                 const auto x = coordinates(x_any, "x");
                 const auto s = coordinates(s_any, "s");
                 py::gil_scoped_release release;
@@ -145,10 +145,10 @@ void bind_nufft3_plan(py::module& m)
         .def(
             "set_points",
             [](nufft3_plan& p,
-               py::array x_any,
-               py::array y_any,
-               py::array s_any,
-               py::array t_any) {
+               py::object x_any,
+               py::object y_any,
+               py::object s_any,
+               py::object t_any) {
                 const auto x = coordinates(x_any, "x");
                 const auto y = coordinates(y_any, "y");
                 const auto s = coordinates(s_any, "s");
@@ -166,12 +166,12 @@ void bind_nufft3_plan(py::module& m)
         .def(
             "set_points",
             [](nufft3_plan& p,
-               py::array x_any,
-               py::array y_any,
-               py::array z_any,
-               py::array s_any,
-               py::array t_any,
-               py::array u_any) {
+               py::object x_any,
+               py::object y_any,
+               py::object z_any,
+               py::object s_any,
+               py::object t_any,
+               py::object u_any) {
                 const auto x = coordinates(x_any, "x");
                 const auto y = coordinates(y_any, "y");
                 const auto z = coordinates(z_any, "z");
@@ -201,7 +201,7 @@ void bind_nufft3_plan(py::module& m)
             "3D: sources (x, y, z) and targets (s, t, u) (float64 arrays).")
         .def(
             "execute",
-            [](nufft3_plan& p, py::array c) -> py::array {
+            [](nufft3_plan& p, py::object c) -> py::array {
                 if (p.precision() == precision::single)
                     return run<float>(p, c);
                 return run<double>(p, c);
