@@ -34,20 +34,19 @@ struct nufft3_config {
     log_handler log;
 };
 
-//! One backend of the type-3 NUFFT. y and t are null in 1D. c and F are complex<float>
-//! or complex<double> by the plan's precision.
+//! One backend of the type-3 NUFFT. src and tgt hold dim coordinate arrays (x, y, z and
+//! s, t, u). c and F are complex<float> or complex<double> by the plan's precision,
+//! ntransf vectors one after the other.
 class nufft3_backend
 {
 public:
     virtual ~nufft3_backend() = default;
     virtual void set_points(std::int64_t n_sources,
-                            const double* x,
-                            const double* y,
+                            const double* const* src,
                             std::int64_t n_targets,
-                            const double* s,
-                            const double* t,
+                            const double* const* tgt,
                             memory where) = 0;
-    virtual void execute(const void* c, void* F, memory where) = 0;
+    virtual void execute(const void* c, void* F, memory where, int ntransf) = 0;
     virtual const geometry& current_geometry() const = 0;
 };
 

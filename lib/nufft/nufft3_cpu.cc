@@ -6,18 +6,21 @@
  */
 
 // CPU backend of the type-3 NUFFT: the same stages as the CUDA one, with threads.
-// Sources are sorted by cell along the last axis and split into one contiguous slab per
-// thread; each thread spreads into its own slab buffer (no locks), and the slabs are
-// added into the fine grid with the pre-correction applied on the way.
+// Sources are sorted by cell along the last axis (x in 1D, y in 2D, z in 3D) and split
+// into one contiguous slab per thread; each thread spreads into its own slab buffer (no
+// locks), and the slabs are added into the fine grid with the pre-correction applied on
+// the way.
 
 #include "core/parallel_for.h"
 #include "nufft3_backend.h"
-#include <gnuradio/gpufft/dense_fft_plan.h>
+#include "nufft3_grid_fft.h"
 #include <unistd.h>
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -69,22 +72,18 @@ public:
     const geometry& current_geometry() const override { return d_geom; }
 
     void set_points(std::int64_t n_src,
-                    const double* x,
-                    const double* y,
+                    const double* const* src,
                     std::int64_t n_tgt,
-                    const double* s,
-                    const double* t,
+                    const double* const* tgt,
                     memory where) override
     {
         if (where != memory::host)
             throw std::invalid_argument(
                 "where: the CPU backend takes host arrays only (memory::host)");
         const int dim = d_cfg.dim;
-        const double* src[2] = { x, y };
-        const double* tgt[2] = { s, t };
-        const char* src_name[2] = { "x", "y" };
-        const char* tgt_name[2] = { "s", "t" };
-        extent ex[2], es[2];
+        const char* src_name[max_dim] = { "x", "y", "z" };
+        const char* tgt_name[max_dim] = { "s", "t", "u" };
+        extent ex[max_dim], es[max_dim];
         for (int a = 0; a < dim; ++a) {
             ex[a] = scan_extent(src[a], n_src, src_name[a]);
             es[a] = scan_extent(tgt[a], n_tgt, tgt_name[a]);
@@ -104,53 +103,66 @@ public:
         req.bytes_per_target = dim * (4.0 + sizeof(T)) + sizeof(cplx);
         const geometry g = choose_geometry(req, ex, es);
 
-        const bool new_grid = g.dim != d_geom.dim ||
-                              g.axis[0].cells != d_geom.axis[0].cells ||
-                              g.axis[1].cells != d_geom.axis[1].cells || d_fft.empty();
+        const bool new_grid = !g.same_grid(d_geom) || d_grid.empty();
         d_geom = g;
         d_n_src = n_src;
         d_n_tgt = n_tgt;
-        if (new_grid)
-            make_grid();
+        d_free_bytes = double(req.budget_bytes) - req.bytes_per_source * n_src -
+                       req.bytes_per_target * n_tgt;
+        if (new_grid) {
+            d_fft.clear();
+            std::vector<cplx>().swap(d_grid);
+            d_grid.assign(std::size_t(g.total_cells()), cplx(0));
+        }
         compute_corrections();
         sort_sources(src);
         prepare_targets(tgt);
     }
 
-    void execute(const void* c_in, void* F_out, memory where) override
+    void execute(const void* c_in, void* F_out, memory where, int ntransf) override
     {
         if (where != memory::host)
             throw std::invalid_argument(
                 "where: the CPU backend takes host arrays only (memory::host)");
         const cplx* c = static_cast<const cplx*>(c_in);
         cplx* F = static_cast<cplx*>(F_out);
-        spread(c);
-        for (auto& p : d_fft)
-            p->execute(d_grid.data(), d_grid.data());
-        interpolate(F);
+        const std::int64_t cells = d_geom.total_cells();
+        // As many grids at a time as the memory budget holds (set_points made sure of
+        // one).
+        const double grid_bytes = double(cells) * sizeof(cplx);
+        const int chunk = int(std::max<double>(
+            1, std::min<double>(ntransf, std::floor(d_free_bytes / grid_bytes))));
+        if (d_grid.size() < std::size_t(chunk * cells)) {
+            d_fft.clear();
+            std::vector<cplx>().swap(d_grid);
+            d_grid.assign(std::size_t(chunk * cells), cplx(0));
+        }
+        for (int v0 = 0; v0 < ntransf; v0 += chunk) {
+            const int b = std::min(chunk, ntransf - v0);
+            for (int v = 0; v < b; ++v)
+                spread(c + (v0 + v) * d_n_src, d_grid.data() + v * cells);
+            fft(b).execute(d_grid.data());
+            for (int v = 0; v < b; ++v)
+                interpolate(d_grid.data() + v * cells, F + (v0 + v) * d_n_tgt);
+        }
     }
 
 private:
-    void make_grid()
+    //! The plan for `batch` grids at the start of d_grid, made on first use.
+    grid_fft_cpu& fft(int batch)
     {
-        const geometry& g = d_geom;
-        const std::int64_t M0 = g.axis[0].cells, M1 = g.dim == 2 ? g.axis[1].cells : 1;
-        d_grid.assign(std::size_t(M0 * M1), cplx(0));
-        d_fft.clear();
-        dense_fft_options o;
-        o.backend = backend::cpu;
-        o.precision = d_cfg.prec;
-        o.threads = d_cfg.threads;
-        const direction dir = d_cfg.sign < 0 ? direction::forward : direction::backward;
-        if (g.dim == 1) {
-            d_fft.push_back(std::make_unique<dense_fft_plan>(M0, 1, dir, o));
-        } else {
-            // Rows (axis 0, contiguous), then columns (axis 1, stride M0).
-            d_fft.push_back(std::make_unique<dense_fft_plan>(M0, M1, dir, o));
-            o.stride = M0;
-            o.distance = 1;
-            d_fft.push_back(std::make_unique<dense_fft_plan>(M1, M0, dir, o));
+        auto& p = d_fft[batch];
+        if (!p) {
+            grid_fft_shape sh;
+            sh.dim = d_geom.dim;
+            for (int a = 0; a < max_dim; ++a)
+                sh.cells[a] = d_geom.axis[a].cells;
+            sh.batch = batch;
+            sh.sign = d_cfg.sign;
+            sh.prec = d_cfg.prec;
+            p = std::make_unique<grid_fft_cpu>(sh, d_cfg.threads, d_grid.data());
         }
+        return *p;
     }
 
     //! 1 / khat(2 pi n / M) for every cell n (grid index p = n + M/2).
@@ -180,8 +192,8 @@ private:
         const int dim = g.dim;
         const std::int64_t n = d_n_src;
         const double sign = d_cfg.sign;
-        std::vector<std::int32_t> first[2];
-        std::vector<T> z0[2];
+        std::vector<std::int32_t> first[max_dim];
+        std::vector<T> z0[max_dim];
         for (int a = 0; a < dim; ++a) {
             first[a].resize(n);
             z0[a].resize(n);
@@ -294,12 +306,43 @@ private:
             pass_grain);
     }
 
-    void spread(const cplx* c)
+    void spread(const cplx* c, cplx* grid)
+    {
+        switch (d_geom.dim) {
+        case 1:
+            spread_dim<1>(c, grid);
+            break;
+        case 2:
+            spread_dim<2>(c, grid);
+            break;
+        default:
+            spread_dim<3>(c, grid);
+        }
+    }
+
+    void interpolate(const cplx* grid, cplx* F)
+    {
+        switch (d_geom.dim) {
+        case 1:
+            interpolate_dim<1>(grid, F);
+            break;
+        case 2:
+            interpolate_dim<2>(grid, F);
+            break;
+        default:
+            interpolate_dim<3>(grid, F);
+        }
+    }
+
+    template <int DIM>
+    void spread_dim(const cplx* c, cplx* grid)
     {
         const geometry& g = d_geom;
         const int W = g.kernel.taps;
-        const std::int64_t M0 = g.axis[0].cells;
-        const std::int64_t row = g.dim == 2 ? M0 : 1; // cells per key cell
+        const std::int64_t M0 = g.axis[0].cells, M1 = g.axis[1].cells;
+        (void)M1;
+        // Cells per key cell (the last axis): a row in 2D, a plane in 3D.
+        const std::int64_t row = DIM == 1 ? 1 : DIM == 2 ? M0 : M0 * M1;
         const bool prephase = !d_prephase.empty();
         // One slab per thread: each spreads into its own buffer.
         const auto slabs = std::int64_t(d_slabs.size());
@@ -311,18 +354,18 @@ private:
                     const slab& sl = d_slabs[si];
                     auto& buf = d_slab_buf[si];
                     buf.assign(std::size_t((sl.key_end - sl.key_begin) * row), cplx(0));
-                    T kx[max_taps], ky[max_taps];
+                    T kx[max_taps], ky[max_taps], kz[max_taps];
                     for (std::int64_t i = sl.begin; i < sl.end; ++i) {
                         cplx v = c[d_perm[i]];
                         if (prephase)
                             v *= d_prephase[i];
                         for (int q = 0; q < W; ++q)
                             kx[q] = kernel_value<T>(g.kernel, d_z0[0][i] + T(q));
-                        if (g.dim == 1) {
+                        if constexpr (DIM == 1) {
                             cplx* out = buf.data() + (d_first[0][i] - sl.key_begin);
                             for (int q = 0; q < W; ++q)
                                 out[q] += v * kx[q];
-                        } else {
+                        } else if constexpr (DIM == 2) {
                             for (int q = 0; q < W; ++q)
                                 ky[q] = kernel_value<T>(g.kernel, d_z0[1][i] + T(q));
                             for (int r = 0; r < W; ++r) {
@@ -333,17 +376,45 @@ private:
                                 for (int q = 0; q < W; ++q)
                                     out[q] += vr * kx[q];
                             }
+                        } else {
+                            for (int q = 0; q < W; ++q) {
+                                ky[q] = kernel_value<T>(g.kernel, d_z0[1][i] + T(q));
+                                kz[q] = kernel_value<T>(g.kernel, d_z0[2][i] + T(q));
+                            }
+                            for (int l = 0; l < W; ++l) {
+                                const cplx vl = v * kz[l];
+                                cplx* plane =
+                                    buf.data() + (d_first[2][i] - sl.key_begin + l) * row;
+                                // Sources lie in the grid's middle 1 / sigma, so
+                                // their taps never wrap (params.h).
+                                for (int r = 0; r < W; ++r) {
+                                    const cplx vr = vl * ky[r];
+                                    cplx* out =
+                                        plane + (d_first[1][i] + r) * M0 + d_first[0][i];
+                                    for (int q = 0; q < W; ++q)
+                                        out[q] += vr * kx[q];
+                                }
+                            }
                         }
                     }
                 }
             },
             1);
+        add_slabs<DIM>(grid, row);
+    }
 
-        // Slabs overlap by the kernel width, so they are added one after the other; each
-        // row is split over the threads instead.
-        std::fill(d_grid.begin(), d_grid.end(), cplx(0));
+    //! Slabs overlap by the kernel width, so they are added one after the other; each
+    //! slab's cells are split over the threads instead.
+    template <int DIM>
+    void add_slabs(cplx* grid, std::int64_t row)
+    {
+        const geometry& g = d_geom;
+        const std::int64_t M0 = g.axis[0].cells, M1 = g.axis[1].cells;
+        const std::int64_t total = g.total_cells();
+        std::fill(grid, grid + total, cplx(0));
         const T* pc0 = d_precorr[0].data();
-        const T* pc1 = g.dim == 2 ? d_precorr[1].data() : nullptr;
+        const T* pc1 = DIM >= 2 ? d_precorr[1].data() : nullptr;
+        const T* pc2 = DIM == 3 ? d_precorr[2].data() : nullptr;
         for (std::size_t si = 0; si < d_slabs.size(); ++si) {
             const slab& sl = d_slabs[si];
             const cplx* buf = d_slab_buf[si].data();
@@ -355,54 +426,81 @@ private:
                 [&](int, std::int64_t b, std::int64_t e) {
                     for (std::int64_t q = b; q < e; ++q) {
                         const std::int64_t cell = base + q;
-                        if (cell >= std::int64_t(d_grid.size()))
+                        if (cell >= total)
                             break; // the slab's right margin past the grid holds only
                                    // zeros
-                        const T corr =
-                            g.dim == 1 ? pc0[cell] : pc0[cell % M0] * pc1[cell / M0];
-                        d_grid[cell] += buf[q] * corr;
+                        T corr;
+                        if constexpr (DIM == 1)
+                            corr = pc0[cell];
+                        else if constexpr (DIM == 2)
+                            corr = pc0[cell % M0] * pc1[cell / M0];
+                        else
+                            corr = pc0[cell % M0] * pc1[(cell / M0) % M1] *
+                                   pc2[cell / (M0 * M1)];
+                        grid[cell] += buf[q] * corr;
                     }
                 },
                 pass_grain);
         }
     }
 
-    void interpolate(cplx* F)
+    template <int DIM>
+    void interpolate_dim(const cplx* grid, cplx* F)
     {
         const geometry& g = d_geom;
         const int W = g.kernel.taps;
         const std::int64_t M0 = g.axis[0].cells;
-        const std::int64_t M1 = g.dim == 2 ? g.axis[1].cells : 1;
+        const std::int64_t M1 = g.axis[1].cells;
+        const std::int64_t M2 = g.axis[2].cells;
         detail::parallel_for(
             d_n_tgt,
             d_cfg.threads,
             [&](int, std::int64_t b, std::int64_t e) {
-                T kx[max_taps], ky[max_taps];
+                T kx[max_taps], ky[max_taps], kz[max_taps];
                 for (std::int64_t k = b; k < e; ++k) {
                     for (int q = 0; q < W; ++q)
                         kx[q] = kernel_value<T>(g.kernel, d_tz0[0][k] + T(q));
                     const std::int64_t f0 = d_tfirst[0][k];
-                    cplx acc(0);
-                    if (g.dim == 1) {
+                    // Grid index p = n + M/2 puts a factor (-1)^m on FFT output m.
+                    auto row_sum = [&](const cplx* rowp, std::int64_t parity) {
+                        cplx racc(0);
                         for (int q = 0; q < W; ++q) {
-                            const std::int64_t m = f0 + q;
-                            const cplx v = d_grid[(m % M0 + M0) % M0];
-                            acc += (m & 1) ? -v * kx[q] : v * kx[q];
+                            const std::int64_t m0 = f0 + q;
+                            const cplx v = rowp[(m0 % M0 + M0) % M0];
+                            racc += ((m0 + parity) & 1) ? -v * kx[q] : v * kx[q];
                         }
+                        return racc;
+                    };
+                    cplx acc(0);
+                    if constexpr (DIM == 1) {
+                        acc = row_sum(grid, 0);
                     } else {
                         for (int q = 0; q < W; ++q)
                             ky[q] = kernel_value<T>(g.kernel, d_tz0[1][k] + T(q));
                         const std::int64_t f1 = d_tfirst[1][k];
-                        for (int r = 0; r < W; ++r) {
-                            const std::int64_t m1 = f1 + r;
-                            const cplx* rowp = d_grid.data() + ((m1 % M1 + M1) % M1) * M0;
-                            cplx racc(0);
-                            for (int q = 0; q < W; ++q) {
-                                const std::int64_t m0 = f0 + q;
-                                const cplx v = rowp[(m0 % M0 + M0) % M0];
-                                racc += ((m0 + m1) & 1) ? -v * kx[q] : v * kx[q];
+                        if constexpr (DIM == 2) {
+                            for (int r = 0; r < W; ++r) {
+                                const std::int64_t m1 = f1 + r;
+                                acc += row_sum(grid + ((m1 % M1 + M1) % M1) * M0, m1) *
+                                       ky[r];
                             }
-                            acc += racc * ky[r];
+                        } else {
+                            for (int q = 0; q < W; ++q)
+                                kz[q] = kernel_value<T>(g.kernel, d_tz0[2][k] + T(q));
+                            const std::int64_t f2 = d_tfirst[2][k];
+                            for (int l = 0; l < W; ++l) {
+                                const std::int64_t m2 = f2 + l;
+                                const cplx* plane =
+                                    grid + ((m2 % M2 + M2) % M2) * M0 * M1;
+                                cplx pacc(0);
+                                for (int r = 0; r < W; ++r) {
+                                    const std::int64_t m1 = f1 + r;
+                                    pacc += row_sum(plane + ((m1 % M1 + M1) % M1) * M0,
+                                                    m1 + m2) *
+                                            ky[r];
+                                }
+                                acc += pacc * kz[l];
+                            }
                         }
                     }
                     F[k] = acc * d_post[k];
@@ -419,19 +517,20 @@ private:
     nufft3_config d_cfg;
     geometry d_geom;
     std::int64_t d_n_src = 0, d_n_tgt = 0;
-    std::vector<cplx> d_grid;
-    std::vector<std::unique_ptr<dense_fft_plan>> d_fft;
-    std::vector<T> d_precorr[2];
+    double d_free_bytes = 0;  //!< budget left for grids after the point arrays
+    std::vector<cplx> d_grid; //!< one or more grids, one after the other
+    std::map<int, std::unique_ptr<grid_fft_cpu>> d_fft; //!< by batch, for d_grid
+    std::vector<T> d_precorr[max_dim];
     // Sources in sorted order.
     std::vector<std::int64_t> d_perm;
-    std::vector<std::int32_t> d_first[2];
-    std::vector<T> d_z0[2];
+    std::vector<std::int32_t> d_first[max_dim];
+    std::vector<T> d_z0[max_dim];
     std::vector<cplx> d_prephase;
     std::vector<slab> d_slabs;
     std::vector<std::vector<cplx>> d_slab_buf;
     // Targets in the caller's order.
-    std::vector<std::int32_t> d_tfirst[2];
-    std::vector<T> d_tz0[2];
+    std::vector<std::int32_t> d_tfirst[max_dim];
+    std::vector<T> d_tz0[max_dim];
     std::vector<cplx> d_post;
 };
 

@@ -16,21 +16,24 @@
 //     correction 1 / khat times the centring phase.
 //   execute: spread each subproblem into a shared-memory tile (shared atomics only),
 //     add the tile into the grid with the pre-correction applied (one global atomic per
-//     touched tile cell), FFT (dense_fft_plan::execute_async), interpolate one thread per
-//     target.
+//     touched tile cell), one multi-dimensional cuFFT over every grid of the batch
+//     (nufft3_grid_fft.h), interpolate one thread per target; strength vectors of a
+//     batch are the launches' second grid axis.
 
 #include "../cuda/cuda_resources.h"
 #include "../cuda/host_transfer.h"
 #include "nufft3_backend.h"
 #include "nufft3_cuda_kernels.h"
+#include "nufft3_grid_fft.h"
 #include "nufft3_trace.h"
-#include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace gr {
@@ -53,8 +56,8 @@ public:
         cuda::device_guard guard(d_guard_device);
         d_stream = std::make_unique<cuda::stream>();
         d_stager = std::make_unique<cuda::host_stager>();
-        d_partial.allocate(4 * extent_blocks * 3);
-        d_partial_host.allocate(4 * extent_blocks * 3);
+        d_partial.allocate(2 * max_dim * extent_blocks * 3);
+        d_partial_host.allocate(2 * max_dim * extent_blocks * 3);
         d_sub_total.allocate(1);
         cudaDeviceProp prop{};
         GPUFFT_CUDA_CHECK(cudaGetDeviceProperties(&prop, d_guard_device));
@@ -64,18 +67,20 @@ public:
     const geometry& current_geometry() const override { return d_geom; }
 
     void set_points(std::int64_t n_src,
-                    const double* x,
-                    const double* y,
+                    const double* const* src_in,
                     std::int64_t n_tgt,
-                    const double* s,
-                    const double* t,
+                    const double* const* tgt_in,
                     memory where) override
     {
         cuda::device_guard guard(d_guard_device);
         const int dim = d_cfg.dim;
         cudaStream_t st = d_stream->get();
-        const double* src[2] = { x, y };
-        const double* tgt[2] = { s, t };
+        const double* src[max_axes] = {};
+        const double* tgt[max_axes] = {};
+        for (int a = 0; a < dim; ++a) {
+            src[a] = src_in[a];
+            tgt[a] = tgt_in[a];
+        }
         d_trace.start(st);
         if (where == memory::host) {
             ensure(d_coords, std::size_t(dim) * (n_src + n_tgt));
@@ -92,8 +97,10 @@ public:
 
         d_trace.mark("upload");
         // Extents: the only read-back, since the grid size depends on them.
-        const double* arrays[4] = { src[0], tgt[0], src[1], tgt[1] };
-        const std::int64_t counts[4] = { n_src, n_tgt, n_src, n_tgt };
+        const double* arrays[2 * max_axes] = { src[0], tgt[0], src[1],
+                                               tgt[1], src[2], tgt[2] };
+        const std::int64_t counts[2 * max_axes] = { n_src, n_tgt, n_src,
+                                                    n_tgt, n_src, n_tgt };
         for (int i = 0; i < 2 * dim; ++i) {
             launch_extent(
                 arrays[i], counts[i], d_partial.get() + i * extent_blocks * 3, st);
@@ -104,8 +111,8 @@ public:
                                           cudaMemcpyDeviceToHost,
                                           st));
         d_stream->synchronize();
-        const char* names[4] = { "x", "s", "y", "t" };
-        extent ex[2], es[2];
+        const char* names[2 * max_axes] = { "x", "s", "y", "t", "z", "u" };
+        extent ex[max_axes], es[max_axes];
         for (int i = 0; i < 2 * dim; ++i) {
             double lo = INFINITY, hi = -INFINITY, bad = 0;
             const double* p = d_partial_host.get() + i * extent_blocks * 3;
@@ -141,6 +148,8 @@ public:
             req.budget_bytes = free_b / 4 * 3 + held_bytes();
         }
         const geometry g = choose_geometry(req, ex, es);
+        d_free_bytes = double(req.budget_bytes) - req.bytes_per_source * n_src -
+                       req.bytes_per_target * n_tgt;
         d_trace.mark("extents");
         configure(g, n_src, n_tgt);
         d_trace.mark("configure");
@@ -152,41 +161,86 @@ public:
         d_trace.report("set_points");
     }
 
-    void execute(const void* c_in, void* F_out, memory where) override
+    void execute(const void* c_in, void* F_out, memory where, int ntransf) override
     {
         cuda::device_guard guard(d_guard_device);
         cudaStream_t st = d_stream->get();
-        const C* c = static_cast<const C*>(c_in);
-        C* F = static_cast<C*>(F_out);
-        d_trace.start(st);
-        if (where == memory::host) {
-            d_stager->to_device(d_c.get(), c_in, d_n_src * sizeof(C), st);
-            c = d_c.get();
-            F = d_F.get();
+        const std::int64_t cells = d_geom.total_cells();
+        // As many grids at a time as the memory budget holds (set_points made sure of
+        // one; each further one also needs its strengths and outputs staged from the
+        // host). The launch's second grid axis bounds a chunk at 65535.
+        const double per_vector =
+            double(cells) * sizeof(C) +
+            (where == memory::host ? double(d_n_src + d_n_tgt) * sizeof(C) : 0);
+        const int chunk = int(std::max<double>(
+            1,
+            std::min<double>(
+                { double(ntransf), std::floor(d_free_bytes / per_vector), 65535.0 })));
+        if (d_grid.size() < std::size_t(chunk * cells)) {
+            d_fft.clear();
+            d_grid.release();
+            d_grid.allocate(std::size_t(chunk * cells));
         }
-        d_trace.mark("upload");
-        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_grid.get(), 0, d_grid.bytes(), st));
-        d_trace.mark("clear");
-        spread(c);
-        d_trace.mark("spread");
-        for (auto& p : d_fft)
-            p->execute_async(d_grid.get(), d_grid.get(), st);
-        d_trace.mark("fft");
-        interp(F);
-        d_trace.mark("interp");
-        if (where == memory::host)
-            d_stager->to_host(F_out, d_F.get(), d_n_tgt * sizeof(C), st);
+        if (where == memory::host) {
+            ensure(d_c, std::size_t(chunk) * d_n_src);
+            ensure(d_F, std::size_t(chunk) * d_n_tgt);
+        }
+        d_trace.start(st);
+        for (int v0 = 0; v0 < ntransf; v0 += chunk) {
+            const int b = std::min(chunk, ntransf - v0);
+            const C* c = static_cast<const C*>(c_in) + v0 * d_n_src;
+            C* F = static_cast<C*>(F_out) + v0 * d_n_tgt;
+            if (where == memory::host) {
+                d_stager->to_device(d_c.get(), c, b * d_n_src * sizeof(C), st);
+                c = d_c.get();
+                F = d_F.get();
+            }
+            d_trace.mark("upload");
+            GPUFFT_CUDA_CHECK(
+                cudaMemsetAsync(d_grid.get(), 0, b * cells * sizeof(C), st));
+            d_trace.mark("clear");
+            spread(c, b);
+            d_trace.mark("spread");
+            fft(b).execute_async(d_grid.get(), st);
+            d_trace.mark("fft");
+            interp(F, b);
+            d_trace.mark("interp");
+            if (where == memory::host)
+                d_stager->to_host(static_cast<C*>(F_out) + v0 * d_n_tgt,
+                                  d_F.get(),
+                                  b * d_n_tgt * sizeof(C),
+                                  st);
+        }
         d_stream->synchronize();
-        d_trace.report("execute");
+        const std::string call =
+            ntransf == 1 ? "execute" : "execute ntransf=" + std::to_string(ntransf);
+        d_trace.report(call.c_str());
     }
 
 private:
+    //! The plan for `batch` grids, made on first use and kept while the grid stays.
+    grid_fft_cuda& fft(int batch)
+    {
+        auto& p = d_fft[batch];
+        if (!p) {
+            grid_fft_shape sh;
+            sh.dim = d_geom.dim;
+            for (int a = 0; a < max_dim; ++a)
+                sh.cells[a] = d_geom.axis[a].cells;
+            sh.batch = batch;
+            sh.sign = d_cfg.sign;
+            sh.prec = d_cfg.prec;
+            p = std::make_unique<grid_fft_cuda>(sh);
+        }
+        return *p;
+    }
+
     std::size_t held_bytes() const
     {
         std::size_t b = d_grid.bytes() + d_coords.bytes() + d_perm.bytes() +
                         d_rank.bytes() + d_prephase.bytes() + d_post.bytes() +
                         d_c.bytes() + d_F.bytes();
-        for (int a = 0; a < 2; ++a)
+        for (int a = 0; a < max_dim; ++a)
             b += d_first[a].bytes() + d_z0[a].bytes() + d_tfirst[a].bytes() +
                  d_tz0[a].bytes();
         return b;
@@ -199,12 +253,42 @@ private:
             buf.allocate(count);
     }
 
+    //! Bins whose shared-memory tile (bin + taps - 1 cells per axis) fits
+    //! max_tile_bytes: 1D 1024 cells, 2D 32 x 32, 3D 16 x 16 x 8, the largest axis
+    //! (the last among equals) halved until the tile fits.
+    void choose_bins(int dim, int W)
+    {
+        int b[max_dim] = { 1, 1, 1 };
+        if (dim == 1)
+            b[0] = bin_1d;
+        else if (dim == 2)
+            b[0] = b[1] = 32;
+        else
+            b[0] = b[1] = 16, b[2] = 8;
+        auto tile = [&] {
+            std::size_t cells = 1;
+            for (int a = 0; a < dim; ++a)
+                cells *= std::size_t(b[a] + W - 1);
+            return cells * sizeof(C);
+        };
+        while (dim > 1 && tile() > max_tile_bytes) {
+            int widest = 0;
+            for (int a = 1; a < dim; ++a)
+                if (b[a] >= b[widest])
+                    widest = a;
+            if (b[widest] == 1)
+                break;
+            b[widest] /= 2;
+        }
+        for (int a = 0; a < max_dim; ++a)
+            d_bin[a] = b[a];
+        d_tile_bytes = tile();
+    }
+
     void configure(const geometry& g, std::int64_t n_src, std::int64_t n_tgt)
     {
         const int dim = g.dim;
-        const bool same_grid = d_have_geom && g.dim == d_geom.dim &&
-                               g.axis[0].cells == d_geom.axis[0].cells &&
-                               g.axis[1].cells == d_geom.axis[1].cells;
+        const bool same_grid = d_have_geom && g.same_grid(d_geom);
         const bool same_kernel = d_have_geom && g.kernel.kind == d_geom.kernel.kind &&
                                  g.kernel.taps == d_geom.kernel.taps &&
                                  g.kernel.beta == d_geom.kernel.beta &&
@@ -215,18 +299,7 @@ private:
         d_n_tgt = n_tgt;
         const int W = g.kernel.taps;
 
-        // Bins: tiles of (bin + W - 1) cells per axis must fit in shared memory.
-        if (dim == 1) {
-            d_bin[0] = bin_1d;
-            d_bin[1] = 1;
-        } else {
-            int b = 32;
-            while (b > 4 && std::size_t(b + W - 1) * (b + W - 1) * sizeof(C) > 96 * 1024)
-                b /= 2;
-            d_bin[0] = d_bin[1] = b;
-        }
-        d_tile_bytes =
-            std::size_t(d_bin[0] + W - 1) * (dim == 2 ? d_bin[1] + W - 1 : 1) * sizeof(C);
+        choose_bins(dim, W);
         if (d_tile_bytes > std::size_t(d_max_smem)) {
             std::ostringstream os;
             os << "kernel: " << W << " taps need a " << d_tile_bytes
@@ -234,9 +307,11 @@ private:
                << " per block (use a larger eps or the es kernel)";
             throw std::invalid_argument(os.str());
         }
-        for (int a = 0; a < 2; ++a)
+        int nbins = 1;
+        for (int a = 0; a < max_dim; ++a) {
             d_nbins[a] = a < dim ? int((g.axis[a].cells + d_bin[a] - 1) / d_bin[a]) : 1;
-        const int nbins = d_nbins[0] * d_nbins[1];
+            nbins *= d_nbins[a];
+        }
         const std::size_t max_subs = std::size_t(nbins) + n_src / max_subproblem + 1;
 
         ensure(d_perm, n_src);
@@ -265,21 +340,6 @@ private:
             d_fft.clear();
             d_grid.release();
             d_grid.allocate(std::size_t(g.total_cells()));
-            dense_fft_options o;
-            o.backend = backend::cuda;
-            o.device_id = d_guard_device;
-            o.precision = d_cfg.prec;
-            const direction dir =
-                d_cfg.sign < 0 ? direction::forward : direction::backward;
-            const std::int64_t M0 = g.axis[0].cells, M1 = g.axis[1].cells;
-            if (dim == 1) {
-                d_fft.push_back(std::make_unique<dense_fft_plan>(M0, 1, dir, o));
-            } else {
-                d_fft.push_back(std::make_unique<dense_fft_plan>(M0, M1, dir, o));
-                o.stride = M0;
-                o.distance = 1;
-                d_fft.push_back(std::make_unique<dense_fft_plan>(M1, M0, dir, o));
-            }
         }
         if (!same_grid || !same_kernel) {
             for (int a = 0; a < dim; ++a) {
@@ -293,7 +353,7 @@ private:
     source_args make_source_args(const double* const* src) const
     {
         source_args a{};
-        for (int d = 0; d < 2; ++d) {
+        for (int d = 0; d < max_dim; ++d) {
             a.x[d] = src[d];
             a.axis[d].centre = d_geom.axis[d].x_centre;
             a.axis[d].inv_h = 1.0 / d_geom.axis[d].h;
@@ -306,11 +366,31 @@ private:
         return a;
     }
 
+    point_arrays<T> source_arrays()
+    {
+        point_arrays<T> p{};
+        for (int a = 0; a < d_geom.dim; ++a) {
+            p.first[a] = d_first[a].get();
+            p.z0[a] = d_z0[a].get();
+        }
+        return p;
+    }
+
+    point_arrays<T> target_arrays()
+    {
+        point_arrays<T> p{};
+        for (int a = 0; a < d_geom.dim; ++a) {
+            p.first[a] = d_tfirst[a].get();
+            p.z0[a] = d_tz0[a].get();
+        }
+        return p;
+    }
+
     void prepare_sources(const double* const* src)
     {
         cudaStream_t st = d_stream->get();
         const int dim = d_geom.dim;
-        const int nbins = d_nbins[0] * d_nbins[1];
+        const int nbins = d_nbins[0] * d_nbins[1] * d_nbins[2];
         const source_args a = make_source_args(src);
         GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_bin_count.get(), 0, nbins * sizeof(int), st));
         launch_bin_count(a, dim, d_bin_count.get(), d_rank.get(), st);
@@ -322,16 +402,15 @@ private:
                               st);
         launch_permutation(a, dim, d_bin_start.get(), d_rank.get(), d_perm.get(), st);
         const bool pre = d_geom.needs_prephase();
+        double s_centre[max_dim];
+        for (int d = 0; d < max_dim; ++d)
+            s_centre[d] = d_geom.axis[d].s_centre;
         launch_gather_sources(a,
                               dim,
                               d_perm.get(),
-                              d_first[0].get(),
-                              d_first[1].get(),
-                              d_z0[0].get(),
-                              d_z0[1].get(),
+                              source_arrays(),
                               pre ? d_prephase.get() : nullptr,
-                              d_geom.axis[0].s_centre,
-                              dim == 2 ? d_geom.axis[1].s_centre : 0.0,
+                              s_centre,
                               double(d_cfg.sign),
                               st);
         d_use_prephase = pre;
@@ -356,7 +435,7 @@ private:
     void prepare_targets(const double* const* tgt)
     {
         const geometry& g = d_geom;
-        target_axis ta[2]{};
+        target_axis ta[max_dim]{};
         for (int d = 0; d < g.dim; ++d) {
             ta[d].s = tgt[d];
             ta[d].centre = g.axis[d].s_centre;
@@ -364,23 +443,18 @@ private:
             ta[d].x_centre = g.axis[d].x_centre;
             ta[d].xi_per_cell = two_pi / double(g.axis[d].cells);
         }
-        launch_targets(ta[0],
-                       ta[1],
+        launch_targets(ta,
                        g.dim,
                        d_n_tgt,
                        g.kernel,
                        double(d_cfg.sign),
-                       d_tfirst[0].get(),
-                       d_tfirst[1].get(),
-                       d_tz0[0].get(),
-                       d_tz0[1].get(),
+                       target_arrays(),
                        d_post.get(),
                        d_stream->get());
     }
 
-    void spread(const C* c)
+    void spread(const C* c, int ntransf)
     {
-        const int dim = d_geom.dim;
         spread_args a{};
         a.sub_bin = d_sub_bin.get();
         a.sub_offset = d_sub_offset.get();
@@ -388,41 +462,43 @@ private:
         a.bin_start = d_bin_start.get();
         a.bin_count = d_bin_count.get();
         a.perm = d_perm.get();
-        a.first[0] = d_first[0].get();
-        a.first[1] = d_first[1].get();
-        a.bin[0] = d_bin[0];
-        a.bin[1] = d_bin[1];
-        a.nbins0 = d_nbins[0];
-        a.cells[0] = d_geom.axis[0].cells;
-        a.cells[1] = dim == 2 ? d_geom.axis[1].cells : 1;
+        for (int d = 0; d < max_dim; ++d) {
+            a.bin[d] = d_bin[d];
+            a.nbins[d] = d_nbins[d];
+            a.cells[d] = d_geom.axis[d].cells;
+        }
         a.taps = d_geom.kernel.taps;
+        a.n_sources = d_n_src;
+        a.grid_cells = d_geom.total_cells();
+        const T* precorr[max_dim] = { d_precorr[0].get(),
+                                      d_precorr[1].get(),
+                                      d_precorr[2].get() };
         launch_spread(a,
-                      dim,
+                      d_geom.dim,
                       d_spread_blocks,
+                      ntransf,
                       d_tile_bytes,
-                      d_z0[0].get(),
-                      d_z0[1].get(),
+                      source_arrays(),
                       c,
                       d_use_prephase ? d_prephase.get() : nullptr,
-                      d_precorr[0].get(),
-                      d_precorr[1].get(),
+                      precorr,
                       d_geom.kernel,
                       d_grid.get(),
                       d_stream->get());
     }
 
-    void interp(C* F)
+    void interp(C* F, int ntransf)
     {
+        const std::int64_t cells[max_dim] = { d_geom.axis[0].cells,
+                                              d_geom.axis[1].cells,
+                                              d_geom.axis[2].cells };
         launch_interp(d_n_tgt,
                       d_geom.dim,
-                      d_tfirst[0].get(),
-                      d_tfirst[1].get(),
-                      d_tz0[0].get(),
-                      d_tz0[1].get(),
+                      ntransf,
+                      target_arrays(),
                       d_post.get(),
                       d_grid.get(),
-                      d_geom.axis[0].cells,
-                      d_geom.axis[1].cells,
+                      cells,
                       d_geom.kernel,
                       F,
                       d_stream->get());
@@ -434,7 +510,8 @@ private:
     geometry d_geom;
     bool d_have_geom = false;
     std::int64_t d_n_src = 0, d_n_tgt = 0;
-    int d_bin[2] = { 1, 1 }, d_nbins[2] = { 1, 1 };
+    int d_bin[max_dim] = { 1, 1, 1 }, d_nbins[max_dim] = { 1, 1, 1 };
+    double d_free_bytes = 0; //!< budget left for grids after the point arrays
     std::size_t d_tile_bytes = 0;
     unsigned d_spread_blocks = 0;
     bool d_use_prephase = false;
@@ -446,20 +523,20 @@ private:
     cuda::pinned_buffer<double> d_partial_host;
     device_buffer<double> d_coords;
     // Sources, sorted by bin.
-    device_buffer<int> d_perm, d_rank, d_first[2];
-    device_buffer<T> d_z0[2];
+    device_buffer<int> d_perm, d_rank, d_first[max_dim];
+    device_buffer<T> d_z0[max_dim];
     device_buffer<C> d_prephase, d_c;
     device_buffer<int> d_bin_count, d_bin_start, d_nsub, d_sub_start, d_sub_bin,
         d_sub_offset, d_sub_total;
     device_buffer<unsigned char> d_scan_temp;
     // Targets, in the caller's order.
-    device_buffer<int> d_tfirst[2];
-    device_buffer<T> d_tz0[2];
+    device_buffer<int> d_tfirst[max_dim];
+    device_buffer<T> d_tz0[max_dim];
     device_buffer<C> d_post, d_F;
     // Grid.
-    device_buffer<T> d_precorr[2];
-    device_buffer<C> d_grid;
-    std::vector<std::unique_ptr<dense_fft_plan>> d_fft;
+    device_buffer<T> d_precorr[max_dim];
+    device_buffer<C> d_grid; //!< one or more grids, one after the other
+    std::map<int, std::unique_ptr<grid_fft_cuda>> d_fft; //!< by batch
 };
 
 } // namespace

@@ -34,8 +34,12 @@ namespace nufft {
 constexpr int extent_blocks = 256;
 //! Sources one block spreads at most: bounds the work of a crowded bin.
 constexpr int max_subproblem = 1024;
-//! Cells per 1D bin; 2D bins are square, 32 cells a side unless the kernel is too wide.
+//! Cells per 1D bin; 2D bins are 32 x 32, 3D bins 16 x 16 x 8, halved (largest axis
+//! first) until the tile with the kernel's margin fits max_tile_bytes.
 constexpr int bin_1d = 1024;
+constexpr std::size_t max_tile_bytes = 96 * 1024;
+//! Most dimensions (mirrors nufft3_params.h, which nvcc does not see).
+constexpr int max_axes = 3;
 
 constexpr double two_pi = 6.283185307179586476925;
 
@@ -47,8 +51,8 @@ struct axis_map {
 };
 
 struct source_args {
-    const double* x[2];
-    axis_map axis[2];
+    const double* x[max_axes];
+    axis_map axis[max_axes];
     double half_width;
     long long n;
 };
@@ -56,6 +60,13 @@ struct source_args {
 struct target_axis {
     const double* s;
     double centre, inv_ds, x_centre, xi_per_cell; // xi = 2 pi v / M
+};
+
+//! Per point and axis its first cell and kernel offset (unused axes null).
+template <typename T>
+struct point_arrays {
+    int* first[max_axes];
+    T* z0[max_axes];
 };
 
 //! The sorted sources and their subproblems, as the spreading kernel reads them.
@@ -66,10 +77,11 @@ struct spread_args {
     const int* bin_start;
     const int* bin_count;
     const int* perm;
-    const int* first[2];
-    int bin[2], nbins0;
-    long long cells[2]; // M0, M1 (1 in 1D)
+    int bin[max_axes], nbins[max_axes];
+    long long cells[max_axes]; // M0, M1, M2 (1 past dim)
     int taps;
+    long long n_sources;  // distance between strength vectors
+    long long grid_cells; // distance between grids
 };
 
 // ---------------------------------------------------------------------------------------
@@ -108,13 +120,9 @@ template <typename T>
 void launch_gather_sources(const source_args& a,
                            int dim,
                            const int* perm,
-                           int* first0,
-                           int* first1,
-                           T* z00,
-                           T* z01,
+                           const point_arrays<T>& out,
                            std::complex<T>* prephase,
-                           double s_centre0,
-                           double s_centre1,
+                           const double* s_centre, // dim values (host array)
                            double sign,
                            void* stream);
 
@@ -132,19 +140,15 @@ void launch_subproblem_fill(const int* nsub,
 
 /*!
  * Per target its first cell and kernel offset per axis, and post = the centring phase
- * divided by the spreading kernel's transform.
+ * divided by the spreading kernel's transform. axes: dim entries (host array).
  */
 template <typename T>
-void launch_targets(const target_axis& a0,
-                    const target_axis& a1,
+void launch_targets(const target_axis* axes,
                     int dim,
                     std::int64_t n,
                     const kernel_spec& ker,
                     double sign,
-                    int* first0,
-                    int* first1,
-                    T* z00,
-                    T* z01,
+                    const point_arrays<T>& out,
                     std::complex<T>* post,
                     void* stream);
 
@@ -156,40 +160,37 @@ void launch_precorrection(const kernel_spec& ker, std::int64_t M, T* out, void* 
 // execute (nufft3_spread_kernels.cu, nufft3_interp_kernels.cu)
 
 /*!
- * Adds c (times prephase when not null) spread with `ker` and pre-corrected by
- * precorr0 x precorr1 to the grid: `blocks` blocks of one subproblem each, with a
- * shared-memory tile of tile_bytes. z0y and precorr1 are unused in 1D.
+ * Adds ntransf strength vectors c (each times prephase when not null) spread with `ker`
+ * and pre-corrected by precorr[0] x precorr[1] x precorr[2] to ntransf grids: a launch
+ * of `blocks` x ntransf blocks, one subproblem of one vector each, with a shared-memory
+ * tile of tile_bytes. Unused axes' arrays are null.
  */
 template <typename T>
 void launch_spread(const spread_args& a,
                    int dim,
                    unsigned blocks,
+                   int ntransf,
                    std::size_t tile_bytes,
-                   const T* z0x,
-                   const T* z0y,
+                   const point_arrays<T>& src,
                    const std::complex<T>* c,
                    const std::complex<T>* prephase,
-                   const T* precorr0,
-                   const T* precorr1,
+                   const T* const* precorr, // dim device arrays (host array of them)
                    const kernel_spec& ker,
                    std::complex<T>* grid,
                    void* stream);
 
 /*!
- * out[k] = post[k] times the kernel-weighted sum of the M0 x M1 grid around target k
- * (first cells first0/1, offsets z00/z01; the second axis unused in 1D).
+ * out[v n + k] = post[k] times the kernel-weighted sum of grid v (cells[0] x cells[1] x
+ * cells[2], grid_cells apart) around target k, for ntransf vectors v in one launch.
  */
 template <typename T>
 void launch_interp(std::int64_t n,
                    int dim,
-                   const int* first0,
-                   const int* first1,
-                   const T* z00,
-                   const T* z01,
+                   int ntransf,
+                   const point_arrays<T>& tgt,
                    const std::complex<T>* post,
                    const std::complex<T>* grid,
-                   std::int64_t M0,
-                   std::int64_t M1,
+                   const std::int64_t* cells, // 3 values (host array)
                    const kernel_spec& ker,
                    std::complex<T>* out,
                    void* stream);

@@ -5,7 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Interpolation of the type-3 NUFFT (nufft3_cuda_kernels.h): one thread per target sums
+// Interpolation of the type-3 NUFFT (nufft3_cuda_kernels.h): one thread per target (and
+// strength vector) sums
 // the kernel-weighted grid cells around it and applies the target's correction.
 
 #include "nufft3_cuda_device.cuh"
@@ -21,17 +22,22 @@ __device__ __forceinline__ long long wrap(long long m, long long M)
     return m < 0 ? m + M : (m >= M ? m - M : m);
 }
 
-//! One thread per target: kernel-weighted sum of grid cells, times the correction.
+struct grid_shape {
+    long long cells[max_axes];
+    long long total; // distance between grids
+};
+
+/*!
+ * One thread per target and strength vector (blockIdx.y): kernel-weighted sum of grid
+ * cells, times the correction. DIM is a template parameter so the 1D and 2D loops carry
+ * no branch for the third axis.
+ */
 template <typename T, int DIM, int MAXW>
 __global__ void interp_kernel(long long n,
-                              const int* first0,
-                              const int* first1,
-                              const T* z00,
-                              const T* z01,
+                              point_arrays<T> tgt,
                               const typename complex_of<T>::type* post,
                               const typename complex_of<T>::type* grid,
-                              long long M0,
-                              long long M1,
+                              grid_shape gs,
                               int W,
                               kernel_spec ker,
                               typename complex_of<T>::type* out)
@@ -40,13 +46,16 @@ __global__ void interp_kernel(long long n,
     const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (k >= n)
         return;
+    grid += blockIdx.y * gs.total;
+    out += blockIdx.y * n;
+    const long long M0 = gs.cells[0], M1 = gs.cells[1], M2 = gs.cells[2];
     T kx[MAXW];
-    const T zx = z00[k];
+    const T zx = tgt.z0[0][k];
 #pragma unroll
     for (int q = 0; q < MAXW; ++q)
         if (q < W)
             kx[q] = kernel_value<T>(ker, zx + T(q));
-    const long long f0 = first0[k];
+    const long long f0 = tgt.first[0][k];
     // Grid index p = n + M/2 puts a factor (-1)^m on FFT output m: folded in the weights.
     T ax = 0, ay = 0;
     if (DIM == 1) {
@@ -60,24 +69,40 @@ __global__ void interp_kernel(long long n,
                 ay += w * g.y;
             }
     } else {
-        const T zy = z01[k];
-        const long long f1 = first1[k];
-        for (int r = 0; r < W; ++r) {
-            const long long m1 = f1 + r;
-            const T ky = kernel_value<T>(ker, zy + T(r));
-            const C* row = grid + wrap(m1, M1) * M0;
-            T rx = 0, ry = 0;
+        const T zy = tgt.z0[1][k];
+        const long long f1 = tgt.first[1][k];
+        const int planes = DIM == 3 ? W : 1;
+        const T zz = DIM == 3 ? tgt.z0[2][k] : T(0);
+        const long long f2 = DIM == 3 ? tgt.first[2][k] : 0;
+        for (int l = 0; l < planes; ++l) {
+            const long long m2 = f2 + l;
+            const C* plane = DIM == 3 ? grid + wrap(m2, M2) * M0 * M1 : grid;
+            T px = 0, py = 0;
+            for (int r = 0; r < W; ++r) {
+                const long long m1 = f1 + r;
+                const T ky = kernel_value<T>(ker, zy + T(r));
+                const C* row = plane + wrap(m1, M1) * M0;
+                T rx = 0, ry = 0;
 #pragma unroll
-            for (int q = 0; q < MAXW; ++q)
-                if (q < W) {
-                    const long long m0 = f0 + q;
-                    const C g = row[wrap(m0, M0)];
-                    const T w = ((m0 + m1) & 1) ? -kx[q] : kx[q];
-                    rx += w * g.x;
-                    ry += w * g.y;
-                }
-            ax += ky * rx;
-            ay += ky * ry;
+                for (int q = 0; q < MAXW; ++q)
+                    if (q < W) {
+                        const long long m0 = f0 + q;
+                        const C g = row[wrap(m0, M0)];
+                        const T w = ((m0 + m1 + m2) & 1) ? -kx[q] : kx[q];
+                        rx += w * g.x;
+                        ry += w * g.y;
+                    }
+                px += ky * rx;
+                py += ky * ry;
+            }
+            if (DIM == 3) {
+                const T kz = kernel_value<T>(ker, zz + T(l));
+                ax += kz * px;
+                ay += kz * py;
+            } else {
+                ax = px;
+                ay = py;
+            }
         }
     }
     const C p = post[k];
@@ -86,31 +111,44 @@ __global__ void interp_kernel(long long n,
 
 template <typename T, int DIM, int MAXW>
 void interp_with(std::int64_t n,
-                 const int* first0,
-                 const int* first1,
-                 const T* z00,
-                 const T* z01,
+                 int ntransf,
+                 const point_arrays<T>& tgt,
                  const std::complex<T>* post,
                  const std::complex<T>* grid,
-                 std::int64_t M0,
-                 std::int64_t M1,
+                 const grid_shape& gs,
                  const kernel_spec& ker,
                  std::complex<T>* out,
                  cudaStream_t st)
 {
-    interp_kernel<T, DIM, MAXW><<<blocks_for(n, 128), 128, 0, st>>>(n,
-                                                                    first0,
-                                                                    first1,
-                                                                    z00,
-                                                                    z01,
-                                                                    device_complex(post),
-                                                                    device_complex(grid),
-                                                                    M0,
-                                                                    M1,
-                                                                    ker.taps,
-                                                                    ker,
-                                                                    device_complex(out));
+    const dim3 shape(blocks_for(n, 128), unsigned(ntransf));
+    interp_kernel<T, DIM, MAXW><<<shape, 128, 0, st>>>(n,
+                                                       tgt,
+                                                       device_complex(post),
+                                                       device_complex(grid),
+                                                       gs,
+                                                       ker.taps,
+                                                       ker,
+                                                       device_complex(out));
     GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+template <typename T, int DIM>
+void interp_dim(std::int64_t n,
+                int ntransf,
+                const point_arrays<T>& tgt,
+                const std::complex<T>* post,
+                const std::complex<T>* grid,
+                const grid_shape& gs,
+                const kernel_spec& ker,
+                std::complex<T>* out,
+                cudaStream_t st)
+{
+    // Tap counts are compile-time bounds so the tap loops unroll into registers.
+    const int W = ker.taps;
+    auto f = W <= 8    ? interp_with<T, DIM, 8>
+             : W <= 16 ? interp_with<T, DIM, 16>
+                       : interp_with<T, DIM, max_taps>;
+    f(n, ntransf, tgt, post, grid, gs, ker, out, st);
 }
 
 } // namespace
@@ -118,60 +156,44 @@ void interp_with(std::int64_t n,
 template <typename T>
 void launch_interp(std::int64_t n,
                    int dim,
-                   const int* first0,
-                   const int* first1,
-                   const T* z00,
-                   const T* z01,
+                   int ntransf,
+                   const point_arrays<T>& tgt,
                    const std::complex<T>* post,
                    const std::complex<T>* grid,
-                   std::int64_t M0,
-                   std::int64_t M1,
+                   const std::int64_t* cells,
                    const kernel_spec& ker,
                    std::complex<T>* out,
                    void* stream)
 {
-    // Tap counts are compile-time bounds so the tap loops unroll into registers.
-    const int W = ker.taps;
-    const cudaStream_t st = as_stream(stream);
-    if (dim == 1) {
-        auto f = W <= 8    ? interp_with<T, 1, 8>
-                 : W <= 16 ? interp_with<T, 1, 16>
-                           : interp_with<T, 1, max_taps>;
-        f(n, first0, nullptr, z00, nullptr, post, grid, M0, 1, ker, out, st);
-    } else {
-        auto f = W <= 8    ? interp_with<T, 2, 8>
-                 : W <= 16 ? interp_with<T, 2, 16>
-                           : interp_with<T, 2, max_taps>;
-        f(n, first0, first1, z00, z01, post, grid, M0, M1, ker, out, st);
+    grid_shape gs{};
+    gs.total = 1;
+    for (int d = 0; d < max_axes; ++d) {
+        gs.cells[d] = cells[d];
+        gs.total *= cells[d];
     }
+    const cudaStream_t st = as_stream(stream);
+    if (dim == 1)
+        interp_dim<T, 1>(n, ntransf, tgt, post, grid, gs, ker, out, st);
+    else if (dim == 2)
+        interp_dim<T, 2>(n, ntransf, tgt, post, grid, gs, ker, out, st);
+    else
+        interp_dim<T, 3>(n, ntransf, tgt, post, grid, gs, ker, out, st);
 }
 
-template void launch_interp<float>(std::int64_t,
-                                   int,
-                                   const int*,
-                                   const int*,
-                                   const float*,
-                                   const float*,
-                                   const std::complex<float>*,
-                                   const std::complex<float>*,
-                                   std::int64_t,
-                                   std::int64_t,
-                                   const kernel_spec&,
-                                   std::complex<float>*,
+#define GPUFFT_NUFFT3_INTERP(T)                            \
+    template void launch_interp<T>(std::int64_t,           \
+                                   int,                    \
+                                   int,                    \
+                                   const point_arrays<T>&, \
+                                   const std::complex<T>*, \
+                                   const std::complex<T>*, \
+                                   const std::int64_t*,    \
+                                   const kernel_spec&,     \
+                                   std::complex<T>*,       \
                                    void*);
-template void launch_interp<double>(std::int64_t,
-                                    int,
-                                    const int*,
-                                    const int*,
-                                    const double*,
-                                    const double*,
-                                    const std::complex<double>*,
-                                    const std::complex<double>*,
-                                    std::int64_t,
-                                    std::int64_t,
-                                    const kernel_spec&,
-                                    std::complex<double>*,
-                                    void*);
+
+GPUFFT_NUFFT3_INTERP(float)
+GPUFFT_NUFFT3_INTERP(double)
 
 } // namespace nufft
 } // namespace gpufft

@@ -8,10 +8,10 @@
 // Parameter choice of the type-3 NUFFT: the kernel from eps, and from the extents of the
 // points the fine grid (size, spacings), shared by both backends.
 //
-// The method (per axis; a 2D plan does it on both): with centred sources x' in [-X, X]
-// and targets s' in [-S, S], sources are spread onto a grid of M cells of spacing h (in
-// x), the grid is divided by the transform of the interpolation kernel and FFT'd, giving
-// samples spaced ds = 2 pi / (M h) in s, which are interpolated at the targets and
+// The method (per axis; a 2D or 3D plan does it on each): with centred sources x' in [-X,
+// X] and targets s' in [-S, S], sources are spread onto a grid of M cells of spacing h
+// (in x), the grid is divided by the transform of the interpolation kernel and FFT'd,
+// giving samples spaced ds = 2 pi / (M h) in s, which are interpolated at the targets and
 // divided by the transform of the spreading kernel. Both kernels must see their support
 // inside 1/upsampling of the band: X/h + w/2 <= M/(2 sigma) and S/ds + w/2 <= M/(2
 // sigma), so M is about 2 sigma^2 X S / pi + O(w).
@@ -46,23 +46,38 @@ struct axis_geometry {
     std::int64_t cells = 1; //!< M (even)
 };
 
+//! Most dimensions of a plan.
+constexpr int max_dim = 3;
+
 struct geometry {
     int dim = 1;
     double sigma = 2; //!< upsampling factor used
     kernel_spec kernel;
-    axis_geometry axis[2];
-    std::int64_t total_cells() const { return axis[0].cells * axis[1].cells; }
+    axis_geometry axis[max_dim]; //!< axes past dim have one cell
+    std::int64_t total_cells() const
+    {
+        return axis[0].cells * axis[1].cells * axis[2].cells;
+    }
     bool needs_prephase() const
     {
-        return axis[0].s_centre != 0 || (dim == 2 && axis[1].s_centre != 0);
+        for (int a = 0; a < dim; ++a)
+            if (axis[a].s_centre != 0)
+                return true;
+        return false;
+    }
+    bool same_grid(const geometry& o) const
+    {
+        return dim == o.dim && axis[0].cells == o.axis[0].cells &&
+               axis[1].cells == o.axis[1].cells && axis[2].cells == o.axis[2].cells;
     }
 };
 
 //! The requested accuracy range for a precision; throws std::invalid_argument naming eps.
 void validate_eps(double eps, precision prec);
 
-//! ES kernel of about eps accuracy at upsampling sigma (1.25 <= sigma <= 2).
-kernel_spec make_es_kernel(double eps, double sigma);
+//! ES kernel of about eps accuracy at upsampling sigma (1.25 <= sigma <= 2) in dim
+//! dimensions.
+kernel_spec make_es_kernel(double eps, double sigma, int dim);
 //! The paper's Gaussian: b from eq. 6 by successive approximation, m_sp = ceil(2 pi b).
 kernel_spec make_gaussian_kernel(double eps, double R);
 

@@ -38,14 +38,23 @@ public:
     gpufft::backend used = gpufft::backend::cpu;
     std::unique_ptr<nufft::nufft3_backend> engine;
     std::int64_t n_src = 0, n_tgt = 0;
+
+    void set_points(std::int64_t n_sources,
+                    const double* const* src,
+                    std::int64_t n_targets,
+                    const double* const* tgt,
+                    int given_dim,
+                    memory where);
+    template <typename T>
+    void execute(const std::complex<T>* c, std::complex<T>* F, memory where, int ntransf);
 };
 
 nufft3_plan::nufft3_plan(int dim, double eps, const nufft3_options& options)
     : d_impl(std::make_unique<impl>())
 {
-    if (dim != 1 && dim != 2)
+    if (dim < 1 || dim > nufft::max_dim)
         throw std::invalid_argument("dim: " + std::to_string(dim) +
-                                    " is unsupported; use 1 or 2");
+                                    " is unsupported; use 1, 2 or 3");
     nufft::validate_eps(eps, options.precision);
     if (options.sign != -1 && options.sign != 1)
         throw std::invalid_argument("sign: " + std::to_string(options.sign) +
@@ -134,22 +143,43 @@ void check_count(const char* what, std::int64_t n)
 
 } // namespace
 
+void nufft3_plan::impl::set_points(std::int64_t n_sources,
+                                   const double* const* src,
+                                   std::int64_t n_targets,
+                                   const double* const* tgt,
+                                   int given_dim,
+                                   memory where)
+{
+    static const char* const src_name[] = { "x", "y", "z" };
+    static const char* const tgt_name[] = { "s", "t", "u" };
+    static const char* const forms[] = {
+        "", "x and s", "x, y and s, t", "x, y, z and s, t, u"
+    };
+    if (cfg.dim != given_dim)
+        throw std::invalid_argument("set_points: this plan is " +
+                                    std::to_string(cfg.dim) + "D; pass " +
+                                    forms[cfg.dim] + " only");
+    check_count("n_sources", n_sources);
+    check_count("n_targets", n_targets);
+    for (int a = 0; a < cfg.dim; ++a)
+        check_array(src_name[a], src[a], n_sources);
+    for (int a = 0; a < cfg.dim; ++a)
+        check_array(tgt_name[a], tgt[a], n_targets);
+    n_src = n_tgt = 0; // unusable until set_points succeeds
+    engine->set_points(n_sources, src, n_targets, tgt, where);
+    n_src = n_sources;
+    n_tgt = n_targets;
+}
+
 void nufft3_plan::set_points(std::int64_t n_sources,
                              const double* x,
                              std::int64_t n_targets,
                              const double* s,
                              memory where)
 {
-    if (d_impl->cfg.dim != 1)
-        throw std::invalid_argument("set_points: this plan is 2D; pass x, y and s, t");
-    check_count("n_sources", n_sources);
-    check_count("n_targets", n_targets);
-    check_array("x", x, n_sources);
-    check_array("s", s, n_targets);
-    d_impl->n_src = d_impl->n_tgt = 0; // unusable until set_points succeeds
-    d_impl->engine->set_points(n_sources, x, nullptr, n_targets, s, nullptr, where);
-    d_impl->n_src = n_sources;
-    d_impl->n_tgt = n_targets;
+    const double* src[] = { x };
+    const double* tgt[] = { s };
+    d_impl->set_points(n_sources, src, n_targets, tgt, 1, where);
 }
 
 void nufft3_plan::set_points(std::int64_t n_sources,
@@ -160,48 +190,64 @@ void nufft3_plan::set_points(std::int64_t n_sources,
                              const double* t,
                              memory where)
 {
-    if (d_impl->cfg.dim != 2)
-        throw std::invalid_argument("set_points: this plan is 1D; pass x and s only");
-    check_count("n_sources", n_sources);
-    check_count("n_targets", n_targets);
-    check_array("x", x, n_sources);
-    check_array("y", y, n_sources);
-    check_array("s", s, n_targets);
-    check_array("t", t, n_targets);
-    d_impl->n_src = d_impl->n_tgt = 0;
-    d_impl->engine->set_points(n_sources, x, y, n_targets, s, t, where);
-    d_impl->n_src = n_sources;
-    d_impl->n_tgt = n_targets;
+    const double* src[] = { x, y };
+    const double* tgt[] = { s, t };
+    d_impl->set_points(n_sources, src, n_targets, tgt, 2, where);
+}
+
+void nufft3_plan::set_points(std::int64_t n_sources,
+                             const double* x,
+                             const double* y,
+                             const double* z,
+                             std::int64_t n_targets,
+                             const double* s,
+                             const double* t,
+                             const double* u,
+                             memory where)
+{
+    const double* src[] = { x, y, z };
+    const double* tgt[] = { s, t, u };
+    d_impl->set_points(n_sources, src, n_targets, tgt, 3, where);
+}
+
+template <typename T>
+void nufft3_plan::impl::execute(const std::complex<T>* c,
+                                std::complex<T>* F,
+                                memory where,
+                                int ntransf)
+{
+    const gpufft::precision want =
+        sizeof(T) == 4 ? gpufft::precision::single : gpufft::precision::double_;
+    if (cfg.prec != want)
+        throw std::invalid_argument(
+            cfg.prec == precision::double_
+                ? "execute: this plan is double precision; pass complex<double>"
+                : "execute: this plan is single precision; pass complex<float>");
+    if (ntransf < 1)
+        throw std::invalid_argument("ntransf: " + std::to_string(ntransf) +
+                                    " strength vectors; at least 1 is needed");
+    if (n_src == 0)
+        throw std::runtime_error("execute: call set_points first");
+    check_array("c", c, n_src);
+    check_array("F", F, n_tgt);
+    check_finite_strengths(c, n_src * std::int64_t(ntransf), where);
+    engine->execute(c, F, where, ntransf);
 }
 
 void nufft3_plan::execute(const std::complex<float>* c,
                           std::complex<float>* F,
-                          memory where)
+                          memory where,
+                          int ntransf)
 {
-    if (d_impl->cfg.prec != precision::single)
-        throw std::invalid_argument(
-            "execute: this plan is double precision; pass complex<double>");
-    if (d_impl->n_src == 0)
-        throw std::runtime_error("execute: call set_points first");
-    check_array("c", c, d_impl->n_src);
-    check_array("F", F, d_impl->n_tgt);
-    check_finite_strengths(c, d_impl->n_src, where);
-    d_impl->engine->execute(c, F, where);
+    d_impl->execute(c, F, where, ntransf);
 }
 
 void nufft3_plan::execute(const std::complex<double>* c,
                           std::complex<double>* F,
-                          memory where)
+                          memory where,
+                          int ntransf)
 {
-    if (d_impl->cfg.prec != precision::double_)
-        throw std::invalid_argument(
-            "execute: this plan is single precision; pass complex<float>");
-    if (d_impl->n_src == 0)
-        throw std::runtime_error("execute: call set_points first");
-    check_array("c", c, d_impl->n_src);
-    check_array("F", F, d_impl->n_tgt);
-    check_finite_strengths(c, d_impl->n_src, where);
-    d_impl->engine->execute(c, F, where);
+    d_impl->execute(c, F, where, ntransf);
 }
 
 int nufft3_plan::dim() const { return d_impl->cfg.dim; }
@@ -215,8 +261,8 @@ std::int64_t nufft3_plan::n_sources() const { return d_impl->n_src; }
 std::int64_t nufft3_plan::n_targets() const { return d_impl->n_tgt; }
 std::int64_t nufft3_plan::grid_size(int axis) const
 {
-    if (axis < 0 || axis > 1)
-        throw std::invalid_argument("axis: must be 0 or 1");
+    if (axis < 0 || axis >= nufft::max_dim)
+        throw std::invalid_argument("axis: must be 0, 1 or 2");
     if (d_impl->n_src == 0 || axis >= d_impl->cfg.dim)
         return d_impl->n_src == 0 ? 0 : 1;
     return d_impl->engine->current_geometry().axis[axis].cells;

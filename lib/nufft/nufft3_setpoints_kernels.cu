@@ -55,8 +55,12 @@ __global__ void extent_kernel(const double* v, long long n, double* partial)
     }
 }
 
-__device__ __forceinline__ void
-place(const source_args& a, int dim, long long j, int first[2], double z0[2], int& bin)
+__device__ __forceinline__ void place(const source_args& a,
+                                      int dim,
+                                      long long j,
+                                      int first[max_axes],
+                                      double z0[max_axes],
+                                      int& bin)
 {
     bin = 0;
     for (int d = dim - 1; d >= 0; --d) {
@@ -73,8 +77,8 @@ __global__ void bin_count_kernel(source_args a, int dim, int* count, int* rank)
     const long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (j >= a.n)
         return;
-    int first[2];
-    double z0[2];
+    int first[max_axes];
+    double z0[max_axes];
     int bin;
     place(a, dim, j, first, z0, bin);
     rank[j] = atomicAdd(count + bin, 1);
@@ -87,8 +91,8 @@ permutation_kernel(source_args a, int dim, const int* start, const int* rank, in
     const long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (j >= a.n)
         return;
-    int first[2];
-    double z0[2];
+    int first[max_axes];
+    double z0[max_axes];
     int bin;
     place(a, dim, j, first, z0, bin);
     perm[start[bin] + rank[j]] = int(j);
@@ -98,37 +102,34 @@ permutation_kernel(source_args a, int dim, const int* start, const int* rank, in
  * The sorted arrays, written in order (one random 8-byte read per coordinate instead of
  * random writes to every array: a scatter costs a 32-byte sector per 4-byte store).
  */
+struct centres {
+    double s[max_axes];
+};
+
 template <typename T>
 __global__ void gather_sources_kernel(source_args a,
                                       int dim,
                                       const int* perm,
-                                      int* first0,
-                                      int* first1,
-                                      T* z00,
-                                      T* z01,
+                                      point_arrays<T> out,
                                       typename complex_of<T>::type* prephase,
-                                      double s_centre0,
-                                      double s_centre1,
+                                      centres sc,
                                       double sign)
 {
     const long long pos = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (pos >= a.n)
         return;
     const int j = perm[pos];
-    int first[2];
-    double z0[2];
+    int first[max_axes];
+    double z0[max_axes];
     int bin;
     place(a, dim, j, first, z0, bin);
-    first0[pos] = first[0];
-    z00[pos] = T(z0[0]);
-    if (dim == 2) {
-        first1[pos] = first[1];
-        z01[pos] = T(z0[1]);
+    double phase = 0;
+    for (int d = 0; d < dim; ++d) {
+        out.first[d][pos] = first[d];
+        out.z0[d][pos] = T(z0[d]);
+        phase += sc.s[d] * (a.x[d][j] - a.axis[d].centre);
     }
     if (prephase) {
-        double phase = s_centre0 * (a.x[0][j] - a.axis[0].centre);
-        if (dim == 2)
-            phase += s_centre1 * (a.x[1][j] - a.axis[1].centre);
         double sn, cs;
         sincos(sign * phase, &sn, &cs);
         prephase[pos] = { T(cs), T(sn) };
@@ -162,17 +163,17 @@ __global__ void subproblem_fill_kernel(const int* nsub,
         *total = s0 + nsub[b];
 }
 
+struct target_axes {
+    target_axis a[max_axes];
+};
+
 template <typename T>
-__global__ void targets_kernel(target_axis a0,
-                               target_axis a1,
+__global__ void targets_kernel(target_axes ta,
                                int dim,
                                long long n,
                                kernel_spec ker,
                                double sign,
-                               int* first0,
-                               int* first1,
-                               T* z00,
-                               T* z01,
+                               point_arrays<T> out,
                                typename complex_of<T>::type* post)
 {
     const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -181,14 +182,14 @@ __global__ void targets_kernel(target_axis a0,
     double phase = 0;
     T khat = 1;
     for (int d = 0; d < dim; ++d) {
-        const target_axis& a = d == 0 ? a0 : a1;
+        const target_axis& a = ta.a[d];
         const double s = a.s[k];
         const double v = (s - a.centre) * a.inv_ds;
         long long f;
         double z;
         split_coordinate(v, ker.half_width, f, z);
-        (d == 0 ? first0 : first1)[k] = int(f);
-        (d == 0 ? z00 : z01)[k] = T(z);
+        out.first[d][k] = int(f);
+        out.z0[d][k] = T(z);
         phase += s * a.x_centre;
         khat *= kernel_transform<T>(ker, T(v * a.xi_per_cell));
     }
@@ -259,29 +260,18 @@ template <typename T>
 void launch_gather_sources(const source_args& a,
                            int dim,
                            const int* perm,
-                           int* first0,
-                           int* first1,
-                           T* z00,
-                           T* z01,
+                           const point_arrays<T>& out,
                            std::complex<T>* prephase,
-                           double s_centre0,
-                           double s_centre1,
+                           const double* s_centre,
                            double sign,
                            void* stream)
 {
+    centres sc{};
+    for (int d = 0; d < dim; ++d)
+        sc.s[d] = s_centre[d];
     gather_sources_kernel<T>
         <<<blocks_for(a.n), threads_per_block, 0, as_stream(stream)>>>(
-            a,
-            dim,
-            perm,
-            first0,
-            first1,
-            z00,
-            z01,
-            device_complex(prephase),
-            s_centre0,
-            s_centre1,
-            sign);
+            a, dim, perm, out, device_complex(prephase), sc, sign);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 
@@ -311,21 +301,20 @@ void launch_subproblem_fill(const int* nsub,
 }
 
 template <typename T>
-void launch_targets(const target_axis& a0,
-                    const target_axis& a1,
+void launch_targets(const target_axis* axes,
                     int dim,
                     std::int64_t n,
                     const kernel_spec& ker,
                     double sign,
-                    int* first0,
-                    int* first1,
-                    T* z00,
-                    T* z01,
+                    const point_arrays<T>& out,
                     std::complex<T>* post,
                     void* stream)
 {
+    target_axes ta{};
+    for (int d = 0; d < dim; ++d)
+        ta.a[d] = axes[d];
     targets_kernel<T><<<blocks_for(n), threads_per_block, 0, as_stream(stream)>>>(
-        a0, a1, dim, n, ker, sign, first0, first1, z00, z01, device_complex(post));
+        ta, dim, n, ker, sign, out, device_complex(post));
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 
@@ -337,58 +326,27 @@ void launch_precorrection(const kernel_spec& ker, std::int64_t M, T* out, void* 
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 
-template void launch_gather_sources<float>(const source_args&,
-                                           int,
-                                           const int*,
-                                           int*,
-                                           int*,
-                                           float*,
-                                           float*,
-                                           std::complex<float>*,
-                                           double,
-                                           double,
-                                           double,
-                                           void*);
-template void launch_targets<float>(const target_axis&,
-                                    const target_axis&,
-                                    int,
-                                    std::int64_t,
-                                    const kernel_spec&,
-                                    double,
-                                    int*,
-                                    int*,
-                                    float*,
-                                    float*,
-                                    std::complex<float>*,
-                                    void*);
-template void
-launch_precorrection<float>(const kernel_spec&, std::int64_t, float*, void*);
-template void launch_gather_sources<double>(const source_args&,
-                                            int,
-                                            const int*,
-                                            int*,
-                                            int*,
-                                            double*,
-                                            double*,
-                                            std::complex<double>*,
-                                            double,
-                                            double,
-                                            double,
-                                            void*);
-template void launch_targets<double>(const target_axis&,
-                                     const target_axis&,
-                                     int,
-                                     std::int64_t,
-                                     const kernel_spec&,
-                                     double,
-                                     int*,
-                                     int*,
-                                     double*,
-                                     double*,
-                                     std::complex<double>*,
-                                     void*);
-template void
-launch_precorrection<double>(const kernel_spec&, std::int64_t, double*, void*);
+#define GPUFFT_NUFFT3_SETPOINTS(T)                                 \
+    template void launch_gather_sources<T>(const source_args&,     \
+                                           int,                    \
+                                           const int*,             \
+                                           const point_arrays<T>&, \
+                                           std::complex<T>*,       \
+                                           const double*,          \
+                                           double,                 \
+                                           void*);                 \
+    template void launch_targets<T>(const target_axis*,            \
+                                    int,                           \
+                                    std::int64_t,                  \
+                                    const kernel_spec&,            \
+                                    double,                        \
+                                    const point_arrays<T>&,        \
+                                    std::complex<T>*,              \
+                                    void*);                        \
+    template void launch_precorrection<T>(const kernel_spec&, std::int64_t, T*, void*);
+
+GPUFFT_NUFFT3_SETPOINTS(float)
+GPUFFT_NUFFT3_SETPOINTS(double)
 
 } // namespace nufft
 } // namespace gpufft

@@ -5,9 +5,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Spreading of the type-3 NUFFT (nufft3_cuda_kernels.h): one block per subproblem
-// spreads its sources into a shared-memory tile (shared atomics only), then adds the
-// tile, pre-corrected, into the grid (one global atomic per non-zero tile cell).
+// Spreading of the type-3 NUFFT (nufft3_cuda_kernels.h): one block per subproblem and
+// strength vector spreads its sources into a shared-memory tile (shared atomics only),
+// then adds the tile, pre-corrected, into the grid (one global atomic per non-zero tile
+// cell).
 
 #include "nufft3_cuda_device.cuh"
 
@@ -25,15 +26,23 @@ __device__ __forceinline__ void atomic_add(typename complex_of<T>::type* p,
     atomicAdd(&p->y, v.y);
 }
 
-//! One block per subproblem: spread into a shared tile, then add it to the grid.
+//! The pre-correction of up to three axes, by value.
+template <typename T>
+struct precorrections {
+    const T* p[max_axes];
+};
+
+/*!
+ * One block per subproblem and strength vector (blockIdx.y): spread into a shared
+ * tile, then add it to that vector's grid. DIM is a template parameter so the 1D and 2D
+ * loops carry no branch for the third axis.
+ */
 template <typename T, int DIM, int MAXW>
 __global__ void spread_kernel(spread_args a,
-                              const T* z0x,
-                              const T* z0y,
+                              point_arrays<T> src,
                               const typename complex_of<T>::type* c,
                               const typename complex_of<T>::type* prephase,
-                              const T* precorr0,
-                              const T* precorr1,
+                              precorrections<T> pc,
                               kernel_spec ker,
                               typename complex_of<T>::type* grid)
 {
@@ -43,15 +52,21 @@ __global__ void spread_kernel(spread_args a,
     const int sub = blockIdx.x;
     if (sub >= *a.sub_total)
         return;
+    c += blockIdx.y * a.n_sources;
+    grid += blockIdx.y * a.grid_cells;
     const int b = a.sub_bin[sub];
     const int begin = a.bin_start[b] + a.sub_offset[sub];
     const int count = min(max_subproblem, a.bin_count[b] - a.sub_offset[sub]);
     const int W = a.taps;
-    const int bx = DIM == 2 ? b % a.nbins0 : b;
-    const int by = DIM == 2 ? b / a.nbins0 : 0;
-    const int ox = bx * a.bin[0], oy = by * a.bin[1];
-    const int tx = a.bin[0] + W - 1, ty = DIM == 2 ? a.bin[1] + W - 1 : 1;
-    for (int i = threadIdx.x; i < tx * ty; i += blockDim.x)
+    const int bx = DIM == 1 ? b : b % a.nbins[0];
+    const int by = DIM == 1   ? 0
+                   : DIM == 2 ? b / a.nbins[0]
+                              : (b / a.nbins[0]) % a.nbins[1];
+    const int bz = DIM == 3 ? b / (a.nbins[0] * a.nbins[1]) : 0;
+    const int ox = bx * a.bin[0], oy = by * a.bin[1], oz = bz * a.bin[2];
+    const int tx = a.bin[0] + W - 1, ty = DIM >= 2 ? a.bin[1] + W - 1 : 1;
+    const int tz = DIM == 3 ? a.bin[2] + W - 1 : 1;
+    for (int i = threadIdx.x; i < tx * ty * tz; i += blockDim.x)
         tile[i] = C{ 0, 0 };
     __syncthreads();
 
@@ -63,57 +78,72 @@ __global__ void spread_kernel(spread_args a,
             v = C{ v.x * p.x - v.y * p.y, v.x * p.y + v.y * p.x };
         }
         T kx[MAXW];
-        const T zx = z0x[pos];
+        const T zx = src.z0[0][pos];
 #pragma unroll
         for (int q = 0; q < MAXW; ++q)
             if (q < W)
                 kx[q] = kernel_value<T>(ker, zx + T(q));
-        const int lx = a.first[0][pos] - ox;
+        const int lx = src.first[0][pos] - ox;
         if (DIM == 1) {
 #pragma unroll
             for (int q = 0; q < MAXW; ++q)
                 if (q < W)
                     atomic_add<T>(tile + lx + q, C{ v.x * kx[q], v.y * kx[q] });
         } else {
-            const T zy = z0y[pos];
-            const int ly = a.first[1][pos] - oy;
-            for (int r = 0; r < W; ++r) {
-                const T ky = kernel_value<T>(ker, zy + T(r));
-                const C vr{ v.x * ky, v.y * ky };
-                C* row = tile + (ly + r) * tx + lx;
+            const T zy = src.z0[1][pos];
+            const int ly = src.first[1][pos] - oy;
+            const int planes = DIM == 3 ? W : 1;
+            const T zz = DIM == 3 ? src.z0[2][pos] : T(0);
+            const int lz = DIM == 3 ? src.first[2][pos] - oz : 0;
+            for (int l = 0; l < planes; ++l) {
+                C vl = v;
+                if (DIM == 3) {
+                    const T kz = kernel_value<T>(ker, zz + T(l));
+                    vl = C{ v.x * kz, v.y * kz };
+                }
+                C* plane = tile + (lz + l) * tx * ty;
+                for (int r = 0; r < W; ++r) {
+                    const T ky = kernel_value<T>(ker, zy + T(r));
+                    const C vr{ vl.x * ky, vl.y * ky };
+                    C* row = plane + (ly + r) * tx + lx;
 #pragma unroll
-                for (int q = 0; q < MAXW; ++q)
-                    if (q < W)
-                        atomic_add<T>(row + q, C{ vr.x * kx[q], vr.y * kx[q] });
+                    for (int q = 0; q < MAXW; ++q)
+                        if (q < W)
+                            atomic_add<T>(row + q, C{ vr.x * kx[q], vr.y * kx[q] });
+                }
             }
         }
     }
     __syncthreads();
 
-    for (int i = threadIdx.x; i < tx * ty; i += blockDim.x) {
+    for (int i = threadIdx.x; i < tx * ty * tz; i += blockDim.x) {
         const C v = tile[i];
         if (v.x == T(0) && v.y == T(0))
             continue;
-        const long long gx = ox + i % tx, gy = oy + i / tx;
-        if (gx >= a.cells[0] || gy >= a.cells[1])
+        const long long gx = ox + i % tx;
+        const long long gy = DIM >= 2 ? oy + (i / tx) % ty : 0;
+        const long long gz = DIM == 3 ? oz + i / (tx * ty) : 0;
+        if (gx >= a.cells[0] || gy >= a.cells[1] || gz >= a.cells[2])
             continue; // only zeros live past the grid's edge
-        T corr = precorr0[gx];
-        if (DIM == 2)
-            corr *= precorr1[gy];
-        atomic_add<T>(grid + gy * a.cells[0] + gx, C{ v.x * corr, v.y * corr });
+        T corr = pc.p[0][gx];
+        if (DIM >= 2)
+            corr *= pc.p[1][gy];
+        if (DIM == 3)
+            corr *= pc.p[2][gz];
+        atomic_add<T>(grid + (gz * a.cells[1] + gy) * a.cells[0] + gx,
+                      C{ v.x * corr, v.y * corr });
     }
 }
 
 template <typename T, int DIM, int MAXW>
 void spread_with(const spread_args& a,
                  unsigned blocks,
+                 int ntransf,
                  std::size_t tile_bytes,
-                 const T* z0x,
-                 const T* z0y,
+                 const point_arrays<T>& src,
                  const std::complex<T>* c,
                  const std::complex<T>* prephase,
-                 const T* precorr0,
-                 const T* precorr1,
+                 const precorrections<T>& pc,
                  const kernel_spec& ker,
                  std::complex<T>* grid,
                  cudaStream_t st)
@@ -122,16 +152,36 @@ void spread_with(const spread_args& a,
     if (tile_bytes > 48 * 1024)
         GPUFFT_CUDA_CHECK(cudaFuncSetAttribute(
             fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(tile_bytes)));
-    fn<<<blocks, threads_per_block, tile_bytes, st>>>(a,
-                                                      z0x,
-                                                      z0y,
-                                                      device_complex(c),
-                                                      device_complex(prephase),
-                                                      precorr0,
-                                                      precorr1,
-                                                      ker,
-                                                      device_complex(grid));
+    const dim3 shape(blocks, unsigned(ntransf));
+    fn<<<shape, threads_per_block, tile_bytes, st>>>(a,
+                                                     src,
+                                                     device_complex(c),
+                                                     device_complex(prephase),
+                                                     pc,
+                                                     ker,
+                                                     device_complex(grid));
     GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+template <typename T, int DIM>
+void spread_dim(const spread_args& a,
+                unsigned blocks,
+                int ntransf,
+                std::size_t tile_bytes,
+                const point_arrays<T>& src,
+                const std::complex<T>* c,
+                const std::complex<T>* prephase,
+                const precorrections<T>& pc,
+                const kernel_spec& ker,
+                std::complex<T>* grid,
+                cudaStream_t st)
+{
+    // Tap counts are compile-time bounds so the tap loops unroll into registers.
+    const int W = ker.taps;
+    auto f = W <= 8    ? spread_with<T, DIM, 8>
+             : W <= 16 ? spread_with<T, DIM, 16>
+                       : spread_with<T, DIM, max_taps>;
+    f(a, blocks, ntransf, tile_bytes, src, c, prephase, pc, ker, grid, st);
 }
 
 } // namespace
@@ -140,81 +190,47 @@ template <typename T>
 void launch_spread(const spread_args& a,
                    int dim,
                    unsigned blocks,
+                   int ntransf,
                    std::size_t tile_bytes,
-                   const T* z0x,
-                   const T* z0y,
+                   const point_arrays<T>& src,
                    const std::complex<T>* c,
                    const std::complex<T>* prephase,
-                   const T* precorr0,
-                   const T* precorr1,
+                   const T* const* precorr,
                    const kernel_spec& ker,
                    std::complex<T>* grid,
                    void* stream)
 {
-    // Tap counts are compile-time bounds so the tap loops unroll into registers.
-    const int W = ker.taps;
+    precorrections<T> pc{};
+    for (int d = 0; d < dim; ++d)
+        pc.p[d] = precorr[d];
     const cudaStream_t st = as_stream(stream);
-    if (dim == 1) {
-        auto f = W <= 8    ? spread_with<T, 1, 8>
-                 : W <= 16 ? spread_with<T, 1, 16>
-                           : spread_with<T, 1, max_taps>;
-        f(a,
-          blocks,
-          tile_bytes,
-          z0x,
-          nullptr,
-          c,
-          prephase,
-          precorr0,
-          nullptr,
-          ker,
-          grid,
-          st);
-    } else {
-        auto f = W <= 8    ? spread_with<T, 2, 8>
-                 : W <= 16 ? spread_with<T, 2, 16>
-                           : spread_with<T, 2, max_taps>;
-        f(a,
-          blocks,
-          tile_bytes,
-          z0x,
-          z0y,
-          c,
-          prephase,
-          precorr0,
-          precorr1,
-          ker,
-          grid,
-          st);
-    }
+    if (dim == 1)
+        spread_dim<T, 1>(
+            a, blocks, ntransf, tile_bytes, src, c, prephase, pc, ker, grid, st);
+    else if (dim == 2)
+        spread_dim<T, 2>(
+            a, blocks, ntransf, tile_bytes, src, c, prephase, pc, ker, grid, st);
+    else
+        spread_dim<T, 3>(
+            a, blocks, ntransf, tile_bytes, src, c, prephase, pc, ker, grid, st);
 }
 
-template void launch_spread<float>(const spread_args&,
-                                   int,
-                                   unsigned,
-                                   std::size_t,
-                                   const float*,
-                                   const float*,
-                                   const std::complex<float>*,
-                                   const std::complex<float>*,
-                                   const float*,
-                                   const float*,
-                                   const kernel_spec&,
-                                   std::complex<float>*,
+#define GPUFFT_NUFFT3_SPREAD(T)                            \
+    template void launch_spread<T>(const spread_args&,     \
+                                   int,                    \
+                                   unsigned,               \
+                                   int,                    \
+                                   std::size_t,            \
+                                   const point_arrays<T>&, \
+                                   const std::complex<T>*, \
+                                   const std::complex<T>*, \
+                                   const T* const*,        \
+                                   const kernel_spec&,     \
+                                   std::complex<T>*,       \
                                    void*);
-template void launch_spread<double>(const spread_args&,
-                                    int,
-                                    unsigned,
-                                    std::size_t,
-                                    const double*,
-                                    const double*,
-                                    const std::complex<double>*,
-                                    const std::complex<double>*,
-                                    const double*,
-                                    const double*,
-                                    const kernel_spec&,
-                                    std::complex<double>*,
-                                    void*);
+
+GPUFFT_NUFFT3_SPREAD(float)
+GPUFFT_NUFFT3_SPREAD(double)
 
 } // namespace nufft
 } // namespace gpufft

@@ -20,12 +20,15 @@ except ImportError:
     from gnuradio import gpufft
 
 
-def direct_nudft(c, x, s, y=None, t=None, sign=-1):
-    """F[k] = sum_j c[j] exp(sign 1j (s[k] x[j] + t[k] y[j])) in double."""
+def direct_nudft(c, x, s, y=None, t=None, sign=-1, z=None, u=None):
+    """F[k] = sum_j c[j] exp(sign 1j (s[k] x[j] + t[k] y[j] + u[k] z[j])) in double;
+    c of shape (ntransf, n) gives (ntransf, m)."""
     phase = np.outer(s, x)
     if y is not None:
         phase += np.outer(t, y)
-    return np.exp(sign * 1j * phase) @ c.astype(np.complex128)
+    if z is not None:
+        phase += np.outer(u, z)
+    return (np.exp(sign * 1j * phase) @ c.astype(np.complex128).T).T
 
 
 def rel_error(a, b):
@@ -92,7 +95,9 @@ class qa_nufft3(gr_unittest.TestCase):
         with self.assertRaises(ValueError):
             gpufft.nufft3_plan(1, 1e-7, precision="single")
         with self.assertRaises(ValueError):
-            gpufft.nufft3_plan(3, 1e-6)
+            gpufft.nufft3_plan(4, 1e-6)
+        with self.assertRaisesRegex(ValueError, "dim"):
+            gpufft.nufft3_plan(0, 1e-6)
         with self.assertRaises(ValueError):
             gpufft.nufft3_plan(1, 1e-6, kernel="kaiser")
         plan = gpufft.nufft3_plan(2, 1e-6)
@@ -122,6 +127,82 @@ class qa_nufft3(gr_unittest.TestCase):
         x, s = self.points(10, 10, 1e4, 1e4)
         with self.assertRaisesRegex(ValueError, "memory budget"):
             small.set_points(x, s)
+
+    def test_005_3d_meets_eps(self):
+        for backend in self.backends:
+            for precision, dtype, eps in (("single", np.complex64, 1e-5),
+                                          ("double", np.complex128, 1e-10)):
+                plan = gpufft.nufft3_plan(3, eps, precision=precision, backend=backend)
+                x, s = self.points(1501, 201, 1.5, 8.0)
+                y, t = self.points(1501, 201, 1.0, 6.0)
+                z, u = self.points(1501, 201, 2.0, 5.0)
+                plan.set_points(x, y, z, s, t, u)
+                self.assertEqual(len(plan.grid_shape), 3)
+                c = self.strengths(1501, dtype)
+                F = plan.execute(c)
+                self.assertEqual(F.dtype, dtype)
+                self.assertEqual(F.shape, (201,))
+                ref = direct_nudft(c, x, s, y, t, -1, z, u)
+                self.assertLessEqual(rel_error(F, ref), eps)
+
+    def test_006_batch_matches_single_executes(self):
+        for backend in self.backends:
+            for dim in (1, 2, 3):
+                plan = gpufft.nufft3_plan(dim, 1e-9, backend=backend)
+                pts = [self.points(777, 99, 1.5, 7.0) for _ in range(dim)]
+                xs, ss = [p[0] for p in pts], [p[1] for p in pts]
+                plan.set_points(*xs, *ss)
+                c = np.stack([self.strengths(777, np.complex128) for _ in range(5)])
+                F = plan.execute(c)
+                self.assertEqual(F.shape, (5, 99))
+                for v in range(5):
+                    one = plan.execute(c[v])
+                    self.assertLessEqual(rel_error(F[v], one), 1e-13)
+                ref = direct_nudft(c, xs[0], ss[0],
+                                   xs[1] if dim > 1 else None, ss[1] if dim > 1 else None,
+                                   -1, xs[2] if dim > 2 else None, ss[2] if dim > 2 else None)
+                self.assertLessEqual(rel_error(F, ref), 1e-9)
+                # A batch of one is a (1, n) array in and a (1, m) array out.
+                self.assertEqual(plan.execute(c[:1]).shape, (1, 99))
+
+    def test_007_bad_3d_and_batch_input(self):
+        plan = gpufft.nufft3_plan(3, 1e-6)
+        x, s = self.points(10, 10, 1, 1)
+        with self.assertRaisesRegex(ValueError, "3D"):
+            plan.set_points(x, s)
+        with self.assertRaisesRegex(ValueError, "3D"):
+            plan.set_points(x, x, s, s)
+        with self.assertRaisesRegex(ValueError, "x and z"):
+            plan.set_points(x, x, x[:9], s, s, s)
+        with self.assertRaisesRegex(ValueError, "s and u"):
+            plan.set_points(x, x, x, s, s, s[:9])
+        bad = x.copy()
+        bad[2] = np.inf
+        with self.assertRaisesRegex(ValueError, "z: 1"):
+            plan.set_points(x, x, bad, s, s, s)
+        with self.assertRaisesRegex(ValueError, "u: 1"):
+            plan.set_points(x, x, x, s, s, bad)
+        with self.assertRaisesRegex(ValueError, "z"):
+            plan.set_points(x, x, np.zeros((2, 5)), s, s, s)
+        with self.assertRaises(ValueError):
+            plan.set_points(x, x, "abc", s, s, s)
+        plan.set_points(x, x, x, s, s, s)
+        with self.assertRaisesRegex(ValueError, "strengths per vector"):
+            plan.execute(np.zeros((3, 9), np.complex128))
+        with self.assertRaisesRegex(ValueError, "dimensions"):
+            plan.execute(np.zeros((2, 3, 10), np.complex128))
+        with self.assertRaisesRegex(ValueError, "strength vectors"):
+            plan.execute(np.zeros((0, 10), np.complex128))
+        c = np.zeros((2, 10), np.complex128)
+        c[1, 4] = np.nan
+        with self.assertRaisesRegex(ValueError, "strength 14"):
+            plan.execute(c)
+        with self.assertRaises(ValueError):
+            plan.execute(np.array(["a"] * 10))
+        # Lists are arrays too: one vector, or a batch of rows.
+        F = plan.execute([[1.0] * 10, [0.5j] * 10])
+        self.assertEqual(F.shape, (2, 10))
+        self.assertLessEqual(rel_error(F[1], 0.5j * plan.execute([1.0] * 10)), 1e-12)
 
 
 if __name__ == '__main__':

@@ -13,16 +13,32 @@
 
 #include "reference.h"
 #include <gnuradio/gpufft/nufft3_plan.h>
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <vector>
 
 namespace gpufft_test {
 
-//! Sources and targets: y and t empty in 1D.
+//! Sources and targets: y, t empty in 1D, z, u empty below 3D.
 struct nufft3_points {
-    std::vector<double> x, y, s, t;
+    std::vector<double> x, y, z, s, t, u;
+    int dim() const { return z.empty() ? (y.empty() ? 1 : 2) : 3; }
 };
+
+//! How the sources lie in their box.
+enum class layout {
+    uniform,   //!< uniform in the box
+    clustered, //!< all in a random 1 % of the box (per axis)
+    crowded,   //!< half of them inside one fine-grid cell, the rest uniform
+};
+
+inline const char* to_string(layout l)
+{
+    return l == layout::uniform     ? "uniform"
+           : l == layout::clustered ? "clustered"
+                                    : "crowded";
+}
 
 /*!
  * n sources uniform in a box of half-width `x_half` around a random centre, m targets
@@ -47,27 +63,71 @@ inline nufft3_points random_points(int dim,
     };
     fill(p.x, n, x_half);
     fill(p.s, m, s_half);
-    if (dim == 2) {
+    if (dim >= 2) {
         fill(p.y, n, 0.7 * x_half);
         fill(p.t, m, 1.3 * s_half);
+    }
+    if (dim == 3) {
+        fill(p.z, n, 1.2 * x_half);
+        fill(p.u, m, 0.8 * s_half);
     }
     return p;
 }
 
-//! F[k] = sum_j c[j] exp(sign i (s[k] x[j] + t[k] y[j])) in double, for targets [0,
-//! count).
+/*!
+ * random_points with the sources rearranged by `l`: clustered moves them into a random
+ * 1 % of their box (the box the plan sees shrinks with them), crowded puts every other
+ * source within 1e-6 of the box's half-width around one random source (one cell of any
+ * fine grid).
+ */
+inline nufft3_points random_points(int dim,
+                                   std::size_t n,
+                                   std::size_t m,
+                                   double x_half,
+                                   double s_half,
+                                   std::uint64_t seed,
+                                   layout l)
+{
+    nufft3_points p = random_points(dim, n, m, x_half, s_half, seed);
+    if (l == layout::uniform)
+        return p;
+    std::mt19937_64 rng(seed ^ 0x5bd1e995u);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (std::vector<double>* v : { &p.x, &p.y, &p.z }) {
+        if (v->empty())
+            continue;
+        const double half = x_half * (v == &p.x ? 1.0 : v == &p.y ? 0.7 : 1.2);
+        if (l == layout::clustered) {
+            const double centre = (*v)[0] + 0.99 * half * u(rng);
+            for (auto& e : *v)
+                e = centre + 0.01 * half * u(rng);
+        } else {
+            const double centre = (*v)[0];
+            for (std::size_t j = 0; j < v->size(); j += 2)
+                (*v)[j] = centre + 1e-6 * half * u(rng);
+        }
+    }
+    return p;
+}
+
+//! F[k] = sum_j c[j] exp(sign i (s[k] x[j] + t[k] y[j] + u[k] z[j])) in double, for
+//! targets [0, count).
 template <typename T>
 std::vector<cd> direct_nudft(const nufft3_points& p,
                              const std::complex<T>* c,
                              int sign,
                              std::size_t count)
 {
-    const bool two = !p.y.empty();
+    const int dim = p.dim();
     std::vector<cd> F(count);
     for (std::size_t k = 0; k < count; ++k) {
         cd acc = 0;
         for (std::size_t j = 0; j < p.x.size(); ++j) {
-            const double ph = p.s[k] * p.x[j] + (two ? p.t[k] * p.y[j] : 0.0);
+            double ph = p.s[k] * p.x[j];
+            if (dim >= 2)
+                ph += p.t[k] * p.y[j];
+            if (dim == 3)
+                ph += p.u[k] * p.z[j];
             acc += cd(c[j]) * cd(std::cos(ph), sign * std::sin(ph));
         }
         F[k] = acc;
@@ -79,8 +139,18 @@ inline void set_points(gr::gpufft::nufft3_plan& plan,
                        const nufft3_points& p,
                        gr::gpufft::memory where = gr::gpufft::memory::host)
 {
-    if (p.y.empty())
+    if (p.dim() == 1)
         plan.set_points(p.x.size(), p.x.data(), p.s.size(), p.s.data(), where);
+    else if (p.dim() == 3)
+        plan.set_points(p.x.size(),
+                        p.x.data(),
+                        p.y.data(),
+                        p.z.data(),
+                        p.s.size(),
+                        p.s.data(),
+                        p.t.data(),
+                        p.u.data(),
+                        where);
     else
         plan.set_points(p.x.size(),
                         p.x.data(),
@@ -106,6 +176,39 @@ plan_error(gr::gpufft::nufft3_plan& plan, const nufft3_points& p, std::uint64_t 
         return 1e300;
     const auto ref = direct_nudft(p, c.data(), plan.sign(), F.size());
     return rel_l2_error(F.data(), ref.data(), F.size());
+}
+
+/*!
+ * ntransf strength vectors in one execute against one execute each (must agree to
+ * rounding: the same stages on the same grid) and against the direct sum on the first
+ * `check` targets; returns the largest relative l2 error of any vector against the
+ * direct sum (1e300 when an output was left unwritten) and the largest batch-vs-single
+ * difference in *batch_vs_single.
+ */
+template <typename T>
+double batch_error(gr::gpufft::nufft3_plan& plan,
+                   const nufft3_points& p,
+                   int ntransf,
+                   std::uint64_t seed,
+                   std::size_t check,
+                   double* batch_vs_single = nullptr)
+{
+    const std::size_t n = p.x.size(), m = p.s.size();
+    const auto c = random_complex<T>(n * ntransf, seed);
+    std::vector<std::complex<T>> F(m * ntransf, poison<T>()), one(m, poison<T>());
+    plan.execute(c.data(), F.data(), gr::gpufft::memory::host, ntransf);
+    if (!all_finite(F.data(), F.size()))
+        return 1e300;
+    double worst = 0, diff = 0;
+    for (int v = 0; v < ntransf; ++v) {
+        plan.execute(c.data() + v * n, one.data());
+        diff = std::max(diff, rel_l2_error(F.data() + v * m, one.data(), m));
+        const auto ref = direct_nudft(p, c.data() + v * n, plan.sign(), check);
+        worst = std::max(worst, rel_l2_error(F.data() + v * m, ref.data(), check));
+    }
+    if (batch_vs_single)
+        *batch_vs_single = diff;
+    return worst;
 }
 
 } // namespace gpufft_test

@@ -6,7 +6,8 @@
  */
 
 // Type-3 NUFFT, CPU backend: accuracy against a direct NUDFT over the supported eps
-// range, plan re-use, and the errors bad input must give.
+// range (eps as a promise: every eps, 1-3D, three source layouts, 20 fresh seeds each),
+// batches, plan re-use, and the errors bad input must give.
 
 #include "nufft/nufft3_checks.h"
 #include "test_harness.h"
@@ -39,9 +40,11 @@ double run_case(int dim, double eps, nufft_kernel kernel, double up, int sign = 
         cpu_options(sizeof(T) == 4 ? precision::single : precision::double_, kernel, up);
     o.sign = sign;
     nufft3_plan plan(dim, eps, o);
-    // 1D: X S = 3 * 60 (a grid of a few hundred cells); 2D: about 40 x 40.
-    const auto p = dim == 1 ? random_points(1, 3000, 700, 3.0, 60.0, seed)
-                            : random_points(2, 2000, 400, 2.0, 12.0, seed);
+    // 1D: X S = 3 * 60 (a grid of a few hundred cells); 2D: about 40 x 40; 3D: about
+    // 20^3.
+    const auto p = dim == 1   ? random_points(1, 3000, 700, 3.0, 60.0, seed)
+                   : dim == 2 ? random_points(2, 2000, 400, 2.0, 12.0, seed)
+                              : random_points(3, 1500, 301, 1.5, 7.0, seed);
     set_points(plan, p);
     const double err = plan_error<T>(plan, p, seed + 1);
     std::printf("    dim %d %s %s eps %.0e up %.2f (grid %lld x %lld, %g taps): err %.2e "
@@ -85,10 +88,164 @@ GPUFFT_TEST(es_2d_double_meets_eps)
         GPUFFT_CHECK_LE(run_case<double>(2, eps, nufft_kernel::es, 0), eps);
 }
 
+GPUFFT_TEST(es_3d_float_meets_eps)
+{
+    for (double eps : { 1e-2, 1e-4, 1e-5 })
+        GPUFFT_CHECK_LE(run_case<float>(3, eps, nufft_kernel::es, 0), eps);
+    // Below 1e-5 the correction factors of three axes amplify float rounding past eps:
+    // refused, naming the floor.
+    GPUFFT_CHECK_THROWS(nufft3_plan(3, 1e-6, cpu_options(precision::single)),
+                        std::invalid_argument,
+                        "rounding");
+}
+
+GPUFFT_TEST(es_3d_double_meets_eps)
+{
+    for (double eps : { 1e-3, 1e-7, 1e-10, 1e-12 })
+        GPUFFT_CHECK_LE(run_case<double>(3, eps, nufft_kernel::es, 0), eps);
+    GPUFFT_CHECK_LE(run_case<double>(3, 1e-6, nufft_kernel::es, 1.25), 1e-6);
+    GPUFFT_CHECK_LE(run_case<double>(3, 1e-6, nufft_kernel::gaussian, 0), 1e-6);
+    GPUFFT_CHECK_LE(run_case<double>(3, 1e-9, nufft_kernel::es, 0, +1), 1e-9);
+}
+
+/*
+ * eps is a promise: every supported eps (decades), 1-3D, both precisions, uniform,
+ * clustered and crowded sources, 20 fresh seeds each (printed), odd point counts.
+ */
+template <typename T>
+void check_promise(int dim, layout l)
+{
+    const bool single = sizeof(T) == 4;
+    // Single precision: 1e-6 is reachable in 1D and 2D (the rounding floor refuses it in
+    // 3D), and promised for sources that do not pile up: a grid cell summing n sources
+    // in float rounds to about 6e-8 sqrt(n / 2) of its value (docs/nufft3.md), 1e-6 at
+    // n = 600 already, so clustered and crowded sets are held to 1e-5.
+    const int lowest = !single ? 12 : (dim < 3 && l == layout::uniform) ? 6 : 5;
+    const int seeds = 20;
+    for (int e = 1; e <= lowest; ++e) {
+        const double eps = std::pow(10.0, -e);
+        nufft3_plan plan(
+            dim, eps, cpu_options(single ? precision::single : precision::double_));
+        double worst = 0;
+        for (int r = 0; r < seeds; ++r) {
+            const std::uint64_t seed = fresh_seed();
+            const auto p = dim == 1   ? random_points(1, 701, 153, 3.0, 60.0, seed, l)
+                           : dim == 2 ? random_points(2, 601, 131, 2.0, 12.0, seed, l)
+                                      : random_points(3, 401, 97, 1.5, 7.0, seed, l);
+            set_points(plan, p);
+            const double err = plan_error<T>(plan, p, seed + 1);
+            worst = std::max(worst, err);
+            std::printf("    %sdim %d %s %s eps %.0e: err %.2e (seed %llu)\n",
+                        err > eps ? "MISS " : "",
+                        dim,
+                        single ? "float" : "double",
+                        to_string(l),
+                        eps,
+                        err,
+                        (unsigned long long)seed);
+            GPUFFT_CHECK_LE(err, eps);
+        }
+        std::printf(
+            "  dim %d %s %s eps %.0e: worst of %d seeds %.2e (%.2f eps), %g taps, "
+            "up %.2f\n",
+            dim,
+            single ? "float" : "double",
+            to_string(l),
+            eps,
+            seeds,
+            worst,
+            worst / eps,
+            plan.kernel_width(),
+            plan.upsampling());
+    }
+}
+
+GPUFFT_TEST(eps_promise_1d)
+{
+    for (layout l : { layout::uniform, layout::clustered, layout::crowded }) {
+        check_promise<float>(1, l);
+        check_promise<double>(1, l);
+    }
+}
+
+GPUFFT_TEST(eps_promise_2d)
+{
+    for (layout l : { layout::uniform, layout::clustered, layout::crowded }) {
+        check_promise<float>(2, l);
+        check_promise<double>(2, l);
+    }
+}
+
+GPUFFT_TEST(eps_promise_3d)
+{
+    for (layout l : { layout::uniform, layout::clustered, layout::crowded }) {
+        check_promise<float>(3, l);
+        check_promise<double>(3, l);
+    }
+}
+
+GPUFFT_TEST(batch_equals_single_executes)
+{
+    for (int dim : { 1, 2, 3 }) {
+        for (int ntransf : { 1, 3, 8 }) {
+            const std::uint64_t seed = fresh_seed();
+            const auto p = dim == 1   ? random_points(1, 999, 211, 3.0, 40.0, seed)
+                           : dim == 2 ? random_points(2, 777, 123, 2.0, 10.0, seed)
+                                      : random_points(3, 555, 77, 1.5, 6.0, seed);
+            nufft3_plan pd(dim, 1e-11, cpu_options(precision::double_));
+            set_points(pd, p);
+            double diff = 0;
+            const double err = batch_error<double>(pd, p, ntransf, seed + 1, 50, &diff);
+            nufft3_plan pf(dim, 1e-5, cpu_options(precision::single));
+            set_points(pf, p);
+            double diff_f = 0;
+            const double err_f =
+                batch_error<float>(pf, p, ntransf, seed + 2, 50, &diff_f);
+            std::printf(
+                "    dim %d ntransf %d: double err %.2e (batch-single %.1e), float "
+                "err %.2e (batch-single %.1e) (seed %llu)\n",
+                dim,
+                ntransf,
+                err,
+                diff,
+                err_f,
+                diff_f,
+                (unsigned long long)seed);
+            GPUFFT_CHECK_LE(err, 1e-11);
+            GPUFFT_CHECK_LE(diff, 1e-14);
+            GPUFFT_CHECK_LE(err_f, 1e-5);
+            GPUFFT_CHECK_LE(diff_f, 1e-6);
+        }
+    }
+}
+
+GPUFFT_TEST(batch_in_chunks_when_the_budget_is_tight)
+{
+    // A budget with room for the points and about two grids: 7 vectors go through in
+    // chunks, and each must still be right.
+    const std::uint64_t seed = fresh_seed();
+    const auto p = random_points(2, 800, 100, 2.0, 10.0, seed);
+    auto o = cpu_options(precision::double_);
+    nufft3_plan probe(2, 1e-9, o);
+    set_points(probe, p);
+    const double grid_bytes = 16.0 * probe.grid_size(0) * probe.grid_size(1);
+    o.memory_budget = std::size_t(2.5 * grid_bytes + 200 * 800 + 200 * 100);
+    nufft3_plan plan(2, 1e-9, o);
+    set_points(plan, p);
+    double diff = 0;
+    const double err = batch_error<double>(plan, p, 7, seed + 1, 100, &diff);
+    std::printf("    chunked: err %.2e, batch-single %.1e (seed %llu)\n",
+                err,
+                diff,
+                (unsigned long long)seed);
+    GPUFFT_CHECK_LE(err, 1e-9);
+    GPUFFT_CHECK_LE(diff, 1e-14);
+}
+
 GPUFFT_TEST(es_both_upsampling_factors_meet_eps)
 {
     for (double up : { 1.25, 2.0 }) {
-        GPUFFT_CHECK_LE(run_case<double>(1, 1e-9, nufft_kernel::es, up), 1e-9);
+        GPUFFT_CHECK_LE(run_case<double>(1, 1e-8, nufft_kernel::es, up), 1e-8);
         // In single precision 1.25 reaches about 1e-5 (the rounding floor), so ask 3e-5.
         const double eps_f = up == 2.0 ? 1e-5 : 3e-5;
         GPUFFT_CHECK_LE(run_case<float>(1, eps_f, nufft_kernel::es, up), eps_f);
@@ -177,9 +334,10 @@ GPUFFT_TEST(degenerate_point_sets)
 
 GPUFFT_TEST(bad_parameters_are_rejected)
 {
-    GPUFFT_CHECK_THROWS(nufft3_plan(3, 1e-6, cpu_options(precision::double_)),
-                        std::invalid_argument,
-                        "dim");
+    for (int dim : { 0, 4, -1 })
+        GPUFFT_CHECK_THROWS(nufft3_plan(dim, 1e-6, cpu_options(precision::double_)),
+                            std::invalid_argument,
+                            "dim");
     GPUFFT_CHECK_THROWS(nufft3_plan(1, 1e-7, cpu_options(precision::single)),
                         std::invalid_argument,
                         "eps");
@@ -250,8 +408,53 @@ GPUFFT_TEST(bad_points_are_rejected)
     // Wrong precision.
     std::vector<std::complex<float>> cf(100), Ff(50);
     set_points(plan, p);
+    GPUFFT_CHECK_THROWS(plan.execute(c.data(), F.data(), memory::host, 0),
+                        std::invalid_argument,
+                        "ntransf");
+    GPUFFT_CHECK_THROWS(plan.execute(c.data(), F.data(), memory::host, -3),
+                        std::invalid_argument,
+                        "ntransf");
     GPUFFT_CHECK_THROWS(
         plan.execute(cf.data(), Ff.data()), std::invalid_argument, "double");
+}
+
+GPUFFT_TEST(bad_3d_points_are_rejected)
+{
+    nufft3_plan plan(3, 1e-6, cpu_options(precision::double_));
+    auto p = random_points(3, 100, 50, 2.0, 5.0, fresh_seed());
+    // The 1D and 2D forms on a 3D plan, and a missing coordinate.
+    GPUFFT_CHECK_THROWS(
+        plan.set_points(100, p.x.data(), 50, p.s.data()), std::invalid_argument, "3D");
+    GPUFFT_CHECK_THROWS(
+        plan.set_points(100, p.x.data(), p.y.data(), 50, p.s.data(), p.t.data()),
+        std::invalid_argument,
+        "3D");
+    GPUFFT_CHECK_THROWS(
+        plan.set_points(
+            100, p.x.data(), p.y.data(), nullptr, 50, p.s.data(), p.t.data(), p.u.data()),
+        std::invalid_argument,
+        "z");
+    GPUFFT_CHECK_THROWS(
+        plan.set_points(
+            100, p.x.data(), p.y.data(), p.z.data(), 50, p.s.data(), p.t.data(), nullptr),
+        std::invalid_argument,
+        "u");
+    auto bad = p;
+    bad.z[99] = std::numeric_limits<double>::quiet_NaN();
+    GPUFFT_CHECK_THROWS(set_points(plan, bad), std::invalid_argument, "z: 1 coordinate");
+    bad = p;
+    bad.u[0] = -std::numeric_limits<double>::infinity();
+    GPUFFT_CHECK_THROWS(set_points(plan, bad), std::invalid_argument, "u: 1 coordinate");
+    // A 3D form on a 2D plan.
+    nufft3_plan two(2, 1e-6, cpu_options(precision::double_));
+    GPUFFT_CHECK_THROWS(set_points(two, p), std::invalid_argument, "2D");
+    GPUFFT_CHECK_THROWS(plan.grid_size(3), std::invalid_argument, "axis");
+    // The budget error names the 3D product.
+    auto o = cpu_options(precision::double_);
+    o.memory_budget = std::size_t(1) << 20;
+    nufft3_plan small(3, 1e-6, o);
+    p = random_points(3, 100, 50, 20.0, 20.0, fresh_seed());
+    GPUFFT_CHECK_THROWS(set_points(small, p), std::invalid_argument, "X*S*Y*T*Z*U");
 }
 
 GPUFFT_TEST(grid_over_memory_budget_says_what_fits)

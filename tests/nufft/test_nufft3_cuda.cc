@@ -5,14 +5,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Type-3 NUFFT, CUDA backend: accuracy against a direct NUDFT, agreement with the CPU
-// backend on the same input, device-resident arrays, crowded bins, re-use, bad input,
-// the per-stage trace.
+// Type-3 NUFFT, CUDA backend: accuracy against a direct NUDFT (1-3D; eps as a promise
+// over 20 fresh seeds per eps and source layout), agreement with the CPU backend on the
+// same input, batches, device-resident arrays, crowded bins, re-use, bad input, the
+// per-stage trace.
 
 #include "nufft/nufft3_checks.h"
 #include "test_harness.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/nufft3_plan.h>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -57,7 +59,9 @@ void check_case(
 {
     const std::uint64_t seed = fresh_seed();
     const auto p = dim == 1 ? random_points(1, n, m, 3.0, 0.02 * double(m) + 5, seed)
-                            : random_points(2, n, m, 2.0, std::sqrt(double(m)) + 4, seed);
+                   : dim == 2
+                       ? random_points(2, n, m, 2.0, std::sqrt(double(m)) + 4, seed)
+                       : random_points(3, n, m, 1.5, std::cbrt(double(m)) + 3, seed);
     auto og = opts(backend::cuda, prec_of<T>(), kernel);
     og.sign = sign;
     auto oc = og;
@@ -75,22 +79,23 @@ void check_case(
     const auto ref = direct_nudft(p, c.data(), sign, check);
     const double err = rel_l2_error(Fg.data(), ref.data(), check);
     const double diff = rel_l2_error(Fg.data(), Fc.data(), m);
-    std::printf(
-        "    dim %d %s %s eps %.0e n %zu m %zu (grid %lld x %lld, %g taps, up %.2f): "
-        "err %.2e, gpu-cpu %.2e (seed %llu)\n",
-        dim,
-        sizeof(T) == 4 ? "float" : "double",
-        to_string(kernel).c_str(),
-        eps,
-        n,
-        m,
-        (long long)gpu.grid_size(0),
-        (long long)gpu.grid_size(1),
-        gpu.kernel_width(),
-        gpu.upsampling(),
-        err,
-        diff,
-        (unsigned long long)seed);
+    std::printf("    dim %d %s %s eps %.0e n %zu m %zu (grid %lld x %lld x %lld, %g "
+                "taps, up %.2f): "
+                "err %.2e, gpu-cpu %.2e (seed %llu)\n",
+                dim,
+                sizeof(T) == 4 ? "float" : "double",
+                to_string(kernel).c_str(),
+                eps,
+                n,
+                m,
+                (long long)gpu.grid_size(0),
+                (long long)gpu.grid_size(1),
+                (long long)gpu.grid_size(2),
+                gpu.kernel_width(),
+                gpu.upsampling(),
+                err,
+                diff,
+                (unsigned long long)seed);
     GPUFFT_CHECK_LE(err, eps);
     GPUFFT_CHECK_LE(diff, eps);
 }
@@ -116,6 +121,122 @@ GPUFFT_TEST(cuda_2d_meets_eps_and_matches_cpu)
         check_case<double>(2, eps, nufft_kernel::es, 20000, 2000);
 }
 
+GPUFFT_TEST(cuda_3d_meets_eps_and_matches_cpu)
+{
+    require_gpu();
+    for (double eps : { 1e-2, 1e-5 })
+        check_case<float>(3, eps, nufft_kernel::es, 20001, 2001);
+    for (double eps : { 1e-3, 1e-7, 1e-10, 1e-12 })
+        check_case<double>(3, eps, nufft_kernel::es, 20001, 2001);
+    check_case<double>(3, 1e-8, nufft_kernel::es, 5003, 999, +1);
+    check_case<double>(3, 1e-6, nufft_kernel::gaussian, 5003, 333);
+}
+
+//! eps as a promise on the GPU: every decade of eps, 20 fresh seeds each (printed).
+template <typename T>
+void check_promise(int dim, layout l)
+{
+    const bool single = sizeof(T) == 4;
+    // As on the CPU (test_nufft3_cpu): float sums of piled-up sources hold 1e-5.
+    const int lowest = !single ? 12 : (dim < 3 && l == layout::uniform) ? 6 : 5;
+    for (int e = 1; e <= lowest; ++e) {
+        const double eps = std::pow(10.0, -e);
+        nufft3_plan plan(dim, eps, opts(backend::cuda, prec_of<T>()));
+        double worst = 0;
+        for (int r = 0; r < 20; ++r) {
+            const std::uint64_t seed = fresh_seed();
+            const auto p = dim == 1   ? random_points(1, 4001, 301, 3.0, 200.0, seed, l)
+                           : dim == 2 ? random_points(2, 3001, 201, 2.0, 20.0, seed, l)
+                                      : random_points(3, 2001, 151, 1.5, 8.0, seed, l);
+            set_points(plan, p);
+            const double err = plan_error<T>(plan, p, seed + 1);
+            worst = std::max(worst, err);
+            std::printf("    %sdim %d %s %s eps %.0e: err %.2e (seed %llu)\n",
+                        err > eps ? "MISS " : "",
+                        dim,
+                        single ? "float" : "double",
+                        to_string(l),
+                        eps,
+                        err,
+                        (unsigned long long)seed);
+            GPUFFT_CHECK_LE(err, eps);
+        }
+        std::printf("  dim %d %s %s eps %.0e: worst of 20 seeds %.2e (%.2f eps)\n",
+                    dim,
+                    single ? "float" : "double",
+                    to_string(l),
+                    eps,
+                    worst,
+                    worst / eps);
+    }
+}
+
+GPUFFT_TEST(cuda_eps_promise)
+{
+    require_gpu();
+    for (int dim : { 1, 2, 3 })
+        for (layout l : { layout::uniform, layout::clustered, layout::crowded }) {
+            check_promise<float>(dim, l);
+            check_promise<double>(dim, l);
+        }
+}
+
+GPUFFT_TEST(cuda_batch_equals_single_executes)
+{
+    require_gpu();
+    for (int dim : { 1, 2, 3 }) {
+        for (int ntransf : { 1, 4, 16 }) {
+            const std::uint64_t seed = fresh_seed();
+            const auto p = dim == 1   ? random_points(1, 20001, 3001, 3.0, 80.0, seed)
+                           : dim == 2 ? random_points(2, 20001, 2001, 2.0, 30.0, seed)
+                                      : random_points(3, 10001, 1001, 1.5, 10.0, seed);
+            nufft3_plan pd(dim, 1e-11, opts(backend::cuda, precision::double_));
+            set_points(pd, p);
+            double diff = 0;
+            const double err = batch_error<double>(pd, p, ntransf, seed + 1, 64, &diff);
+            nufft3_plan pf(dim, 1e-5, opts(backend::cuda, precision::single));
+            set_points(pf, p);
+            double diff_f = 0;
+            const double err_f =
+                batch_error<float>(pf, p, ntransf, seed + 2, 64, &diff_f);
+            std::printf("    dim %d ntransf %d: double err %.2e (batch-single %.1e), "
+                        "float err %.2e (batch-single %.1e) (seed %llu)\n",
+                        dim,
+                        ntransf,
+                        err,
+                        diff,
+                        err_f,
+                        diff_f,
+                        (unsigned long long)seed);
+            // Atomic adds land in another order from run to run: batch and single
+            // agree to rounding, not bit for bit.
+            GPUFFT_CHECK_LE(err, 1e-11);
+            GPUFFT_CHECK_LE(diff, 1e-13);
+            GPUFFT_CHECK_LE(err_f, 1e-5);
+            GPUFFT_CHECK_LE(diff_f, 1e-5);
+        }
+    }
+    // A budget with room for about two grids: 9 vectors in chunks.
+    const std::uint64_t seed = fresh_seed();
+    const auto p = random_points(3, 5000, 500, 1.5, 10.0, seed);
+    auto o = opts(backend::cuda, precision::double_);
+    nufft3_plan probe(3, 1e-9, o);
+    set_points(probe, p);
+    const double grid =
+        16.0 * probe.grid_size(0) * probe.grid_size(1) * probe.grid_size(2);
+    o.memory_budget = std::size_t(2.5 * grid + 400.0 * (5000 + 500));
+    nufft3_plan plan(3, 1e-9, o);
+    set_points(plan, p);
+    double diff = 0;
+    const double err = batch_error<double>(plan, p, 9, seed + 1, 64, &diff);
+    std::printf("    chunked: err %.2e, batch-single %.1e (seed %llu)\n",
+                err,
+                diff,
+                (unsigned long long)seed);
+    GPUFFT_CHECK_LE(err, 1e-9);
+    GPUFFT_CHECK_LE(diff, 1e-12);
+}
+
 GPUFFT_TEST(cuda_gaussian_meets_eps_and_matches_cpu)
 {
     require_gpu();
@@ -128,41 +249,96 @@ GPUFFT_TEST(cuda_crowded_bins_and_large_grid)
 {
     require_gpu();
     // A million sources, half of them inside a few cells (bins far above one subproblem),
-    // on a grid of about a million cells; checked on a subset of the targets.
-    const std::uint64_t seed = fresh_seed();
-    auto p = random_points(1, 1000000, 20000, 3.14159, 1e5, seed);
-    for (std::size_t j = 0; j < p.x.size(); j += 2)
-        p.x[j] = 0.5 + 1e-5 * double(j % 97);
-    for (auto prec : { precision::single, precision::double_ }) {
-        // A float grid cell that sums 5e5 sources rounds like any float sum of 5e5 terms
-        // (about N u relative to the cell): 1e-4 is what single precision can promise
-        // here.
-        const double eps = prec == precision::single ? 1e-4 : 1e-10;
-        nufft3_plan plan(1, eps, opts(backend::cuda, prec));
-        set_points(plan, p);
-        double err;
-        if (prec == precision::single) {
-            const auto c = random_complex<float>(p.x.size(), seed + 1);
-            std::vector<std::complex<float>> F(p.s.size(), poison<float>());
-            plan.execute(c.data(), F.data());
-            GPUFFT_CHECK(all_finite(F.data(), F.size()));
-            const auto ref = direct_nudft(p, c.data(), -1, 100);
-            err = rel_l2_error(F.data(), ref.data(), 100);
-        } else {
-            const auto c = random_complex<double>(p.x.size(), seed + 1);
-            std::vector<std::complex<double>> F(p.s.size(), poison<double>());
-            plan.execute(c.data(), F.data());
-            GPUFFT_CHECK(all_finite(F.data(), F.size()));
-            const auto ref = direct_nudft(p, c.data(), -1, 100);
-            err = rel_l2_error(F.data(), ref.data(), 100);
+    // on a grid of about a million cells; checked on a subset of the targets, on three
+    // fresh seeds (eps_promise covers 20 seeds per eps on smaller sets).
+    for (int round = 0; round < 3; ++round) {
+        const std::uint64_t seed = fresh_seed();
+        auto p = random_points(1, 1000000, 20000, 3.14159, 1e5, seed);
+        for (std::size_t j = 0; j < p.x.size(); j += 2)
+            p.x[j] = 0.5 + 1e-5 * double(j % 97);
+        for (auto prec : { precision::single, precision::double_ }) {
+            // A float grid cell that sums 5e5 sources rounds like any float sum of 5e5
+            // terms (about N u relative to the cell): 1e-4 is what single precision can
+            // promise here.
+            const double eps = prec == precision::single ? 1e-4 : 1e-10;
+            nufft3_plan plan(1, eps, opts(backend::cuda, prec));
+            set_points(plan, p);
+            double err;
+            if (prec == precision::single) {
+                const auto c = random_complex<float>(p.x.size(), seed + 1);
+                std::vector<std::complex<float>> F(p.s.size(), poison<float>());
+                plan.execute(c.data(), F.data());
+                GPUFFT_CHECK(all_finite(F.data(), F.size()));
+                const auto ref = direct_nudft(p, c.data(), -1, 100);
+                err = rel_l2_error(F.data(), ref.data(), 100);
+            } else {
+                const auto c = random_complex<double>(p.x.size(), seed + 1);
+                std::vector<std::complex<double>> F(p.s.size(), poison<double>());
+                plan.execute(c.data(), F.data());
+                GPUFFT_CHECK(all_finite(F.data(), F.size()));
+                const auto ref = direct_nudft(p, c.data(), -1, 100);
+                err = rel_l2_error(F.data(), ref.data(), 100);
+            }
+            std::printf("    crowded %s: grid %lld, err %.2e (seed %llu)\n",
+                        to_string(prec).c_str(),
+                        (long long)plan.grid_size(0),
+                        err,
+                        (unsigned long long)seed);
+            GPUFFT_CHECK_LE(err, eps);
         }
-        std::printf("    crowded %s: grid %lld, err %.2e (seed %llu)\n",
-                    to_string(prec).c_str(),
-                    (long long)plan.grid_size(0),
+    }
+}
+
+GPUFFT_TEST(cuda_3d_device_arrays)
+{
+    require_gpu();
+#ifdef GPUFFT_HAVE_CUDA
+    const std::uint64_t seed = fresh_seed();
+    const auto p = random_points(3, 30001, 999, 1.5, 12.0, seed);
+    const std::size_t n = p.x.size(), m = p.s.size();
+    const int ntransf = 3;
+    const auto c = random_complex<float>(n * ntransf, seed + 1);
+    std::vector<double*> coords(6);
+    const std::vector<const std::vector<double>*> host = { &p.x, &p.y, &p.z,
+                                                           &p.s, &p.t, &p.u };
+    for (int i = 0; i < 6; ++i) {
+        GPUFFT_CHECK(cudaMalloc(&coords[i], host[i]->size() * 8) == cudaSuccess);
+        cudaMemcpy(
+            coords[i], host[i]->data(), host[i]->size() * 8, cudaMemcpyHostToDevice);
+    }
+    std::complex<float>*dc, *dF;
+    GPUFFT_CHECK(cudaMalloc(&dc, n * ntransf * 8) == cudaSuccess);
+    GPUFFT_CHECK(cudaMalloc(&dF, m * ntransf * 8) == cudaSuccess);
+    cudaMemcpy(dc, c.data(), n * ntransf * 8, cudaMemcpyHostToDevice);
+    std::vector<std::complex<float>> F(m * ntransf, poison<float>());
+    cudaMemcpy(dF, F.data(), m * ntransf * 8, cudaMemcpyHostToDevice);
+    nufft3_plan plan(3, 1e-5, opts(backend::cuda, precision::single));
+    plan.set_points(n,
+                    coords[0],
+                    coords[1],
+                    coords[2],
+                    m,
+                    coords[3],
+                    coords[4],
+                    coords[5],
+                    memory::device);
+    plan.execute(dc, dF, memory::device, ntransf);
+    cudaMemcpy(F.data(), dF, m * ntransf * 8, cudaMemcpyDeviceToHost);
+    GPUFFT_CHECK(all_finite(F.data(), F.size()));
+    for (int v = 0; v < ntransf; ++v) {
+        const auto ref = direct_nudft(p, c.data() + v * n, -1, 100);
+        const double err = rel_l2_error(F.data() + v * m, ref.data(), 100);
+        std::printf("    3D device vector %d: err %.2e (seed %llu)\n",
+                    v,
                     err,
                     (unsigned long long)seed);
-        GPUFFT_CHECK_LE(err, eps);
+        GPUFFT_CHECK_LE(err, 1e-5);
     }
+    for (double* q : coords)
+        cudaFree(q);
+    cudaFree(dc);
+    cudaFree(dF);
+#endif
 }
 
 GPUFFT_TEST(cuda_device_arrays)
@@ -273,6 +449,22 @@ GPUFFT_TEST(cuda_trace_reports_every_stage_only_when_asked)
         for (const auto& s : ex)
             GPUFFT_CHECK(log[1].text.find(s) != std::string::npos);
     }
+    // 3D and a batch: one line per call, the batch's count named.
+    std::vector<message> log;
+    auto o = opts(backend::cuda, precision::double_);
+    o.trace = true;
+    o.log = [&log](log_level l, const std::string& m) { log.push_back({ l, m }); };
+    nufft3_plan plan(3, 1e-9, o);
+    const auto q = random_points(3, 5000, 300, 1.5, 8.0, seed + 2);
+    set_points(plan, q);
+    double diff = 0;
+    GPUFFT_CHECK_LE(batch_error<double>(plan, q, 5, seed + 3, 32, &diff), 1e-9);
+    for (const auto& m : log)
+        std::printf("    %s\n", m.text.c_str());
+    GPUFFT_CHECK(log.size() == 7); // set_points, the batch, 5 single executes
+    GPUFFT_CHECK(log[1].text.find("nufft3 execute ntransf=5:") != std::string::npos);
+    for (const char* stage : { " spread ", " fft ", " interp " })
+        GPUFFT_CHECK(log[1].text.find(stage) != std::string::npos);
 }
 
 GPUFFT_TEST_MAIN()

@@ -62,10 +62,11 @@ struct nufft3_options {
 };
 
 /*!
- * Type-3 non-uniform FFT in 1 or 2 dimensions:
+ * Type-3 non-uniform FFT in 1, 2 or 3 dimensions:
  *
- *   F[k] = sum_j c[j] exp(sign * i * (s[k] x[j] + t[k] y[j]))       (2D; 1D drops t, y)
+ *   F[k] = sum_j c[j] exp(sign * i * (s[k] x[j] + t[k] y[j] + u[k] z[j]))
  *
+ * (3D; 2D drops u, z; 1D also t, y)
  * for arbitrary real sources (x, y) and targets (s, t), to a relative l2 error of about
  * eps. Sources and targets are centred and rescaled (in double), the sources spread with
  * a compact kernel onto a fine grid, which is FFT'd and interpolated at the targets; the
@@ -73,8 +74,10 @@ struct nufft3_options {
  *
  * set_points() does every per-point computation that does not depend on c (extents, the
  * fine grid, sorting the sources into bins, the correction factors), so execute() with
- * new strengths is cheap. Call set_points() again for new points: the plan re-uses its
- * buffers and FFT plans whenever the new fine grid fits the old one.
+ * new strengths is cheap, and execute() with a count takes several strength vectors on
+ * the same points in one call (one FFT plan over all of them). Call set_points() again
+ * for new points: the plan re-uses its buffers and FFT plans whenever the new fine grid
+ * fits the old one.
  *
  * Arrays given with memory::device must be CUDA device pointers (CUDA backend only);
  * with the CUDA backend every stage runs on the device between set_points and the result.
@@ -83,7 +86,7 @@ struct nufft3_options {
 class GPUFFT_API nufft3_plan
 {
 public:
-    //! dim: 1 or 2. eps: 1e-6..1e-1 (single) or 1e-12..1e-1 (double).
+    //! dim: 1, 2 or 3. eps: 1e-6..1e-1 (single) or 1e-12..1e-1 (double).
     nufft3_plan(int dim, double eps, const nufft3_options& options = nufft3_options());
     ~nufft3_plan();
     nufft3_plan(nufft3_plan&&) noexcept;
@@ -105,18 +108,35 @@ public:
                     const double* s,
                     const double* t,
                     memory where = memory::host);
+    //! 3D: sources (x, y, z) and targets (s, t, u).
+    void set_points(std::int64_t n_sources,
+                    const double* x,
+                    const double* y,
+                    const double* z,
+                    std::int64_t n_targets,
+                    const double* s,
+                    const double* t,
+                    const double* u,
+                    memory where = memory::host);
 
-    //! F (n_targets) from c (n_sources); single-precision plans only. Host strengths
-    //! that are NaN or infinite are refused (std::invalid_argument naming the first);
-    //! device strengths are not checked, and such a strength makes every F non-finite.
+    /*!
+     * F from c; single-precision plans only. `ntransf` >= 1 strength vectors that share
+     * the points: c holds ntransf vectors of n_sources one after the other, F receives
+     * ntransf vectors of n_targets the same way (all of them in one pass: one spread
+     * launch, one batched FFT, one interpolation launch, as many grids at a time as the
+     * memory budget allows). Host strengths that are NaN or infinite are refused
+     * (std::invalid_argument naming the first); device strengths are not checked, and
+     * such a strength makes every F of its vector non-finite.
+     */
     void execute(const std::complex<float>* c,
                  std::complex<float>* F,
-                 memory where = memory::host);
-    //! F (n_targets) from c (n_sources); double-precision plans only (strengths as
-    //! above).
+                 memory where = memory::host,
+                 int ntransf = 1);
+    //! As above; double-precision plans only.
     void execute(const std::complex<double>* c,
                  std::complex<double>* F,
-                 memory where = memory::host);
+                 memory where = memory::host,
+                 int ntransf = 1);
 
     int dim() const;
     double eps() const;
@@ -127,7 +147,7 @@ public:
     nufft_kernel kernel() const;
     std::int64_t n_sources() const; //!< 0 before set_points
     std::int64_t n_targets() const;
-    //! The fine grid chosen by the last set_points (1 in unused dimensions).
+    //! The fine grid chosen by the last set_points (axis 0..2; 1 in unused dimensions).
     std::int64_t grid_size(int axis) const;
     //! Kernel width in grid cells and upsampling factor chosen by the last set_points.
     double kernel_width() const;

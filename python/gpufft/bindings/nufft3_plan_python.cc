@@ -8,8 +8,9 @@
 //   p = gpufft.nufft3_plan(dim, eps, precision="double", backend="auto", device_id=0,
 //                          sign=-1, kernel="es", upsampling=0, memory_budget=0,
 //                          trace=False)
-//   p.set_points(x, s)  /  p.set_points(x, y, s, t)     (float64 arrays)
-//   F = p.execute(c)                                     (complex64 or complex128)
+//   p.set_points(x, s)  /  p.set_points(x, y, s, t)  /  p.set_points(x, y, z, s, t, u)
+//   F = p.execute(c)     c (n_sources,) -> F (n_targets,), complex64 or complex128;
+//                        c (ntransf, n_sources) -> F (ntransf, n_targets) in one call
 // The GIL is released while the engine works.
 
 #include "numpy_arrays.h"
@@ -28,7 +29,7 @@ namespace {
 
 using f64_array = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
-f64_array coordinates(const py::array& a, const char* name)
+f64_array coordinates(const py::handle& a, const char* name)
 {
     auto v = f64_array::ensure(a);
     if (!v)
@@ -49,20 +50,35 @@ void same_length(const f64_array& a, const f64_array& b, const char* na, const c
 }
 
 template <typename T>
-py::array_t<std::complex<T>> run(nufft3_plan& p, const py::array& c_any)
+py::array_t<std::complex<T>> run(nufft3_plan& p, const py::handle& c_any)
 {
     auto c = gpufft_python::to_complex_array<T>(c_any, "c");
     if (p.n_sources() == 0)
         throw std::runtime_error("execute: call set_points first");
-    if (c.ndim() != 1 || c.size() != p.n_sources())
-        throw gpufft_python::size_error(
-            c, p.n_sources(), "c", "set_points gave", " sources");
-    py::array_t<std::complex<T>> F(p.n_targets());
+    // One vector (n_sources,) or a batch (ntransf, n_sources) sharing the points.
+    if (c.ndim() != 1 && c.ndim() != 2)
+        throw std::invalid_argument("c: must be one-dimensional (n_sources,) or "
+                                    "two-dimensional (ntransf, n_sources), got " +
+                                    std::to_string(c.ndim()) + " dimensions");
+    const bool batch = c.ndim() == 2;
+    const std::int64_t per = batch ? std::int64_t(c.shape(1)) : std::int64_t(c.size());
+    if (per != p.n_sources())
+        throw std::invalid_argument(std::string("c: has ") + std::to_string(per) +
+                                    " strengths per vector" + "; set_points gave " +
+                                    std::to_string(p.n_sources()) + " sources");
+    const std::int64_t ntransf = batch ? std::int64_t(c.shape(0)) : 1;
+    if (ntransf < 1 || ntransf > 0x7fffffff)
+        throw std::invalid_argument("c: " + std::to_string(ntransf) +
+                                    " strength vectors; use 1 to 2^31 - 1");
+    py::array_t<std::complex<T>> F =
+        batch ? py::array_t<std::complex<T>>(
+                    { py::ssize_t(ntransf), py::ssize_t(p.n_targets()) })
+              : py::array_t<std::complex<T>>(p.n_targets());
     const std::complex<T>* in = c.data();
     std::complex<T>* out = F.mutable_data();
     {
         py::gil_scoped_release release;
-        p.execute(in, out);
+        p.execute(in, out, memory::host, int(ntransf));
     }
     return F;
 }
@@ -74,9 +90,10 @@ void bind_nufft3_plan(py::module& m)
     py::class_<nufft3_plan>(
         m,
         "nufft3_plan",
-        "Type-3 non-uniform FFT in 1 or 2 dimensions: "
-        "F[k] = sum_j c[j] exp(sign * 1j * (s[k] x[j] + t[k] y[j])), for arbitrary real "
-        "sources (x, y) and targets (s, t), to a relative l2 error of about eps. "
+        "Type-3 non-uniform FFT in 1, 2 or 3 dimensions: "
+        "F[k] = sum_j c[j] exp(sign * 1j * (s[k] x[j] + t[k] y[j] + u[k] z[j])), for "
+        "arbitrary real sources (x, y, z) and targets (s, t, u), to a relative l2 error "
+        "of at most eps. "
         "kernel='es' (exponential of semicircle, default) or 'gaussian' (the gridding of "
         "Capozzoli et al.). Re-use the plan: set_points once, execute for many c.")
         .def(py::init([](int dim,
@@ -116,7 +133,7 @@ void bind_nufft3_plan(py::module& m)
              py::arg("trace") = false)
         .def(
             "set_points",
-            [](nufft3_plan& p, py::array x_any, py::array s_any) {
+            [](nufft3_plan& p, py::object x_any, py::object s_any) {
                 const auto x = coordinates(x_any, "x");
                 const auto s = coordinates(s_any, "s");
                 py::gil_scoped_release release;
@@ -128,10 +145,10 @@ void bind_nufft3_plan(py::module& m)
         .def(
             "set_points",
             [](nufft3_plan& p,
-               py::array x_any,
-               py::array y_any,
-               py::array s_any,
-               py::array t_any) {
+               py::object x_any,
+               py::object y_any,
+               py::object s_any,
+               py::object t_any) {
                 const auto x = coordinates(x_any, "x");
                 const auto y = coordinates(y_any, "y");
                 const auto s = coordinates(s_any, "s");
@@ -147,14 +164,53 @@ void bind_nufft3_plan(py::module& m)
             py::arg("t"),
             "2D: sources (x, y) and targets (s, t) (float64 arrays).")
         .def(
+            "set_points",
+            [](nufft3_plan& p,
+               py::object x_any,
+               py::object y_any,
+               py::object z_any,
+               py::object s_any,
+               py::object t_any,
+               py::object u_any) {
+                const auto x = coordinates(x_any, "x");
+                const auto y = coordinates(y_any, "y");
+                const auto z = coordinates(z_any, "z");
+                const auto s = coordinates(s_any, "s");
+                const auto t = coordinates(t_any, "t");
+                const auto u = coordinates(u_any, "u");
+                same_length(x, y, "x", "y");
+                same_length(x, z, "x", "z");
+                same_length(s, t, "s", "t");
+                same_length(s, u, "s", "u");
+                py::gil_scoped_release release;
+                p.set_points(x.size(),
+                             x.data(),
+                             y.data(),
+                             z.data(),
+                             s.size(),
+                             s.data(),
+                             t.data(),
+                             u.data());
+            },
+            py::arg("x"),
+            py::arg("y"),
+            py::arg("z"),
+            py::arg("s"),
+            py::arg("t"),
+            py::arg("u"),
+            "3D: sources (x, y, z) and targets (s, t, u) (float64 arrays).")
+        .def(
             "execute",
-            [](nufft3_plan& p, py::array c) -> py::array {
+            [](nufft3_plan& p, py::object c) -> py::array {
                 if (p.precision() == precision::single)
                     return run<float>(p, c);
                 return run<double>(p, c);
             },
             py::arg("c"),
-            "F (complex64 or complex128, one per target) from the source strengths c.")
+            "F (complex64 or complex128, one per target) from the source strengths c; "
+            "c of shape (ntransf, n_sources) gives F of shape (ntransf, n_targets), "
+            "every "
+            "vector in one pass.")
         .def_property_readonly("dim", &nufft3_plan::dim)
         .def_property_readonly("eps", &nufft3_plan::eps)
         .def_property_readonly("sign", &nufft3_plan::sign)
@@ -170,8 +226,10 @@ void bind_nufft3_plan(py::module& m)
         .def_property_readonly(
             "grid_shape",
             [](const nufft3_plan& p) {
-                return p.dim() == 1 ? py::make_tuple(p.grid_size(0))
-                                    : py::make_tuple(p.grid_size(0), p.grid_size(1));
+                py::tuple shape(p.dim());
+                for (int a = 0; a < p.dim(); ++a)
+                    shape[a] = p.grid_size(a);
+                return shape;
             },
             "Fine grid chosen by the last set_points.")
         .def_property_readonly("kernel_width", &nufft3_plan::kernel_width)
