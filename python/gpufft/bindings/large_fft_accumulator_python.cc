@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(large_fft_accumulator.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(c94d2aeb9b4086eb9845662db57983ad)                     */
+/* BINDTOOL_HEADER_FILE_HASH(49cbb20dc6520ef6ecaf2c50bade9e86)                     */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -54,7 +54,8 @@ void bind_large_fft_accumulator(py::module& m)
                          const std::string& source_name,
                          const std::string& backend,
                          int device_id,
-                         py::object memory_budget) {
+                         py::object memory_budget,
+                         const std::string& file_format) {
                  return large_fft_accumulator::make(
                      fft_size,
                      n_integrations,
@@ -75,7 +76,8 @@ void bind_large_fft_accumulator(py::module& m)
                          memory_budget,
                          "memory_budget",
                          0,
-                         "a whole number of bytes >= 0 (0: the engine's default)")));
+                         "a whole number of bytes >= 0 (0: the engine's default)")),
+                     file_format);
              }),
              py::arg("fft_size"),
              py::arg("n_integrations"),
@@ -93,6 +95,7 @@ void bind_large_fft_accumulator(py::module& m)
              py::arg("backend") = "auto",
              py::arg("device_id") = 0,
              py::arg("memory_budget") = 0,
+             py::arg("file_format") = "fil",
              D(large_fft_accumulator, make))
 
 
@@ -152,6 +155,11 @@ void bind_large_fft_accumulator(py::module& m)
 
 
         .def("window", &large_fft_accumulator::window, D(large_fft_accumulator, window))
+
+
+        .def("file_format",
+             &large_fft_accumulator::file_format,
+             D(large_fft_accumulator, file_format))
 
 
         .def(
