@@ -214,7 +214,8 @@ def _open_raw(path, sample_rate, center_freq, datatype):
     size = _file_size(path, "recording")
     if sample_rate is None:
         raise recording_error(f"{path}: a raw recording does not say its sample rate: "
-                              f"give it (gpufft-demo: --rate)")
+                              f"give the sample rate (gpufft-demo --rate; recording_source "
+                              f"sample_rate)")
     n = _sample_count(path, size, datatype, "the datatype given")
     return recording(path, None, datatype, float(sample_rate),
                      [capture(0, None if center_freq is None else float(center_freq),
@@ -251,7 +252,8 @@ def _open_sigmf(meta_path, data_path, sample_rate, center_freq):
         rate = g.get("core:sample_rate")
         if rate is None:
             raise recording_error(f"{meta_path}: global.core:sample_rate: missing; give "
-                                  f"the rate (gpufft-demo: --rate)")
+                                  f"the sample rate (gpufft-demo --rate; "
+                                  f"recording_source sample_rate)")
         if not (_number(rate) and rate > 0):
             raise recording_error(f"{meta_path}: global.core:sample_rate: must be a "
                                   f"number > 0 Hz, got {rate!r}")
