@@ -363,6 +363,9 @@ class recording_source(gr.sync_block):
         self.end = rec.num_samples if not max_samples else \
             min(rec.num_samples, int(start) + int(max_samples))
         self.first = True
+        # Each call to work() costs Python's overhead whatever its size: room for
+        # 2^18 samples downstream keeps the calls few (callers may ask for more).
+        self.set_min_output_buffer(1 << 18)
 
     def _tags(self, begin, end, written):
         rec = self.rec

@@ -46,16 +46,6 @@ filterbank_header test_header(int nchans)
     h.src_dej = 120000.5;
     return h;
 }
-
-std::vector<float> random_spectra(std::size_t n, std::uint64_t seed)
-{
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<float> u(0.0f, 1e6f);
-    std::vector<float> v(n);
-    for (auto& x : v)
-        x = u(rng);
-    return v;
-}
 } // namespace
 
 #ifndef GPUFFT_HAVE_HDF5
@@ -71,6 +61,16 @@ GPUFFT_TEST(refuses_without_hdf5)
 #else
 
 namespace {
+std::vector<float> random_spectra(std::size_t n, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<float> u(0.0f, 1e6f);
+    std::vector<float> v(n);
+    for (auto& x : v)
+        x = u(rng);
+    return v;
+}
+
 // An HDF5 identifier closed when it goes out of scope.
 struct h5id {
     hid_t id;
