@@ -87,8 +87,18 @@ large_fft_accumulator::make(std::int64_t fft_size,
                             const std::string& backend,
                             int device_id,
                             std::uint64_t memory_budget,
+                            const std::string& file_format,
                             const std::vector<int>& devices)
 {
+    if (file_format != "fil" && file_format != "h5")
+        throw std::invalid_argument("file_format must be \"fil\" (SIGPROC) or \"h5\" "
+                                    "(HDF5 filterbank), got \"" +
+                                    file_format + "\"");
+    if (file_format == "h5" && !accumulator::fbh5_supported())
+        throw std::invalid_argument(
+            "file_format: \"h5\" needs HDF5, which this build of gr-gpufft lacks "
+            "(install libhdf5-dev, then configure and build gr-gpufft again), or use "
+            "\"fil\"");
     check_writable(filterbank_path);
     accumulator::pipeline_config c;
     c.fft_size = fft_size;
@@ -109,8 +119,14 @@ large_fft_accumulator::make(std::int64_t fft_size,
     o.device_id = device_id;
     o.memory_budget = std::size_t(memory_budget);
     o.devices = devices;
-    return gnuradio::make_block_sptr<large_fft_accumulator_impl>(
-        c, output_db, samp_rate, center_freq, filterbank_path, source_name, o);
+    return gnuradio::make_block_sptr<large_fft_accumulator_impl>(c,
+                                                                 output_db,
+                                                                 samp_rate,
+                                                                 center_freq,
+                                                                 filterbank_path,
+                                                                 source_name,
+                                                                 file_format == "h5",
+                                                                 o);
 }
 
 namespace {
@@ -130,6 +146,7 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
     double center_freq,
     const std::string& filterbank_path,
     const std::string& source_name,
+    bool filterbank_h5,
     const large_fft_options& engine_options)
     : gr::block("large_fft_accumulator",
                 gr::io_signature::make(1, 1, sizeof(gr_complex)),
@@ -138,6 +155,7 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
       d_config(config),
       d_filterbank_path(filterbank_path),
       d_source_name(source_name),
+      d_filterbank_h5(filterbank_h5),
       d_n_integrations(config.n_integrations),
       d_mode(int(config.mode)),
       d_output_db(output_db),
@@ -508,13 +526,20 @@ void large_fft_accumulator_impl::write_filterbank(
         h.tstart = at.time.mjd();
         h.tsamp = double(s.n_integrations) *
                   double(d_config.fft_size - d_config.overlap) / at.rate;
-        d_filterbank =
-            std::make_unique<accumulator::filterbank_writer>(d_filterbank_path, h);
+        if (d_filterbank_h5) {
+            accumulator::fbh5_options fo;
+            fo.log = block_log_handler(d_logger);
+            d_filterbank =
+                std::make_unique<accumulator::fbh5_writer>(d_filterbank_path, h, fo);
+        } else {
+            d_filterbank =
+                std::make_unique<accumulator::filterbank_writer>(d_filterbank_path, h);
+        }
         d_filterbank_freq = at.freq;
         d_filterbank_integrations = s.n_integrations;
     } else if (!d_warned_retune && (at.freq != d_filterbank_freq ||
                                     s.n_integrations != d_filterbank_integrations)) {
-        // SIGPROC has one header per file: say so once rather than per spectrum.
+        // A filterbank has one header per file: say so once rather than per spectrum.
         d_warned_retune = true;
         d_logger->warn("rx_freq ({:g} Hz) or n_integrations ({:d}) changed; the header "
                        "of {:s} describes {:g} Hz and {:d} integrations",

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_LARGE_FFT_ACCUMULATOR_IMPL_H
 #define INCLUDED_GPUFFT_LARGE_FFT_ACCUMULATOR_IMPL_H
 
+#include "accumulator/fbh5_writer.h"
 #include "accumulator/filterbank_writer.h"
 #include "accumulator/spectrometer_pipeline.h"
 #include "accumulator/tag_timeline.h"
@@ -31,6 +32,7 @@ public:
                                double center_freq,
                                const std::string& filterbank_path,
                                const std::string& source_name,
+                               bool filterbank_h5,
                                const large_fft_options& engine_options);
     ~large_fft_accumulator_impl() override;
 
@@ -47,6 +49,7 @@ public:
     std::int64_t band_stop() const override;
     std::int64_t overlap() const override { return d_config.overlap; }
     std::string window() const override { return power::to_string(d_config.window); }
+    std::string file_format() const override { return d_filterbank_h5 ? "h5" : "fil"; }
     std::string backend() const override;
     std::string describe() const override { return d_integrator->describe(); }
 
@@ -74,6 +77,7 @@ private:
     accumulator::pipeline_config d_config;
     const std::string d_filterbank_path;
     const std::string d_source_name;
+    const bool d_filterbank_h5; // HDF5 filterbank rather than SIGPROC .fil
     // Window, FFT, |X|^2, band reduction and accumulation: fused on the GPU when a
     // frame fits there, else the large FFT and a host reduction. Shared with the
     // pipeline, which lives from start() to stop().
@@ -96,7 +100,7 @@ private:
     bool d_first_work = true;
     std::uint64_t d_offset_base = 0; // nitems_read(0) at the pipeline's first sample
     bool d_time_from_host = false;
-    std::unique_ptr<accumulator::filterbank_writer> d_filterbank;
+    std::unique_ptr<accumulator::spectrum_file_writer> d_filterbank;
     double d_filterbank_freq = 0.0; // rx_freq and n_integrations the header describes
     int d_filterbank_integrations = 0;
     bool d_warned_retune = false;

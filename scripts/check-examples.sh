@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Compiles every examples/*.grc with grcc and runs each *_headless one (they stop by
-# themselves). Each flowgraph's id (Options block) must equal its file name. Used by ctest (examples_grcc) with the build tree's module on PYTHONPATH
+# themselves) in OUTPUT_DIR, after the examples' data makers (examples/make_*.py) have
+# written their files there. Each flowgraph's id (Options block) must equal its file
+# name. Used by ctest (examples_grcc) with the build tree's module on PYTHONPATH
 # and the source tree's GRC blocks on GRC_BLOCKS_PATH.
 #   check-examples.sh EXAMPLES_DIR OUTPUT_DIR
 set -uo pipefail
@@ -13,6 +15,11 @@ if [ ${#grcs[@]} -eq 0 ]; then
     exit 77
 fi
 fail=0
+for m in "$src"/make_*.py; do
+    if ! (cd "$out" && /usr/bin/python3 "$m") >"$out/$(basename "$m" .py).log" 2>&1; then
+        echo "data $(basename "$m"): FAILED"; cat "$out/$(basename "$m" .py).log"; fail=1
+    fi
+done
 for g in "${grcs[@]}"; do
     name=$(basename "$g" .grc)
     if grcc -o "$out" "$g" >"$out/$name.grcc.log" 2>&1; then
@@ -21,8 +28,8 @@ for g in "${grcs[@]}"; do
         echo "grcc $name: FAILED"; cat "$out/$name.grcc.log"; fail=1; continue
     fi
     if [[ $name == *_headless ]]; then
-        py="$out/$name.py" # each example's flowgraph id is its file name
-        if timeout 300 /usr/bin/python3 "$py" >"$out/$name.run.log" 2>&1; then
+        # each example's flowgraph id is its file name
+        if (cd "$out" && timeout 300 /usr/bin/python3 "$name.py") >"$out/$name.run.log" 2>&1; then
             echo "run  $name: ok ($(tail -n 1 "$out/$name.run.log"))"
         else
             echo "run  $name: FAILED"; tail -n 30 "$out/$name.run.log"; fail=1

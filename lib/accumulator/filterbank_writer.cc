@@ -148,9 +148,7 @@ filterbank_header read_filterbank_header(const std::string& path,
     static const std::set<std::string> other_ints = {
         "barycentric", "pulsarcentric", "nbeams", "ibeam", "nsamples"
     };
-    static const std::set<std::string> other_doubles = { "az_start", "za_start",
-                                                         "src_raj",  "src_dej",
-                                                         "refdm",    "period" };
+    static const std::set<std::string> other_doubles = { "refdm", "period" };
     filterbank_header h;
     for (;;) {
         const std::string key = get_string();
@@ -176,6 +174,14 @@ filterbank_header read_filterbank_header(const std::string& path,
             h.tstart = get_double();
         else if (key == "tsamp")
             h.tsamp = get_double();
+        else if (key == "az_start")
+            h.az_start = get_double();
+        else if (key == "za_start")
+            h.za_start = get_double();
+        else if (key == "src_raj")
+            h.src_raj = get_double();
+        else if (key == "src_dej")
+            h.src_dej = get_double();
         else if (key == "source_name")
             h.source_name = get_string();
         else if (key == "rawdatafile")

@@ -30,6 +30,27 @@ struct filterbank_header {
     int nifs = 1;
     double tstart = 0.0; //!< MJD of the first sample
     double tsamp = 0.0;  //!< seconds between spectra
+    // Pointing: unknown to the block (0). Only the HDF5 writer stores them, because
+    // blimpy expects them there; SIGPROC readers take their absence.
+    double az_start = 0.0; //!< degrees
+    double za_start = 0.0; //!< degrees
+    double src_raj = 0.0;  //!< hhmmss.s, as SIGPROC writes it
+    double src_dej = 0.0;  //!< ddmmss.s
+};
+
+/*!
+ * A file of spectra with a SIGPROC header: the SIGPROC .fil writer below, or the HDF5
+ * filterbank writer (fbh5_writer.h). The block writes through this.
+ */
+class spectrum_file_writer
+{
+public:
+    virtual ~spectrum_file_writer() = default;
+    //! Appends one spectrum of header().nchans values, fch1 first.
+    virtual void write_spectrum(const float* channels) = 0;
+    virtual const filterbank_header& header() const = 0;
+    virtual const std::string& path() const = 0;
+    virtual std::int64_t spectra_written() const = 0;
 };
 
 /*!
@@ -38,21 +59,21 @@ struct filterbank_header {
  * `nchans` 32-bit floats per time sample. Throws std::runtime_error naming the file
  * when it cannot be opened or written.
  */
-class filterbank_writer
+class filterbank_writer : public spectrum_file_writer
 {
 public:
     filterbank_writer(const std::string& path, const filterbank_header& header);
-    ~filterbank_writer();
+    ~filterbank_writer() override;
     filterbank_writer(const filterbank_writer&) = delete;
     filterbank_writer& operator=(const filterbank_writer&) = delete;
 
     //! Appends one spectrum of header().nchans values, fch1 first.
-    void write_spectrum(const float* channels);
+    void write_spectrum(const float* channels) override;
     void flush();
 
-    const filterbank_header& header() const { return d_header; }
-    const std::string& path() const { return d_path; }
-    std::int64_t spectra_written() const { return d_spectra; }
+    const filterbank_header& header() const override { return d_header; }
+    const std::string& path() const override { return d_path; }
+    std::int64_t spectra_written() const override { return d_spectra; }
 
 private:
     void put(const void* data, std::size_t bytes);

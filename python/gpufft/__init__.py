@@ -12,3 +12,6 @@ and large-FFT plans. Every plan takes backend="auto" | "cpu" | "cuda" and device
 
 # import pybind11 generated symbols into the gpufft namespace
 from .gpufft_python import *
+
+# Recordings in (SigMF, raw .cfile) as a tagged GNU Radio source: pure Python.
+from .recording import open_recording, recording_error, recording_source

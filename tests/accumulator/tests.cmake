@@ -7,3 +7,10 @@ gpufft_add_test(test_accumulator_parts SOURCES accumulator/test_accumulator_part
 gpufft_add_test(test_spectrometer_pipeline SOURCES accumulator/test_spectrometer_pipeline.cc)
 # The same pipeline on the CUDA engine with page-locked frames (skips without a GPU).
 gpufft_add_test(test_accumulator_cuda SOURCES accumulator/test_accumulator_cuda.cc GPU)
+# The HDF5 filterbank writer, read back through the HDF5 C API (without HDF5 in the
+# build: that it refuses, saying why).
+gpufft_add_test(test_fbh5_writer SOURCES accumulator/test_fbh5_writer.cc)
+if(GPUFFT_HAVE_HDF5)
+    target_compile_definitions(test_fbh5_writer PRIVATE GPUFFT_HAVE_HDF5=1)
+    target_include_directories(test_fbh5_writer PRIVATE ${HDF5_INCLUDE_DIRS})
+endif()

@@ -40,8 +40,10 @@ namespace gpufft {
  * rx_freq and rx_rate stream tags are read (until they come, \p samp_rate and
  * \p center_freq are used, and the host clock stands in for rx_time) and re-tagged on
  * each output item. With \p filterbank_path set, the linear spectra are also written
- * to a SIGPROC filterbank file (nbits 32, nifs 1, fch1/foff in MHz, tstart in MJD from
- * rx_time, tsamp = n_integrations * (fft_size - overlap) / rate, \p source_name).
+ * to a filterbank file (nbits 32, nifs 1, fch1/foff in MHz, tstart in MJD from
+ * rx_time, tsamp = n_integrations * (fft_size - overlap) / rate, \p source_name):
+ * SIGPROC .fil when \p file_format is "fil", Breakthrough Listen's HDF5 filterbank
+ * (FBH5, as rawspec -j and blimpy write it) when it is "h5".
  * The \c progress port publishes a dict (fraction_filled, frames_done,
  * n_integrations, integrations_done, skipped_frames) at most once a second.
  *
@@ -72,6 +74,8 @@ public:
      * \param backend "auto", "cpu" or "cuda"
      * \param device_id CUDA device
      * \param memory_budget engine working memory in bytes; 0 for its default
+     * \param file_format "fil" (SIGPROC) or "h5" (HDF5 filterbank; needs a build with
+     * HDF5) for \p filterbank_path
      * \param devices CUDA devices that share frames too large for one device's
      * budget ([]: device_id alone; each listed once; memory_budget per device)
      */
@@ -91,6 +95,7 @@ public:
                      const std::string& backend = "auto",
                      int device_id = 0,
                      std::uint64_t memory_budget = 0,
+                     const std::string& file_format = "fil",
                      const std::vector<int>& devices = std::vector<int>());
 
     //! Frames per output; applies from the next integration to start.
@@ -109,6 +114,8 @@ public:
     virtual std::int64_t band_stop() const = 0;
     virtual std::int64_t overlap() const = 0;
     virtual std::string window() const = 0;
+    //! "fil" or "h5": the format of filterbank_path.
+    virtual std::string file_format() const = 0;
 
     //! The engine's backend in use: "cpu" or "cuda".
     virtual std::string backend() const = 0;

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(large_fft_accumulator.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(9c25558c5ce9fe55ceb59b75ee9a0004)                     */
+/* BINDTOOL_HEADER_FILE_HASH(566a67bacc44cfc17def28a7c49e230c)                     */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -55,6 +55,7 @@ void bind_large_fft_accumulator(py::module& m)
                          const std::string& backend,
                          int device_id,
                          py::object memory_budget,
+                         const std::string& file_format,
                          py::object devices) {
                  return large_fft_accumulator::make(
                      fft_size,
@@ -77,6 +78,7 @@ void bind_large_fft_accumulator(py::module& m)
                          "memory_budget",
                          0,
                          "a whole number of bytes >= 0 (0: the engine's default)")),
+                     file_format,
                      gpufft_python::device_list(devices, "devices"));
              }),
              py::arg("fft_size"),
@@ -95,6 +97,7 @@ void bind_large_fft_accumulator(py::module& m)
              py::arg("backend") = "auto",
              py::arg("device_id") = 0,
              py::arg("memory_budget") = 0,
+             py::arg("file_format") = "fil",
              py::arg("devices") = py::list(),
              D(large_fft_accumulator, make))
 
@@ -155,6 +158,11 @@ void bind_large_fft_accumulator(py::module& m)
 
 
         .def("window", &large_fft_accumulator::window, D(large_fft_accumulator, window))
+
+
+        .def("file_format",
+             &large_fft_accumulator::file_format,
+             D(large_fft_accumulator, file_format))
 
 
         .def(

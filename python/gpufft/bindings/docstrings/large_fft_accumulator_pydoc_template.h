@@ -62,6 +62,9 @@ static const char* __doc_gr_gpufft_large_fft_accumulator_overlap = R"doc()doc";
 static const char* __doc_gr_gpufft_large_fft_accumulator_window = R"doc()doc";
 
 
+static const char* __doc_gr_gpufft_large_fft_accumulator_file_format = R"doc()doc";
+
+
 static const char* __doc_gr_gpufft_large_fft_accumulator_backend = R"doc()doc";
 
 

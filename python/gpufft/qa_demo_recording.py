@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufft authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""QA for `gpufft-demo --input`: a recording made here (SigMF ci16_le, and raw .cfile)
+with carriers at random fractional frequencies in noise goes through the demo, whose
+detections.csv must hold every carrier at its frequency and little else; bad inputs end
+the demo with a message naming the file and the field."""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+from gnuradio import gr_unittest
+
+DEMO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "apps",
+                    "gpufft-demo")
+
+
+def carriers(rng, rate, n):
+    """Three carriers at random frequencies (not on the FFT grid), well apart."""
+    while True:
+        f = rng.uniform(-0.4 * rate, 0.4 * rate, 3)
+        if np.min(np.abs(np.diff(np.sort(f)))) > 0.05 * rate:
+            return f
+
+
+def capture(rng, rate, samples, freqs, amps, sigma):
+    t = np.arange(samples)
+    x = sigma / np.sqrt(2) * (rng.standard_normal(samples) + 1j * rng.standard_normal(samples))
+    for f, a in zip(freqs, amps):
+        x += a * np.exp(2j * np.pi * (f / rate * t + rng.uniform()))
+    return x
+
+
+class qa_demo_recording(gr_unittest.TestCase):
+
+    def setUp(self):
+        # Fresh inputs every run; the seed is printed, and GPUFFT_QA_SEED=<seed> replays it.
+        self.seed = int(os.environ.get("GPUFFT_QA_SEED", np.random.SeedSequence().entropy))
+        print(f"{self.id()}: seed {self.seed}")
+        self.rng = np.random.default_rng(self.seed)
+        self.dir = tempfile.TemporaryDirectory()
+        self.d = self.dir.name
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def demo(self, *args):
+        r = subprocess.run([sys.executable, DEMO, "--backend", "cpu", *args],
+                           capture_output=True, text=True, timeout=600)
+        print(r.stdout[-3000:], r.stderr[-3000:])
+        return r
+
+    def check_detections(self, out, center, freqs, bin_hz):
+        with open(os.path.join(out, "detections.csv")) as f:
+            rows = list(csv.DictReader(f))
+        found = [float(r["frequency_hz"]) for r in rows]
+        for f in freqs:
+            err = min(abs(x - (center + f)) for x in found) if found else np.inf
+            self.assertLess(err, 2 * bin_hz, f"carrier at {center + f:.1f} Hz not found")
+        # Anything else is a false alarm: a few at most over the whole recording.
+        other = [x for x in found if min(abs(x - center - f) for f in freqs) > 2 * bin_hz]
+        self.assertLessEqual(len(other), 3, other)
+        if self.has_matplotlib():
+            self.assertGreater(os.path.getsize(os.path.join(out, "sensing.png")), 10000)
+
+    @staticmethod
+    def has_matplotlib():
+        try:
+            import matplotlib  # noqa: F401
+            return True
+        except ImportError:
+            return False
+
+    def test_001_sigmf(self):
+        rate = float(self.rng.uniform(1e6, 4e6))
+        center = float(self.rng.uniform(50e6, 3e9))
+        n = 1 << 16
+        freqs = carriers(self.rng, rate, n)
+        # 30 to 50 dB over one bin's noise; ci16 full scale 1.
+        sigma = 0.01
+        floor = sigma ** 2 / n
+        amps = np.sqrt(floor * 10 ** (self.rng.uniform(3.0, 5.0, 3)))
+        x = capture(self.rng, rate, 24 * n + 1000, freqs, amps, sigma)
+        iq = np.empty(2 * len(x), "<i2")
+        iq[0::2] = np.round(x.real * 32767)
+        iq[1::2] = np.round(x.imag * 32767)
+        stem = os.path.join(self.d, "rec")
+        iq.tofile(stem + ".sigmf-data")
+        with open(stem + ".sigmf-meta", "w") as f:
+            json.dump({"global": {"core:datatype": "ci16_le", "core:sample_rate": rate,
+                                  "core:version": "1.0.0"},
+                       "captures": [{"core:sample_start": 0, "core:frequency": center,
+                                     "core:datetime": "2026-11-24T10:00:00.5Z"}],
+                       "annotations": []}, f)
+        out = os.path.join(self.d, "out")
+        r = self.demo("--input", stem + ".sigmf-meta", "--fft-size", str(n), "--output", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("24 frames of 65536 samples", r.stdout)
+        self.assertIn("2026-11-24T10:00:00.500000Z", r.stdout)
+        self.check_detections(out, center, freqs, rate / n)
+
+    def test_002_cfile(self):
+        rate, center = 1e6, 433.92e6
+        n = 1 << 16
+        freqs = carriers(self.rng, rate, n)
+        sigma = 0.05
+        amps = np.sqrt(sigma ** 2 / n * 10 ** (self.rng.uniform(3.0, 5.0, 3)))
+        x = capture(self.rng, rate, 16 * n, freqs, amps, sigma).astype(np.complex64)
+        path = os.path.join(self.d, "capture.cfile")
+        x.tofile(path)
+        out = os.path.join(self.d, "out")
+        r = self.demo("--input", path, "--rate", str(rate), "--freq", str(center),
+                      "--output", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # The default frame: the power of two nearest 10 ms, at least 2^16.
+        self.assertIn("16 frames of 65536 samples", r.stdout)
+        self.check_detections(out, center, freqs, rate / n)
+
+    def test_003_bad_inputs(self):
+        missing = os.path.join(self.d, "none.sigmf-meta")
+        r = self.demo("--input", missing)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"{missing}: cannot read the SigMF metadata", r.stderr)
+
+        path = os.path.join(self.d, "raw.cfile")
+        np.zeros(1000, np.complex64).tofile(path)
+        r = self.demo("--input", path)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(f"{path}: a raw recording does not say its sample rate", r.stderr)
+
+        stem = os.path.join(self.d, "odd")
+        np.zeros(4000, "<i2").tofile(stem + ".sigmf-data")
+        with open(stem + ".sigmf-meta", "w") as f:
+            json.dump({"global": {"core:datatype": "cf64_le", "core:sample_rate": 1e6}}, f)
+        r = self.demo("--input", stem + ".sigmf-data")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("odd.sigmf-meta: global.core:datatype: 'cf64_le'", r.stderr)
+
+        # Shorter than one frame.
+        r = self.demo("--input", path, "--rate", "1e6")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("less than one frame of 65536", r.stderr)
+
+        r = self.demo("--rate", "1e6")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--rate describes a recording", r.stderr)
+
+
+if __name__ == "__main__":
+    if not os.path.exists(DEMO):
+        print(f"no {DEMO}: run from the source tree")
+        sys.exit(77)
+    gr_unittest.run(qa_demo_recording)

@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufft authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""QA for the recording reader (gpufft.open_recording, gpufft.recording_source): SigMF
+files of every datatype and raw .cfile read through a flowgraph, samples against an
+independent conversion, the rx_rate / rx_freq / rx_time tags against the metadata,
+captures (retunes), start and length; bad inputs give errors naming the file and the
+field."""
+
+import json
+import os
+import tempfile
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest
+
+try:
+    from gnuradio import gpufft
+except ImportError:
+    import sys
+    dirname, filename = os.path.split(os.path.abspath(__file__))
+    sys.path.append(os.path.join(dirname, "bindings"))
+    from gnuradio import gpufft
+
+from gnuradio.gpufft.recording import parse_datetime
+
+
+def stored(rng, datatype, n):
+    """Random stored numbers of a datatype (2n of them) and the complex samples they
+    mean, computed here in float64 from the SigMF definitions."""
+    if datatype == "cf32_le":
+        raw = rng.standard_normal(2 * n).astype("<f4")
+        ref = raw.astype(np.float64)
+    elif datatype == "ci16_le":
+        raw = rng.integers(-32768, 32768, 2 * n).astype("<i2")
+        ref = raw.astype(np.float64) / 32768.0
+    elif datatype == "ci8":
+        raw = rng.integers(-128, 128, 2 * n).astype("i1")
+        ref = raw.astype(np.float64) / 128.0
+    elif datatype == "cu8":
+        raw = rng.integers(0, 256, 2 * n).astype("u1")
+        ref = (raw.astype(np.float64) - 127.5) / 128.0
+    return raw, ref[0::2] + 1j * ref[1::2]
+
+
+def write_sigmf(stem, raw, meta_global, captures):
+    with open(stem + ".sigmf-data", "wb") as f:
+        f.write(raw.tobytes())
+    meta = {"global": dict({"core:version": "1.0.0"}, **meta_global),
+            "captures": captures, "annotations": []}
+    with open(stem + ".sigmf-meta", "w") as f:
+        json.dump(meta, f)
+    return stem + ".sigmf-meta"
+
+
+class qa_recording(gr_unittest.TestCase):
+
+    def setUp(self):
+        # Fresh inputs every run; the seed is printed, and GPUFFT_QA_SEED=<seed> replays it.
+        self.seed = int(os.environ.get("GPUFFT_QA_SEED", np.random.SeedSequence().entropy))
+        print(f"{self.id()}: seed {self.seed}")
+        self.rng = np.random.default_rng(self.seed)
+        self.dir = tempfile.TemporaryDirectory()
+        self.d = self.dir.name
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def read(self, path, **kwargs):
+        """Samples and tags {(offset, key): value} through a flowgraph."""
+        tb = gr.top_block()
+        src = gpufft.recording_source(path, **kwargs)
+        sink = blocks.vector_sink_c()
+        tb.connect(src, sink)
+        tb.run()
+        tags = {(t.offset, pmt.symbol_to_string(t.key)): pmt.to_python(t.value)
+                for t in sink.tags()}
+        return np.array(sink.data(), np.complex64), tags
+
+    def test_001_every_datatype(self):
+        for datatype in ("cf32_le", "ci16_le", "ci8", "cu8"):
+            n = int(self.rng.integers(5000, 20000))
+            rate = float(self.rng.uniform(1e5, 1e8))
+            freq = float(self.rng.uniform(1e6, 6e9))
+            raw, ref = stored(self.rng, datatype, n)
+            stem = os.path.join(self.d, datatype)
+            meta = write_sigmf(stem, raw, {"core:datatype": datatype, "core:sample_rate": rate},
+                               [{"core:sample_start": 0, "core:frequency": freq,
+                                 "core:datetime": "2026-03-04T05:06:07.123456789Z"}])
+            rec = gpufft.open_recording(meta)
+            self.assertEqual((rec.num_samples, rec.datatype, rec.sample_rate,
+                              rec.center_freq), (n, datatype, rate, freq))
+            for path in (meta, stem + ".sigmf-data", stem):
+                x, tags = self.read(path)
+                self.assertEqual(len(x), n, datatype)
+                self.assertTrue(np.array_equal(x, ref.astype(np.complex64)), datatype)
+                self.assertEqual(tags[(0, "rx_rate")], rate)
+                self.assertEqual(tags[(0, "rx_freq")], freq)
+                secs, frac = tags[(0, "rx_time")]
+                self.assertEqual(secs, 1772600767)  # 2026-03-04T05:06:07Z
+                self.assertAlmostEqual(frac, 0.123456789, places=12)
+                self.assertEqual(len(tags), 3)
+
+    def test_002_captures_start_and_length(self):
+        n, rate = 40000, 2.4e6
+        raw, ref = stored(self.rng, "ci16_le", n)
+        retune = int(self.rng.integers(1000, n - 1000))
+        meta = write_sigmf(os.path.join(self.d, "retune"), raw,
+                           {"core:datatype": "ci16_le", "core:sample_rate": rate},
+                           [{"core:sample_start": 0, "core:frequency": 100e6,
+                             "core:datetime": "2026-01-01T00:00:00Z"},
+                            {"core:sample_start": retune, "core:frequency": 101e6,
+                             "core:datetime": "2026-01-01T00:00:10.25Z"},
+                            {"core:sample_start": retune + 500, "core:frequency": 102e6}])
+        x, tags = self.read(meta)
+        self.assertTrue(np.array_equal(x, ref.astype(np.complex64)))
+        self.assertEqual(tags[(retune, "rx_freq")], 101e6)
+        self.assertEqual(tags[(retune, "rx_time")], (1767225610, 0.25))
+        self.assertEqual(tags[(retune + 500, "rx_freq")], 102e6)
+        self.assertNotIn((retune + 500, "rx_time"), tags)  # the capture gives no time
+        # From sample `start`, `max_samples` long: the capture in force tags the first
+        # sample, its time moved on by start / rate.
+        start, count = retune + 100, 2000
+        x, tags = self.read(meta, start=start, max_samples=count)
+        self.assertTrue(np.array_equal(x, ref[start:start + count].astype(np.complex64)))
+        self.assertEqual(tags[(0, "rx_freq")], 101e6)
+        secs, frac = tags[(0, "rx_time")]
+        self.assertEqual(secs, 1767225610)
+        self.assertAlmostEqual(frac, 0.25 + 100 / rate, places=12)
+        self.assertEqual(tags[(400, "rx_freq")], 102e6)
+        # The user's centre frequency moves every capture by the same step.
+        rec = gpufft.open_recording(meta, center_freq=200e6)
+        self.assertEqual([c.center_freq for c in rec.captures], [200e6, 201e6, 202e6])
+
+    def test_003_raw_cfile(self):
+        n = 12345
+        raw, ref = stored(self.rng, "cf32_le", n)
+        path = os.path.join(self.d, "capture.cfile")
+        raw.tofile(path)
+        with self.assertRaisesRegex(gpufft.recording_error,
+                                    "capture.cfile: a raw recording does not say its sample rate"):
+            gpufft.open_recording(path)
+        x, tags = self.read(path, sample_rate=1e6, center_freq=433.92e6)
+        self.assertTrue(np.array_equal(x, ref.astype(np.complex64)))
+        self.assertEqual(tags[(0, "rx_rate")], 1e6)
+        self.assertEqual(tags[(0, "rx_freq")], 433.92e6)
+        self.assertNotIn((0, "rx_time"), tags)
+        # Another datatype for a raw file (rtl_sdr's unsigned bytes).
+        raw8, ref8 = stored(self.rng, "cu8", n)
+        raw8.tofile(path)
+        x, _ = self.read(path, sample_rate=2.048e6, datatype="cu8")
+        self.assertTrue(np.array_equal(x, ref8.astype(np.complex64)))
+
+    def test_004_bad_inputs_name_file_and_field(self):
+        raw, _ = stored(self.rng, "ci16_le", 1000)
+        good = {"core:datatype": "ci16_le", "core:sample_rate": 1e6}
+        cap = [{"core:sample_start": 0, "core:frequency": 1e9}]
+        stem = os.path.join(self.d, "bad")
+
+        def meta_error(meta_global, captures, pattern, data=raw):
+            path = write_sigmf(stem, data, meta_global, captures)
+            with self.assertRaisesRegex(gpufft.recording_error, pattern):
+                gpufft.open_recording(path)
+
+        meta_error(dict(good, **{"core:datatype": "cf64_le"}), cap,
+                   r"bad\.sigmf-meta: global\.core:datatype: 'cf64_le' is not read; "
+                   r"supported: cf32_le, ci16_le, ci8")
+        meta_error(dict(good, **{"core:datatype": "rf32_le"}), cap,
+                   r"global\.core:datatype: 'rf32_le' is real")
+        meta_error({"core:sample_rate": 1e6}, cap, r"global\.core:datatype: missing")
+        meta_error({"core:datatype": "ci16_le"}, cap,
+                   r"bad\.sigmf-meta: global\.core:sample_rate: missing")
+        meta_error(dict(good, **{"core:sample_rate": -5}), cap,
+                   r"global\.core:sample_rate: must be a number > 0")
+        meta_error(dict(good, **{"core:num_channels": 2}), cap,
+                   r"global\.core:num_channels: 2")
+        meta_error(good, [{"core:sample_start": 0, "core:datetime": "yesterday"}],
+                   r"captures\[0\]\.core:datetime: 'yesterday' is not an ISO 8601")
+        meta_error(good, [{"core:sample_start": 0, "core:frequency": "1 GHz"}],
+                   r"captures\[0\]\.core:frequency: must be a number")
+        meta_error(good, cap + [{"core:sample_start": 1000}],
+                   r"bad\.sigmf-meta: captures\[1\]\.core:sample_start: 1000 is past the "
+                   r"end of .*bad\.sigmf-data \(1000 samples of ci16_le\): metadata and "
+                   r"data do not match")
+        meta_error(good, cap + [{"core:sample_start": 0}],
+                   r"captures\[1\]\.core:sample_start: 0 does not come after")
+        # Data that is not a whole number of samples: the data file and the datatype's
+        # origin are named.
+        meta_error(good, cap, r"bad\.sigmf-data: 3999 bytes is not a whole number of "
+                   r"ci16_le samples \(4 bytes each, datatype from .*bad\.sigmf-meta "
+                   r"global\.core:datatype\)", data=raw.view("u1")[:-1])
+        meta_error(good, cap, r"bad\.sigmf-data: no samples", data=raw[:0])
+
+        # Not JSON; not SigMF.
+        with open(stem + ".sigmf-meta", "w") as f:
+            f.write('{"global": {"core:datatype": "ci8",}}')
+        with self.assertRaisesRegex(gpufft.recording_error,
+                                    r"bad\.sigmf-meta: not valid JSON: line 1"):
+            gpufft.open_recording(stem + ".sigmf-meta")
+        with open(stem + ".sigmf-meta", "w") as f:
+            f.write('[1, 2]')
+        with self.assertRaisesRegex(gpufft.recording_error, r"bad\.sigmf-meta: global: "):
+            gpufft.open_recording(stem + ".sigmf-meta")
+
+        # Missing files: the missing one is named.
+        write_sigmf(stem, raw, good, cap)
+        os.remove(stem + ".sigmf-data")
+        with self.assertRaisesRegex(gpufft.recording_error,
+                                    r"bad\.sigmf-data: cannot read the SigMF data .*No "
+                                    r"such file"):
+            gpufft.open_recording(stem + ".sigmf-meta")
+        with self.assertRaisesRegex(gpufft.recording_error,
+                                    r"nothere\.sigmf-meta: cannot read the SigMF "
+                                    r"metadata: No such file"):
+            gpufft.open_recording(os.path.join(self.d, "nothere.sigmf-data"))
+        with self.assertRaisesRegex(gpufft.recording_error,
+                                    r"missing\.cfile: cannot read the recording: No such"):
+            gpufft.open_recording(os.path.join(self.d, "missing.cfile"), sample_rate=1e6)
+        # Unreadable (a directory where the data should be).
+        write_sigmf(stem, raw, good, cap)
+        os.remove(stem + ".sigmf-data")
+        os.mkdir(stem + ".sigmf-data")
+        with self.assertRaisesRegex(gpufft.recording_error,
+                                    r"bad\.sigmf-data: cannot read the SigMF data .*Is a "
+                                    r"directory"):
+            gpufft.open_recording(stem + ".sigmf-meta")
+        # Raw files: wrong datatype name, wrong size, bad rate; the SigMF archive.
+        path = os.path.join(self.d, "x.cfile")
+        raw.view("u1")[:-2].tofile(path)
+        with self.assertRaisesRegex(gpufft.recording_error,
+                                    r"x\.cfile: 3998 bytes is not a whole number of cf32_le"):
+            gpufft.open_recording(path, sample_rate=1e6)
+        with self.assertRaisesRegex(gpufft.recording_error, r"x\.cfile: datatype: 'cs16'"):
+            gpufft.open_recording(path, sample_rate=1e6, datatype="cs16")
+        with self.assertRaisesRegex(gpufft.recording_error, r"sample rate must be a number"):
+            gpufft.open_recording(path, sample_rate=float("nan"))
+        with self.assertRaisesRegex(gpufft.recording_error, r"a SigMF archive"):
+            gpufft.open_recording(os.path.join(self.d, "x.sigmf"))
+        # recording_error is a ValueError, and start / length are checked.
+        write_sigmf(stem + "2", raw, good, cap)
+        with self.assertRaises(ValueError):
+            gpufft.recording_source(stem + "2.sigmf-meta", start=1000)
+        with self.assertRaises(ValueError):
+            gpufft.recording_source(stem + "2.sigmf-meta", max_samples=-1)
+
+    def test_005_datetime(self):
+        self.assertEqual(parse_datetime("1970-01-01T00:00:00Z"), (0, 0.0))
+        self.assertEqual(parse_datetime("2000-02-29T12:00:00.5Z"), (951825600, 0.5))
+        secs, frac = parse_datetime("2026-03-04T05:06:07.000000001Z")
+        self.assertEqual(secs, 1772600767)
+        self.assertAlmostEqual(frac, 1e-9, places=15)
+        # Offsets other than Z are taken into account; no zone means UTC.
+        self.assertEqual(parse_datetime("2026-03-04T07:06:07+02:00"), (1772600767, 0.0))
+        self.assertEqual(parse_datetime("2026-03-04T05:06:07"), (1772600767, 0.0))
+        for bad in ("2026-13-01T00:00:00Z", "2026-03-04", "noon", "", None, 5):
+            self.assertIsNone(parse_datetime(bad), bad)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_recording)

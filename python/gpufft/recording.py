@@ -1,0 +1,411 @@
+#
+# Copyright 2026 gr-gpufft authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Recordings in: SigMF (.sigmf-meta + .sigmf-data) and raw I/Q files such as GNU
+Radio's .cfile, read as a GNU Radio source of complex samples tagged the way a receiver
+tags its stream (rx_rate, rx_freq, rx_time), so the blocks sense a recording as they
+would a live capture.
+
+    rec = open_recording("capture.sigmf-meta")            # or .sigmf-data
+    rec = open_recording("capture.cfile", sample_rate=2.4e6, center_freq=100e6)
+    src = recording_source("capture.sigmf-meta")           # a GNU Radio block
+
+Every problem with a file is a recording_error (a ValueError) whose message names the
+file and, for the metadata, the field: "capture.sigmf-meta: global.core:datatype:
+'rf32_le' is real ...".
+"""
+
+import calendar
+import json
+import math
+import os
+import re
+import time as _time
+
+import numpy as np
+import pmt
+from gnuradio import gr
+
+# SigMF core:datatype -> (numpy type of one stored number, numbers per sample, scale,
+# offset): sample = (stored - offset) * scale, full scale 1.0 as GNU Radio's
+# interleaved_*_to_complex blocks make it.
+DATATYPES = {
+    "cf32_le": (np.dtype("<f4"), 2, 1.0, 0.0),
+    "ci16_le": (np.dtype("<i2"), 2, 1.0 / 32768, 0.0),
+    "ci8": (np.dtype("i1"), 2, 1.0 / 128, 0.0),
+    "cu8": (np.dtype("u1"), 2, 1.0 / 128, 127.5),  # rtl_sdr's raw output
+}
+RAW_DEFAULT_DATATYPE = "cf32_le"  # GNU Radio's .cfile: complex64, little-endian here
+
+
+class recording_error(ValueError):
+    """A recording that cannot be read: the message names the file and the field."""
+
+
+class capture:
+    """One SigMF capture segment: where it starts, its frequency and time (None when
+    the metadata does not say)."""
+
+    def __init__(self, sample_start, center_freq, time):
+        self.sample_start = sample_start
+        self.center_freq = center_freq
+        self.time = time  # (whole seconds, fraction) since 1970 UTC, or None
+
+    def __repr__(self):
+        return (f"capture(sample_start={self.sample_start}, center_freq="
+                f"{self.center_freq!r}, time={self.time!r})")
+
+
+class recording:
+    """What open_recording found: the data file, its sample type, rate, frequency,
+    start time and length, and the captures (one for a raw file)."""
+
+    def __init__(self, data_path, meta_path, datatype, sample_rate, captures,
+                 num_samples, header_bytes=0):
+        self.data_path = data_path
+        self.meta_path = meta_path
+        self.datatype = datatype
+        self.sample_rate = sample_rate
+        self.captures = captures
+        self.num_samples = num_samples
+        self.header_bytes = header_bytes
+
+    @property
+    def center_freq(self):
+        """The first capture's frequency (Hz; 0 when unknown)."""
+        f = self.captures[0].center_freq
+        return 0.0 if f is None else f
+
+    @property
+    def start_time(self):
+        """(seconds, fraction) since 1970 UTC of the first sample, or None."""
+        return self.captures[0].time
+
+    @property
+    def duration(self):
+        return self.num_samples / self.sample_rate
+
+    def describe(self):
+        what = "SigMF" if self.meta_path else "raw"
+        when = ""
+        if self.start_time is not None:
+            secs, frac = self.start_time
+            when = ", starts " + format_utc(secs, frac)
+        retunes = f", {len(self.captures)} captures" if len(self.captures) > 1 else ""
+        return (f"{self.data_path} ({what} {self.datatype}): {self.num_samples} samples "
+                f"at {self.sample_rate / 1e6:g} MS/s ({self.duration:.3f} s), centre "
+                f"{self.center_freq / 1e6:g} MHz{retunes}{when}")
+
+
+def format_utc(secs, frac=0.0):
+    """(seconds, fraction) since 1970 as ISO 8601 UTC, to the microsecond."""
+    return _time.strftime("%Y-%m-%dT%H:%M:%S", _time.gmtime(secs)) + f"{frac:.6f}"[1:] + "Z"
+
+
+_DATETIME = re.compile(
+    r"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$")
+
+
+def parse_datetime(text):
+    """ISO 8601 as SigMF writes it ("2026-01-02T03:04:05.123456789Z") -> (whole
+    seconds since 1970 UTC, fraction), keeping every digit of the fraction. Returns
+    None when it is not such a time."""
+    m = _DATETIME.match(text.strip()) if isinstance(text, str) else None
+    if not m:
+        return None
+    y, mo, d, h, mi, s = (int(g) for g in m.groups()[:6])
+    if not (1 <= mo <= 12 and 1 <= d <= 31 and h <= 23 and mi <= 59 and s <= 60):
+        return None
+    secs = calendar.timegm((y, mo, d, h, mi, s, 0, 0, 0))
+    zone = m.group(8)
+    if zone and zone != "Z":
+        sign = 1 if zone[0] == "+" else -1
+        digits = zone[1:].replace(":", "")
+        secs -= sign * (int(digits[:2]) * 3600 + int(digits[2:]) * 60)
+    frac = float("0" + m.group(7)) if m.group(7) else 0.0
+    return secs, frac
+
+
+def _number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and \
+        math.isfinite(value)
+
+
+def _file_size(path, what):
+    try:
+        with open(path, "rb"):
+            pass
+        return os.path.getsize(path)
+    except OSError as e:
+        raise recording_error(f"{path}: cannot read the {what}: "
+                              f"{e.strerror or e}") from None
+
+
+def sigmf_paths(path):
+    """(meta, data) for a path naming either file of a SigMF pair (or their common
+    stem); None when the path is not SigMF."""
+    if path.endswith(".sigmf-meta"):
+        stem = path[:-len(".sigmf-meta")]
+    elif path.endswith(".sigmf-data"):
+        stem = path[:-len(".sigmf-data")]
+    elif not os.path.exists(path) and os.path.exists(path + ".sigmf-meta"):
+        stem = path
+    else:
+        return None
+    return stem + ".sigmf-meta", stem + ".sigmf-data"
+
+
+def open_recording(path, sample_rate=None, center_freq=None, datatype=None):
+    """Reads what a recording holds without reading its samples.
+
+    path: a .sigmf-meta or .sigmf-data file (the other one beside it), or a raw file of
+    interleaved I/Q (GNU Radio's .cfile: cf32_le). sample_rate (Hz) and center_freq
+    (Hz): required / optional for a raw file; for SigMF they replace what the metadata
+    says. datatype: a SigMF core:datatype for a raw file (default cf32_le).
+    """
+    path = os.fspath(path)
+    if sample_rate is not None and not (_number(sample_rate) and sample_rate > 0):
+        raise recording_error(f"{path}: sample rate must be a number > 0 Hz, got "
+                              f"{sample_rate!r}")
+    if center_freq is not None and not _number(center_freq):
+        raise recording_error(f"{path}: centre frequency must be a finite number of Hz, "
+                              f"got {center_freq!r}")
+    if path.endswith(".sigmf"):
+        raise recording_error(f"{path}: a SigMF archive (tar): extract it first "
+                              f"(tar xf {os.path.basename(path)}) and give the "
+                              f".sigmf-meta file")
+    pair = sigmf_paths(path)
+    if pair is not None:
+        if datatype is not None:
+            raise recording_error(f"{path}: a SigMF recording says its own datatype "
+                                  f"(global.core:datatype); no datatype may be given")
+        return _open_sigmf(*pair, sample_rate, center_freq)
+    return _open_raw(path, sample_rate, center_freq, datatype or RAW_DEFAULT_DATATYPE)
+
+
+def _check_datatype(where, field, datatype):
+    if datatype in DATATYPES:
+        return
+    supported = ", ".join(DATATYPES)
+    if isinstance(datatype, str) and datatype.startswith("r"):
+        raise recording_error(f"{where}: {field}: {datatype!r} is real; the sensing "
+                              f"needs complex (I/Q) samples: one of {supported}")
+    raise recording_error(f"{where}: {field}: {datatype!r} is not read; supported: "
+                          f"{supported}")
+
+
+def _sample_count(data_path, size, datatype, where):
+    dtype, per_sample, _, _ = DATATYPES[datatype]
+    sample_bytes = dtype.itemsize * per_sample
+    if size % sample_bytes:
+        raise recording_error(
+            f"{data_path}: {size} bytes is not a whole number of {datatype} samples "
+            f"({sample_bytes} bytes each, datatype from {where}); the file is cut short "
+            f"or the datatype is wrong")
+    if size == 0:
+        raise recording_error(f"{data_path}: no samples (empty file)")
+    return size // sample_bytes
+
+
+def _open_raw(path, sample_rate, center_freq, datatype):
+    _check_datatype(path, "datatype", datatype)
+    size = _file_size(path, "recording")
+    if sample_rate is None:
+        raise recording_error(f"{path}: a raw recording does not say its sample rate: "
+                              f"give the sample rate (gpufft-demo --rate; recording_source "
+                              f"sample_rate)")
+    n = _sample_count(path, size, datatype, "the datatype given")
+    return recording(path, None, datatype, float(sample_rate),
+                     [capture(0, None if center_freq is None else float(center_freq),
+                              None)], n)
+
+
+def _open_sigmf(meta_path, data_path, sample_rate, center_freq):
+    _file_size(meta_path, "SigMF metadata")
+    try:
+        with open(meta_path, "r", encoding="utf-8") as f:
+            meta = json.load(f)
+    except json.JSONDecodeError as e:
+        raise recording_error(f"{meta_path}: not valid JSON: line {e.lineno} column "
+                              f"{e.colno}: {e.msg}") from None
+    except UnicodeDecodeError as e:
+        raise recording_error(f"{meta_path}: not UTF-8 text (SigMF metadata is JSON): "
+                              f"{e.reason}") from None
+    if not isinstance(meta, dict) or not isinstance(meta.get("global"), dict):
+        raise recording_error(f"{meta_path}: global: missing or not an object (not "
+                              f"SigMF metadata)")
+    g = meta["global"]
+
+    datatype = g.get("core:datatype")
+    if datatype is None:
+        raise recording_error(f"{meta_path}: global.core:datatype: missing")
+    _check_datatype(meta_path, "global.core:datatype", datatype)
+
+    channels = g.get("core:num_channels", 1)
+    if channels != 1:
+        raise recording_error(f"{meta_path}: global.core:num_channels: {channels!r}; "
+                              f"only single-channel recordings are read")
+
+    if sample_rate is None:
+        rate = g.get("core:sample_rate")
+        if rate is None:
+            raise recording_error(f"{meta_path}: global.core:sample_rate: missing; give "
+                                  f"the sample rate (gpufft-demo --rate; "
+                                  f"recording_source sample_rate)")
+        if not (_number(rate) and rate > 0):
+            raise recording_error(f"{meta_path}: global.core:sample_rate: must be a "
+                                  f"number > 0 Hz, got {rate!r}")
+        sample_rate = float(rate)
+
+    dataset = g.get("core:dataset")
+    if dataset is not None:
+        if not isinstance(dataset, str) or not dataset:
+            raise recording_error(f"{meta_path}: global.core:dataset: must be a file "
+                                  f"name, got {dataset!r}")
+        data_path = os.path.join(os.path.dirname(meta_path), dataset)
+    trailing = g.get("core:trailing_bytes", 0)
+    if not (isinstance(trailing, int) and not isinstance(trailing, bool) and trailing >= 0):
+        raise recording_error(f"{meta_path}: global.core:trailing_bytes: must be a whole "
+                              f"number >= 0, got {trailing!r}")
+
+    caps = meta.get("captures", [])
+    if not isinstance(caps, list) or not all(isinstance(c, dict) for c in caps):
+        raise recording_error(f"{meta_path}: captures: must be a list of objects")
+    if not caps:
+        caps = [{"core:sample_start": 0}]
+    header_bytes = 0
+    captures = []
+    for i, c in enumerate(caps):
+        field = f"captures[{i}]"
+        start = c.get("core:sample_start", 0 if i == 0 else None)
+        if not (isinstance(start, int) and not isinstance(start, bool) and start >= 0):
+            raise recording_error(f"{meta_path}: {field}.core:sample_start: must be a "
+                                  f"whole number >= 0, got {start!r}")
+        if captures and start <= captures[-1].sample_start:
+            raise recording_error(f"{meta_path}: {field}.core:sample_start: {start} does "
+                                  f"not come after the previous capture's "
+                                  f"{captures[-1].sample_start}")
+        hb = c.get("core:header_bytes", 0)
+        if hb:
+            if i > 0 or not (isinstance(hb, int) and hb > 0):
+                raise recording_error(f"{meta_path}: {field}.core:header_bytes: {hb!r}: "
+                                      f"only a header before the first capture is read")
+            header_bytes = hb
+        freq = c.get("core:frequency")
+        if freq is not None and not _number(freq):
+            raise recording_error(f"{meta_path}: {field}.core:frequency: must be a "
+                                  f"number of Hz, got {freq!r}")
+        when = c.get("core:datetime")
+        time = None
+        if when is not None:
+            time = parse_datetime(when)
+            if time is None:
+                raise recording_error(f"{meta_path}: {field}.core:datetime: {when!r} is "
+                                      f"not an ISO 8601 UTC time such as "
+                                      f"2026-01-02T03:04:05.5Z")
+        captures.append(capture(start, None if freq is None else float(freq), time))
+    if center_freq is not None:
+        # Given by the user: the first capture's; later ones keep their retune steps.
+        base = captures[0].center_freq or 0.0
+        for c in captures:
+            own = base if c.center_freq is None else c.center_freq
+            c.center_freq = own + (float(center_freq) - base)
+    if captures[0].center_freq is None:
+        captures[0].center_freq = 0.0
+
+    size = _file_size(data_path, "SigMF data (beside its .sigmf-meta)")
+    payload = size - header_bytes - trailing
+    if payload < 0:
+        raise recording_error(
+            f"{data_path}: {size} bytes, fewer than the header and trailing bytes "
+            f"{meta_path} declares ({header_bytes} + {trailing})")
+    n = _sample_count(data_path, payload, datatype, f"{meta_path} global.core:datatype")
+    for i, c in enumerate(captures):
+        if c.sample_start >= n:
+            raise recording_error(
+                f"{meta_path}: captures[{i}].core:sample_start: {c.sample_start} is past "
+                f"the end of {data_path} ({n} samples of {datatype}): metadata and data "
+                f"do not match")
+    return recording(data_path, meta_path, datatype, sample_rate, captures, n,
+                     header_bytes)
+
+
+class recording_source(gr.sync_block):
+    """A recording as a stream of complex samples (full scale 1.0), tagged rx_rate at
+    the first sample, and rx_freq and rx_time (when the recording says them) at the
+    start of every capture. Stops at the end of the recording, or after max_samples
+    (0: all) from sample `start`.
+
+    path: a path (see open_recording) or what open_recording returned;
+    sample_rate / center_freq / datatype: as open_recording (0 / None / "": from the
+    file)."""
+
+    def __init__(self, path, sample_rate=0.0, center_freq=None, datatype="", start=0,
+                 max_samples=0):
+        gr.sync_block.__init__(self, "recording_source", None, [np.complex64])
+        rec = path if isinstance(path, recording) else open_recording(
+            path, sample_rate or None, center_freq, datatype or None)
+        self.rec = rec
+        if not (isinstance(start, (int, np.integer)) and 0 <= start < rec.num_samples):
+            raise recording_error(f"{rec.data_path}: start must be a sample in "
+                                  f"[0, {rec.num_samples}), got {start!r}")
+        if not (isinstance(max_samples, (int, np.integer)) and max_samples >= 0):
+            raise recording_error(f"{rec.data_path}: max_samples must be a whole "
+                                  f"number >= 0 (0: all), got {max_samples!r}")
+        dtype, per, self.scale, self.offset = DATATYPES[rec.datatype]
+        self.per = per
+        self.raw = np.memmap(rec.data_path, dtype=dtype, mode="r",
+                             offset=rec.header_bytes,
+                             shape=(rec.num_samples * per,))
+        self.pos = int(start)
+        self.end = rec.num_samples if not max_samples else \
+            min(rec.num_samples, int(start) + int(max_samples))
+        self.first = True
+        # Each call to work() costs Python's overhead whatever its size: room for
+        # 2^18 samples downstream keeps the calls few (callers may ask for more).
+        self.set_min_output_buffer(1 << 18)
+
+    def _tags(self, begin, end, written):
+        rec = self.rec
+        if self.first:
+            self.first = False
+            self.add_item_tag(0, written, pmt.intern("rx_rate"),
+                              pmt.from_double(rec.sample_rate))
+            # The capture holding the first sample describes it.
+            c = [c for c in rec.captures if c.sample_start <= begin][-1]
+            self._tag_capture(c, written, begin)
+        for c in rec.captures:
+            if begin < c.sample_start < end:
+                self._tag_capture(c, written + c.sample_start - begin, c.sample_start)
+
+    def _tag_capture(self, c, offset, sample):
+        if c.center_freq is not None:
+            self.add_item_tag(0, offset, pmt.intern("rx_freq"),
+                              pmt.from_double(c.center_freq))
+        if c.time is not None:
+            secs, frac = c.time
+            frac += (sample - c.sample_start) / self.rec.sample_rate
+            whole = math.floor(frac)
+            self.add_item_tag(0, offset, pmt.intern("rx_time"),
+                              pmt.make_tuple(pmt.from_uint64(int(secs + whole)),
+                                             pmt.from_double(frac - whole)))
+
+    def work(self, input_items, output_items):
+        out = output_items[0]
+        n = min(len(out), self.end - self.pos)
+        if n <= 0:
+            return -1  # the end of the recording: done
+        self._tags(self.pos, self.pos + n, self.nitems_written(0))
+        raw = self.raw[self.pos * self.per:(self.pos + n) * self.per]
+        flat = out[:n].view(np.float32)
+        if self.offset:
+            np.subtract(raw, np.float32(self.offset), out=flat, dtype=np.float32)
+            flat *= np.float32(self.scale)
+        elif self.scale != 1.0:
+            np.multiply(raw, np.float32(self.scale), out=flat, dtype=np.float32)
+        else:
+            flat[:] = raw
+        self.pos += n
+        return n
