@@ -13,6 +13,7 @@
 #include "large/large_fft_schedule.h"
 #include "reference.h"
 #include "test_harness.h"
+#include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <iostream>
 
@@ -38,6 +39,40 @@ std::vector<cd> direct_dft_nd(const std::vector<std::complex<T>>& x,
                 for (std::int64_t k = 0; k < len; ++k)
                     line[k] = a[base + k * inner];
                 const auto X = direct_dft(line.data(), len, sign);
+                for (std::int64_t k = 0; k < len; ++k)
+                    a[base + k * inner] = X[k];
+            }
+    }
+    return a;
+}
+
+//! direct_dft_nd() by FFTW in double along each axis: for arrays too large for a direct
+//! DFT of every line.
+template <typename T>
+std::vector<cd> fftw_dft_nd(const std::vector<std::complex<T>>& x,
+                            const std::vector<std::int64_t>& shape,
+                            int sign)
+{
+    using namespace gr::gpufft;
+    std::vector<cd> a(x.begin(), x.end());
+    const std::int64_t n = std::int64_t(a.size());
+    std::int64_t inner = n;
+    dense_fft_options o;
+    o.backend = backend::cpu;
+    o.precision = precision::double_;
+    for (std::size_t ax = 0; ax < shape.size(); ++ax) {
+        const std::int64_t len = shape[ax];
+        inner /= len;
+        const std::int64_t outer = n / (len * inner);
+        dense_fft_plan plan(
+            len, 1, sign < 0 ? direction::forward : direction::backward, o);
+        std::vector<cd> line(len), X(len);
+        for (std::int64_t q = 0; q < outer; ++q)
+            for (std::int64_t i = 0; i < inner; ++i) {
+                const std::int64_t base = q * len * inner + i;
+                for (std::int64_t k = 0; k < len; ++k)
+                    line[k] = a[base + k * inner];
+                plan.execute(line.data(), X.data());
                 for (std::int64_t k = 0; k < len; ++k)
                     a[base + k * inner] = X[k];
             }

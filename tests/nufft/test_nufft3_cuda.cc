@@ -129,7 +129,13 @@ GPUFFT_TEST(cuda_3d_meets_eps_and_matches_cpu)
     for (double eps : { 1e-3, 1e-7, 1e-10, 1e-12 })
         check_case<double>(3, eps, nufft_kernel::es, 20001, 2001);
     check_case<double>(3, 1e-8, nufft_kernel::es, 5003, 999, +1);
-    check_case<double>(3, 1e-6, nufft_kernel::gaussian, 5003, 333);
+    check_case<double>(3, 1e-3, nufft_kernel::gaussian, 5003, 333);
+    // The gaussian kernel is wide: at 1e-6 its 3-D tile of taps^3 cells exceeds a
+    // block's shared memory, which the GPU plan says (the CPU plan runs it).
+    nufft3_plan wide(
+        3, 1e-6, opts(backend::cuda, precision::double_, nufft_kernel::gaussian));
+    const auto p = random_points(3, 500, 50, 1.5, 6.0, fresh_seed());
+    GPUFFT_CHECK_THROWS(set_points(wide, p), std::invalid_argument, "shared-memory tile");
 }
 
 //! eps as a promise on the GPU: every decade of eps, 20 fresh seeds each (printed).
