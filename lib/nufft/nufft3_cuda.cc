@@ -12,12 +12,14 @@
 //   set_points: extents (one small read-back: the grid size depends on them), then per
 //     source its bin; a counting sort by bin (atomic ranks, CUB scan, permutation), then
 //     first cell and offset gathered in sorted order; subproblems of at most
-//     `max_subproblem` sources per bin; per target its first cell, offset and the
-//     correction 1 / khat times the centring phase.
+//     `max_subproblem` sources per bin; the targets sorted by the tile of grid cells
+//     they read (CUB radix sort), and per target its first cell, offset and the
+//     correction 1 / khat times the centring phase, in that order.
 //   execute: spread each subproblem into a shared-memory tile (shared atomics only),
 //     add the tile into the grid with the pre-correction applied (one global atomic per
 //     touched tile cell), one multi-dimensional cuFFT over every grid of the batch
-//     (nufft3_grid_fft.h), interpolate one thread per target; strength vectors of a
+//     (nufft3_grid_fft.h), interpolate one thread per target in sorted order (neighbours
+//     read neighbouring cells) and write F in the caller's order; strength vectors of a
 //     batch are the launches' second grid axis.
 
 #include "../cuda/cuda_resources.h"
@@ -135,10 +137,11 @@ public:
         req.n_sources = n_src;
         req.n_targets = n_tgt;
         // Sorted sources: perm, first, offset, prephase, rank; c staging. Targets: first,
-        // offset, post; F staging. Coordinates staged from the host.
+        // offset, post, sort keys and order; F staging. Coordinates staged from the host.
         req.bytes_per_source = 8 + dim * (4.0 + sizeof(T)) + 2 * sizeof(C) +
                                (where == memory::host ? 8.0 * dim : 0);
         req.bytes_per_target = dim * (4.0 + sizeof(T)) + 2 * sizeof(C) +
+                               (dim > 1 ? 16 : 0) +
                                (where == memory::host ? 8.0 * dim : 0);
         if (d_cfg.memory_budget) {
             req.budget_bytes = d_cfg.memory_budget;
@@ -239,7 +242,7 @@ private:
     {
         std::size_t b = d_grid.bytes() + d_coords.bytes() + d_perm.bytes() +
                         d_rank.bytes() + d_prephase.bytes() + d_post.bytes() +
-                        d_c.bytes() + d_F.bytes();
+                        d_c.bytes() + d_F.bytes() + d_tkeys.bytes() + d_torder.bytes();
         for (int a = 0; a < max_dim; ++a)
             b += d_first[a].bytes() + d_z0[a].bytes() + d_tfirst[a].bytes() +
                  d_tz0[a].bytes();
@@ -327,6 +330,11 @@ private:
             ensure(d_prephase, n_src);
         ensure(d_post, n_tgt);
         ensure(d_F, n_tgt);
+        if (dim > 1) {
+            ensure(d_tkeys, 2 * std::size_t(n_tgt));
+            ensure(d_torder, 2 * std::size_t(n_tgt));
+            ensure(d_torder_temp, target_order_bytes(n_tgt));
+        }
         ensure(d_bin_count, nbins);
         ensure(d_bin_start, nbins);
         ensure(d_nsub, nbins);
@@ -374,6 +382,14 @@ private:
             p.z0[a] = d_z0[a].get();
         }
         return p;
+    }
+
+    //! Sorted position -> target (the second half of d_torder; launch_target_order), or
+    //! null: in 1D a target's taps are one contiguous run of cells whatever the order,
+    //! and sorting would only add to set_points and scatter the writes of F.
+    const int* sorted_order() const
+    {
+        return d_geom.dim > 1 ? d_torder.get() + d_n_tgt : nullptr;
     }
 
     point_arrays<T> target_arrays()
@@ -443,11 +459,26 @@ private:
             ta[d].x_centre = g.axis[d].x_centre;
             ta[d].xi_per_cell = two_pi / double(g.axis[d].cells);
         }
+        const std::int64_t cells[max_dim] = { g.axis[0].cells,
+                                              g.axis[1].cells,
+                                              g.axis[2].cells };
+        if (g.dim > 1)
+            launch_target_order(ta,
+                                g.dim,
+                                d_n_tgt,
+                                g.kernel.half_width,
+                                cells,
+                                d_tkeys.get(),
+                                d_torder.get(),
+                                d_torder_temp.get(),
+                                d_torder_temp.size(),
+                                d_stream->get());
         launch_targets(ta,
                        g.dim,
                        d_n_tgt,
                        g.kernel,
                        double(d_cfg.sign),
+                       sorted_order(),
                        target_arrays(),
                        d_post.get(),
                        d_stream->get());
@@ -495,6 +526,7 @@ private:
         launch_interp(d_n_tgt,
                       d_geom.dim,
                       ntransf,
+                      sorted_order(),
                       target_arrays(),
                       d_post.get(),
                       d_grid.get(),
@@ -529,10 +561,13 @@ private:
     device_buffer<int> d_bin_count, d_bin_start, d_nsub, d_sub_start, d_sub_bin,
         d_sub_offset, d_sub_total;
     device_buffer<unsigned char> d_scan_temp;
-    // Targets, in the caller's order.
+    // Targets, in interpolation order (sorted_order()); F in the caller's order.
     device_buffer<int> d_tfirst[max_dim];
     device_buffer<T> d_tz0[max_dim];
     device_buffer<C> d_post, d_F;
+    device_buffer<unsigned> d_tkeys;
+    device_buffer<int> d_torder;
+    device_buffer<unsigned char> d_torder_temp;
     // Grid.
     device_buffer<T> d_precorr[max_dim];
     device_buffer<C> d_grid; //!< one or more grids, one after the other

@@ -140,7 +140,9 @@ void launch_subproblem_fill(const int* nsub,
 
 /*!
  * Per target its first cell and kernel offset per axis, and post = the centring phase
- * divided by the spreading kernel's transform. axes: dim entries (host array).
+ * divided by the spreading kernel's transform, stored at the target's sorted position j
+ * for target order[j] (launch_target_order; null: the caller's order). axes: dim
+ * entries (host array).
  */
 template <typename T>
 void launch_targets(const target_axis* axes,
@@ -148,9 +150,30 @@ void launch_targets(const target_axis* axes,
                     std::int64_t n,
                     const kernel_spec& ker,
                     double sign,
+                    const int* order,
                     const point_arrays<T>& out,
                     std::complex<T>* post,
                     void* stream);
+
+/*!
+ * The order in which interpolation visits the targets: by the tile of target_tile cells
+ * per axis that holds each target's first cell, the slowest axis first, so the threads
+ * of a warp read neighbouring grid cells (targets come in any order). order[j] = the
+ * target (user index) at sorted position j. keys: 2 n words; scratch:
+ * target_order_bytes(n).
+ */
+constexpr int target_tile = 16;
+std::size_t target_order_bytes(std::int64_t n);
+void launch_target_order(const target_axis* axes,
+                         int dim,
+                         std::int64_t n,
+                         double half_width,
+                         const std::int64_t* cells, // 3 values (host array)
+                         unsigned* keys,
+                         int* order,
+                         void* scratch,
+                         std::size_t scratch_bytes,
+                         void* stream);
 
 //! out[p] = 1 / khat(2 pi (p - M/2) / M) for every grid index p of an axis of M cells.
 template <typename T>
@@ -187,6 +210,7 @@ template <typename T>
 void launch_interp(std::int64_t n,
                    int dim,
                    int ntransf,
+                   const int* order, // sorted position -> target, as in launch_targets
                    const point_arrays<T>& tgt,
                    const std::complex<T>* post,
                    const std::complex<T>* grid,

@@ -34,6 +34,7 @@ struct grid_shape {
  */
 template <typename T, int DIM, int MAXW>
 __global__ void interp_kernel(long long n,
+                              const int* __restrict__ order,
                               point_arrays<T> tgt,
                               const typename complex_of<T>::type* post,
                               const typename complex_of<T>::type* grid,
@@ -106,12 +107,13 @@ __global__ void interp_kernel(long long n,
         }
     }
     const C p = post[k];
-    out[k] = C{ ax * p.x - ay * p.y, ax * p.y + ay * p.x };
+    out[order ? order[k] : k] = C{ ax * p.x - ay * p.y, ax * p.y + ay * p.x };
 }
 
 template <typename T, int DIM, int MAXW>
 void interp_with(std::int64_t n,
                  int ntransf,
+                 const int* order,
                  const point_arrays<T>& tgt,
                  const std::complex<T>* post,
                  const std::complex<T>* grid,
@@ -122,6 +124,7 @@ void interp_with(std::int64_t n,
 {
     const dim3 shape(blocks_for(n, 128), unsigned(ntransf));
     interp_kernel<T, DIM, MAXW><<<shape, 128, 0, st>>>(n,
+                                                       order,
                                                        tgt,
                                                        device_complex(post),
                                                        device_complex(grid),
@@ -135,6 +138,7 @@ void interp_with(std::int64_t n,
 template <typename T, int DIM>
 void interp_dim(std::int64_t n,
                 int ntransf,
+                const int* order,
                 const point_arrays<T>& tgt,
                 const std::complex<T>* post,
                 const std::complex<T>* grid,
@@ -148,7 +152,7 @@ void interp_dim(std::int64_t n,
     auto f = W <= 8    ? interp_with<T, DIM, 8>
              : W <= 16 ? interp_with<T, DIM, 16>
                        : interp_with<T, DIM, max_taps>;
-    f(n, ntransf, tgt, post, grid, gs, ker, out, st);
+    f(n, ntransf, order, tgt, post, grid, gs, ker, out, st);
 }
 
 } // namespace
@@ -157,6 +161,7 @@ template <typename T>
 void launch_interp(std::int64_t n,
                    int dim,
                    int ntransf,
+                   const int* order,
                    const point_arrays<T>& tgt,
                    const std::complex<T>* post,
                    const std::complex<T>* grid,
@@ -173,17 +178,18 @@ void launch_interp(std::int64_t n,
     }
     const cudaStream_t st = as_stream(stream);
     if (dim == 1)
-        interp_dim<T, 1>(n, ntransf, tgt, post, grid, gs, ker, out, st);
+        interp_dim<T, 1>(n, ntransf, order, tgt, post, grid, gs, ker, out, st);
     else if (dim == 2)
-        interp_dim<T, 2>(n, ntransf, tgt, post, grid, gs, ker, out, st);
+        interp_dim<T, 2>(n, ntransf, order, tgt, post, grid, gs, ker, out, st);
     else
-        interp_dim<T, 3>(n, ntransf, tgt, post, grid, gs, ker, out, st);
+        interp_dim<T, 3>(n, ntransf, order, tgt, post, grid, gs, ker, out, st);
 }
 
 #define GPUFFT_NUFFT3_INTERP(T)                            \
     template void launch_interp<T>(std::int64_t,           \
                                    int,                    \
                                    int,                    \
+                                   const int*,             \
                                    const point_arrays<T>&, \
                                    const std::complex<T>*, \
                                    const std::complex<T>*, \

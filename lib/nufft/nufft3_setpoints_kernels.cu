@@ -12,6 +12,7 @@
 // correction, and the grid's pre-correction.
 
 #include "nufft3_cuda_device.cuh"
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 namespace gr {
@@ -173,12 +174,14 @@ __global__ void targets_kernel(target_axes ta,
                                long long n,
                                kernel_spec ker,
                                double sign,
+                               const int* __restrict__ order,
                                point_arrays<T> out,
                                typename complex_of<T>::type* post)
 {
-    const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (k >= n)
+    const long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (j >= n)
         return;
+    const long long k = order ? order[j] : j;
     double phase = 0;
     T khat = 1;
     for (int d = 0; d < dim; ++d) {
@@ -188,14 +191,48 @@ __global__ void targets_kernel(target_axes ta,
         long long f;
         double z;
         split_coordinate(v, ker.half_width, f, z);
-        out.first[d][k] = int(f);
-        out.z0[d][k] = T(z);
+        out.first[d][j] = int(f);
+        out.z0[d][j] = T(z);
         phase += s * a.x_centre;
         khat *= kernel_transform<T>(ker, T(v * a.xi_per_cell));
     }
     double sn, cs;
     sincos(sign * phase, &sn, &cs);
-    post[k] = { T(cs / double(khat)), T(sn / double(khat)) };
+    post[j] = { T(cs / double(khat)), T(sn / double(khat)) };
+}
+
+// The tile of each target's first cell, tiles numbered with axis 0 fastest (the grid's
+// layout); order = the identity, for the sort to carry along.
+__global__ void target_key_kernel(target_axes ta,
+                                  int dim,
+                                  long long n,
+                                  double half_width,
+                                  long long tiles0,
+                                  long long tiles1,
+                                  long long cells0,
+                                  long long cells1,
+                                  long long cells2,
+                                  unsigned* keys,
+                                  int* order)
+{
+    const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (k >= n)
+        return;
+    const long long cells[3] = { cells0, cells1, cells2 };
+    long long key = 0, scale = 1;
+    for (int d = 0; d < dim; ++d) {
+        const target_axis& a = ta.a[d];
+        long long f;
+        double z;
+        split_coordinate((a.s[k] - a.centre) * a.inv_ds, half_width, f, z);
+        f %= cells[d];
+        if (f < 0)
+            f += cells[d];
+        key += scale * (f / target_tile);
+        scale *= d == 0 ? tiles0 : tiles1;
+    }
+    keys[k] = unsigned(key);
+    order[k] = int(k);
 }
 
 //! 1 / khat(2 pi (p - M/2) / M) for every grid index p.
@@ -306,6 +343,7 @@ void launch_targets(const target_axis* axes,
                     std::int64_t n,
                     const kernel_spec& ker,
                     double sign,
+                    const int* order,
                     const point_arrays<T>& out,
                     std::complex<T>* post,
                     void* stream)
@@ -314,8 +352,62 @@ void launch_targets(const target_axis* axes,
     for (int d = 0; d < dim; ++d)
         ta.a[d] = axes[d];
     targets_kernel<T><<<blocks_for(n), threads_per_block, 0, as_stream(stream)>>>(
-        ta, dim, n, ker, sign, out, device_complex(post));
+        ta, dim, n, ker, sign, order, out, device_complex(post));
     GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+std::size_t target_order_bytes(std::int64_t n)
+{
+    std::size_t bytes = 0;
+    GPUFFT_CUDA_CHECK(
+        cub::DeviceRadixSort::SortPairs(nullptr,
+                                        bytes,
+                                        static_cast<const unsigned*>(nullptr),
+                                        static_cast<unsigned*>(nullptr),
+                                        static_cast<const int*>(nullptr),
+                                        static_cast<int*>(nullptr),
+                                        int(n)));
+    return bytes;
+}
+
+void launch_target_order(const target_axis* axes,
+                         int dim,
+                         std::int64_t n,
+                         double half_width,
+                         const std::int64_t* cells,
+                         unsigned* keys,
+                         int* order,
+                         void* scratch,
+                         std::size_t scratch_bytes,
+                         void* stream)
+{
+    target_axes ta{};
+    long long tiles[3] = { 1, 1, 1 }, total = 1;
+    for (int d = 0; d < dim; ++d) {
+        ta.a[d] = axes[d];
+        tiles[d] = (cells[d] + target_tile - 1) / target_tile;
+        total *= tiles[d];
+    }
+    int bits = 1;
+    while (bits < 32 && (1ll << bits) < total)
+        ++bits;
+    const cudaStream_t st = as_stream(stream);
+    // keys[0..n) and order[0..n) hold the unsorted pairs, keys[n..2n) and order[n..2n)
+    // the sorted ones.
+    target_key_kernel<<<blocks_for(n), threads_per_block, 0, st>>>(ta,
+                                                                   dim,
+                                                                   n,
+                                                                   half_width,
+                                                                   tiles[0],
+                                                                   tiles[1],
+                                                                   cells[0],
+                                                                   cells[1],
+                                                                   cells[2],
+                                                                   keys,
+                                                                   order);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+    GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        scratch, scratch_bytes, keys, keys + n, order, order + n, int(n), 0, bits, st));
 }
 
 template <typename T>
@@ -340,6 +432,7 @@ void launch_precorrection(const kernel_spec& ker, std::int64_t M, T* out, void* 
                                     std::int64_t,                  \
                                     const kernel_spec&,            \
                                     double,                        \
+                                    const int*,                    \
                                     const point_arrays<T>&,        \
                                     std::complex<T>*,              \
                                     void*);                        \
