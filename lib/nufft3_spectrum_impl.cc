@@ -75,7 +75,7 @@ nufft3_spectrum_impl::nufft3_spectrum_impl(int frame_len,
     : gr::block(
           "nufft3_spectrum",
           gr::io_signature::make2(
-              2, 2, sizeof(gr_complex), nufft::time_input(nominal_rate).item_size()),
+              2, 2, sizeof(gr_complex), stream::time_input(nominal_rate).item_size()),
           gr::io_signature::make(
               1, 1, sizeof(gr_complex) * std::max<std::size_t>(1, frequencies.size()))),
       d_frame_len(checked_frame_len(frame_len)),
@@ -154,7 +154,7 @@ int nufft3_spectrum_impl::general_work(int noutput_items,
         const double* t = d_t.data();
         follow_tags(first, first + L);
 
-        if (!nufft::finite_frame(x, t, L)) {
+        if (!stream::finite_frame(x, t, L)) {
             ++d_skipped;
             d_logger->warn("frame at sample {:d} holds a NaN or infinite sample or time; "
                            "skipped ({:d} skipped so far)",
@@ -185,7 +185,7 @@ int nufft3_spectrum_impl::general_work(int noutput_items,
             o[k] = gr_complex(float(d_F[k].real()), float(d_F[k].imag()));
 
         const std::uint64_t item = nitems_written(0) + produced;
-        const nufft::absolute_time at = nufft::to_absolute_time(d_epoch, t0);
+        const stream::absolute_time at = stream::to_absolute_time(d_epoch, t0);
         add_item_tag(
             0,
             item,

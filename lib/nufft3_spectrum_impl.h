@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_SPECTRUM_IMPL_H
 #define INCLUDED_GPUFFT_NUFFT3_SPECTRUM_IMPL_H
 
-#include "nufft/time_input.h"
+#include "stream/time_input.h"
 #include <gnuradio/gpufft/nufft3_plan.h>
 #include <gnuradio/gpufft/nufft3_spectrum.h>
 #include <pmt/pmt.h>
@@ -50,7 +50,7 @@ private:
 
     const int d_frame_len;
     const std::int64_t d_epoch;
-    const nufft::time_input d_time;
+    const stream::time_input d_time;
     mutable std::mutex d_mutex; // guards d_freqs against set_frequencies()
     std::vector<double> d_freqs;
     nufft3_plan d_plan;

@@ -67,7 +67,7 @@ nufft_resampler_impl::nufft_resampler_impl(double output_rate,
     : gr::block(
           "nufft_resampler",
           gr::io_signature::make2(
-              2, 2, sizeof(gr_complex), nufft::time_input(nominal_rate).item_size()),
+              2, 2, sizeof(gr_complex), stream::time_input(nominal_rate).item_size()),
           gr::io_signature::make(1, 1, sizeof(gr_complex))),
       d_rate(output_rate),
       d_bandwidth(bandwidth),
@@ -105,7 +105,7 @@ void nufft_resampler_impl::skip_frame(const char* why)
 void nufft_resampler_impl::process_frame(const gr_complex* x, const double* t)
 {
     const int L = d_frame_len;
-    if (!nufft::finite_frame(x, t, L)) {
+    if (!stream::finite_frame(x, t, L)) {
         skip_frame("NaN or infinite sample or time");
         return;
     }
@@ -159,7 +159,7 @@ int nufft_resampler_impl::flush(gr_complex* out, int noutput_items, int produced
     if (d_pending_pos == 0 && d_pending_starts_grid) {
         const std::uint64_t item = nitems_written(0) + produced;
         const double start = d_origin + double(d_next - d_pending.size()) / d_rate;
-        const nufft::absolute_time at = nufft::to_absolute_time(d_epoch, start);
+        const stream::absolute_time at = stream::to_absolute_time(d_epoch, start);
         add_item_tag(
             0,
             item,

@@ -9,7 +9,7 @@
 #define INCLUDED_GPUFFT_NUFFT_RESAMPLER_IMPL_H
 
 #include "nufft/band_limited_fit.h"
-#include "nufft/time_input.h"
+#include "stream/time_input.h"
 #include <gnuradio/gpufft/nufft_resampler.h>
 #include <pmt/pmt.h>
 #include <atomic>
@@ -57,7 +57,7 @@ private:
     const double d_rate, d_bandwidth;
     const int d_frame_len, d_overlap;
     const std::int64_t d_epoch;
-    const nufft::time_input d_time;
+    const stream::time_input d_time;
     std::string d_backend;
     nufft::band_limited_fit d_fit;
 

@@ -6,7 +6,7 @@
  */
 
 #include "block_logger.h"
-#include "sparse_block/sparse_spectrum.h"
+#include "sparse/sparse_spectrum.h"
 #include "sparse_fft_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -425,7 +425,7 @@ bool sparse_fft_impl::process_frame(const gr_complex* frame,
 
     // The engine only checks the samples it reads; a NaN anywhere in the frame makes
     // the frame's spectrum meaningless, so check them all (a vectorized pass).
-    if (!sparse_block::all_finite(frame, static_cast<size_t>(d_fft_size))) {
+    if (!sparse_output::all_finite(frame, static_cast<size_t>(d_fft_size))) {
         report_skip(index, offset, "non-finite samples (NaN or infinity) in the frame");
         return false;
     }
@@ -447,10 +447,10 @@ bool sparse_fft_impl::process_frame(const gr_complex* frame,
     }
     d_processed++;
     if (robust)
-        sparse_block::entries_from_tones(
+        sparse_output::entries_from_tones(
             n, d_state.center_freq, rate, d_tones, d_entries);
     else
-        sparse_block::entries_from_coefficients(n, d_state.center_freq, rate, d_entries);
+        sparse_output::entries_from_coefficients(n, d_state.center_freq, rate, d_entries);
     if (not_sparse)
         note_not_sparse(index);
 
@@ -476,10 +476,10 @@ bool sparse_fft_impl::process_frame(const gr_complex* frame,
     msg = pmt::dict_add(
         msg, pmt::mp("snr_db"), pmt::init_f32vector(count, e.snr_db.data()));
     if (robust)
-        msg =
-            pmt::dict_add(msg,
-                          pmt::mp("noise_floor_db"),
-                          pmt::from_double(sparse_block::noise_floor_db(noise_floor, n)));
+        msg = pmt::dict_add(
+            msg,
+            pmt::mp("noise_floor_db"),
+            pmt::from_double(sparse_output::noise_floor_db(noise_floor, n)));
     else
         msg = pmt::dict_add(msg, pmt::mp("not_sparse"), pmt::from_bool(not_sparse));
     if (d_state.have_time)
@@ -488,7 +488,7 @@ bool sparse_fft_impl::process_frame(const gr_complex* frame,
 
     if (display == nullptr)
         return false;
-    sparse_block::display_spectrum(
+    sparse_output::display_spectrum(
         n, e.bins.data(), e.values.data(), count, display, d_display_bins, floor_db);
     tag_output(out_offset, offset, rate);
     return true;

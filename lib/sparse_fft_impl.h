@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_SPARSE_FFT_IMPL_H
 #define INCLUDED_GPUFFT_SPARSE_FFT_IMPL_H
 
-#include "sparse_block/sparse_spectrum.h"
+#include "sparse/sparse_spectrum.h"
 #include <gnuradio/gpufft/backend.h>
 #include <gnuradio/gpufft/sparse_fft.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>
@@ -113,8 +113,8 @@ private:
     std::uint64_t d_tags_read_until = 0;
     std::deque<gr::tag_t> d_pending_tags; // read but not yet reached by a frame start
     stream_state d_state;
-    std::vector<sparse_tone> d_tones;      // robust mode: the frame's tones
-    sparse_block::frame_entries d_entries; // the frame's message entries
+    std::vector<sparse_tone> d_tones;       // robust mode: the frame's tones
+    sparse_output::frame_entries d_entries; // the frame's message entries
     // Exact mode: frames found not sparse, and since the last warning.
     std::uint64_t d_not_sparse_frames = 0;
     std::uint64_t d_not_sparse_unreported = 0;

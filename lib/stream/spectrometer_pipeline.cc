@@ -16,7 +16,7 @@
 
 namespace gr {
 namespace gpufft {
-namespace accumulator {
+namespace stream {
 
 namespace {
 constexpr std::int64_t max_output_bins = std::int64_t(1) << 18;
@@ -315,6 +315,6 @@ void spectrometer_pipeline::process(const job& j)
     d_done_cv.notify_all();
 }
 
-} // namespace accumulator
+} // namespace stream
 } // namespace gpufft
 } // namespace gr

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_GPUFFT_ACCUMULATOR_SPECTROMETER_PIPELINE_H
-#define INCLUDED_GPUFFT_ACCUMULATOR_SPECTROMETER_PIPELINE_H
+#ifndef INCLUDED_GPUFFT_STREAM_SPECTROMETER_PIPELINE_H
+#define INCLUDED_GPUFFT_STREAM_SPECTROMETER_PIPELINE_H
 
 #include "../large/power/band_reducer.h"
 #include "../large/power/spectral_window.h"
@@ -28,7 +28,7 @@
 
 namespace gr {
 namespace gpufft {
-namespace accumulator {
+namespace stream {
 
 // The window and the band reduction belong to the integrator (lib/large/power); the
 // pipeline configures them.
@@ -196,8 +196,8 @@ private:
     std::thread d_thread;
 };
 
-} // namespace accumulator
+} // namespace stream
 } // namespace gpufft
 } // namespace gr
 
-#endif /* INCLUDED_GPUFFT_ACCUMULATOR_SPECTROMETER_PIPELINE_H */
+#endif /* INCLUDED_GPUFFT_STREAM_SPECTROMETER_PIPELINE_H */
