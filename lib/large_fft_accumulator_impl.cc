@@ -10,6 +10,7 @@
 #endif
 
 #include "block_logger.h"
+#include "block_stream.h"
 #include "large_fft_accumulator_impl.h"
 #include <gnuradio/io_signature.h>
 #include <unistd.h>
@@ -161,7 +162,8 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
       d_output_db(output_db),
       d_samp_rate(samp_rate),
       d_center_freq(center_freq),
-      d_timeline(samp_rate, center_freq)
+      d_timeline(samp_rate, center_freq),
+      d_reducer(config.fft_size, config.band_start, config.band_stop, config.output_bins)
 {
     // The engine is made here, so one that cannot do this size (budget too small, CUDA
     // asked for and missing) fails when the block is made, not mid-run.
@@ -200,6 +202,20 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
 
     message_port_register_out(k_spectrum);
     message_port_register_out(k_progress);
+    message_port_register_in(pmt::mp("cmd"));
+    set_msg_handler(pmt::mp("cmd"), [this](const pmt::pmt_t& msg) {
+        handle_cmd(
+            msg,
+            { { "n_integrations",
+                [this](const pmt::pmt_t& v) {
+                    set_n_integrations(int(pmt::to_long(v)));
+                } },
+              { "mode",
+                [this](const pmt::pmt_t& v) { set_mode(pmt::symbol_to_string(v)); } },
+              { "output_db",
+                [this](const pmt::pmt_t& v) { set_output_db(pmt::to_bool(v)); } } },
+            d_logger);
+    });
     // Tags are re-made per output item (time of the integration's first sample).
     set_tag_propagation_policy(TPP_DONT);
 }
@@ -300,6 +316,9 @@ bool large_fft_accumulator_impl::start()
     d_time_from_host = false;
     d_filterbank.reset();
     d_warned_retune = false;
+    d_freq_out.reset();
+    d_rate_out.reset();
+    d_last_logged_done = 0;
     d_last_progress = {}; // the first call publishes at once
     d_last_log = std::chrono::steady_clock::now();
     return block::start();
@@ -319,12 +338,17 @@ void large_fft_accumulator_impl::report_unfinished(
     if (unsent > 0)
         d_logger->warn("stopped with {:d} finished spectra not yet output; they are lost",
                        unsent);
-    const std::int64_t frames = pipeline.frames_in_integration();
-    if (frames > 0)
-        d_logger->warn("stopped {:d} of {:d} frames into an integration; they are not in "
-                       "any output",
-                       frames,
-                       pipeline.config().n_integrations);
+    stream::integrated_spectrum partial;
+    if (pipeline.take_partial(partial)) {
+        // Published, not output: a stream item would claim a full integration.
+        d_logger->info("stopped {:d} of {:d} frames into integration {:d}: published on "
+                       "'spectrum' with partial = true",
+                       partial.frames,
+                       partial.n_integrations,
+                       partial.index);
+        std::vector<float> out(partial.power.size());
+        publish_spectrum(partial, out.data(), true);
+    }
     if (pipeline.samples_in_frame() > d_config.overlap)
         d_logger->info("stopped with a frame {:.1f}% filled; its samples are not in any "
                        "output",
@@ -466,14 +490,10 @@ void large_fft_accumulator_impl::emit(const stream::integrated_spectrum& s,
                                       float* out,
                                       std::uint64_t out_offset)
 {
-    const stream::stream_state at = d_timeline.at(s.first_sample);
-    const auto& reducer = d_pipeline->reducer();
-    const double bin_hz = at.rate / double(d_config.fft_size);
-    const double fch1 = at.freq + reducer.channel_centre_bins(0) * bin_hz;
-    const double foff = double(reducer.decimation()) * bin_hz;
+    // The tag rule (docs/stream.md): the tags of an integration's first frame apply.
+    const stream::stream_state at = d_timeline.frame(s.first_sample, d_config.fft_size);
     const double tsamp =
         double(s.n_integrations) * double(d_config.fft_size - d_config.overlap) / at.rate;
-
     const std::size_t nchans = s.power.size();
     if (d_output_db)
         for (std::size_t c = 0; c < nchans; ++c)
@@ -481,10 +501,33 @@ void large_fft_accumulator_impl::emit(const stream::integrated_spectrum& s,
     else
         std::copy(s.power.begin(), s.power.end(), out);
 
+    add_item_tag(0, out_offset, k_rx_time, time_pmt(at.time));
+    if (d_freq_out.changed(at.freq))
+        add_item_tag(0, out_offset, k_rx_freq, pmt::from_double(at.freq));
+    if (d_rate_out.changed(1.0 / tsamp))
+        add_item_tag(0, out_offset, k_rx_rate, pmt::from_double(1.0 / tsamp));
+    publish_spectrum(s, out, false);
+    if (!d_filterbank_path.empty())
+        write_filterbank(s, at);
+}
+
+void large_fft_accumulator_impl::publish_spectrum(const stream::integrated_spectrum& s,
+                                                  float* out,
+                                                  bool partial)
+{
+    const stream::stream_state at = d_timeline.frame(s.first_sample, d_config.fft_size);
+    const auto& reducer = d_integrator_reducer();
+    const double bin_hz = at.rate / double(d_config.fft_size);
+    const double fch1 = at.freq + reducer.channel_centre_bins(0) * bin_hz;
+    const double foff = double(reducer.decimation()) * bin_hz;
+    const double tsamp =
+        double(s.n_integrations) * double(d_config.fft_size - d_config.overlap) / at.rate;
+    const std::size_t nchans = s.power.size();
+    if (partial)
+        for (std::size_t c = 0; c < nchans; ++c)
+            out[c] = d_output_db ? 10.0f * std::log10(std::max(s.power[c], 1e-30f))
+                                 : s.power[c];
     const pmt::pmt_t t = time_pmt(at.time);
-    add_item_tag(0, out_offset, k_rx_time, t);
-    add_item_tag(0, out_offset, k_rx_freq, pmt::from_double(at.freq));
-    add_item_tag(0, out_offset, k_rx_rate, pmt::from_double(1.0 / tsamp));
 
     pmt::pmt_t meta = pmt::make_dict();
     meta = pmt::dict_add(meta, k_rx_time, t);
@@ -505,16 +548,14 @@ void large_fft_accumulator_impl::emit(const stream::integrated_spectrum& s,
     meta = pmt::dict_add(meta,
                          pmt::mp("time_source"),
                          pmt::mp(d_time_from_host ? "host_clock" : "rx_time"));
+    meta = pmt::dict_add(meta, pmt::mp("partial"), pmt::from_bool(partial));
     message_port_pub(k_spectrum, pmt::cons(meta, pmt::init_f32vector(nchans, out)));
-
-    if (!d_filterbank_path.empty())
-        write_filterbank(s, at);
 }
 
 void large_fft_accumulator_impl::write_filterbank(const stream::integrated_spectrum& s,
                                                   const stream::stream_state& at)
 {
-    const auto& reducer = d_pipeline->reducer();
+    const auto& reducer = d_reducer;
     const double bin_hz = at.rate / double(d_config.fft_size);
     if (!d_filterbank) {
         accumulator::filterbank_header h;
@@ -571,8 +612,12 @@ void large_fft_accumulator_impl::publish_progress(bool force)
     p = pmt::dict_add(
         p, pmt::mp("skipped_frames"), pmt::from_long(long(d_pipeline->frames_skipped())));
     message_port_pub(k_progress, p);
-    // Long frames take seconds to fill: say how far along they are now and then.
-    if (now - d_last_log >= std::chrono::seconds(10)) {
+    // Long frames take seconds to fill: say how far along one is when nothing has
+    // come out for 10 s (not every 10 s when spectra flow).
+    if (d_pipeline->integrations_done() != d_last_logged_done) {
+        d_last_logged_done = d_pipeline->integrations_done();
+        d_last_log = now;
+    } else if (now - d_last_log >= std::chrono::seconds(10)) {
         d_last_log = now;
         d_logger->info("frame {:.0f}% filled, {:d}/{:d} frames of integration {:d} done",
                        100.0 * filled,

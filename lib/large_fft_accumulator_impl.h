@@ -72,6 +72,8 @@ private:
     void write_filterbank(const stream::integrated_spectrum& s,
                           const stream::stream_state& at);
     void publish_progress(bool force);
+    void publish_spectrum(const stream::integrated_spectrum& s, float* out, bool partial);
+    const power::band_reducer& d_integrator_reducer() const { return d_reducer; }
 
     stream::pipeline_config d_config;
     const std::string d_filterbank_path;
@@ -105,6 +107,9 @@ private:
     bool d_warned_retune = false;
     std::chrono::steady_clock::time_point d_last_progress;
     std::chrono::steady_clock::time_point d_last_log;
+    std::int64_t d_last_logged_done = 0;
+    stream::change_gate d_freq_out, d_rate_out; // rx_freq / rx_rate out on change only
+    power::band_reducer d_reducer;
 };
 
 } // namespace gpufft

@@ -121,6 +121,12 @@ public:
     std::int64_t push(const std::complex<float>* in, std::int64_t n);
     //! Takes the oldest finished spectrum, if any.
     bool pop(integrated_spectrum& out);
+    /*!
+     * After finish(): the integration that was still open, over the frames it holds
+     * (its n_integrations says how many it was to have). False when none was open or
+     * all its frames were skipped.
+     */
+    bool take_partial(integrated_spectrum& out);
     //! True while a spectrum is ready or the worker holds a frame that ends one.
     bool pending() const;
     //! Sleeps until the worker finishes a frame or `timeout` passes.
