@@ -10,6 +10,7 @@
 #endif
 
 #include "block_logger.h"
+#include "block_stream.h"
 #include "large_fft_accumulator_impl.h"
 #include <gnuradio/io_signature.h>
 #include <unistd.h>
@@ -34,7 +35,7 @@ const pmt::pmt_t k_progress = pmt::mp("progress");
 // waiting less turns the wait for a frame into a spin.
 constexpr auto worker_poll = std::chrono::microseconds(500);
 
-pmt::pmt_t time_pmt(const accumulator::stream_time& t)
+pmt::pmt_t time_pmt(const stream::stream_time& t)
 {
     return pmt::make_tuple(
         pmt::from_uint64(std::uint64_t(std::max<std::int64_t>(0, t.secs))),
@@ -100,7 +101,7 @@ large_fft_accumulator::make(std::int64_t fft_size,
             "(install libhdf5-dev, then configure and build gr-gpufft again), or use "
             "\"fil\"");
     check_writable(filterbank_path);
-    accumulator::pipeline_config c;
+    stream::pipeline_config c;
     c.fft_size = fft_size;
     c.n_integrations = n_integrations;
     c.output_bins = output_bins;
@@ -108,7 +109,7 @@ large_fft_accumulator::make(std::int64_t fft_size,
     c.band_stop = band_stop;
     c.overlap = overlap;
     c.window = power::parse_window(window);
-    c.mode = accumulator::parse_mode(mode);
+    c.mode = stream::parse_mode(mode);
     if (!(samp_rate > 0) || !std::isfinite(samp_rate))
         throw std::invalid_argument("samp_rate must be a finite number > 0 Hz, got " +
                                     std::to_string(samp_rate));
@@ -132,15 +133,15 @@ large_fft_accumulator::make(std::int64_t fft_size,
 namespace {
 // Checked before the base class is built, so bad parameters throw before GNU Radio
 // sees a block with an impossible output size.
-const accumulator::pipeline_config& checked(const accumulator::pipeline_config& c)
+const stream::pipeline_config& checked(const stream::pipeline_config& c)
 {
-    accumulator::validate(c);
+    stream::validate(c);
     return c;
 }
 } // namespace
 
 large_fft_accumulator_impl::large_fft_accumulator_impl(
-    const accumulator::pipeline_config& config,
+    const stream::pipeline_config& config,
     bool output_db,
     double samp_rate,
     double center_freq,
@@ -161,7 +162,8 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
       d_output_db(output_db),
       d_samp_rate(samp_rate),
       d_center_freq(center_freq),
-      d_timeline(samp_rate, center_freq)
+      d_timeline(samp_rate, center_freq),
+      d_reducer(config.fft_size, config.band_start, config.band_stop, config.output_bins)
 {
     // The engine is made here, so one that cannot do this size (budget too small, CUDA
     // asked for and missing) fails when the block is made, not mid-run.
@@ -182,8 +184,8 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
     d_config.pinned = d_integrator->backend() == gpufft::backend::cuda;
     d_config.device_id = d_integrator->device_id();
     // On the CPU the engine's working memory is host memory too, beside the two frames.
-    const std::uint64_t phys = accumulator::host_physical_memory();
-    const std::uint64_t frames = accumulator::frame_memory_bytes(d_config.fft_size);
+    const std::uint64_t phys = stream::host_physical_memory();
+    const std::uint64_t frames = stream::frame_memory_bytes(d_config.fft_size);
     if (!d_config.pinned && phys > 0 &&
         frames + d_integrator->memory_budget() > phys / 10 * 9)
         throw std::invalid_argument(
@@ -200,6 +202,20 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
 
     message_port_register_out(k_spectrum);
     message_port_register_out(k_progress);
+    message_port_register_in(pmt::mp("cmd"));
+    set_msg_handler(pmt::mp("cmd"), [this](const pmt::pmt_t& msg) {
+        handle_cmd(
+            msg,
+            { { "n_integrations",
+                [this](const pmt::pmt_t& v) {
+                    set_n_integrations(int(pmt::to_long(v)));
+                } },
+              { "mode",
+                [this](const pmt::pmt_t& v) { set_mode(pmt::symbol_to_string(v)); } },
+              { "output_db",
+                [this](const pmt::pmt_t& v) { set_output_db(pmt::to_bool(v)); } } },
+            d_logger);
+    });
     // Tags are re-made per output item (time of the integration's first sample).
     set_tag_propagation_policy(TPP_DONT);
 }
@@ -229,7 +245,7 @@ void large_fft_accumulator_impl::set_n_integrations(int n_integrations)
 
 void large_fft_accumulator_impl::set_mode(const std::string& mode)
 {
-    const auto m = accumulator::parse_mode(mode);
+    const auto m = stream::parse_mode(mode);
     std::lock_guard<std::mutex> lock(d_pipeline_mutex);
     d_mode = int(m);
     if (d_pipeline)
@@ -238,7 +254,7 @@ void large_fft_accumulator_impl::set_mode(const std::string& mode)
 
 std::string large_fft_accumulator_impl::mode() const
 {
-    return accumulator::to_string(accumulator::accumulate_mode(d_mode.load()));
+    return stream::to_string(stream::accumulate_mode(d_mode.load()));
 }
 
 double large_fft_accumulator_impl::fraction_filled() const
@@ -264,7 +280,7 @@ bool large_fft_accumulator_impl::start()
 {
     // start() runs on the block's thread, where an exception would leave the rest of
     // the flowgraph waiting forever: log the reason and let general_work() end the run.
-    std::unique_ptr<accumulator::spectrometer_pipeline> pipeline;
+    std::unique_ptr<stream::spectrometer_pipeline> pipeline;
     try {
         if (!d_filterbank_path.empty()) {
             // Fail now with the path in the message, not at the first spectrum.
@@ -274,17 +290,17 @@ bool large_fft_accumulator_impl::start()
                                          d_filterbank_path + "'");
             std::fclose(f);
         }
-        const std::uint64_t need = accumulator::frame_memory_bytes(d_config.fft_size);
-        const std::uint64_t available = accumulator::host_available_memory();
+        const std::uint64_t need = stream::frame_memory_bytes(d_config.fft_size);
+        const std::uint64_t available = stream::host_available_memory();
         if (available > 0 && need > available)
             d_logger->warn("the two frames need {:.1f} GiB but only {:.1f} GiB of host "
                            "memory is available now: expect swapping",
                            double(need) / double(1ull << 30),
                            double(available) / double(1ull << 30));
-        accumulator::pipeline_config c = d_config;
+        stream::pipeline_config c = d_config;
         c.n_integrations = d_n_integrations;
-        c.mode = accumulator::accumulate_mode(d_mode.load());
-        pipeline = std::make_unique<accumulator::spectrometer_pipeline>(c, d_integrator);
+        c.mode = stream::accumulate_mode(d_mode.load());
+        pipeline = std::make_unique<stream::spectrometer_pipeline>(c, d_integrator);
         if (d_config.pinned && !pipeline->pinned())
             d_logger->warn("could not page-lock the frames: host-to-GPU copies will be "
                            "slower");
@@ -295,11 +311,14 @@ bool large_fft_accumulator_impl::start()
         std::lock_guard<std::mutex> lock(d_pipeline_mutex);
         d_pipeline = std::move(pipeline);
     }
-    d_timeline = accumulator::tag_timeline(d_samp_rate, d_center_freq);
+    d_timeline = stream::stream_timeline(d_samp_rate, d_center_freq);
     d_first_work = true;
     d_time_from_host = false;
     d_filterbank.reset();
     d_warned_retune = false;
+    d_freq_out.reset();
+    d_rate_out.reset();
+    d_last_logged_done = 0;
     d_last_progress = {}; // the first call publishes at once
     d_last_log = std::chrono::steady_clock::now();
     return block::start();
@@ -309,22 +328,27 @@ bool large_fft_accumulator_impl::start()
 // that general_work() can no longer emit, the frames of an integration that did not
 // complete, and the samples of a frame that never filled.
 void large_fft_accumulator_impl::report_unfinished(
-    accumulator::spectrometer_pipeline& pipeline)
+    stream::spectrometer_pipeline& pipeline)
 {
     pipeline.finish(); // after the frame it is transforming, if any
-    accumulator::integrated_spectrum s;
+    stream::integrated_spectrum s;
     int unsent = 0;
     while (pipeline.pop(s))
         ++unsent;
     if (unsent > 0)
         d_logger->warn("stopped with {:d} finished spectra not yet output; they are lost",
                        unsent);
-    const std::int64_t frames = pipeline.frames_in_integration();
-    if (frames > 0)
-        d_logger->warn("stopped {:d} of {:d} frames into an integration; they are not in "
-                       "any output",
-                       frames,
-                       pipeline.config().n_integrations);
+    stream::integrated_spectrum partial;
+    if (pipeline.take_partial(partial)) {
+        // Published, not output: a stream item would claim a full integration.
+        d_logger->info("stopped {:d} of {:d} frames into integration {:d}: published on "
+                       "'spectrum' with partial = true",
+                       partial.frames,
+                       partial.n_integrations,
+                       partial.index);
+        std::vector<float> out(partial.power.size());
+        publish_spectrum(partial, out.data(), true);
+    }
     if (pipeline.samples_in_frame() > d_config.overlap)
         d_logger->info("stopped with a frame {:.1f}% filled; its samples are not in any "
                        "output",
@@ -334,7 +358,7 @@ void large_fft_accumulator_impl::report_unfinished(
 
 bool large_fft_accumulator_impl::stop()
 {
-    std::unique_ptr<accumulator::spectrometer_pipeline> pipeline;
+    std::unique_ptr<stream::spectrometer_pipeline> pipeline;
     {
         std::lock_guard<std::mutex> lock(d_pipeline_mutex);
         pipeline = std::move(d_pipeline);
@@ -413,7 +437,7 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
             const double now = std::chrono::duration<double>(
                                    std::chrono::system_clock::now().time_since_epoch())
                                    .count();
-            d_timeline.set_time(0, accumulator::stream_time{}.plus(now));
+            d_timeline.set_time(0, stream::stream_time{}.plus(now));
             d_time_from_host = true;
         }
     }
@@ -434,7 +458,7 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
         consume_each(int(consumed));
 
         int produced = 0;
-        accumulator::integrated_spectrum s;
+        stream::integrated_spectrum s;
         while (produced < noutput_items && d_pipeline->pop(s)) {
             if (s.skipped > 0)
                 d_logger->warn(
@@ -462,18 +486,14 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
     }
 }
 
-void large_fft_accumulator_impl::emit(const accumulator::integrated_spectrum& s,
+void large_fft_accumulator_impl::emit(const stream::integrated_spectrum& s,
                                       float* out,
                                       std::uint64_t out_offset)
 {
-    const accumulator::stream_state at = d_timeline.at(s.first_sample);
-    const auto& reducer = d_pipeline->reducer();
-    const double bin_hz = at.rate / double(d_config.fft_size);
-    const double fch1 = at.freq + reducer.channel_centre_bins(0) * bin_hz;
-    const double foff = double(reducer.decimation()) * bin_hz;
+    // The tag rule (docs/stream.md): the tags of an integration's first frame apply.
+    const stream::stream_state at = d_timeline.frame(s.first_sample, d_config.fft_size);
     const double tsamp =
         double(s.n_integrations) * double(d_config.fft_size - d_config.overlap) / at.rate;
-
     const std::size_t nchans = s.power.size();
     if (d_output_db)
         for (std::size_t c = 0; c < nchans; ++c)
@@ -481,10 +501,33 @@ void large_fft_accumulator_impl::emit(const accumulator::integrated_spectrum& s,
     else
         std::copy(s.power.begin(), s.power.end(), out);
 
+    add_item_tag(0, out_offset, k_rx_time, time_pmt(at.time));
+    if (d_freq_out.changed(at.freq))
+        add_item_tag(0, out_offset, k_rx_freq, pmt::from_double(at.freq));
+    if (d_rate_out.changed(1.0 / tsamp))
+        add_item_tag(0, out_offset, k_rx_rate, pmt::from_double(1.0 / tsamp));
+    publish_spectrum(s, out, false);
+    if (!d_filterbank_path.empty())
+        write_filterbank(s, at);
+}
+
+void large_fft_accumulator_impl::publish_spectrum(const stream::integrated_spectrum& s,
+                                                  float* out,
+                                                  bool partial)
+{
+    const stream::stream_state at = d_timeline.frame(s.first_sample, d_config.fft_size);
+    const auto& reducer = d_integrator_reducer();
+    const double bin_hz = at.rate / double(d_config.fft_size);
+    const double fch1 = at.freq + reducer.channel_centre_bins(0) * bin_hz;
+    const double foff = double(reducer.decimation()) * bin_hz;
+    const double tsamp =
+        double(s.n_integrations) * double(d_config.fft_size - d_config.overlap) / at.rate;
+    const std::size_t nchans = s.power.size();
+    if (partial)
+        for (std::size_t c = 0; c < nchans; ++c)
+            out[c] = d_output_db ? 10.0f * std::log10(std::max(s.power[c], 1e-30f))
+                                 : s.power[c];
     const pmt::pmt_t t = time_pmt(at.time);
-    add_item_tag(0, out_offset, k_rx_time, t);
-    add_item_tag(0, out_offset, k_rx_freq, pmt::from_double(at.freq));
-    add_item_tag(0, out_offset, k_rx_rate, pmt::from_double(1.0 / tsamp));
 
     pmt::pmt_t meta = pmt::make_dict();
     meta = pmt::dict_add(meta, k_rx_time, t);
@@ -500,21 +543,19 @@ void large_fft_accumulator_impl::emit(const accumulator::integrated_spectrum& s,
         pmt::dict_add(meta, pmt::mp("integration_index"), pmt::from_long(long(s.index)));
     meta =
         pmt::dict_add(meta, pmt::mp("fft_size"), pmt::from_long(long(d_config.fft_size)));
-    meta = pmt::dict_add(meta, pmt::mp("mode"), pmt::mp(accumulator::to_string(s.mode)));
+    meta = pmt::dict_add(meta, pmt::mp("mode"), pmt::mp(stream::to_string(s.mode)));
     meta = pmt::dict_add(meta, pmt::mp("db"), pmt::from_bool(d_output_db));
     meta = pmt::dict_add(meta,
                          pmt::mp("time_source"),
                          pmt::mp(d_time_from_host ? "host_clock" : "rx_time"));
+    meta = pmt::dict_add(meta, pmt::mp("partial"), pmt::from_bool(partial));
     message_port_pub(k_spectrum, pmt::cons(meta, pmt::init_f32vector(nchans, out)));
-
-    if (!d_filterbank_path.empty())
-        write_filterbank(s, at);
 }
 
-void large_fft_accumulator_impl::write_filterbank(
-    const accumulator::integrated_spectrum& s, const accumulator::stream_state& at)
+void large_fft_accumulator_impl::write_filterbank(const stream::integrated_spectrum& s,
+                                                  const stream::stream_state& at)
 {
-    const auto& reducer = d_pipeline->reducer();
+    const auto& reducer = d_reducer;
     const double bin_hz = at.rate / double(d_config.fft_size);
     if (!d_filterbank) {
         accumulator::filterbank_header h;
@@ -571,8 +612,12 @@ void large_fft_accumulator_impl::publish_progress(bool force)
     p = pmt::dict_add(
         p, pmt::mp("skipped_frames"), pmt::from_long(long(d_pipeline->frames_skipped())));
     message_port_pub(k_progress, p);
-    // Long frames take seconds to fill: say how far along they are now and then.
-    if (now - d_last_log >= std::chrono::seconds(10)) {
+    // Long frames take seconds to fill: say how far along one is when nothing has
+    // come out for 10 s (not every 10 s when spectra flow).
+    if (d_pipeline->integrations_done() != d_last_logged_done) {
+        d_last_logged_done = d_pipeline->integrations_done();
+        d_last_log = now;
+    } else if (now - d_last_log >= std::chrono::seconds(10)) {
         d_last_log = now;
         d_logger->info("frame {:.0f}% filled, {:d}/{:d} frames of integration {:d} done",
                        100.0 * filled,

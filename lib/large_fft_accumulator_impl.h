@@ -10,8 +10,8 @@
 
 #include "accumulator/fbh5_writer.h"
 #include "accumulator/filterbank_writer.h"
-#include "accumulator/spectrometer_pipeline.h"
-#include "accumulator/tag_timeline.h"
+#include "stream/spectrometer_pipeline.h"
+#include "stream/stream_timeline.h"
 #include <gnuradio/gpufft/large_fft_accumulator.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <gnuradio/gpufft/spectrum_integrator.h>
@@ -26,7 +26,7 @@ namespace gpufft {
 class large_fft_accumulator_impl : public large_fft_accumulator
 {
 public:
-    large_fft_accumulator_impl(const accumulator::pipeline_config& config,
+    large_fft_accumulator_impl(const stream::pipeline_config& config,
                                bool output_db,
                                double samp_rate,
                                double center_freq,
@@ -66,15 +66,16 @@ public:
                      gr_vector_void_star& output_items) override;
 
 private:
-    void report_unfinished(accumulator::spectrometer_pipeline& pipeline);
+    void report_unfinished(stream::spectrometer_pipeline& pipeline);
     void read_tags(std::uint64_t begin, std::uint64_t end);
-    void
-    emit(const accumulator::integrated_spectrum& s, float* out, std::uint64_t out_offset);
-    void write_filterbank(const accumulator::integrated_spectrum& s,
-                          const accumulator::stream_state& at);
+    void emit(const stream::integrated_spectrum& s, float* out, std::uint64_t out_offset);
+    void write_filterbank(const stream::integrated_spectrum& s,
+                          const stream::stream_state& at);
     void publish_progress(bool force);
+    void publish_spectrum(const stream::integrated_spectrum& s, float* out, bool partial);
+    const power::band_reducer& d_integrator_reducer() const { return d_reducer; }
 
-    accumulator::pipeline_config d_config;
+    stream::pipeline_config d_config;
     const std::string d_filterbank_path;
     const std::string d_source_name;
     const bool d_filterbank_h5; // HDF5 filterbank rather than SIGPROC .fil
@@ -90,13 +91,13 @@ private:
     // Created in start(), destroyed in stop(): the frames may be tens of GiB, and a
     // flowgraph that is only built (GRC, tests) should not hold them.
     mutable std::mutex d_pipeline_mutex;
-    std::unique_ptr<accumulator::spectrometer_pipeline> d_pipeline;
+    std::unique_ptr<stream::spectrometer_pipeline> d_pipeline;
     std::atomic<std::uint64_t> d_integrations_before{ 0 }; // of earlier runs
     std::atomic<std::uint64_t> d_skipped_before{ 0 };
 
     const double d_samp_rate;
     const double d_center_freq;
-    accumulator::tag_timeline d_timeline;
+    stream::stream_timeline d_timeline;
     bool d_first_work = true;
     std::uint64_t d_offset_base = 0; // nitems_read(0) at the pipeline's first sample
     bool d_time_from_host = false;
@@ -106,6 +107,9 @@ private:
     bool d_warned_retune = false;
     std::chrono::steady_clock::time_point d_last_progress;
     std::chrono::steady_clock::time_point d_last_log;
+    std::int64_t d_last_logged_done = 0;
+    stream::change_gate d_freq_out, d_rate_out; // rx_freq / rx_rate out on change only
+    power::band_reducer d_reducer;
 };
 
 } // namespace gpufft

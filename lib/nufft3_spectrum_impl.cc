@@ -10,6 +10,7 @@
 #endif
 
 #include "block_logger.h"
+#include "block_stream.h"
 #include "nufft3_spectrum_impl.h"
 #include <gnuradio/io_signature.h>
 #include <cmath>
@@ -75,7 +76,7 @@ nufft3_spectrum_impl::nufft3_spectrum_impl(int frame_len,
     : gr::block(
           "nufft3_spectrum",
           gr::io_signature::make2(
-              2, 2, sizeof(gr_complex), nufft::time_input(nominal_rate).item_size()),
+              2, 2, sizeof(gr_complex), stream::time_input(nominal_rate).item_size()),
           gr::io_signature::make(
               1, 1, sizeof(gr_complex) * std::max<std::size_t>(1, frequencies.size()))),
       d_frame_len(checked_frame_len(frame_len)),
@@ -88,11 +89,31 @@ nufft3_spectrum_impl::nufft3_spectrum_impl(int frame_len,
       d_s(frequencies.size()),
       d_c(frame_len),
       d_F(frequencies.size()),
-      d_rx_freq(pmt::PMT_NIL),
-      d_rx_rate(pmt::PMT_NIL)
+      d_clock(epoch)
 {
     check_frequencies(frequencies);
     set_tag_propagation_policy(TPP_DONT); // rx_time is recomputed per output item
+    message_port_register_in(pmt::mp("cmd"));
+    set_msg_handler(pmt::mp("cmd"), [this](const pmt::pmt_t& msg) {
+        handle_cmd(msg,
+                   { { "frequencies",
+                       [this](const pmt::pmt_t& v) {
+                           set_frequencies(pmt::f64vector_elements(v));
+                       } } },
+                   d_logger);
+    });
+}
+
+bool nufft3_spectrum_impl::stop()
+{
+    // The samples after the last frame never make one: say how many (docs/stream.md).
+    const std::uint64_t tail = unread_samples(*this, 0);
+    if (tail > 0)
+        d_logger->info("stopped with {:d} samples after the last frame: too few for a "
+                       "frame of frame_len = {:d}",
+                       tail,
+                       d_frame_len);
+    return block::stop();
 }
 
 void nufft3_spectrum_impl::set_frequencies(const std::vector<double>& frequencies)
@@ -121,15 +142,27 @@ void nufft3_spectrum_impl::forecast(int noutput_items,
         n = noutput_items * d_frame_len;
 }
 
-void nufft3_spectrum_impl::follow_tags(std::uint64_t begin, std::uint64_t end)
+void nufft3_spectrum_impl::follow_tags(std::uint64_t first, const double* t)
 {
+    // The tag rule (docs/stream.md): tags inside the frame apply to it. rx_time fixes
+    // the clock's origin at the time of the sample it tags.
     std::vector<gr::tag_t> tags;
-    get_tags_in_range(tags, 0, begin, end);
-    for (const auto& t : tags) {
-        if (pmt::eq(t.key, pmt::mp("rx_freq")))
-            d_rx_freq = t.value;
-        else if (pmt::eq(t.key, pmt::mp("rx_rate")))
-            d_rx_rate = t.value;
+    get_tags_in_range(tags, 0, first, first + std::uint64_t(d_frame_len));
+    for (const auto& tag : tags) {
+        try {
+            if (pmt::eqv(tag.key, key_rx_time()))
+                d_clock.anchor(pmt::to_uint64(pmt::tuple_ref(tag.value, 0)),
+                               pmt::to_double(pmt::tuple_ref(tag.value, 1)),
+                               t[tag.offset - first]);
+            else if (pmt::eqv(tag.key, key_rx_freq()))
+                d_rx_freq = pmt::to_double(tag.value), d_have_freq = true;
+            else if (pmt::eqv(tag.key, key_rx_rate()))
+                d_rx_rate = pmt::to_double(tag.value), d_have_rate = true;
+        } catch (const std::exception&) {
+            d_logger->warn("ignored a malformed {:s} tag at sample {:d}",
+                           pmt::symbol_to_string(tag.key),
+                           tag.offset);
+        }
     }
 }
 
@@ -152,9 +185,9 @@ int nufft3_spectrum_impl::general_work(int noutput_items,
         d_time.read(
             times + std::size_t(f) * L * d_time.item_size(), first, L, d_t.data());
         const double* t = d_t.data();
-        follow_tags(first, first + L);
+        follow_tags(first, t);
 
-        if (!nufft::finite_frame(x, t, L)) {
+        if (!stream::finite_frame(x, t, L)) {
             ++d_skipped;
             d_logger->warn("frame at sample {:d} holds a NaN or infinite sample or time; "
                            "skipped ({:d} skipped so far)",
@@ -185,16 +218,12 @@ int nufft3_spectrum_impl::general_work(int noutput_items,
             o[k] = gr_complex(float(d_F[k].real()), float(d_F[k].imag()));
 
         const std::uint64_t item = nitems_written(0) + produced;
-        const nufft::absolute_time at = nufft::to_absolute_time(d_epoch, t0);
-        add_item_tag(
-            0,
-            item,
-            pmt::mp("rx_time"),
-            pmt::make_tuple(pmt::from_uint64(at.seconds), pmt::from_double(at.fraction)));
-        if (!pmt::is_null(d_rx_freq))
-            add_item_tag(0, item, pmt::mp("rx_freq"), d_rx_freq);
-        if (!pmt::is_null(d_rx_rate))
-            add_item_tag(0, item, pmt::mp("rx_rate"), d_rx_rate);
+        const stream::absolute_time at = d_clock.at(t0);
+        add_item_tag(0, item, key_rx_time(), time_pmt(at.seconds, at.fraction));
+        if (d_have_freq && d_freq_out.changed(d_rx_freq))
+            add_item_tag(0, item, key_rx_freq(), pmt::from_double(d_rx_freq));
+        if (d_have_rate && d_rate_out.changed(d_rx_rate))
+            add_item_tag(0, item, key_rx_rate(), pmt::from_double(d_rx_rate));
         ++produced;
         ++d_processed;
     }

@@ -8,7 +8,8 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_SPECTRUM_IMPL_H
 #define INCLUDED_GPUFFT_NUFFT3_SPECTRUM_IMPL_H
 
-#include "nufft/time_input.h"
+#include "stream/stream_timeline.h"
+#include "stream/time_input.h"
 #include <gnuradio/gpufft/nufft3_plan.h>
 #include <gnuradio/gpufft/nufft3_spectrum.h>
 #include <pmt/pmt.h>
@@ -39,6 +40,7 @@ public:
     std::uint64_t frames_processed() const override { return d_processed; }
     std::uint64_t frames_skipped() const override { return d_skipped; }
 
+    bool stop() override;
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     int general_work(int noutput_items,
                      gr_vector_int& ninput_items,
@@ -46,17 +48,20 @@ public:
                      gr_vector_void_star& output_items) override;
 
 private:
-    void follow_tags(std::uint64_t begin, std::uint64_t end);
+    void follow_tags(std::uint64_t first, const double* t);
 
     const int d_frame_len;
     const std::int64_t d_epoch;
-    const nufft::time_input d_time;
+    const stream::time_input d_time;
     mutable std::mutex d_mutex; // guards d_freqs against set_frequencies()
     std::vector<double> d_freqs;
     nufft3_plan d_plan;
     std::vector<double> d_t, d_x, d_s;
     std::vector<std::complex<double>> d_c, d_F;
-    pmt::pmt_t d_rx_freq, d_rx_rate; // latest seen, or PMT_NIL
+    stream::stream_clock d_clock; // epoch, or the latest input rx_time
+    double d_rx_freq = 0.0, d_rx_rate = 0.0;
+    bool d_have_freq = false, d_have_rate = false;
+    stream::change_gate d_freq_out, d_rate_out; // rx_freq / rx_rate out on change only
     std::atomic<std::uint64_t> d_processed{ 0 }, d_skipped{ 0 };
 };
 

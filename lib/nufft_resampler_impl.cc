@@ -10,6 +10,7 @@
 #endif
 
 #include "block_logger.h"
+#include "block_stream.h"
 #include "nufft_resampler_impl.h"
 #include <gnuradio/io_signature.h>
 #include <cmath>
@@ -67,7 +68,7 @@ nufft_resampler_impl::nufft_resampler_impl(double output_rate,
     : gr::block(
           "nufft_resampler",
           gr::io_signature::make2(
-              2, 2, sizeof(gr_complex), nufft::time_input(nominal_rate).item_size()),
+              2, 2, sizeof(gr_complex), stream::time_input(nominal_rate).item_size()),
           gr::io_signature::make(1, 1, sizeof(gr_complex))),
       d_rate(output_rate),
       d_bandwidth(bandwidth),
@@ -80,7 +81,7 @@ nufft_resampler_impl::nufft_resampler_impl(double output_rate,
       d_times(frame_len),
       d_t(frame_len),
       d_x(frame_len),
-      d_rx_freq(pmt::PMT_NIL)
+      d_clock(epoch)
 {
     d_backend = to_string(d_fit.backend());
     set_tag_propagation_policy(TPP_DONT); // times are recomputed for the output grid
@@ -105,7 +106,7 @@ void nufft_resampler_impl::skip_frame(const char* why)
 void nufft_resampler_impl::process_frame(const gr_complex* x, const double* t)
 {
     const int L = d_frame_len;
-    if (!nufft::finite_frame(x, t, L)) {
+    if (!stream::finite_frame(x, t, L)) {
         skip_frame("NaN or infinite sample or time");
         return;
     }
@@ -156,19 +157,18 @@ int nufft_resampler_impl::flush(gr_complex* out, int noutput_items, int produced
 {
     if (d_pending_pos >= d_pending.size() || produced >= noutput_items)
         return produced;
-    if (d_pending_pos == 0 && d_pending_starts_grid) {
-        const std::uint64_t item = nitems_written(0) + produced;
+    const std::uint64_t item = nitems_written(0) + produced;
+    if (d_pending_pos == 0 && (d_pending_starts_grid || d_clock_moved)) {
+        // A new grid, or an input rx_time moved the clock: date the first output.
         const double start = d_origin + double(d_next - d_pending.size()) / d_rate;
-        const nufft::absolute_time at = nufft::to_absolute_time(d_epoch, start);
-        add_item_tag(
-            0,
-            item,
-            pmt::mp("rx_time"),
-            pmt::make_tuple(pmt::from_uint64(at.seconds), pmt::from_double(at.fraction)));
-        add_item_tag(0, item, pmt::mp("rx_rate"), pmt::from_double(d_rate));
+        const stream::absolute_time at = d_clock.at(start);
+        add_item_tag(0, item, key_rx_time(), time_pmt(at.seconds, at.fraction));
+        d_clock_moved = false;
     }
-    if (d_pending_pos == 0 && !pmt::is_null(d_rx_freq))
-        add_item_tag(0, nitems_written(0) + produced, pmt::mp("rx_freq"), d_rx_freq);
+    if (d_pending_pos == 0 && d_rate_out.changed(d_rate))
+        add_item_tag(0, item, key_rx_rate(), pmt::from_double(d_rate));
+    if (d_pending_pos == 0 && d_have_freq && d_freq_out.changed(d_rx_freq))
+        add_item_tag(0, item, key_rx_freq(), pmt::from_double(d_rx_freq));
     const std::size_t n = std::min<std::size_t>(d_pending.size() - d_pending_pos,
                                                 std::size_t(noutput_items - produced));
     std::copy(d_pending.begin() + d_pending_pos,
@@ -193,11 +193,27 @@ int nufft_resampler_impl::general_work(int noutput_items,
         return produced;
 
     const int hop = d_frame_len - 2 * d_overlap;
-    std::vector<gr::tag_t> tags;
-    get_tags_in_range(tags, 0, nitems_read(0), nitems_read(0) + hop, pmt::mp("rx_freq"));
-    if (!tags.empty())
-        d_rx_freq = tags.back().value;
     d_time.read(input_items[1], nitems_read(1), d_frame_len, d_times.data());
+    // Tags in the samples this call consumes apply to this frame (docs/stream.md).
+    std::vector<gr::tag_t> tags;
+    get_tags_in_range(tags, 0, nitems_read(0), nitems_read(0) + hop);
+    for (const auto& tag : tags) {
+        try {
+            if (pmt::eqv(tag.key, key_rx_time())) {
+                d_clock.anchor(pmt::to_uint64(pmt::tuple_ref(tag.value, 0)),
+                               pmt::to_double(pmt::tuple_ref(tag.value, 1)),
+                               d_times[tag.offset - nitems_read(0)]);
+                d_clock_moved = true;
+            } else if (pmt::eqv(tag.key, key_rx_freq())) {
+                d_rx_freq = pmt::to_double(tag.value);
+                d_have_freq = true;
+            }
+        } catch (const std::exception&) {
+            d_logger->warn("ignored a malformed {:s} tag at sample {:d}",
+                           pmt::symbol_to_string(tag.key),
+                           tag.offset);
+        }
+    }
     process_frame(static_cast<const gr_complex*>(input_items[0]), d_times.data());
     consume_each(hop);
     d_unconsumed -= hop;

@@ -9,7 +9,8 @@
 #define INCLUDED_GPUFFT_NUFFT_RESAMPLER_IMPL_H
 
 #include "nufft/band_limited_fit.h"
-#include "nufft/time_input.h"
+#include "stream/stream_timeline.h"
+#include "stream/time_input.h"
 #include <gnuradio/gpufft/nufft_resampler.h>
 #include <pmt/pmt.h>
 #include <atomic>
@@ -57,7 +58,7 @@ private:
     const double d_rate, d_bandwidth;
     const int d_frame_len, d_overlap;
     const std::int64_t d_epoch;
-    const nufft::time_input d_time;
+    const stream::time_input d_time;
     std::string d_backend;
     nufft::band_limited_fit d_fit;
 
@@ -71,7 +72,11 @@ private:
     std::vector<gr_complex> d_pending; // computed, not yet written
     std::size_t d_pending_pos = 0;
     bool d_pending_starts_grid = false;
-    pmt::pmt_t d_rx_freq;
+    stream::stream_clock d_clock; // epoch, or the latest input rx_time
+    bool d_clock_moved = false;   // an rx_time since the last output was dated
+    double d_rx_freq = 0.0;
+    bool d_have_freq = false;
+    stream::change_gate d_freq_out, d_rate_out; // rx_freq / rx_rate out on change only
     std::atomic<std::uint64_t> d_processed{ 0 }, d_skipped{ 0 };
     // Input samples seen but not consumed after the last call: the tail a stream ends
     // with, reported by stop().

@@ -8,12 +8,13 @@
 #ifndef INCLUDED_GPUFFT_SPARSE_FFT_IMPL_H
 #define INCLUDED_GPUFFT_SPARSE_FFT_IMPL_H
 
-#include "sparse_block/sparse_spectrum.h"
+#include "sparse/sparse_spectrum.h"
+#include "stream/frame_assembler.h"
+#include "stream/stream_timeline.h"
 #include <gnuradio/gpufft/backend.h>
 #include <gnuradio/gpufft/sparse_fft.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>
 #include <atomic>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -52,6 +53,7 @@ public:
     std::uint64_t frames_skipped() const override { return d_skipped; }
 
     bool check_topology(int ninputs, int noutputs) override;
+    bool stop() override;
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     int general_work(int noutput_items,
                      gr_vector_int& ninput_items,
@@ -59,30 +61,16 @@ public:
                      gr_vector_void_star& output_items) override;
 
 private:
-    // What the stream's tags said at a frame's first sample.
-    struct stream_state {
-        bool have_time = false;
-        std::uint64_t time_secs = 0; // rx_time at sample time_offset
-        double time_frac = 0.0;
-        std::uint64_t time_offset = 0;
-        bool have_rate = false; // rx_rate seen: it overrides the sample_rate parameter
-        double rate = 0.0;
-        double center_freq = 0.0;  // rx_freq, 0 until tagged
-        bool freq_changed = false; // since the last output item (re-tag downstream)
-        bool rate_changed = false;
-    };
-
     std::unique_ptr<sparse_fft_plan> make_plan(int k) const;
     void update_plan();
-    void collect_tags(std::uint64_t end_offset);
-    void apply_tags_up_to(std::uint64_t offset);
     //! Transforms one frame; returns true when it wrote a display vector to `display`.
-    bool process_frame(const gr_complex* frame, float* display, std::uint64_t out_offset);
+    bool process_frame(const gr_complex* frame,
+                       float* display,
+                       std::uint64_t out_offset,
+                       std::uint64_t offset);
     //! Exact mode: a rate-limited warning for frames that were not exactly sparse.
     void note_not_sparse(std::uint64_t index);
     void report_skip(std::uint64_t index, std::uint64_t offset, const std::string& why);
-    pmt::pmt_t rx_time_at(std::uint64_t offset, double rate) const;
-    void tag_output(std::uint64_t out_offset, std::uint64_t frame_offset, double rate);
 
     const int d_fft_size;
     const int d_hop;
@@ -105,16 +93,12 @@ private:
     // Touched only by the constructor and work().
     std::unique_ptr<sparse_fft_plan> d_plan;
     int d_plan_k;
-    std::vector<gr_complex> d_frame;       // a frame assembled across work() calls
-    std::int64_t d_fill = 0;               // samples of the next frame already in d_frame
-    std::int64_t d_skip = 0;               // samples still to drop before the next frame
-    std::uint64_t d_next_frame_offset = 0; // absolute input offset of the next frame
-    std::uint64_t d_frame_index = 0;
-    std::uint64_t d_tags_read_until = 0;
-    std::deque<gr::tag_t> d_pending_tags; // read but not yet reached by a frame start
-    stream_state d_state;
-    std::vector<sparse_tone> d_tones;      // robust mode: the frame's tones
-    sparse_block::frame_entries d_entries; // the frame's message entries
+    stream::frame_assembler d_frames;
+    stream::stream_timeline d_timeline;
+    stream::change_gate d_freq_out, d_rate_out; // rx_freq / rx_rate out on change only
+    std::uint64_t d_seen_until = 0;             // input offered so far (tags read)
+    std::vector<sparse_tone> d_tones;           // robust mode: the frame's tones
+    sparse_output::frame_entries d_entries;     // the frame's message entries
     // Exact mode: frames found not sparse, and since the last warning.
     std::uint64_t d_not_sparse_frames = 0;
     std::uint64_t d_not_sparse_unreported = 0;

@@ -253,13 +253,13 @@ class qa_sparse_fft(gr_unittest.TestCase):
         n, k, frames, rate = 2048, 6, 5, 1e6
         # the frames cross a whole second: rx_time carries into the seconds
         tag_rate, center, t_secs, t_frac = 4e6, 2.4e9, 1700000000, 0.9995
-        retune_frame, new_center = 3, 915e6
+        retune_frame, new_center = 2, 915e6
         xs = [sparse_signal(self.rng, n, random_bins(self.rng, n, k)) for _ in range(frames)]
         tags = [
             make_tag(0, "rx_time", pmt.make_tuple(pmt.from_uint64(t_secs), pmt.from_double(t_frac))),
             make_tag(0, "rx_rate", pmt.from_double(tag_rate)),
             make_tag(0, "rx_freq", pmt.from_double(center)),
-            # a retune tag in the middle of frame 2 applies from frame 3 on
+            # a retune tag in the middle of frame 2 applies to frame 2 (docs/stream.md)
             make_tag(2 * n + n // 2, "rx_freq", pmt.from_double(new_center)),
             make_tag(n + 1, "ignored", pmt.PMT_T),
         ]

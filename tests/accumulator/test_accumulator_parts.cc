@@ -5,12 +5,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Window, band reduction, tag timeline and SIGPROC writer of the large-FFT accumulator,
+// Window, band reduction and SIGPROC writer of the large-FFT accumulator,
 // each against an independent computation.
 
 #include "accumulator/filterbank_writer.h"
-#include "accumulator/host_frame.h"
-#include "accumulator/tag_timeline.h"
 #include "large/power/band_reducer.h"
 #include "large/power/spectral_window.h"
 #include "reference.h"
@@ -181,40 +179,6 @@ GPUFFT_TEST(band_reducer_rejects_bad_bands)
         band_reducer(64, 0, 0, 128), std::invalid_argument, "output_bins");
 }
 
-GPUFFT_TEST(tag_timeline_extrapolates_and_reanchors)
-{
-    tag_timeline t(1000.0, 100e6);
-    GPUFFT_CHECK(!t.at(0).has_time);
-    GPUFFT_CHECK_EQ(t.at(5).freq, 100e6);
-    t.set_time(100, { 1700000000, 0.75 });
-    t.set_freq(150, 101e6);
-    t.set_rate(200, 2000.0); // clock re-anchors at sample 200 = t0 + 0.1 s
-    t.set_time(1000000, { 1800000000, 0.0 });
-
-    auto s = t.at(99);
-    GPUFFT_CHECK(!s.has_time);
-    s = t.at(150);
-    GPUFFT_CHECK(s.has_time);
-    GPUFFT_CHECK_EQ(s.time.secs, 1700000000);
-    GPUFFT_CHECK_LE(std::abs(s.time.frac - 0.8), 1e-12);
-    GPUFFT_CHECK_EQ(s.freq, 101e6);
-    s = t.at(1200); // 0.85 + 1000 samples / 2000 Hz = 1.35
-    GPUFFT_CHECK_EQ(s.time.secs, 1700000001);
-    GPUFFT_CHECK_LE(std::abs(s.time.frac - 0.35), 1e-9);
-    GPUFFT_CHECK_EQ(s.rate, 2000.0);
-
-    t.forget_before(1200);
-    GPUFFT_CHECK_EQ(t.pending(), std::size_t(1));
-    s = t.at(1200); // same answer after folding
-    GPUFFT_CHECK_EQ(s.time.secs, 1700000001);
-    GPUFFT_CHECK_LE(std::abs(s.time.frac - 0.35), 1e-9);
-    s = t.at(1000000 + 500);
-    GPUFFT_CHECK_EQ(s.time.secs, 1800000000);
-    GPUFFT_CHECK_LE(std::abs(s.time.frac - 0.25), 1e-12);
-    GPUFFT_CHECK_LE(
-        std::abs(stream_time{ 86400 * 3, 0.5 }.mjd() - (40590.0 + 0.5 / 86400)), 1e-9);
-}
-
 GPUFFT_TEST(filterbank_header_and_data_read_back)
 {
     const std::string path = temp_path("gpufft_fb");
@@ -260,28 +224,6 @@ GPUFFT_TEST(filterbank_header_and_data_read_back)
     GPUFFT_CHECK_THROWS(filterbank_writer("/nonexistent-dir/x.fil", h),
                         std::runtime_error,
                         "filterbank_path");
-}
-
-GPUFFT_TEST(host_frame_pinned_where_cuda_is_usable)
-{
-    // Page-locked with a usable GPU, ordinary memory otherwise; writable either way.
-    for (bool pinned : { false, true }) {
-        host_frame f(3001, pinned);
-        GPUFFT_CHECK(f.data() != nullptr);
-        GPUFFT_CHECK_EQ(f.size(), 3001);
-        GPUFFT_CHECK_EQ(reinterpret_cast<std::uintptr_t>(f.data()) % 64,
-                        std::uintptr_t(0));
-        GPUFFT_CHECK_EQ(f.pinned(), pinned && gr::gpufft::cuda_available(0));
-        for (std::int64_t i = 0; i < f.size(); ++i)
-            f.data()[i] = std::complex<float>(float(i), -float(i));
-        GPUFFT_CHECK_EQ(f.data()[3000], std::complex<float>(3000.0f, -3000.0f));
-        host_frame g = std::move(f);
-        GPUFFT_CHECK(f.data() == nullptr);
-        GPUFFT_CHECK_EQ(g.data()[7], std::complex<float>(7.0f, -7.0f));
-    }
-    GPUFFT_CHECK(host_physical_memory() > 0);
-    GPUFFT_CHECK(host_available_memory() > 0);
-    GPUFFT_CHECK(host_available_memory() <= host_physical_memory());
 }
 
 GPUFFT_TEST_MAIN()

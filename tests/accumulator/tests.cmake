@@ -4,9 +4,6 @@
 
 # The accumulator's plain C++ parts (no GNU Radio, no GPU): quick CPU tests.
 gpufft_add_test(test_accumulator_parts SOURCES accumulator/test_accumulator_parts.cc)
-gpufft_add_test(test_spectrometer_pipeline SOURCES accumulator/test_spectrometer_pipeline.cc)
-# The same pipeline on the CUDA engine with page-locked frames (skips without a GPU).
-gpufft_add_test(test_accumulator_cuda SOURCES accumulator/test_accumulator_cuda.cc GPU)
 # The HDF5 filterbank writer, read back through the HDF5 C API (without HDF5 in the
 # build: that it refuses, saying why).
 gpufft_add_test(test_fbh5_writer SOURCES accumulator/test_fbh5_writer.cc)

@@ -11,7 +11,7 @@
 // and a few channels of millions of bins summed in pieces), NaN and infinite frames,
 // pinned and pageable frames, the host fallback when the budget is too small.
 
-#include "accumulator/host_frame.h"
+#include "stream/host_frame.h"
 #include "spectrum_integrator_checks.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/spectrum_integrator.h>
@@ -50,7 +50,7 @@ void compare(const band_spec& b,
     std::printf("%s", gpu.describe().c_str());
     GPUFFT_CHECK(gpu.on_device());
     GPUFFT_CHECK(gpu.backend() == backend::cuda);
-    gr::gpufft::accumulator::host_frame frame(b.n, pinned, gpu.device_id());
+    gr::gpufft::stream::host_frame frame(b.n, pinned, gpu.device_id());
     GPUFFT_CHECK_EQ(frame.pinned(), pinned);
     const auto got = integrate(gpu, x, frames, frame.data());
 
@@ -148,7 +148,7 @@ GPUFFT_TEST(device_accumulator_resets_between_integrations)
     GPUFFT_CHECK_EQ(s.read(out.data()), 0);
     for (float v : out)
         GPUFFT_CHECK_EQ(v, -1.0f);
-    gr::gpufft::accumulator::host_frame frame(n, true, s.device_id());
+    gr::gpufft::stream::host_frame frame(n, true, s.device_id());
     check_channels(integrate(s, x, 2, frame.data()),
                    integrated_power(x, 2, b, integration_mode::max_hold),
                    1e-4);

@@ -5,4 +5,3 @@
 gpufft_add_test(test_nufft3_cpu SOURCES nufft/test_nufft3_cpu.cc)
 gpufft_add_test(test_nufft3_cuda SOURCES nufft/test_nufft3_cuda.cc GPU)
 gpufft_add_test(test_band_limited_fit SOURCES nufft/test_band_limited_fit.cc)
-gpufft_add_test(test_time_input SOURCES nufft/test_time_input.cc)

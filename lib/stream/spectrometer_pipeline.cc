@@ -16,7 +16,7 @@
 
 namespace gr {
 namespace gpufft {
-namespace accumulator {
+namespace stream {
 
 namespace {
 constexpr std::int64_t max_output_bins = std::int64_t(1) << 18;
@@ -218,6 +218,21 @@ bool spectrometer_pipeline::pop(integrated_spectrum& out)
     return true;
 }
 
+bool spectrometer_pipeline::take_partial(integrated_spectrum& out)
+{
+    if (d_thread.joinable())
+        throw std::logic_error(
+            "spectrometer_pipeline::take_partial: call finish() first");
+    if (d_frames_done.load() == 0 || d_current.frames == 0)
+        return false;
+    d_current.power.resize(std::size_t(d_config.output_bins));
+    d_integrator->read(d_current.power.data());
+    out = std::move(d_current);
+    d_current = integrated_spectrum();
+    d_frames_done = 0;
+    return true;
+}
+
 bool spectrometer_pipeline::pending() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
@@ -315,6 +330,6 @@ void spectrometer_pipeline::process(const job& j)
     d_done_cv.notify_all();
 }
 
-} // namespace accumulator
+} // namespace stream
 } // namespace gpufft
 } // namespace gr

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_GPUFFT_SPARSE_BLOCK_SPARSE_SPECTRUM_H
-#define INCLUDED_GPUFFT_SPARSE_BLOCK_SPARSE_SPECTRUM_H
+#ifndef INCLUDED_GPUFFT_SPARSE_SPARSE_SPECTRUM_H
+#define INCLUDED_GPUFFT_SPARSE_SPARSE_SPECTRUM_H
 
 // Frame-level helpers of the sparse_fft block that do not need GNU Radio.
 
@@ -18,7 +18,7 @@
 
 namespace gr {
 namespace gpufft {
-namespace sparse_block {
+namespace sparse_output {
 
 //! False when any real or imaginary part is a NaN or an infinity.
 bool all_finite(const std::complex<float>* x, std::size_t n);
@@ -99,8 +99,8 @@ void display_spectrum(std::int64_t n,
                       int display_bins,
                       float floor_db);
 
-} // namespace sparse_block
+} // namespace sparse_output
 } // namespace gpufft
 } // namespace gr
 
-#endif /* INCLUDED_GPUFFT_SPARSE_BLOCK_SPARSE_SPECTRUM_H */
+#endif /* INCLUDED_GPUFFT_SPARSE_SPARSE_SPECTRUM_H */

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_GPUFFT_ACCUMULATOR_SPECTROMETER_PIPELINE_H
-#define INCLUDED_GPUFFT_ACCUMULATOR_SPECTROMETER_PIPELINE_H
+#ifndef INCLUDED_GPUFFT_STREAM_SPECTROMETER_PIPELINE_H
+#define INCLUDED_GPUFFT_STREAM_SPECTROMETER_PIPELINE_H
 
 #include "../large/power/band_reducer.h"
 #include "../large/power/spectral_window.h"
@@ -28,7 +28,7 @@
 
 namespace gr {
 namespace gpufft {
-namespace accumulator {
+namespace stream {
 
 // The window and the band reduction belong to the integrator (lib/large/power); the
 // pipeline configures them.
@@ -121,6 +121,12 @@ public:
     std::int64_t push(const std::complex<float>* in, std::int64_t n);
     //! Takes the oldest finished spectrum, if any.
     bool pop(integrated_spectrum& out);
+    /*!
+     * After finish(): the integration that was still open, over the frames it holds
+     * (its n_integrations says how many it was to have). False when none was open or
+     * all its frames were skipped.
+     */
+    bool take_partial(integrated_spectrum& out);
     //! True while a spectrum is ready or the worker holds a frame that ends one.
     bool pending() const;
     //! Sleeps until the worker finishes a frame or `timeout` passes.
@@ -196,8 +202,8 @@ private:
     std::thread d_thread;
 };
 
-} // namespace accumulator
+} // namespace stream
 } // namespace gpufft
 } // namespace gr
 
-#endif /* INCLUDED_GPUFFT_ACCUMULATOR_SPECTROMETER_PIPELINE_H */
+#endif /* INCLUDED_GPUFFT_STREAM_SPECTROMETER_PIPELINE_H */

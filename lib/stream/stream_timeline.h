@@ -5,15 +5,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_GPUFFT_ACCUMULATOR_TAG_TIMELINE_H
-#define INCLUDED_GPUFFT_ACCUMULATOR_TAG_TIMELINE_H
+#ifndef INCLUDED_GPUFFT_STREAM_TIMELINE_H
+#define INCLUDED_GPUFFT_STREAM_TIMELINE_H
 
 #include <cstdint>
 #include <deque>
 
 namespace gr {
 namespace gpufft {
-namespace accumulator {
+namespace stream {
 
 //! A UHD-style timestamp: whole seconds plus a fraction in [0, 1).
 struct stream_time {
@@ -32,6 +32,8 @@ struct stream_state {
     stream_time time;      //!< time of the sample asked for (extrapolated with the rate)
     double freq = 0.0;     //!< rx_freq, Hz
     double rate = 1.0;     //!< rx_rate, samples/s
+    bool freq_tagged = false; //!< freq came from an rx_freq tag, not the default
+    bool rate_tagged = false; //!< rate came from an rx_rate tag, not the default
 };
 
 /*!
@@ -41,10 +43,10 @@ struct stream_state {
  * Changes are given in stream order (GNU Radio tag order); forget_before() folds the
  * ones nobody will ask about any more.
  */
-class tag_timeline
+class stream_timeline
 {
 public:
-    tag_timeline(double rate, double freq);
+    stream_timeline(double rate, double freq);
 
     void set_time(std::int64_t offset, stream_time t);
     void set_freq(std::int64_t offset, double hz);
@@ -52,6 +54,17 @@ public:
 
     //! The state at sample `offset`, applying every change at or before it.
     stream_state at(std::int64_t offset) const;
+    /*!
+     * The state of the frame of `length` samples starting at `first`, by the one tag
+     * rule of the blocks (docs/stream.md): every change at or before the frame's last
+     * sample applies to the whole frame. Its time is that of sample `first`: from the
+     * latest rx_time at or before the frame's first sample, extrapolated by the rate,
+     * unless an rx_time lies inside the frame; then that one dates the frame, carried
+     * back to `first` at the frame's rate.
+     */
+    stream_state frame(std::int64_t first, std::int64_t length) const;
+    //! Sets the rate used until an rx_rate change (the block's samp_rate setting).
+    void set_default_rate(double samples_per_second);
     //! Folds changes at or before `offset` into the base state.
     void forget_before(std::int64_t offset);
     //! Changes still kept (for tests).
@@ -75,8 +88,30 @@ private:
     std::deque<change> d_changes;
 };
 
-} // namespace accumulator
+/*!
+ * Says whether a value differs from the one last sent, so rx_freq / rx_rate go
+ * downstream on change only (the first value always goes).
+ */
+class change_gate
+{
+public:
+    bool changed(double value)
+    {
+        if (d_has && d_last == value)
+            return false;
+        d_has = true;
+        d_last = value;
+        return true;
+    }
+    void reset() { d_has = false; }
+
+private:
+    bool d_has = false;
+    double d_last = 0.0;
+};
+
+} // namespace stream
 } // namespace gpufft
 } // namespace gr
 
-#endif /* INCLUDED_GPUFFT_ACCUMULATOR_TAG_TIMELINE_H */
+#endif /* INCLUDED_GPUFFT_STREAM_TIMELINE_H */

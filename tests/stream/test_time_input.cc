@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "nufft/time_input.h"
+#include "stream/time_input.h"
 #include "test_harness.h"
 #include <algorithm>
 #include <cmath>
@@ -14,7 +14,7 @@
 #include <random>
 #include <vector>
 
-using namespace gr::gpufft::nufft;
+using namespace gr::gpufft::stream;
 
 GPUFFT_TEST(reads_float64_offsets_and_float32_deviations)
 {
@@ -73,6 +73,27 @@ GPUFFT_TEST(absolute_time_splits_whole_and_fractional_seconds)
     const absolute_time b = to_absolute_time(1700000000, -0.25);
     GPUFFT_CHECK_EQ(b.seconds, std::uint64_t(1699999999));
     GPUFFT_CHECK_EQ(b.fraction, 0.75);
+}
+
+GPUFFT_TEST(stream_clock_follows_the_epoch_until_rx_time_anchors_it)
+{
+    stream_clock c(1700000000);
+    GPUFFT_CHECK(!c.anchored());
+    absolute_time a = c.at(12.75);
+    GPUFFT_CHECK_EQ(a.seconds, std::uint64_t(1700000012));
+    GPUFFT_CHECK_EQ(a.fraction, 0.75);
+    // rx_time says the sample whose time reads 100.5 is at 1800000000.125.
+    c.anchor(1800000000, 0.125, 100.5);
+    GPUFFT_CHECK(c.anchored());
+    a = c.at(100.5);
+    GPUFFT_CHECK_EQ(a.seconds, std::uint64_t(1800000000));
+    GPUFFT_CHECK_EQ(a.fraction, 0.125);
+    a = c.at(100.25); // before the tagged sample: the fraction stays in [0, 1)
+    GPUFFT_CHECK_EQ(a.seconds, std::uint64_t(1799999999));
+    GPUFFT_CHECK_LE(std::abs(a.fraction - 0.875), 1e-12);
+    a = c.at(3700.5); // an hour on, sub-nanosecond
+    GPUFFT_CHECK_EQ(a.seconds, std::uint64_t(1800003600));
+    GPUFFT_CHECK_LE(std::abs(a.fraction - 0.125), 1e-9);
 }
 
 GPUFFT_TEST_MAIN()

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_GPUFFT_ACCUMULATOR_HOST_FRAME_H
-#define INCLUDED_GPUFFT_ACCUMULATOR_HOST_FRAME_H
+#ifndef INCLUDED_GPUFFT_STREAM_HOST_FRAME_H
+#define INCLUDED_GPUFFT_STREAM_HOST_FRAME_H
 
 #include "../core/host_memory.h"
 #include <complex>
@@ -15,7 +15,7 @@
 
 namespace gr {
 namespace gpufft {
-namespace accumulator {
+namespace stream {
 
 using detail::host_available_memory; // lib/core/host_memory.h
 using detail::host_physical_memory;
@@ -52,8 +52,8 @@ private:
     bool d_pinned = false;
 };
 
-} // namespace accumulator
+} // namespace stream
 } // namespace gpufft
 } // namespace gr
 
-#endif /* INCLUDED_GPUFFT_ACCUMULATOR_HOST_FRAME_H */
+#endif /* INCLUDED_GPUFFT_STREAM_HOST_FRAME_H */

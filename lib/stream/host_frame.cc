@@ -18,7 +18,7 @@
 
 namespace gr {
 namespace gpufft {
-namespace accumulator {
+namespace stream {
 
 host_frame::host_frame(std::int64_t samples, bool pinned, int device) : d_size(samples)
 {
@@ -90,6 +90,6 @@ void host_frame::release() noexcept
     d_size = 0;
 }
 
-} // namespace accumulator
+} // namespace stream
 } // namespace gpufft
 } // namespace gr

@@ -7,10 +7,11 @@
 
 // The sample-time input of the NUFFT blocks, in its two forms: float64 seconds after an
 // integer epoch, or float32 deviations from a nominal grid (what GRC can feed: it has no
-// float64 stream source). Either way the blocks see float64 seconds after the epoch.
+// float64 stream source). Either way the blocks see float64 seconds after the epoch;
+// stream_clock turns those into absolute times, honouring an input rx_time.
 
-#ifndef INCLUDED_GPUFFT_NUFFT_TIME_INPUT_H
-#define INCLUDED_GPUFFT_NUFFT_TIME_INPUT_H
+#ifndef INCLUDED_GPUFFT_STREAM_TIME_INPUT_H
+#define INCLUDED_GPUFFT_STREAM_TIME_INPUT_H
 
 #include <cmath>
 #include <complex>
@@ -21,7 +22,7 @@
 
 namespace gr {
 namespace gpufft {
-namespace nufft {
+namespace stream {
 
 class time_input
 {
@@ -74,8 +75,48 @@ inline absolute_time to_absolute_time(std::int64_t epoch, double t)
     return { std::uint64_t(epoch + std::int64_t(whole)), t - whole };
 }
 
-} // namespace nufft
+/*!
+ * Absolute time of a NUFFT block's sample times: `epoch` + t, until an rx_time tag on
+ * the input dates a sample; from then on a time t is that tag's time plus t minus the
+ * tagged sample's t. So the time input gives the spacing and rx_time the origin, as it
+ * does for uniform streams.
+ */
+class stream_clock
+{
+public:
+    explicit stream_clock(std::int64_t epoch) : d_secs(epoch) {}
+
+    //! The sample whose time input reads `t` is at (seconds, fraction) since 1970.
+    void anchor(std::uint64_t seconds, double fraction, double t)
+    {
+        d_secs = std::int64_t(seconds);
+        d_frac = fraction;
+        d_t = t;
+        d_anchored = true;
+    }
+    bool anchored() const { return d_anchored; }
+
+    absolute_time at(double t) const
+    {
+        // Whole and fractional parts apart, so hours keep sub-nanosecond precision.
+        const double rel = t - d_t;
+        const double whole = std::floor(rel);
+        double frac = d_frac + (rel - whole);
+        const double carry = std::floor(frac);
+        frac -= carry;
+        return { std::uint64_t(d_secs + std::int64_t(whole) + std::int64_t(carry)),
+                 frac };
+    }
+
+private:
+    std::int64_t d_secs;
+    double d_frac = 0.0;
+    double d_t = 0.0;
+    bool d_anchored = false;
+};
+
+} // namespace stream
 } // namespace gpufft
 } // namespace gr
 
-#endif /* INCLUDED_GPUFFT_NUFFT_TIME_INPUT_H */
+#endif /* INCLUDED_GPUFFT_STREAM_TIME_INPUT_H */

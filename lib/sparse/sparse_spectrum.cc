@@ -14,7 +14,7 @@
 
 namespace gr {
 namespace gpufft {
-namespace sparse_block {
+namespace sparse_output {
 
 bool all_finite(const std::complex<float>* x, std::size_t n)
 {
@@ -150,6 +150,6 @@ void display_spectrum(std::int64_t n,
     }
 }
 
-} // namespace sparse_block
+} // namespace sparse_output
 } // namespace gpufft
 } // namespace gr

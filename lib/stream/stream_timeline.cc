@@ -5,12 +5,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "tag_timeline.h"
+#include "stream_timeline.h"
+#include <algorithm>
 #include <cmath>
 
 namespace gr {
 namespace gpufft {
-namespace accumulator {
+namespace stream {
 
 stream_time stream_time::plus(double seconds) const
 {
@@ -23,29 +24,29 @@ stream_time stream_time::plus(double seconds) const
     return t;
 }
 
-tag_timeline::tag_timeline(double rate, double freq)
+stream_timeline::stream_timeline(double rate, double freq)
 {
     d_base.state.rate = rate;
     d_base.state.freq = freq;
 }
 
-void tag_timeline::set_time(std::int64_t offset, stream_time t)
+void stream_timeline::set_time(std::int64_t offset, stream_time t)
 {
     d_changes.push_back({ offset, kind::time, t, 0.0 });
 }
 
-void tag_timeline::set_freq(std::int64_t offset, double hz)
+void stream_timeline::set_freq(std::int64_t offset, double hz)
 {
     d_changes.push_back({ offset, kind::freq, {}, hz });
 }
 
-void tag_timeline::set_rate(std::int64_t offset, double samples_per_second)
+void stream_timeline::set_rate(std::int64_t offset, double samples_per_second)
 {
     if (samples_per_second > 0 && std::isfinite(samples_per_second))
         d_changes.push_back({ offset, kind::rate, {}, samples_per_second });
 }
 
-void tag_timeline::apply(base& b, const change& c)
+void stream_timeline::apply(base& b, const change& c)
 {
     switch (c.what) {
     case kind::time:
@@ -55,6 +56,7 @@ void tag_timeline::apply(base& b, const change& c)
         break;
     case kind::freq:
         b.state.freq = c.value;
+        b.state.freq_tagged = true;
         break;
     case kind::rate:
         // Re-anchor the clock at the rate change so earlier samples keep their times.
@@ -64,11 +66,12 @@ void tag_timeline::apply(base& b, const change& c)
             b.time_offset = c.offset;
         }
         b.state.rate = c.value;
+        b.state.rate_tagged = true;
         break;
     }
 }
 
-stream_state tag_timeline::at(std::int64_t offset) const
+stream_state stream_timeline::at(std::int64_t offset) const
 {
     base b = d_base;
     for (const auto& c : d_changes) {
@@ -81,7 +84,36 @@ stream_state tag_timeline::at(std::int64_t offset) const
     return b.state;
 }
 
-void tag_timeline::forget_before(std::int64_t offset)
+stream_state stream_timeline::frame(std::int64_t first, std::int64_t length) const
+{
+    const std::int64_t last = first + std::max<std::int64_t>(length, 1) - 1;
+    stream_state s = at(last);
+    // The latest rx_time inside the frame, if any, dates it (carried back to `first`).
+    for (auto c = d_changes.rbegin(); c != d_changes.rend(); ++c) {
+        if (c->offset > last || c->what != kind::time)
+            continue;
+        if (c->offset > first) {
+            s.time = c->time.plus(-double(c->offset - first) / s.rate);
+            return s;
+        }
+        break;
+    }
+    const stream_state head = at(first);
+    s.has_time = head.has_time;
+    s.time = head.time;
+    return s;
+}
+
+void stream_timeline::set_default_rate(double samples_per_second)
+{
+    if (!(samples_per_second > 0 && std::isfinite(samples_per_second)))
+        return;
+    // An rx_rate tag outranks the setting: the stream says what it is.
+    if (!d_base.state.rate_tagged)
+        d_base.state.rate = samples_per_second;
+}
+
+void stream_timeline::forget_before(std::int64_t offset)
 {
     while (!d_changes.empty() && d_changes.front().offset <= offset) {
         apply(d_base, d_changes.front());
@@ -89,6 +121,6 @@ void tag_timeline::forget_before(std::int64_t offset)
     }
 }
 
-} // namespace accumulator
+} // namespace stream
 } // namespace gpufft
 } // namespace gr

@@ -8,8 +8,8 @@
 // The accumulator's frame pipeline (double buffer, worker, window, overlap, mean and
 // max-hold, non-finite frames, back-pressure) against a direct DFT in double.
 
-#include "accumulator/spectrometer_pipeline.h"
 #include "reference.h"
+#include "stream/spectrometer_pipeline.h"
 #include "test_harness.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <chrono>
@@ -19,7 +19,7 @@
 #include <thread>
 
 using namespace gr::gpufft;
-using namespace gr::gpufft::accumulator;
+using namespace gr::gpufft::stream;
 using gpufft_test::cd;
 
 namespace {

@@ -9,8 +9,8 @@
 // frames, in card and out of card, cross-checked against the same pipeline on the CPU
 // engine (itself checked against a direct DFT in test_spectrometer_pipeline).
 
-#include "accumulator/spectrometer_pipeline.h"
 #include "reference.h"
+#include "stream/spectrometer_pipeline.h"
 #include "test_harness.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
@@ -20,7 +20,7 @@
 #include <random>
 
 using namespace gr::gpufft;
-using namespace gr::gpufft::accumulator;
+using namespace gr::gpufft::stream;
 
 namespace {
 

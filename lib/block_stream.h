@@ -1,0 +1,139 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// What every block does the same way with GNU Radio: rx_* tags into the stream
+// timeline, and the `cmd` message port (docs/stream.md).
+
+#ifndef INCLUDED_GPUFFT_BLOCK_STREAM_H
+#define INCLUDED_GPUFFT_BLOCK_STREAM_H
+
+#include "stream/stream_timeline.h"
+#include <gnuradio/block.h>
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer_reader.h>
+#include <gnuradio/logger.h>
+#include <gnuradio/tags.h>
+#include <pmt/pmt.h>
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+
+inline const pmt::pmt_t& key_rx_time()
+{
+    static const pmt::pmt_t k = pmt::mp("rx_time");
+    return k;
+}
+inline const pmt::pmt_t& key_rx_freq()
+{
+    static const pmt::pmt_t k = pmt::mp("rx_freq");
+    return k;
+}
+inline const pmt::pmt_t& key_rx_rate()
+{
+    static const pmt::pmt_t k = pmt::mp("rx_rate");
+    return k;
+}
+
+inline pmt::pmt_t time_pmt(std::uint64_t secs, double frac)
+{
+    return pmt::make_tuple(pmt::from_uint64(secs), pmt::from_double(frac));
+}
+
+/*!
+ * Enters the rx_time / rx_freq / rx_rate tags of `tags` into `timeline`, at offset
+ * minus `base`. A malformed tag is logged and ignored: it must not stop the flowgraph.
+ */
+inline void follow_tags(std::vector<gr::tag_t> tags,
+                        std::uint64_t base,
+                        stream::stream_timeline& timeline,
+                        const gr::logger_ptr& logger)
+{
+    std::stable_sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
+    for (const auto& t : tags) {
+        const std::int64_t at = std::int64_t(t.offset - base);
+        try {
+            if (pmt::eqv(t.key, key_rx_time()))
+                timeline.set_time(
+                    at,
+                    { std::int64_t(pmt::to_uint64(pmt::tuple_ref(t.value, 0))),
+                      pmt::to_double(pmt::tuple_ref(t.value, 1)) });
+            else if (pmt::eqv(t.key, key_rx_freq()))
+                timeline.set_freq(at, pmt::to_double(t.value));
+            else if (pmt::eqv(t.key, key_rx_rate()))
+                timeline.set_rate(at, pmt::to_double(t.value));
+        } catch (const std::exception&) {
+            logger->warn("ignored a malformed {:s} tag at sample {:d}: {:s}",
+                         pmt::symbol_to_string(t.key),
+                         t.offset,
+                         pmt::write_string(t.value));
+        }
+    }
+}
+
+//! One setter of the `cmd` port: takes the PMT value, throws what the setter throws.
+using cmd_setter = std::function<void(const pmt::pmt_t&)>;
+
+/*!
+ * Handles one `cmd` message: a dict (or a single (key . value) pair) whose keys name
+ * setters. Unknown keys and refused values are logged as warnings; never throws, so a
+ * bad message cannot stop the flowgraph.
+ */
+inline void handle_cmd(const pmt::pmt_t& msg,
+                       const std::map<std::string, cmd_setter>& setters,
+                       const gr::logger_ptr& logger)
+{
+    pmt::pmt_t items;
+    if (pmt::is_dict(msg) && !pmt::is_null(msg))
+        items = pmt::dict_items(msg);
+    else if (pmt::is_pair(msg) && pmt::is_symbol(pmt::car(msg)))
+        items = pmt::list1(msg);
+    else {
+        logger->warn("cmd: expected a dict of setting -> value, got {:s}",
+                     pmt::write_string(msg));
+        return;
+    }
+    for (; pmt::is_pair(items); items = pmt::cdr(items)) {
+        const pmt::pmt_t item = pmt::car(items);
+        const std::string key = pmt::is_symbol(pmt::car(item))
+                                    ? pmt::symbol_to_string(pmt::car(item))
+                                    : pmt::write_string(pmt::car(item));
+        const auto s = setters.find(key);
+        if (s == setters.end()) {
+            std::string known;
+            for (const auto& kv : setters)
+                known += (known.empty() ? "" : ", ") + kv.first;
+            logger->warn("cmd: unknown setting '{:s}' ignored; known: {:s}", key, known);
+            continue;
+        }
+        try {
+            s->second(pmt::cdr(item));
+        } catch (const std::exception& e) {
+            logger->warn("cmd: {:s} = {:s} ignored: {:s}",
+                         key,
+                         pmt::write_string(pmt::cdr(item)),
+                         e.what());
+        }
+    }
+}
+
+//! Samples offered on input `port` of `b` that it has not consumed (for stop()).
+inline std::uint64_t unread_samples(gr::block& b, int port)
+{
+    if (!b.detail() || int(b.detail()->ninputs()) <= port)
+        return 0;
+    return std::uint64_t(b.detail()->input(port)->items_available());
+}
+
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_BLOCK_STREAM_H */

@@ -1,0 +1,138 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_STREAM_FRAME_ASSEMBLER_H
+#define INCLUDED_GPUFFT_STREAM_FRAME_ASSEMBLER_H
+
+#include <algorithm>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace stream {
+
+/*!
+ * Cuts a stream into frames of `size` samples starting every `hop` samples (hop < size:
+ * frames overlap; hop > size: the samples between frames are dropped), whatever the
+ * lengths of the pieces it is fed. A frame lying whole in one piece is handed out in
+ * place, without a copy; one that straddles pieces is assembled in an own buffer.
+ * Samples are numbered from the first one fed (offset 0).
+ */
+class frame_assembler
+{
+public:
+    using sample = std::complex<float>;
+
+    frame_assembler(std::int64_t size, std::int64_t hop) : d_size(size), d_hop(hop)
+    {
+        if (size < 1)
+            throw std::invalid_argument("fft_size: must be >= 1, got " +
+                                        std::to_string(size));
+        if (hop < 1)
+            throw std::invalid_argument("hop: must be >= 1, got " + std::to_string(hop));
+        d_frame.resize(std::size_t(size));
+    }
+
+    std::int64_t size() const { return d_size; }
+    std::int64_t hop() const { return d_hop; }
+    //! Frames handed out so far.
+    std::uint64_t frames() const { return d_frames; }
+    //! Offset of the next frame's first sample.
+    std::uint64_t next_frame_offset() const { return d_next; }
+    //! Offset one past the last sample of the last frame handed out (0: none yet).
+    std::uint64_t covered_until() const
+    {
+        return d_frames == 0 ? 0 : d_next - std::uint64_t(d_hop) + std::uint64_t(d_size);
+    }
+    //! Samples that complete the next frame (drops between frames included).
+    std::int64_t needed() const { return d_skip + (d_size - d_fill); }
+
+    /*!
+     * Takes samples from `in` (n of them, continuing the stream) and calls
+     * `on_frame(const sample* frame, std::uint64_t first_offset)` for each frame they
+     * complete, as long as `room()` says another frame may be handed out. Returns the
+     * samples consumed; the rest must be fed again. With hop < size, the overlap of a
+     * frame handed out in place is not consumed, so it comes again in the next feed.
+     */
+    template <class Room, class OnFrame>
+    std::int64_t feed(const sample* in, std::int64_t n, Room&& room, OnFrame&& on_frame)
+    {
+        std::int64_t pos = 0;
+        while (pos < n) {
+            if (d_skip > 0) {
+                const std::int64_t take = std::min(d_skip, n - pos);
+                pos += take;
+                d_skip -= take;
+                continue;
+            }
+            const bool in_place = d_fill == 0 && n - pos >= d_size;
+            const bool completes = in_place || n - pos >= d_size - d_fill;
+            if (completes && !room())
+                break;
+            if (in_place) {
+                emit(in + pos, on_frame);
+                pos += std::min(d_hop, d_size);
+                d_skip = std::max<std::int64_t>(0, d_hop - d_size);
+                continue;
+            }
+            const std::int64_t take = std::min(d_size - d_fill, n - pos);
+            std::memcpy(
+                d_frame.data() + d_fill, in + pos, std::size_t(take) * sizeof(sample));
+            d_fill += take;
+            pos += take;
+            if (d_fill < d_size)
+                continue;
+            emit(d_frame.data(), on_frame);
+            if (d_hop < d_size) {
+                std::memmove(d_frame.data(),
+                             d_frame.data() + d_hop,
+                             std::size_t(d_size - d_hop) * sizeof(sample));
+                d_fill = d_size - d_hop;
+            } else {
+                d_fill = 0;
+                d_skip = d_hop - d_size;
+            }
+        }
+        return pos;
+    }
+
+    //! Starts again at offset 0, dropping a partly filled frame.
+    void reset()
+    {
+        d_fill = d_skip = 0;
+        d_next = 0;
+        d_frames = 0;
+    }
+
+private:
+    template <class OnFrame>
+    void emit(const sample* frame, OnFrame& on_frame)
+    {
+        const std::uint64_t first = d_next;
+        d_next += std::uint64_t(d_hop);
+        ++d_frames;
+        on_frame(frame, first);
+    }
+
+    const std::int64_t d_size, d_hop;
+    std::vector<sample> d_frame;
+    std::int64_t d_fill = 0; //!< samples of the next frame already in d_frame
+    std::int64_t d_skip = 0; //!< samples still to drop before the next frame
+    std::uint64_t d_next = 0;
+    std::uint64_t d_frames = 0;
+};
+
+} // namespace stream
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_STREAM_FRAME_ASSEMBLER_H */

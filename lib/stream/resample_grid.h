@@ -1,0 +1,90 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_STREAM_RESAMPLE_GRID_H
+#define INCLUDED_GPUFFT_STREAM_RESAMPLE_GRID_H
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace stream {
+
+/*!
+ * The output grid of the NUFFT resampler: sample n at origin + n / rate (seconds after
+ * the epoch). Each frame of input times t[0..len) yields the grid points in
+ * [t[overlap], t[len - overlap]), which is where the next frame, `len - 2 overlap`
+ * samples on, starts its own: frames join without a gap or a repeat. A frame that is
+ * skipped breaks the grid; the next one starts a new grid at its t[overlap].
+ */
+class resample_grid
+{
+public:
+    resample_grid(double rate, int overlap) : d_rate(rate), d_overlap(overlap) {}
+
+    //! Why `t` cannot be a frame (non-finite, decreasing), or nullptr.
+    static const char* bad_times(const double* t, int len)
+    {
+        for (int j = 0; j < len; ++j)
+            if (!std::isfinite(t[j]))
+                return "NaN or infinite time";
+        for (int j = 1; j < len; ++j)
+            if (t[j] < t[j - 1])
+                return "times decrease";
+        return nullptr;
+    }
+
+    /*!
+     * The grid points of the frame with times `t` (len of them), written to `tau` as
+     * times relative to `centre`; returns true when they start a new grid. Call
+     * commit() once they are produced, or break_grid() when the frame fails.
+     */
+    bool points(const double* t, int len, double centre, std::vector<double>& tau)
+    {
+        const bool starts = !d_continuous;
+        if (starts) {
+            d_origin = t[d_overlap];
+            d_next = 0;
+        }
+        const double hi = t[len - d_overlap];
+        tau.clear();
+        for (std::uint64_t n = d_next;; ++n) {
+            const double at = d_origin + double(n) / d_rate;
+            if (at >= hi)
+                break;
+            tau.push_back(at - centre);
+        }
+        d_first = d_next;
+        return starts;
+    }
+    void commit(std::size_t produced)
+    {
+        d_next = d_first + produced;
+        d_continuous = true;
+    }
+    void break_grid() { d_continuous = false; }
+    //! Time (after the epoch) of grid point n of the current grid.
+    double time_of(std::uint64_t n) const { return d_origin + double(n) / d_rate; }
+    //! Index of the first point of the frame last given to points().
+    std::uint64_t first_point() const { return d_first; }
+
+private:
+    const double d_rate;
+    const int d_overlap;
+    bool d_continuous = false;
+    double d_origin = 0.0;
+    std::uint64_t d_next = 0;
+    std::uint64_t d_first = 0;
+};
+
+} // namespace stream
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_STREAM_RESAMPLE_GRID_H */

@@ -1,0 +1,13 @@
+# Copyright 2026 gr-gpufft authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+# The stream layer (lib/stream): no GNU Radio, quick CPU tests; the blocks on top of it
+# are tested by python/gpufft/qa_*.py.
+gpufft_add_test(test_frame_assembler SOURCES stream/test_frame_assembler.cc)
+gpufft_add_test(test_stream_timeline SOURCES stream/test_stream_timeline.cc)
+gpufft_add_test(test_time_input SOURCES stream/test_time_input.cc)
+gpufft_add_test(test_resample_grid SOURCES stream/test_resample_grid.cc)
+gpufft_add_test(test_spectrometer_pipeline SOURCES stream/test_spectrometer_pipeline.cc)
+# The same pipeline on the CUDA engine with page-locked frames (skips without a GPU).
+gpufft_add_test(test_accumulator_cuda SOURCES stream/test_accumulator_cuda.cc GPU)
