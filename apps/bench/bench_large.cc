@@ -27,6 +27,8 @@
 // GPUs (large_fft_options::devices, the budget per device), and prints the ratio and the
 // G-link PCIe bound (each distinct device's copy rate measured alone, added up); a
 // device listed twice (--devices 0,0) stands in for two through large_fft_config.
+// Long because each baseline (copy + cuFFT + copy, FFTW, the copy-rate bound) is
+// measured here in the same run as the plan it judges.
 
 #include "bench_common.h"
 #include "core/fftw_lock.h"

@@ -15,7 +15,9 @@
 // functions on a fourth stream, between the copy in that frees their destination and
 // the copy out that overwrites their source. What a pass does on the card is
 // large_pass_compute.h. With several devices (large_fft_options::devices) each has
-// such a ring and the passes of a round are dealt out to them in turn.
+// such a ring and the passes of a round are dealt out to them in turn. The copies
+// (large_copy_lane), the pass compute and the trace are their own files; what stays
+// here is the ordering of events between streams and devices, which reads best whole.
 
 #include "large_copy_lane.h"
 #include "large_fft_backend.h"

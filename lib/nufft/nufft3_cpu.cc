@@ -9,7 +9,8 @@
 // Sources are sorted by cell along the last axis (x in 1D, y in 2D, z in 3D) and split
 // into one contiguous slab per thread; each thread spreads into its own slab buffer (no
 // locks), and the slabs are added into the fine grid with the pre-correction applied on
-// the way.
+// the way. The file is one backend class whose stages share its buffers and geometry;
+// the shared arithmetic (kernel, geometry, grid FFT) lives in its own files.
 
 #include "core/parallel_for.h"
 #include "nufft3_backend.h"

@@ -21,6 +21,9 @@
 //     (nufft3_grid_fft.h), interpolate one thread per target in sorted order (neighbours
 //     read neighbouring cells) and write F in the caller's order; strength vectors of a
 //     batch are the launches' second grid axis.
+//
+// One class, because every stage reads the buffers, bins and geometry the last
+// set_points chose; the kernels and the grid FFT are in their own files.
 
 #include "../cuda/cuda_resources.h"
 #include "../cuda/host_transfer.h"

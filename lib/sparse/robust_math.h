@@ -9,7 +9,9 @@
 // backends share, written once for host and device: the time window applied in the
 // gather, the location of one bucket by phase voting over shifted hashes (LocateInner),
 // and one loop's estimate of a coefficient from its floor and ceil buckets
-// (EstimateValues). Plain C++ when not compiled by nvcc.
+// (EstimateValues). Plain C++ when not compiled by nvcc. One file on purpose: every
+// function here must stay identical for both backends, which is what makes their
+// results comparable for the same seed.
 
 #ifndef INCLUDED_GPUFFT_ROBUST_MATH_H
 #define INCLUDED_GPUFFT_ROBUST_MATH_H
