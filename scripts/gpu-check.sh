@@ -3,7 +3,7 @@
 #   unpack the carried Debian packages, build the engines without GNU Radio for sm_90,
 #   run the tests (ctest; `gpu`-labelled ones need the GPU), then each benchmark given.
 #
-#   scripts/gpu-check.sh [-t CTEST_REGEX] [-L LABEL] [-n] [-s] [-S TOOLS] [-k SECONDS]
+#   scripts/gpu-check.sh [-t CTEST_REGEX] [-L LABEL] [-n] [-s] [-S TOOLS] [-k SECS] [-f ARGS]
 #                        ['BENCH ARGS' ...]
 #     -t REGEX  only the tests whose name matches (default: all)
 #     -L LABEL  only tests with this label (gpu, cpu)
@@ -13,6 +13,8 @@
 #               memcheck,racecheck,synccheck (initcheck too); -t narrows the tests
 #     -k SECS   soak: gpufft-soak runs each engine SECS seconds on cuda (fresh inputs,
 #               host RSS and device memory watched; fails on growth)
+#     -f ARGS   run the carried GNU Radio flowgraph bench (.device/bin, made here by
+#               scripts/prepare-device-flowgraph.sh) with these arguments; repeatable
 #     each further argument is one gpufft-bench command line, e.g. 'fft --sizes 2^20,2^24',
 #               optionally led by environment settings: 'GPUFFT_DEVICE=1 large ...'
 #
@@ -22,8 +24,8 @@
 set -uo pipefail
 OUT=${OUT:-/tmp/gpufft-out}
 mkdir -p "$OUT"
-regex="" label="" run_tests=1 tools="" soak=0
-while getopts "t:L:nsS:k:" opt; do
+regex="" label="" run_tests=1 tools="" soak=0 flowgraphs=()
+while getopts "t:L:nsS:k:f:" opt; do
     case $opt in
     t) regex=$OPTARG ;;
     L) label=$OPTARG ;;
@@ -31,7 +33,8 @@ while getopts "t:L:nsS:k:" opt; do
     s) tools=${tools:+$tools,}memcheck ;;
     S) tools=${tools:+$tools,}$OPTARG ;;
     k) soak=$OPTARG ;;
-    *) echo "usage: $0 [-t regex] [-L label] [-n] [-s] [-S tools] [-k secs] ['bench args' ...]" >&2
+    f) flowgraphs+=("$OPTARG") ;;
+    *) echo "usage: $0 [-t regex] [-L label] [-n] [-s] [-S tools] [-k secs] [-f 'flowgraph args'] ['bench args' ...]" >&2
        exit 2 ;;
     esac
 done
@@ -107,6 +110,17 @@ if [ "$soak" != 0 ]; then
     $B/apps/gpufft-soak --backend cuda --seconds "$soak" >>"$OUT/soak.log" 2>&1 || status=1
     tail -n 8 "$OUT/soak.log"
 fi
+
+for args in "${flowgraphs[@]}"; do
+    fg=.device/bin/gpufft-flowgraph-bench
+    [ -x $fg ] || { echo "-f: no $fg: run scripts/prepare-device-flowgraph.sh here and carry .device" >&2
+        status=1; break; }
+    echo "== gpufft-flowgraph-bench $args" | tee -a "$OUT/flowgraph.log"
+    read -r -a words <<<"$args"
+    LD_LIBRARY_PATH=$PWD/.device/lib:${LD_LIBRARY_PATH:-} $fg "${words[@]}" >>"$OUT/flowgraph.log" 2>&1 ||
+        status=1
+    tail -n 8 "$OUT/flowgraph.log"
+done
 
 for cmd in "$@"; do
     echo "== gpufft-bench $cmd" | tee -a "$OUT/bench.log"
