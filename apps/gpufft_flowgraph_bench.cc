@@ -33,6 +33,7 @@
 #include <gnuradio/sync_block.h>
 #include <gnuradio/top_block.h>
 #include <pmt/pmt.h>
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -180,6 +181,27 @@ std::vector<gr_complex> sparse_frame(const options& o, std::set<std::int64_t>& b
     return x; // unnormalized inverse: X[b] = n * amplitude, far above float rounding
 }
 
+// Host RSS and the device's used memory in MiB (0 when no GPU): sampled around each
+// sparse run, so a long run (--samples 2^36) doubles as a soak of the block.
+double rss_mib()
+{
+    long pages = 0, resident = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
+        std::fclose(f);
+    }
+    return double(resident) * double(sysconf(_SC_PAGESIZE)) / double(1 << 20);
+}
+
+double device_used_mib(int device)
+{
+    if (!gr::gpufft::cuda_available(device))
+        return 0;
+    const auto d = gr::gpufft::get_device_info(device);
+    return double(d.total_memory - d.free_memory) / double(1 << 20);
+}
+
 double seconds_to_run(gr::top_block_sptr tb)
 {
     const auto t0 = std::chrono::steady_clock::now();
@@ -215,6 +237,8 @@ int main(int argc, char** argv)
     std::vector<result> results{ { "null", {} }, { "source", {} }, { "sparse", {} } };
     std::string backend_used, description;
     std::uint64_t frames_done = 0, skipped = 0;
+    // Memory after the first sparse run (the warm-up) and after the last.
+    double rss_first = 0, rss_last = 0, dev_first = 0, dev_last = 0;
     int misses = -1;
 
     for (int rep = 0; rep < o.reps; rep++) {
@@ -264,6 +288,12 @@ int main(int argc, char** argv)
             tb->connect(sfft, 0, sink, 0);
             tb->msg_connect(sfft, "coefficients", msgs, "store");
             results[2].seconds.push_back(seconds_to_run(tb));
+            rss_last = rss_mib();
+            dev_last = device_used_mib(o.device);
+            if (rep == 0) {
+                rss_first = rss_last;
+                dev_first = dev_last;
+            }
             backend_used = sfft->backend();
             description = sfft->describe();
             frames_done = sfft->frames_processed();
@@ -303,11 +333,15 @@ int main(int argc, char** argv)
             rate / null_rate,
             r.name == "sparse" ? backend_used.c_str() : "",
             device.c_str(),
-            r.name == "sparse" ? (", \"frames\": " + std::to_string(frames_done) +
-                                  ", \"skipped\": " + std::to_string(skipped) +
-                                  ", \"misses_frame0\": " + std::to_string(misses))
-                                     .c_str()
-                               : "");
+            r.name == "sparse"
+                ? (", \"frames\": " + std::to_string(frames_done) +
+                   ", \"skipped\": " + std::to_string(skipped) +
+                   ", \"misses_frame0\": " + std::to_string(misses) + ", \"rss_mib\": [" +
+                   std::to_string(rss_first) + ", " + std::to_string(rss_last) +
+                   "], \"device_used_mib\": [" + std::to_string(dev_first) + ", " +
+                   std::to_string(dev_last) + "]")
+                      .c_str()
+                : "");
     }
     std::printf("\n%s\nsparse FFT: %s\n", device.c_str(), description.c_str());
     std::printf("%-8s %12s %10s %12s\n", "case", "median (s)", "MS/s", "vs null");
@@ -326,5 +360,21 @@ int main(int argc, char** argv)
         static_cast<unsigned long long>(skipped),
         misses,
         o.k);
-    return misses == 0 && skipped == 0 ? 0 : 1;
+    // Exact accounting: every frame of the samples went through, none skipped.
+    const std::uint64_t expected = o.samples / std::uint64_t(o.n);
+    std::printf("memory after sparse run 1 -> %d: host RSS %.1f -> %.1f MiB, device used "
+                "%.1f -> %.1f MiB\n",
+                o.reps,
+                rss_first,
+                rss_last,
+                dev_first,
+                dev_last);
+    const bool grew =
+        o.reps > 1 && (rss_last - rss_first > 64 || dev_last - dev_first > 16);
+    if (frames_done != expected || grew)
+        std::printf("FAILED: %llu frames of %llu expected%s\n",
+                    static_cast<unsigned long long>(frames_done),
+                    static_cast<unsigned long long>(expected),
+                    grew ? "; memory grew between runs" : "");
+    return misses == 0 && skipped == 0 && frames_done == expected && !grew ? 0 : 1;
 }

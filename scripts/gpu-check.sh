@@ -3,27 +3,46 @@
 #   unpack the carried Debian packages, build the engines without GNU Radio for sm_90,
 #   run the tests (ctest; `gpu`-labelled ones need the GPU), then each benchmark given.
 #
-#   scripts/gpu-check.sh [-t CTEST_REGEX] [-L LABEL] [-n] [-s] ['BENCH ARGS' ...]
+#   scripts/gpu-check.sh [-t CTEST_REGEX] [-L LABEL] [-n] [-s] [-S TOOLS] [-k SECS] [-f ARGS]
+#                        ['BENCH ARGS' ...]
 #     -t REGEX  only the tests whose name matches (default: all)
 #     -L LABEL  only tests with this label (gpu, cpu)
 #     -n        no tests
-#     -s        also run the GPU tests under compute-sanitizer memcheck
+#     -s        also run the GPU tests under compute-sanitizer memcheck (= -S memcheck)
+#     -S TOOLS  also run the GPU tests under each compute-sanitizer tool listed, e.g.
+#               memcheck,racecheck,synccheck (initcheck too); -t narrows the tests
+#     -k SECS   soak: gpufft-soak runs each engine SECS seconds on cuda (fresh inputs,
+#               host RSS and device memory watched; fails on growth)
+#     -f ARGS   run the carried GNU Radio flowgraph bench (.device/bin, made here by
+#               scripts/prepare-device-flowgraph.sh) with these arguments; repeatable
 #     each further argument is one gpufft-bench command line, e.g. 'fft --sizes 2^20,2^24',
 #               optionally led by environment settings: 'GPUFFT_DEVICE=1 large ...'
 #
 # Logs go under $OUT (the device tool brings them back): build.log, ctest.log,
-# bench.jsonl (every JSON line), bench.log; the last lines printed are a short summary.
+# bench.jsonl (every JSON line), bench.log, sanitize-<tool>-<test>.log, soak.log; the
+# last lines printed are a short summary.
 set -uo pipefail
 OUT=${OUT:-/tmp/gpufft-out}
 mkdir -p "$OUT"
-regex="" label="" run_tests=1 sanitize=0
-while getopts "t:L:ns" opt; do
+regex="" label="" run_tests=1 tools="" soak=0 flowgraphs=()
+while getopts "t:L:nsS:k:f:" opt; do
     case $opt in
     t) regex=$OPTARG ;;
     L) label=$OPTARG ;;
     n) run_tests=0 ;;
-    s) sanitize=1 ;;
-    *) echo "usage: $0 [-t regex] [-L label] [-n] [-s] ['bench args' ...]" >&2; exit 2 ;;
+    s) tools=${tools:+$tools,}memcheck ;;
+    S) tools=${tools:+$tools,}$OPTARG ;;
+    k) soak=$OPTARG ;;
+    f) flowgraphs+=("$OPTARG") ;;
+    *) echo "usage: $0 [-t regex] [-L label] [-n] [-s] [-S tools] [-k secs] [-f 'flowgraph args'] ['bench args' ...]" >&2
+       exit 2 ;;
+    esac
+done
+for tool in ${tools//,/ }; do
+    case $tool in
+    memcheck | racecheck | synccheck | initcheck) ;;
+    *) echo "-S: unknown compute-sanitizer tool '$tool' (memcheck, racecheck, synccheck, initcheck)" >&2
+       exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -56,16 +75,52 @@ if [ $run_tests = 1 ]; then
     ctest "${args[@]}" >"$OUT/ctest.log" 2>&1 || status=1
     grep -E "^\[ (FAIL|SKIP) \]|Failed|\*\*\*" "$OUT/ctest.log" | head -40
     tail -n 3 "$OUT/ctest.log"
-    if [ $sanitize = 1 ]; then
-        for t in $(ctest --test-dir $B -L gpu -N | awk '/Test +#/ {print $3}'); do
-            [ -n "$regex" ] && ! [[ $t =~ $regex ]] && continue
-            exe=$(find $B -name "$t" -type f -executable | head -1)
-            compute-sanitizer --tool memcheck --error-exitcode 9 "$exe" \
-                >"$OUT/sanitize-$t.log" 2>&1 && echo "memcheck $t: clean" ||
-                { echo "memcheck $t: ERRORS (see sanitize-$t.log)"; status=1; }
-        done
-    fi
 fi
+# Sanitizers run even with -n (the tests are built either way). Each tool reports
+# "clean", or its error summary line; an exit code of 77 (no GPU) is a skip. The
+# out-of-memory test is left out: its failed cudaMalloc calls are the point, and the
+# sanitizers report every failed API call as an error. Each run is cut at 300 s
+# (racecheck slows shared-memory kernels a hundredfold).
+for tool in ${tools//,/ }; do
+    for t in $(ctest --test-dir $B -L gpu -N | awk '/Test +#/ {print $3}'); do
+        [ -n "$regex" ] && ! [[ $t =~ $regex ]] && continue
+        [[ $t == *out_of_memory* ]] && continue
+        exe=$(find $B -name "$t" -type f -executable | head -1)
+        log="$OUT/sanitize-$tool-$t.log"
+        t0=$(date +%s)
+        timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$exe" >"$log" 2>&1
+        rc=$?
+        secs=$(($(date +%s) - t0))
+        if [ $rc = 0 ]; then
+            echo "$tool $t: clean (${secs} s)"
+        elif [ $rc = 77 ]; then
+            echo "$tool $t: skipped (no GPU)"
+        elif [ $rc = 124 ]; then
+            echo "$tool $t: TIMED OUT after 300 s (see $(basename "$log"))"
+            status=1
+        else
+            echo "$tool $t: ERRORS rc=$rc (${secs} s): $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY|Error' "$log")"
+            status=1
+        fi
+    done
+done
+
+if [ "$soak" != 0 ]; then
+    echo "== gpufft-soak --seconds $soak" | tee "$OUT/soak.log"
+    $B/apps/gpufft-soak --backend cuda --seconds "$soak" >>"$OUT/soak.log" 2>&1 || status=1
+    tail -n 8 "$OUT/soak.log"
+fi
+
+for args in "${flowgraphs[@]}"; do
+    fg=.device/bin/gpufft-flowgraph-bench
+    [ -x $fg ] || { echo "-f: no $fg: run scripts/prepare-device-flowgraph.sh here and carry .device" >&2
+        status=1; break; }
+    echo "== gpufft-flowgraph-bench $args" | tee -a "$OUT/flowgraph.log"
+    read -r -a words <<<"$args"
+    LD_LIBRARY_PATH=$PWD/.device/lib:${LD_LIBRARY_PATH:-} $fg "${words[@]}" >>"$OUT/flowgraph.log" 2>&1 ||
+        status=1
+    tail -n 8 "$OUT/flowgraph.log"
+done
 
 for cmd in "$@"; do
     echo "== gpufft-bench $cmd" | tee -a "$OUT/bench.log"

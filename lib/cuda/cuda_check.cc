@@ -5,6 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "../core/host_memory.h"
+#include "../core/memory_error.h"
 #include "cuda_check.h"
 #include <sstream>
 #include <stdexcept>
@@ -13,12 +15,64 @@ namespace gr {
 namespace gpufft {
 namespace cuda {
 
+std::string device_memory_state()
+{
+    int device = -1;
+    std::size_t free_bytes = 0, total_bytes = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+        cudaGetLastError();
+        return "";
+    }
+    return "device " + std::to_string(device) + " has " +
+           detail::bytes_string(free_bytes) + " free of " +
+           detail::bytes_string(total_bytes);
+}
+
 void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line)
 {
     std::ostringstream msg;
     msg << call << " failed: " << cudaGetErrorName(err) << " (" << cudaGetErrorString(err)
         << ") at " << file << ":" << line;
+    if (err == cudaErrorMemoryAllocation) {
+        cudaGetLastError(); // not sticky: the context stays usable
+        const std::string state = device_memory_state();
+        if (!state.empty())
+            msg << "; " << state;
+        throw detail::memory_error("out of GPU memory: " + msg.str());
+    }
     throw std::runtime_error(msg.str());
+}
+
+void throw_allocation_error(cudaError_t err,
+                            std::size_t bytes,
+                            std::size_t count,
+                            std::size_t element_bytes,
+                            const char* what,
+                            bool pinned,
+                            const char* file,
+                            int line)
+{
+    if (err != cudaErrorMemoryAllocation)
+        throw_cuda_error(err, pinned ? "cudaMallocHost" : "cudaMalloc", file, line);
+    cudaGetLastError(); // not sticky: the context stays usable
+    std::ostringstream msg;
+    msg << (pinned ? "out of page-locked host memory: cudaMallocHost of "
+                   : "out of GPU memory: cudaMalloc of ")
+        << detail::bytes_string(bytes);
+    if (what)
+        msg << " for " << what;
+    msg << " (" << count << " elements of " << element_bytes << " bytes) failed";
+    if (pinned) {
+        const std::uint64_t avail = detail::host_available_memory();
+        if (avail)
+            msg << "; this host has " << detail::bytes_string(avail) << " available";
+    } else {
+        const std::string state = device_memory_state();
+        if (!state.empty())
+            msg << "; " << state;
+    }
+    throw detail::memory_error(msg.str());
 }
 
 const char* cufft_error_name(cufftResult err)
@@ -58,6 +112,12 @@ void throw_cufft_error(cufftResult err, const char* call, const char* file, int 
     std::ostringstream msg;
     msg << call << " failed: " << cufft_error_name(err) << " (code " << int(err)
         << ") at " << file << ":" << line;
+    if (err == CUFFT_ALLOC_FAILED) {
+        const std::string state = device_memory_state();
+        if (!state.empty())
+            msg << "; " << state;
+        throw detail::memory_error("out of GPU memory: " + msg.str());
+    }
     throw std::runtime_error(msg.str());
 }
 

@@ -12,6 +12,7 @@
 
 #include <cuda_runtime.h>
 #include <cufft.h>
+#include <cstddef>
 #include <string>
 
 namespace gr {
@@ -24,6 +25,24 @@ throw_cuda_error(cudaError_t err, const char* call, const char* file, int line);
 [[noreturn]] void
 throw_cufft_error(cufftResult err, const char* call, const char* file, int line);
 const char* cufft_error_name(cufftResult err);
+
+/*!
+ * A failed cudaMalloc (pinned: cudaMallocHost) of `bytes` for `what` (may be null):
+ * out of memory becomes a detail::memory_error naming the size, `what` and the
+ * device's free and total memory (the host's available memory for pinned); any other
+ * error is throw_cuda_error's.
+ */
+[[noreturn]] void throw_allocation_error(cudaError_t err,
+                                         std::size_t bytes,
+                                         std::size_t count,
+                                         std::size_t element_bytes,
+                                         const char* what,
+                                         bool pinned,
+                                         const char* file,
+                                         int line);
+
+//! "device 0 has 1.2 GiB free of 79.6 GiB" for the current device ("" if unknown).
+std::string device_memory_state();
 
 } // namespace cuda
 } // namespace gpufft

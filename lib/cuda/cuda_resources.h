@@ -49,7 +49,10 @@ class device_buffer
 {
 public:
     device_buffer() = default;
-    explicit device_buffer(std::size_t count) { allocate(count); }
+    explicit device_buffer(std::size_t count, const char* what = nullptr)
+    {
+        allocate(count, what);
+    }
     ~device_buffer() { release(); }
     device_buffer(device_buffer&& o) noexcept
         : d_ptr(std::exchange(o.d_ptr, nullptr)), d_count(std::exchange(o.d_count, 0))
@@ -67,13 +70,32 @@ public:
     device_buffer(const device_buffer&) = delete;
     device_buffer& operator=(const device_buffer&) = delete;
 
-    void allocate(std::size_t count)
+    //! `what` names the buffer in the error when memory runs out (a string literal).
+    void allocate(std::size_t count, const char* what = nullptr)
     {
         release();
         if (count == 0)
             return;
         void* p = nullptr;
-        GPUFFT_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
+        if (count > std::size_t(-1) / sizeof(T))
+            throw_allocation_error(cudaErrorMemoryAllocation,
+                                   std::size_t(-1),
+                                   count,
+                                   sizeof(T),
+                                   what,
+                                   false,
+                                   __FILE__,
+                                   __LINE__);
+        const cudaError_t err = cudaMalloc(&p, count * sizeof(T));
+        if (err != cudaSuccess)
+            throw_allocation_error(err,
+                                   count * sizeof(T),
+                                   count,
+                                   sizeof(T),
+                                   what,
+                                   false,
+                                   __FILE__,
+                                   __LINE__);
         d_ptr = static_cast<T*>(p);
         d_count = count;
     }
@@ -99,7 +121,10 @@ class pinned_buffer
 {
 public:
     pinned_buffer() = default;
-    explicit pinned_buffer(std::size_t count) { allocate(count); }
+    explicit pinned_buffer(std::size_t count, const char* what = nullptr)
+    {
+        allocate(count, what);
+    }
     ~pinned_buffer() { release(); }
     pinned_buffer(pinned_buffer&& o) noexcept
         : d_ptr(std::exchange(o.d_ptr, nullptr)), d_count(std::exchange(o.d_count, 0))
@@ -117,13 +142,26 @@ public:
     pinned_buffer(const pinned_buffer&) = delete;
     pinned_buffer& operator=(const pinned_buffer&) = delete;
 
-    void allocate(std::size_t count)
+    //! `what` names the buffer in the error when memory runs out (a string literal).
+    void allocate(std::size_t count, const char* what = nullptr)
     {
         release();
         if (count == 0)
             return;
         void* p = nullptr;
-        GPUFFT_CUDA_CHECK(cudaMallocHost(&p, count * sizeof(T)));
+        if (count > std::size_t(-1) / sizeof(T))
+            throw_allocation_error(cudaErrorMemoryAllocation,
+                                   std::size_t(-1),
+                                   count,
+                                   sizeof(T),
+                                   what,
+                                   true,
+                                   __FILE__,
+                                   __LINE__);
+        const cudaError_t err = cudaMallocHost(&p, count * sizeof(T));
+        if (err != cudaSuccess)
+            throw_allocation_error(
+                err, count * sizeof(T), count, sizeof(T), what, true, __FILE__, __LINE__);
         d_ptr = static_cast<T*>(p);
         d_count = count;
     }

@@ -44,7 +44,7 @@ public:
         // Host arrays: one device buffer for the whole extent, transformed in place.
         const std::size_t bytes = std::size_t(d_cfg.extent()) * d_elem_bytes;
         if (!d_work.get())
-            d_work.allocate(bytes);
+            d_work.allocate(bytes, "the staging buffer");
         d_stager.to_device(d_work.get(), in, bytes, d_stream.get());
         run(d_work.get(), d_work.get(), d_stream.get());
         d_stager.to_host(out, d_work.get(), bytes, d_stream.get());

@@ -6,6 +6,7 @@
  */
 
 #include "../core/fftw_lock.h"
+#include "../core/memory_error.h"
 #include "dense_fft_backend.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/device.h>
@@ -22,6 +23,15 @@ public:
     detail::dense_fft_config cfg;
     gpufft::backend used = backend::cpu;
     std::unique_ptr<detail::dense_fft_backend> engine;
+    //! The sizes in words, for out-of-memory errors.
+    auto sizes() const
+    {
+        return [this] {
+            return "n = " + detail::size_string(cfg.n) +
+                   ", batch = " + std::to_string(cfg.batch) + ", " +
+                   (cfg.prec == precision::single ? "single" : "double") + " precision";
+        };
+    }
 };
 
 namespace {
@@ -68,15 +78,17 @@ dense_fft_plan::dense_fft_plan(std::int64_t n,
     c.threads = detail::cpu_threads(options.threads, (long long)extent);
 
     d_impl->used = resolve_backend(options.backend, options.device_id, options.log);
-    if (d_impl->used == backend::cuda) {
+    detail::with_memory_context("dense_fft_plan", d_impl->sizes(), [&] {
+        if (d_impl->used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA
-        c.device_id = resolve_device_id(options.device_id);
-        d_impl->engine = detail::make_dense_fft_cuda(c);
+            c.device_id = resolve_device_id(options.device_id);
+            d_impl->engine = detail::make_dense_fft_cuda(c);
 #endif
-    } else {
-        c.device_id = -1;
-        d_impl->engine = detail::make_dense_fft_cpu(c);
-    }
+        } else {
+            c.device_id = -1;
+            d_impl->engine = detail::make_dense_fft_cpu(c);
+        }
+    });
 }
 
 dense_fft_plan::~dense_fft_plan() = default;
@@ -92,7 +104,9 @@ void dense_fft_plan::execute(const std::complex<float>* in,
             "execute: complex64 arrays given to a plan made for precision 'double'");
     if (!in || !out)
         throw std::invalid_argument("execute: null array");
-    d_impl->engine->execute(in, out, where);
+    detail::with_memory_context("dense_fft_plan.execute", d_impl->sizes(), [&] {
+        d_impl->engine->execute(in, out, where);
+    });
 }
 
 void dense_fft_plan::execute(const std::complex<double>* in,
@@ -104,7 +118,9 @@ void dense_fft_plan::execute(const std::complex<double>* in,
             "execute: complex128 arrays given to a plan made for precision 'single'");
     if (!in || !out)
         throw std::invalid_argument("execute: null array");
-    d_impl->engine->execute(in, out, where);
+    detail::with_memory_context("dense_fft_plan.execute", d_impl->sizes(), [&] {
+        d_impl->engine->execute(in, out, where);
+    });
 }
 
 void dense_fft_plan::execute_async(const void* in, void* out, void* cuda_stream)

@@ -110,10 +110,10 @@ struct device_lane {
         }
         stage = std::max(stage, pass);
         if (whole && whole_rounds) // in-card rounds run on the first executor only
-            whole_buf.allocate(std::size_t(whole));
+            whole_buf.allocate(std::size_t(whole), "the whole transform");
         for (int s = 0; s < K && pass; ++s) {
-            buf0[s].allocate(std::size_t(pass));
-            buf1[s].allocate(std::size_t(pass));
+            buf0[s].allocate(std::size_t(pass), "a pass buffer");
+            buf1[s].allocate(std::size_t(pass), "a pass buffer");
         }
         flag.allocate(1);
     }
@@ -133,8 +133,8 @@ struct device_lane {
         if (stage_in[0].size())
             return;
         for (int s = 0; s < K; ++s) {
-            stage_in[s].allocate(std::size_t(stage));
-            stage_out[s].allocate(std::size_t(stage));
+            stage_in[s].allocate(std::size_t(stage), "a staging buffer");
+            stage_out[s].allocate(std::size_t(stage), "a staging buffer");
         }
     }
 

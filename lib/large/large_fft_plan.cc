@@ -6,6 +6,7 @@
  */
 
 #include "core/fftw_lock.h"
+#include "core/memory_error.h"
 #include "device_budget.h"
 #include "large_fft_host.h"
 #include "large_fft_plan_impl.h"
@@ -127,13 +128,15 @@ large_fft_plan detail::large_fft_plan_access::make(std::vector<std::int64_t> sha
     cfg.log = options.log;
     cfg.tuning = config;
     const std::vector<const detail::large_schedule*> both{ &d.out_of_place, &d.in_place };
-    if (d.used == backend::cuda) {
+    detail::with_memory_context("large_fft_plan", d.sizes(), [&] {
+        if (d.used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA
-        d.engine = detail::make_large_fft_cuda(both, cfg);
+            d.engine = detail::make_large_fft_cuda(both, cfg);
 #endif
-    } else {
-        d.engine = detail::make_large_fft_cpu(both, cfg);
-    }
+        } else {
+            d.engine = detail::make_large_fft_cpu(both, cfg);
+        }
+    });
     return large_fft_plan(std::move(p));
 }
 
@@ -158,7 +161,8 @@ void large_fft_plan::execute(const std::complex<float>* in, std::complex<float>*
             "execute: complex64 arrays given to a plan made for precision 'double'");
     if (!in || !out)
         throw std::invalid_argument("execute: null array");
-    d_impl->run(in, out);
+    detail::with_memory_context(
+        "large_fft_plan.execute", d_impl->sizes(), [&] { d_impl->run(in, out); });
 }
 
 void large_fft_plan::execute(const std::complex<double>* in, std::complex<double>* out)
@@ -168,7 +172,8 @@ void large_fft_plan::execute(const std::complex<double>* in, std::complex<double
             "execute: complex128 arrays given to a plan made for precision 'single'");
     if (!in || !out)
         throw std::invalid_argument("execute: null array");
-    d_impl->run(in, out);
+    detail::with_memory_context(
+        "large_fft_plan.execute", d_impl->sizes(), [&] { d_impl->run(in, out); });
 }
 
 std::vector<std::int64_t> large_fft_plan::shape() const { return d_impl->shape; }

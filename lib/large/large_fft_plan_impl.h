@@ -14,6 +14,7 @@
 #include "large_fft_backend.h"
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gr {
@@ -38,6 +39,17 @@ public:
     std::unique_ptr<detail::large_fft_executor> engine;
 
     void run(const void* in, void* out);
+    //! The sizes in words, for out-of-memory errors.
+    auto sizes() const
+    {
+        return [this] {
+            std::string s = "shape (";
+            for (std::size_t i = 0; i < shape.size(); ++i)
+                s += (i ? ", " : "") + std::to_string(shape[i]);
+            return s + "), " + std::to_string(elem_bytes) + "-byte elements, " +
+                   std::to_string(budget) + " bytes of device budget";
+        };
+    }
 };
 
 namespace detail {

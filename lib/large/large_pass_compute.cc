@@ -123,7 +123,7 @@ pass_compute<T>::pass_compute(const std::vector<const large_schedule*>& schedule
         work = std::max(work, ws);
         d_plans.emplace(geo, std::move(h));
     }
-    d_work.allocate(std::max<std::size_t>(work, 1));
+    d_work.allocate(std::max<std::size_t>(work, 1), "the cuFFT work area");
     for (auto& p : d_plans)
         GPUFFT_CUFFT_CHECK(cufftSetWorkArea(p.second.get(), d_work.get()));
 }

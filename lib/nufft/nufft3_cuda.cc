@@ -185,7 +185,7 @@ public:
         if (d_grid.size() < std::size_t(chunk * cells)) {
             d_fft.clear();
             d_grid.release();
-            d_grid.allocate(std::size_t(chunk * cells));
+            d_grid.allocate(std::size_t(chunk * cells), "the fine grids");
         }
         if (where == memory::host) {
             ensure(d_c, std::size_t(chunk) * d_n_src);
@@ -256,7 +256,7 @@ private:
     static void ensure(B& buf, std::size_t count)
     {
         if (buf.size() < count)
-            buf.allocate(count);
+            buf.allocate(count, "the points");
     }
 
     //! Bins whose shared-memory tile (bin + taps - 1 cells per axis) fits
@@ -350,7 +350,7 @@ private:
         if (!same_grid) {
             d_fft.clear();
             d_grid.release();
-            d_grid.allocate(std::size_t(g.total_cells()));
+            d_grid.allocate(std::size_t(g.total_cells()), "the fine grid");
         }
         if (!same_grid || !same_kernel) {
             for (int a = 0; a < dim; ++a) {

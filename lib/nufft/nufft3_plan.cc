@@ -6,6 +6,7 @@
  */
 
 #include "../core/fftw_lock.h"
+#include "../core/memory_error.h"
 #include "nufft3_backend.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/nufft3_plan.h>
@@ -93,15 +94,20 @@ nufft3_plan::nufft3_plan(int dim, double eps, const nufft3_options& options)
         options.kernel, dim, eps, options.upsampling, options.precision);
 
     d_impl->used = resolve_backend(options.backend, options.device_id, options.log);
-    if (d_impl->used == gpufft::backend::cuda) {
+    detail::with_memory_context(
+        "nufft3_plan",
+        [dim] { return std::to_string(dim) + "-D plan"; },
+        [&] {
+            if (d_impl->used == gpufft::backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA
-        c.device_id = resolve_device_id(options.device_id);
-        d_impl->engine = nufft::make_nufft3_cuda(c);
+                c.device_id = resolve_device_id(options.device_id);
+                d_impl->engine = nufft::make_nufft3_cuda(c);
 #endif
-    } else {
-        c.device_id = -1;
-        d_impl->engine = nufft::make_nufft3_cpu(c);
-    }
+            } else {
+                c.device_id = -1;
+                d_impl->engine = nufft::make_nufft3_cpu(c);
+            }
+        });
 }
 
 nufft3_plan::~nufft3_plan() = default;
@@ -171,6 +177,28 @@ void nufft3_plan::impl::set_points(std::int64_t n_sources,
     n_tgt = n_targets;
 }
 
+namespace {
+// Sizes in words, for out-of-memory errors.
+auto points_sizes(std::int64_t n_sources, std::int64_t n_targets)
+{
+    return [=] {
+        return std::to_string(n_sources) + " sources and " + std::to_string(n_targets) +
+               " targets";
+    };
+}
+auto execute_sizes(const nufft3_plan& p, int ntransf)
+{
+    return [&p, ntransf] {
+        std::string grid;
+        for (int a = 0; a < p.dim(); ++a)
+            grid += (a ? " x " : "") + std::to_string(p.grid_size(a));
+        return std::to_string(ntransf) + " strength vector(s) of " +
+               std::to_string(p.n_sources()) + " sources, " +
+               std::to_string(p.n_targets()) + " targets, fine grid " + grid;
+    };
+}
+} // namespace
+
 void nufft3_plan::set_points(std::int64_t n_sources,
                              const double* x,
                              std::int64_t n_targets,
@@ -179,7 +207,10 @@ void nufft3_plan::set_points(std::int64_t n_sources,
 {
     const double* src[] = { x };
     const double* tgt[] = { s };
-    d_impl->set_points(n_sources, src, n_targets, tgt, 1, where);
+    detail::with_memory_context(
+        "nufft3_plan.set_points", points_sizes(n_sources, n_targets), [&] {
+            d_impl->set_points(n_sources, src, n_targets, tgt, 1, where);
+        });
 }
 
 void nufft3_plan::set_points(std::int64_t n_sources,
@@ -192,7 +223,10 @@ void nufft3_plan::set_points(std::int64_t n_sources,
 {
     const double* src[] = { x, y };
     const double* tgt[] = { s, t };
-    d_impl->set_points(n_sources, src, n_targets, tgt, 2, where);
+    detail::with_memory_context(
+        "nufft3_plan.set_points", points_sizes(n_sources, n_targets), [&] {
+            d_impl->set_points(n_sources, src, n_targets, tgt, 2, where);
+        });
 }
 
 void nufft3_plan::set_points(std::int64_t n_sources,
@@ -207,7 +241,10 @@ void nufft3_plan::set_points(std::int64_t n_sources,
 {
     const double* src[] = { x, y, z };
     const double* tgt[] = { s, t, u };
-    d_impl->set_points(n_sources, src, n_targets, tgt, 3, where);
+    detail::with_memory_context(
+        "nufft3_plan.set_points", points_sizes(n_sources, n_targets), [&] {
+            d_impl->set_points(n_sources, src, n_targets, tgt, 3, where);
+        });
 }
 
 template <typename T>
@@ -239,7 +276,9 @@ void nufft3_plan::execute(const std::complex<float>* c,
                           memory where,
                           int ntransf)
 {
-    d_impl->execute(c, F, where, ntransf);
+    detail::with_memory_context("nufft3_plan.execute",
+                                execute_sizes(*this, ntransf),
+                                [&] { d_impl->execute(c, F, where, ntransf); });
 }
 
 void nufft3_plan::execute(const std::complex<double>* c,
@@ -247,7 +286,9 @@ void nufft3_plan::execute(const std::complex<double>* c,
                           memory where,
                           int ntransf)
 {
-    d_impl->execute(c, F, where, ntransf);
+    detail::with_memory_context("nufft3_plan.execute",
+                                execute_sizes(*this, ntransf),
+                                [&] { d_impl->execute(c, F, where, ntransf); });
 }
 
 int nufft3_plan::dim() const { return d_impl->cfg.dim; }

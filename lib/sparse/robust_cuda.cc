@@ -98,8 +98,8 @@ public:
         const std::size_t HB = std::size_t(H) * rc.B;
         const std::size_t LB = std::size_t(rc.loops) * rc.B;
         d_hash_plan.upload(p, d_stream.get());
-        d_z.allocate(HB);
-        d_Z.allocate(HB);
+        d_z.allocate(HB, "the bucket samples");
+        d_Z.allocate(HB, "the buckets");
         d_res.allocate(2 * HB);
         d_power.allocate(LB);
         d_select.allocate(select_scratch_words);
@@ -173,7 +173,7 @@ public:
             d_graph_staged.run(d_stream.get(), [&] { enqueue(true); });
         } else {
             if (!d_full.get())
-                d_full.allocate(d_p.c.n);
+                d_full.allocate(d_p.c.n, "the whole frame");
             d_stager.to_device(
                 d_full.get(), x, std::size_t(d_p.c.n) * sizeof(float2), d_stream.get());
             h_xptr[0] = d_full.get();
@@ -296,8 +296,8 @@ public:
         const std::int64_t n = p.c.n;
         const std::int64_t stride = dense_noise_stride(n);
         const std::int64_t samples = (n + stride - 1) / stride;
-        d_xw.allocate(n);
-        d_X.allocate(n);
+        d_xw.allocate(n, "the windowed frame");
+        d_X.allocate(n, "the spectrum");
         d_power.allocate(samples);
         d_select.allocate(select_scratch_words);
         d_median.allocate(1);
@@ -330,7 +330,7 @@ public:
         const void* in = x;
         if (where == memory::host) {
             if (!d_in.get())
-                d_in.allocate(d_p.c.n);
+                d_in.allocate(d_p.c.n, "the whole frame");
             d_stager.to_device(
                 d_in.get(), x, std::size_t(d_p.c.n) * sizeof(float2), d_stream.get());
             in = d_in.get();

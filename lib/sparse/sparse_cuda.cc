@@ -52,8 +52,8 @@ public:
         const int H = d_p.hashes();
         const std::size_t HB = std::size_t(H) * c.B;
         d_hash_plan.upload(p, d_stream.get());
-        d_z.allocate(HB);
-        d_Z.allocate(HB);
+        d_z.allocate(HB, "the bucket samples");
+        d_Z.allocate(HB, "the buckets");
         d_xptr.allocate(1);
         d_h_xptr.allocate(1);
         d_peak.allocate(1);
@@ -299,7 +299,7 @@ private:
     {
         const std::size_t bytes = std::size_t(d_p.c.n) * sizeof(float2);
         if (!d_full.get())
-            d_full.allocate(d_p.c.n);
+            d_full.allocate(d_p.c.n, "the whole frame");
         d_stager.to_device(d_full.get(), x, bytes, d_stream.get());
         run_device(d_full.get());
     }

@@ -6,6 +6,7 @@
  */
 
 #include "../core/host_memory.h"
+#include "../core/memory_error.h"
 #include "sparse_exact_backend.h"
 #include "sparse_robust_backend.h"
 #include <gnuradio/gpufft/device.h>
@@ -27,6 +28,12 @@ public:
     detail::robust_frame frame;
     std::vector<sparse_tone> tones;
     double noise_floor = 0;
+
+    //! The sizes in words, for out-of-memory errors.
+    auto sizes() const
+    {
+        return [this] { return detail::describe_params(params); };
+    }
 
     void check(const std::complex<float>* x, memory where) const
     {
@@ -65,13 +72,8 @@ sparse_fft_plan::sparse_fft_plan(std::int64_t n,
         log_message(o.log, log_level::info, detail::describe_params(d.params));
     if (d.params.dense)
         impl::check_dense_memory(n, d.used, o.device_id);
-    try {
-        impl::make_backend(d, o);
-    } catch (const std::bad_alloc&) {
-        throw std::runtime_error("sparse_fft_plan: out of host memory allocating the "
-                                 "buffers of " +
-                                 detail::describe_params(d.params));
-    }
+    detail::with_memory_context(
+        "sparse_fft_plan", d.sizes(), [&] { impl::make_backend(d, o); });
 }
 
 void sparse_fft_plan::impl::check_dense_memory(std::int64_t n,
@@ -142,17 +144,19 @@ void sparse_fft_plan::execute(const std::complex<float>* x,
 {
     auto& d = *d_impl;
     d.check(x, where);
-    if (d.robust) {
-        d.run_robust(x, where);
-        detail::tone_coefficients(d.params.c.n,
-                                  d.params.k,
-                                  d.params.eta * d.noise_floor,
-                                  d.tones,
-                                  bins,
-                                  values);
-        return;
-    }
-    d.engine->execute(x, where, bins, values);
+    detail::with_memory_context("sparse_fft_plan.execute", d.sizes(), [&] {
+        if (d.robust) {
+            d.run_robust(x, where);
+            detail::tone_coefficients(d.params.c.n,
+                                      d.params.k,
+                                      d.params.eta * d.noise_floor,
+                                      d.tones,
+                                      bins,
+                                      values);
+            return;
+        }
+        d.engine->execute(x, where, bins, values);
+    });
 }
 
 void sparse_fft_plan::detect(const std::complex<float>* x,
@@ -162,14 +166,17 @@ void sparse_fft_plan::detect(const std::complex<float>* x,
     auto& d = *d_impl;
     d.check(x, where);
     if (d.robust) {
-        d.run_robust(x, where);
+        detail::with_memory_context(
+            "sparse_fft_plan.detect", d.sizes(), [&] { d.run_robust(x, where); });
         tones = d.tones;
         return;
     }
     // Exact mode: each located coefficient is an on-grid tone.
     std::vector<std::int64_t> bins;
     std::vector<std::complex<float>> values;
-    d.engine->execute(x, where, bins, values);
+    detail::with_memory_context("sparse_fft_plan.detect", d.sizes(), [&] {
+        d.engine->execute(x, where, bins, values);
+    });
     tones.clear();
     for (std::size_t i = 0; i < bins.size(); ++i) {
         sparse_tone t;

@@ -203,10 +203,10 @@ make_device_integrator(const power::band_reducer& band,
         s.reset(); // in this device's context
         return nullptr;
     }
-    s->work.allocate(std::max<std::size_t>(work, 1));
+    s->work.allocate(std::max<std::size_t>(work, 1), "the cuFFT work area");
     GPUFFT_CUFFT_CHECK(cufftSetWorkArea(s->fft.get(), s->work.get()));
     GPUFFT_CUFFT_CHECK(cufftSetStream(s->fft.get(), s->compute.get()));
-    s->frame.allocate(std::size_t(n));
+    s->frame.allocate(std::size_t(n), "the frame");
     s->power.allocate(std::size_t(band.output_bins()));
     s->acc.allocate(std::size_t(band.output_bins()));
     s->flag.allocate(1);

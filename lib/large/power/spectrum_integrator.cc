@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "core/memory_error.h"
 #include "core/parallel_for.h"
 #include "integrator_backend.h"
 #include "large/device_budget.h"
@@ -92,7 +93,15 @@ spectrum_integrator::spectrum_integrator(std::int64_t fft_size,
                                          std::int64_t band_stop,
                                          std::int64_t output_bins,
                                          const spectrum_integrator_options& options)
-    : d_impl(make_backend(fft_size, band_start, band_stop, output_bins, options)),
+    : d_impl(detail::with_memory_context(
+          "spectrum_integrator",
+          [&] {
+              return "fft_size = " + detail::size_string(fft_size) +
+                     ", output_bins = " + std::to_string(output_bins);
+          },
+          [&] {
+              return make_backend(fft_size, band_start, band_stop, output_bins, options);
+          })),
       d_mode(options.mode)
 {
 }
@@ -110,6 +119,17 @@ spectrum_integrator::spectrum_integrator(spectrum_integrator&&) noexcept = defau
 spectrum_integrator&
 spectrum_integrator::operator=(spectrum_integrator&&) noexcept = default;
 
+namespace {
+// The sizes in words, for out-of-memory errors.
+auto integrator_sizes(const spectrum_integrator& s)
+{
+    return [&s] {
+        return "fft_size = " + detail::size_string(s.fft_size()) +
+               ", output_bins = " + std::to_string(s.output_bins());
+    };
+}
+} // namespace
+
 bool spectrum_integrator::accumulate(std::complex<float>* frame)
 {
     if (!frame)
@@ -117,7 +137,11 @@ bool spectrum_integrator::accumulate(std::complex<float>* frame)
     const accumulate_op op = d_frames == 0                      ? accumulate_op::store
                              : d_mode == integration_mode::mean ? accumulate_op::add
                                                                 : accumulate_op::max;
-    if (!d_impl->accumulate(frame, op))
+    const bool ok =
+        detail::with_memory_context("spectrum_integrator.accumulate",
+                                    integrator_sizes(*this),
+                                    [&] { return d_impl->accumulate(frame, op); });
+    if (!ok)
         return false;
     ++d_frames;
     return true;
@@ -130,7 +154,9 @@ std::int64_t spectrum_integrator::read(float* out)
     if (!out)
         throw std::invalid_argument("read: null output");
     std::vector<double>& acc = d_impl->read_scratch;
-    d_impl->read(acc.data());
+    detail::with_memory_context("spectrum_integrator.read", integrator_sizes(*this), [&] {
+        d_impl->read(acc.data());
+    });
     const double norm = d_mode == integration_mode::mean ? 1.0 / double(d_frames) : 1.0;
     for (std::size_t c = 0; c < acc.size(); ++c)
         out[c] = float(acc[c] * norm);

@@ -26,7 +26,7 @@ using namespace gr::gpufft;
 namespace {
 
 template <typename T>
-py::array_t<std::complex<T>> run_dense(dense_fft_plan& plan, py::array x_any)
+py::array_t<std::complex<T>> run_dense(dense_fft_plan& plan, py::object x_any)
 {
     auto x = gpufft_python::to_complex_array<T>(x_any, "x");
     gpufft_python::check_size(x, plan.extent(), "x", "this plan transforms");
@@ -47,26 +47,39 @@ void bind_core(py::module& m)
 {
     m.def("cuda_compiled", &cuda_compiled, "True when gr-gpufft was built with CUDA.");
     m.def("cuda_device_count", &cuda_device_count, "Number of usable CUDA devices.");
-    m.def("cuda_available",
-          &cuda_available,
-          py::arg("device_id") = 0,
-          "True when device_id (after the GPUFFT_DEVICE override) is a usable GPU.");
-    m.def("describe_backend",
-          &describe_backend,
-          py::arg("device_id") = 0,
-          "One line: the backend 'auto' picks, with the device name and memory.");
+    m.def(
+        "cuda_available",
+        [](py::object device_id) {
+            return cuda_available(gpufft_python::whole_int(
+                device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0"));
+        },
+        py::arg("device_id") = 0,
+        "True when device_id (after the GPUFFT_DEVICE override) is a usable GPU.");
+    m.def(
+        "describe_backend",
+        [](py::object device_id) {
+            return describe_backend(gpufft_python::whole_int(
+                device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0"));
+        },
+        py::arg("device_id") = 0,
+        "One line: the backend 'auto' picks, with the device name and memory.");
     m.def(
         "resolve_backend",
-        [](const std::string& name, int device_id) {
-            return to_string(resolve_backend(parse_backend(name), device_id));
+        [](py::object backend_name, py::object device_id) {
+            return to_string(resolve_backend(
+                parse_backend(gpufft_python::text(
+                    backend_name, "backend", "'auto', 'cpu' or 'cuda'")),
+                gpufft_python::whole_int(
+                    device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0")));
         },
         py::arg("backend") = "auto",
         py::arg("device_id") = 0,
         "The backend ('cpu' or 'cuda') a plan asking for `backend` would use.");
     m.def(
         "device_info",
-        [](int device_id) {
-            const device_info d = get_device_info(device_id);
+        [](py::object device_id) {
+            const device_info d = get_device_info(gpufft_python::whole_int(
+                device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0"));
             py::dict r;
             r["id"] = d.id;
             r["name"] = d.name;
@@ -85,20 +98,38 @@ void bind_core(py::module& m)
         "dense_fft_plan",
         "Batched 1-D complex FFT (FFTW on the CPU, cuFFT on the GPU), "
         "unnormalized in both directions.")
-        .def(py::init([](std::int64_t n,
-                         std::int64_t batch,
-                         bool forward,
-                         const std::string& precision_name,
-                         const std::string& backend_name,
-                         int device_id,
-                         int threads) {
+        .def(py::init([](py::object n,
+                         py::object batch,
+                         py::object forward,
+                         py::object precision_name,
+                         py::object backend_name,
+                         py::object device_id,
+                         py::object threads) {
+                 // The range is the engine's to check, in its own words.
+                 constexpr long long any = -(1LL << 62);
                  dense_fft_options opt;
-                 opt.backend = parse_backend(backend_name);
-                 opt.precision = parse_precision(precision_name);
-                 opt.device_id = device_id;
-                 opt.threads = threads;
+                 opt.backend = parse_backend(gpufft_python::text(
+                     backend_name, "backend", "'auto', 'cpu' or 'cuda'"));
+                 opt.precision = parse_precision(gpufft_python::text(
+                     precision_name, "precision", "'single' or 'double'"));
+                 opt.device_id = gpufft_python::whole_int(
+                     device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0");
+                 opt.threads = gpufft_python::whole_int(
+                     threads,
+                     "threads",
+                     0,
+                     1 << 20,
+                     "a whole number of threads >= 0 (0: all cores)");
+                 const auto n_ =
+                     gpufft_python::whole_number(n, "n", any, "a whole number >= 1");
+                 const auto batch_ = gpufft_python::whole_number(
+                     batch, "batch", any, "a whole number >= 1");
                  return std::make_unique<dense_fft_plan>(
-                     n, batch, forward ? direction::forward : direction::backward, opt);
+                     n_,
+                     batch_,
+                     gpufft_python::flag(forward, "forward") ? direction::forward
+                                                             : direction::backward,
+                     opt);
              }),
              py::arg("n"),
              py::arg("batch") = 1,
@@ -109,7 +140,7 @@ void bind_core(py::module& m)
              py::arg("threads") = 0)
         .def(
             "execute",
-            [](dense_fft_plan& p, py::array x) -> py::array {
+            [](dense_fft_plan& p, py::object x) -> py::array {
                 if (p.precision() == precision::single)
                     return run_dense<float>(p, x);
                 return run_dense<double>(p, x);

@@ -55,7 +55,7 @@ void check_shape(const py::array& x, const large_fft_plan& plan)
 }
 
 template <typename T>
-py::array run_large(large_fft_plan& plan, py::array x_any, bool in_place)
+py::array run_large(large_fft_plan& plan, py::object x_any, bool in_place)
 {
     using C = std::complex<T>;
     const auto shape = plan.shape();
@@ -92,52 +92,61 @@ void bind_large_fft_plan(py::module& m)
         "memory: a pass schedule (in card, or four-step / axis decompositions) fitted to "
         "memory_budget bytes of device memory. Unnormalized both ways, as numpy.fft.fftn "
         "(forward) and n * numpy.fft.ifftn (backward).")
-        .def(py::init([](py::object shape,
-                         bool forward,
-                         py::object memory_budget,
-                         const std::string& precision_name,
-                         const std::string& backend_name,
-                         int device_id,
-                         int threads,
-                         bool trace,
-                         py::object devices) {
-                 large_fft_options opt;
-                 opt.backend = parse_backend(backend_name);
-                 opt.precision = parse_precision(precision_name);
-                 opt.device_id = device_id;
-                 opt.threads = threads;
-                 opt.trace = trace;
-                 opt.devices = gpufft_python::device_list(devices, "devices");
-                 if (!memory_budget.is_none())
-                     opt.memory_budget = std::size_t(gpufft_python::whole_number(
-                         memory_budget,
-                         "memory_budget",
-                         1,
-                         "a whole number of bytes > 0 (None: most of what is free)"));
-                 return std::make_unique<large_fft_plan>(to_shape(shape),
-                                                         forward ? direction::forward
-                                                                 : direction::backward,
-                                                         opt);
-             }),
-             py::arg("shape"),
-             py::arg("forward") = true,
-             py::arg("memory_budget") = py::none(),
-             py::arg("precision") = "single",
-             py::arg("backend") = "auto",
-             py::arg("device_id") = 0,
-             py::arg("threads") = 0,
-             py::arg("trace") = false,
-             py::arg("devices") = py::list(),
-             "devices=[0, 1] deals the passes of each round out to those GPUs "
-             "(memory_budget per device). trace=True writes each round's time (and on "
-             "CUDA each pass's copy and "
-             "compute times) to stderr after every execute.")
+        .def(
+            py::init([](py::object shape,
+                        py::object forward,
+                        py::object memory_budget,
+                        py::object precision_name,
+                        py::object backend_name,
+                        py::object device_id,
+                        py::object threads,
+                        py::object trace,
+                        py::object devices) {
+                large_fft_options opt;
+                opt.backend = parse_backend(gpufft_python::text(
+                    backend_name, "backend", "'auto', 'cpu' or 'cuda'"));
+                opt.precision = parse_precision(gpufft_python::text(
+                    precision_name, "precision", "'single' or 'double'"));
+                opt.device_id = gpufft_python::whole_int(
+                    device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0");
+                opt.threads = gpufft_python::whole_int(
+                    threads,
+                    "threads",
+                    0,
+                    1 << 20,
+                    "a whole number of threads >= 0 (0: all cores)");
+                opt.trace = gpufft_python::flag(trace, "trace");
+                const bool fwd = gpufft_python::flag(forward, "forward");
+                opt.devices = gpufft_python::device_list(devices, "devices");
+                if (!memory_budget.is_none())
+                    opt.memory_budget = std::size_t(gpufft_python::whole_number(
+                        memory_budget,
+                        "memory_budget",
+                        1,
+                        "a whole number of bytes > 0 (None: most of what is free)"));
+                return std::make_unique<large_fft_plan>(
+                    to_shape(shape), fwd ? direction::forward : direction::backward, opt);
+            }),
+            py::arg("shape"),
+            py::arg("forward") = true,
+            py::arg("memory_budget") = py::none(),
+            py::arg("precision") = "single",
+            py::arg("backend") = "auto",
+            py::arg("device_id") = 0,
+            py::arg("threads") = 0,
+            py::arg("trace") = false,
+            py::arg("devices") = py::list(),
+            "devices=[0, 1] deals the passes of each round out to those GPUs "
+            "(memory_budget per device). trace=True writes each round's time (and on "
+            "CUDA each pass's copy and "
+            "compute times) to stderr after every execute.")
         .def(
             "execute",
-            [](large_fft_plan& p, py::array x, bool in_place) -> py::array {
+            [](large_fft_plan& p, py::object x, py::object in_place) -> py::array {
+                const bool ip = gpufft_python::flag(in_place, "in_place");
                 if (p.precision() == precision::single)
-                    return run_large<float>(p, x, in_place);
-                return run_large<double>(p, x, in_place);
+                    return run_large<float>(p, x, ip);
+                return run_large<double>(p, x, ip);
             },
             py::arg("x"),
             py::arg("in_place") = false,

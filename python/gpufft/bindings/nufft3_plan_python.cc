@@ -21,6 +21,7 @@
 #include <gnuradio/gpufft/nufft3_plan.h>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace py = pybind11;
 using namespace gr::gpufft;
@@ -83,6 +84,69 @@ py::array_t<std::complex<T>> run(nufft3_plan& p, const py::handle& c_any)
     return F;
 }
 
+// One entry point for the three dimensions, so a wrong count of arrays or a wrong
+// keyword is a ValueError naming what this plan takes, not pybind's overload list.
+void set_points(nufft3_plan& p, py::args args, py::kwargs kwargs)
+{
+    static const char* const names[3][6] = { { "x", "s" },
+                                             { "x", "y", "s", "t" },
+                                             { "x", "y", "z", "s", "t", "u" } };
+    const int dim = p.dim();
+    const std::size_t count = std::size_t(2 * dim);
+    const char* const* want = names[dim - 1];
+    std::string list;
+    for (std::size_t i = 0; i < count; ++i)
+        list += (i ? ", " : "") + std::string(want[i]);
+    std::vector<py::object> given(count);
+    if (args.size() > count)
+        throw std::invalid_argument("set_points: a " + std::to_string(dim) +
+                                    "D plan takes " + std::to_string(count) +
+                                    " arrays (" + list + "), got " +
+                                    std::to_string(args.size()));
+    for (std::size_t i = 0; i < args.size(); ++i)
+        given[i] = args[i];
+    for (const auto& kv : kwargs) {
+        const std::string key = py::str(kv.first).cast<std::string>();
+        std::size_t i = 0;
+        while (i < count && key != want[i])
+            ++i;
+        if (i == count)
+            throw std::invalid_argument("set_points: '" + key +
+                                        "' is not an argument of a " +
+                                        std::to_string(dim) + "D plan; it takes " + list);
+        if (given[i])
+            throw std::invalid_argument("set_points: " + key + " given twice");
+        given[i] = py::reinterpret_borrow<py::object>(kv.second);
+    }
+    for (std::size_t i = 0; i < count; ++i)
+        if (!given[i])
+            throw std::invalid_argument(std::string(want[i]) + ": missing; a " +
+                                        std::to_string(dim) +
+                                        "D plan's set_points takes " + list);
+    std::vector<f64_array> a;
+    for (std::size_t i = 0; i < count; ++i)
+        a.push_back(coordinates(given[i], want[i]));
+    for (int d = 1; d < dim; ++d) {
+        same_length(a[0], a[std::size_t(d)], want[0], want[d]);
+        same_length(
+            a[std::size_t(dim)], a[std::size_t(dim + d)], want[dim], want[dim + d]);
+    }
+    const double* src[3] = { nullptr, nullptr, nullptr };
+    const double* tgt[3] = { nullptr, nullptr, nullptr };
+    for (int d = 0; d < dim; ++d) {
+        src[d] = a[std::size_t(d)].data();
+        tgt[d] = a[std::size_t(dim + d)].data();
+    }
+    const std::int64_t ns = a[0].size(), nt = a[std::size_t(dim)].size();
+    py::gil_scoped_release release;
+    if (dim == 1)
+        p.set_points(ns, src[0], nt, tgt[0]);
+    else if (dim == 2)
+        p.set_points(ns, src[0], src[1], nt, tgt[0], tgt[1]);
+    else
+        p.set_points(ns, src[0], src[1], src[2], nt, tgt[0], tgt[1], tgt[2]);
+}
+
 } // namespace
 
 void bind_nufft3_plan(py::module& m)
@@ -96,30 +160,39 @@ void bind_nufft3_plan(py::module& m)
         "of at most eps. "
         "kernel='es' (exponential of semicircle, default) or 'gaussian' (the gridding of "
         "Capozzoli et al.). Re-use the plan: set_points once, execute for many c.")
-        .def(py::init([](int dim,
-                         double eps,
-                         const std::string& precision_name,
-                         const std::string& backend_name,
-                         int device_id,
-                         int sign,
-                         const std::string& kernel_name,
-                         double upsampling,
+        .def(py::init([](py::object dim,
+                         py::object eps,
+                         py::object precision_name,
+                         py::object backend_name,
+                         py::object device_id,
+                         py::object sign,
+                         py::object kernel_name,
+                         py::object upsampling,
                          py::object memory_budget,
-                         bool trace) {
+                         py::object trace) {
+                 namespace gp = gpufft_python;
                  nufft3_options o;
-                 o.precision = parse_precision(precision_name);
-                 o.backend = parse_backend(backend_name);
-                 o.device_id = device_id;
-                 o.sign = sign;
-                 o.kernel = parse_nufft_kernel(kernel_name);
-                 o.upsampling = upsampling;
+                 o.precision = parse_precision(gpufft_python::text(
+                     precision_name, "precision", "'single' or 'double'"));
+                 o.backend = parse_backend(gpufft_python::text(
+                     backend_name, "backend", "'auto', 'cpu' or 'cuda'"));
+                 o.device_id = gpufft_python::whole_int(
+                     device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0");
+                 o.sign = gp::whole_int(sign, "sign", -1, 1, "-1 or +1");
+                 o.kernel = parse_nufft_kernel(
+                     gp::text(kernel_name, "kernel", "'es' or 'gaussian'"));
+                 o.upsampling =
+                     gp::real_number(upsampling, "upsampling", "a number (0: automatic)");
                  o.memory_budget = std::size_t(gpufft_python::whole_number(
                      memory_budget,
                      "memory_budget",
                      0,
                      "a whole number of bytes >= 0 (0: a share of the free memory)"));
-                 o.trace = trace;
-                 return std::make_unique<nufft3_plan>(dim, eps, o);
+                 o.trace = gp::flag(trace, "trace");
+                 const int dim_ = gp::whole_int(dim, "dim", 1, 3, "1, 2 or 3");
+                 const double eps_ =
+                     gp::real_number(eps, "eps", "a tolerance such as 1e-6");
+                 return std::make_unique<nufft3_plan>(dim_, eps_, o);
              }),
              py::arg("dim"),
              py::arg("eps"),
@@ -131,74 +204,13 @@ void bind_nufft3_plan(py::module& m)
              py::arg("upsampling") = 0.0,
              py::arg("memory_budget") = 0,
              py::arg("trace") = false)
-        .def(
-            "set_points",
-            [](nufft3_plan& p, py::object x_any, py::object s_any) {
-                const auto x = coordinates(x_any, "x");
-                const auto s = coordinates(s_any, "s");
-                py::gil_scoped_release release;
-                p.set_points(x.size(), x.data(), s.size(), s.data());
-            },
-            py::arg("x"),
-            py::arg("s"),
-            "1D: sources x and targets s (float64 arrays).")
-        .def(
-            "set_points",
-            [](nufft3_plan& p,
-               py::object x_any,
-               py::object y_any,
-               py::object s_any,
-               py::object t_any) {
-                const auto x = coordinates(x_any, "x");
-                const auto y = coordinates(y_any, "y");
-                const auto s = coordinates(s_any, "s");
-                const auto t = coordinates(t_any, "t");
-                same_length(x, y, "x", "y");
-                same_length(s, t, "s", "t");
-                py::gil_scoped_release release;
-                p.set_points(x.size(), x.data(), y.data(), s.size(), s.data(), t.data());
-            },
-            py::arg("x"),
-            py::arg("y"),
-            py::arg("s"),
-            py::arg("t"),
-            "2D: sources (x, y) and targets (s, t) (float64 arrays).")
-        .def(
-            "set_points",
-            [](nufft3_plan& p,
-               py::object x_any,
-               py::object y_any,
-               py::object z_any,
-               py::object s_any,
-               py::object t_any,
-               py::object u_any) {
-                const auto x = coordinates(x_any, "x");
-                const auto y = coordinates(y_any, "y");
-                const auto z = coordinates(z_any, "z");
-                const auto s = coordinates(s_any, "s");
-                const auto t = coordinates(t_any, "t");
-                const auto u = coordinates(u_any, "u");
-                same_length(x, y, "x", "y");
-                same_length(x, z, "x", "z");
-                same_length(s, t, "s", "t");
-                same_length(s, u, "s", "u");
-                py::gil_scoped_release release;
-                p.set_points(x.size(),
-                             x.data(),
-                             y.data(),
-                             z.data(),
-                             s.size(),
-                             s.data(),
-                             t.data(),
-                             u.data());
-            },
-            py::arg("x"),
-            py::arg("y"),
-            py::arg("z"),
-            py::arg("s"),
-            py::arg("t"),
-            py::arg("u"),
-            "3D: sources (x, y, z) and targets (s, t, u) (float64 arrays).")
+        .def("set_points",
+             &set_points,
+             "set_points(x, s) in 1-D, set_points(x, y, s, t) in 2-D, "
+             "set_points(x, y, z, s, t, u) in 3-D: sources (x, y, z) and targets (s, t, "
+             "u) "
+             "as real 1-D arrays (float64; others are converted); keywords by those "
+             "names work too. ValueError for NaN/inf coordinates.")
         .def(
             "execute",
             [](nufft3_plan& p, py::object c) -> py::array {

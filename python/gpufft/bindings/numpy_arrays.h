@@ -130,6 +130,75 @@ whole_number(const py::handle& v, const char* name, long long min, const char* v
     return n;
 }
 
+//! The Python type name of `v`, for error messages ("str", "NoneType", "ndarray").
+inline std::string type_name(const py::handle& v)
+{
+    return py::str(py::type::of(v).attr("__name__")).cast<std::string>();
+}
+
+//! A whole number in [min, max] as an int (device ids, thread counts, signs).
+inline int whole_int(const py::handle& v,
+                     const char* name,
+                     long long min,
+                     long long max,
+                     const char* valid)
+{
+    const long long n = whole_number(v, name, min, valid);
+    if (n > max)
+        throw std::invalid_argument(std::string(name) + ": must be " + valid + ", got " +
+                                    std::to_string(n));
+    return int(n);
+}
+
+/*!
+ * A real number from an int, a float or a numpy scalar (not a bool, a string or a
+ * complex number); with `finite`, NaN and infinity are refused too. Errors name the
+ * parameter and `valid`.
+ */
+inline double
+real_number(const py::handle& v, const char* name, const char* valid, bool finite = true)
+{
+    auto bad = [&](const std::string& got) {
+        return std::invalid_argument(std::string(name) + ": must be " + valid + ", got " +
+                                     got);
+    };
+    if (v.is_none() || py::isinstance<py::bool_>(v) || py::isinstance<py::str>(v) ||
+        py::isinstance<py::bytes>(v) || PyComplex_Check(v.ptr()) ||
+        type_name(v) == "bool_" || type_name(v) == "bool" ||
+        !(py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v) ||
+          py::hasattr(v, "__float__")) ||
+        (py::hasattr(v, "dtype") && py::hasattr(v, "ndim") &&
+         v.attr("ndim").cast<int>() != 0))
+        throw bad("a " + type_name(v));
+    const double d = PyFloat_AsDouble(v.ptr());
+    if (d == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        throw bad("a " + type_name(v));
+    }
+    if (finite && !std::isfinite(d))
+        throw bad(py::str(v).cast<std::string>());
+    return d;
+}
+
+//! A True/False switch: a bool or numpy.bool_; anything else names the parameter.
+inline bool flag(const py::handle& v, const char* name)
+{
+    if (py::isinstance<py::bool_>(v) || type_name(v) == "bool_" ||
+        (type_name(v) == "bool" && py::hasattr(v, "dtype")))
+        return PyObject_IsTrue(v.ptr()) == 1;
+    throw std::invalid_argument(std::string(name) + ": must be True or False, got a " +
+                                type_name(v));
+}
+
+//! A str; anything else is an error naming the parameter and `valid` (its choices).
+inline std::string text(const py::handle& v, const char* name, const char* valid)
+{
+    if (!py::isinstance<py::str>(v))
+        throw std::invalid_argument(std::string(name) + ": must be " + valid +
+                                    ", got a " + type_name(v));
+    return v.cast<std::string>();
+}
+
 /*!
  * A list of whole numbers from one number or a sequence of them (a shape); each at
  * least `min`. Errors name the parameter.

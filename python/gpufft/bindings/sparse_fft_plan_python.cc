@@ -140,26 +140,29 @@ void bind_sparse_fft_plan(py::module& m)
         "values): 0 = automatic.\n"
         "location: 'phase' (fast, default) or 'voting' (the "
         "papers' location by voting across loops).")
-        .def(py::init([](std::int64_t n,
-                         std::int64_t k,
-                         const std::string& mode,
-                         const std::string& backend_name,
-                         int device_id,
+        .def(py::init([](py::object n,
+                         py::object k,
+                         py::object mode,
+                         py::object backend_name,
+                         py::object device_id,
                          py::object seed,
-                         double min_snr_db,
-                         double false_alarm,
-                         const std::string& window,
-                         std::int64_t buckets,
-                         int loops,
-                         std::int64_t filter_width,
-                         bool force_dense,
-                         const std::string& transfer,
-                         const std::string& location,
-                         int value_iterations) {
+                         py::object min_snr_db,
+                         py::object false_alarm,
+                         py::object window,
+                         py::object buckets,
+                         py::object loops,
+                         py::object filter_width,
+                         py::object force_dense,
+                         py::object transfer,
+                         py::object location,
+                         py::object value_iterations) {
+                 namespace gp = gpufft_python;
                  sparse_fft_options o;
-                 o.mode = parse_mode(mode);
-                 o.backend = parse_backend(backend_name);
-                 o.device_id = device_id;
+                 o.mode = parse_mode(gp::text(mode, "mode", "'exact' or 'robust'"));
+                 o.backend = parse_backend(gpufft_python::text(
+                     backend_name, "backend", "'auto', 'cpu' or 'cuda'"));
+                 o.device_id = gpufft_python::whole_int(
+                     device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0");
                  if (!seed.is_none()) {
                      // Any seed describe() prints, up to 2^64 - 1, can be given back.
                      if (!py::isinstance<py::int_>(seed))
@@ -173,17 +176,33 @@ void bind_sparse_fft_plan(py::module& m)
                      }
                      o.seed = std::uint64_t(s);
                  }
-                 o.min_snr_db = min_snr_db;
-                 o.false_alarm = false_alarm;
-                 o.window = parse_window(window);
-                 o.buckets = buckets;
-                 o.loops = loops;
-                 o.filter_width = filter_width;
-                 o.force_dense = force_dense;
-                 o.transfer = parse_transfer(transfer);
-                 o.location = parse_location(location);
-                 o.value_iterations = value_iterations;
-                 return std::make_unique<sparse_fft_plan>(n, k, o);
+                 o.min_snr_db =
+                     gp::real_number(min_snr_db, "min_snr_db", "a finite number of dB");
+                 o.false_alarm = gp::real_number(
+                     false_alarm, "false_alarm", "a probability in (0, 1)");
+                 o.window = parse_window(gp::text(
+                     window, "window", "'auto', 'none', 'hann' or 'blackman-harris'"));
+                 o.buckets = gp::whole_number(
+                     buckets, "buckets", 0, "a whole number >= 0 (0: automatic)");
+                 o.loops = gp::whole_int(
+                     loops, "loops", 0, 1 << 20, "a whole number >= 0 (0: automatic)");
+                 o.filter_width = gp::whole_number(filter_width,
+                                                   "filter_width",
+                                                   0,
+                                                   "a whole number >= 0 (0: automatic)");
+                 o.force_dense = gp::flag(force_dense, "force_dense");
+                 o.transfer = parse_transfer(
+                     gp::text(transfer, "transfer", "'auto', 'gather' or 'copy'"));
+                 o.location = parse_location(
+                     gp::text(location, "location", "'phase' or 'voting'"));
+                 o.value_iterations = gp::whole_int(value_iterations,
+                                                    "value_iterations",
+                                                    0,
+                                                    1 << 20,
+                                                    "a whole number >= 0 (0: automatic)");
+                 const auto n_ = gp::whole_number(n, "n", 1, "a whole number >= 1");
+                 const auto k_ = gp::whole_number(k, "k", 1, "a whole number >= 1");
+                 return std::make_unique<sparse_fft_plan>(n_, k_, o);
              }),
              py::arg("n"),
              py::arg("k"),

@@ -32,8 +32,9 @@ integration_mode parse_integration_mode(const std::string& name)
     throw std::invalid_argument("mode: '" + name + "' is not one of mean, max");
 }
 
-bool accumulate(spectrum_integrator& s, py::array x_any, bool in_place)
+bool accumulate(spectrum_integrator& s, py::object x_any, py::object in_place_any)
 {
+    const bool in_place = gpufft_python::flag(in_place_any, "in_place");
     if (in_place) {
         auto x = gpufft_python::in_place_complex_array<float>(
             x_any, "x", "in-place accumulate");
@@ -64,24 +65,48 @@ void bind_spectrum_integrator(py::module& m)
         "A^2), accumulated as a mean or a max over frames. On the GPU when a frame fits "
         "memory_budget (only the channels come back), else the large FFT plus a host "
         "reduction.")
-        .def(py::init([](std::int64_t fft_size,
-                         std::int64_t band_start,
-                         std::int64_t band_stop,
-                         std::int64_t output_bins,
-                         const std::string& window,
-                         const std::string& mode,
+        .def(py::init([](py::object fft_size,
+                         py::object band_start,
+                         py::object band_stop,
+                         py::object output_bins,
+                         py::object window,
+                         py::object mode,
                          py::object memory_budget,
-                         const std::string& backend_name,
-                         int device_id,
-                         int threads,
+                         py::object backend_name,
+                         py::object device_id,
+                         py::object threads,
                          py::object devices) {
+                 namespace gp = gpufft_python;
                  spectrum_integrator_options o;
-                 o.backend = parse_backend(backend_name);
-                 o.device_id = device_id;
-                 o.threads = threads;
+                 o.backend = parse_backend(gpufft_python::text(
+                     backend_name, "backend", "'auto', 'cpu' or 'cuda'"));
+                 o.device_id = gpufft_python::whole_int(
+                     device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0");
+                 o.threads = gpufft_python::whole_int(
+                     threads,
+                     "threads",
+                     0,
+                     1 << 20,
+                     "a whole number of threads >= 0 (0: all cores)");
                  o.devices = gpufft_python::device_list(devices, "devices");
-                 o.window = window;
-                 o.mode = parse_integration_mode(mode);
+                 o.window =
+                     gp::text(window, "window", "a window name such as 'none' or 'hann'");
+                 o.mode =
+                     parse_integration_mode(gp::text(mode, "mode", "'mean' or 'max'"));
+                 const auto fft_size_ =
+                     gp::whole_number(fft_size, "fft_size", 1, "a whole number >= 1");
+                 const auto band_start_ = gp::whole_number(
+                     band_start, "band_start", 0, "a whole number of bins >= 0");
+                 const auto band_stop_ =
+                     gp::whole_number(band_stop,
+                                      "band_stop",
+                                      0,
+                                      "a whole number of bins >= 0 (0: fft_size)");
+                 const auto output_bins_ =
+                     gp::whole_number(output_bins,
+                                      "output_bins",
+                                      0,
+                                      "a whole number >= 0 (0: the band's bins)");
                  if (!memory_budget.is_none())
                      o.memory_budget = std::size_t(gpufft_python::whole_number(
                          memory_budget,
@@ -89,7 +114,7 @@ void bind_spectrum_integrator(py::module& m)
                          1,
                          "a whole number of bytes > 0 (None: most of what is free)"));
                  return std::make_unique<spectrum_integrator>(
-                     fft_size, band_start, band_stop, output_bins, o);
+                     fft_size_, band_start_, band_stop_, output_bins_, o);
              }),
              py::arg("fft_size"),
              py::arg("band_start") = 0,
@@ -131,7 +156,8 @@ void bind_spectrum_integrator(py::module& m)
                 if (mode.is_none())
                     s.reset();
                 else
-                    s.reset(parse_integration_mode(mode.cast<std::string>()));
+                    s.reset(parse_integration_mode(
+                        gpufft_python::text(mode, "mode", "'mean', 'max' or None")));
             },
             py::arg("mode") = py::none(),
             "Starts a new integration (optionally in another mode: 'mean' or 'max').")

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufft authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""QA: wrong inputs to every engine binding (plans, module functions) on every backend
+this machine has. Each must raise ValueError or TypeError (RuntimeError where the
+environment is at fault) whose message names the parameter, never pybind's own
+"incompatible function arguments" or "Unable to cast" text, and never a bare
+MemoryError."""
+
+import numpy as np
+from gnuradio import gr_unittest
+
+try:
+    from gnuradio import gpufft
+except ImportError:
+    import os
+    import sys
+    dirname, filename = os.path.split(os.path.abspath(__file__))
+    sys.path.append(os.path.join(dirname, "bindings"))
+    from gnuradio import gpufft
+
+PYBIND_TEXT = ("incompatible function arguments", "incompatible constructor arguments",
+               "Unable to cast", "std::bad_alloc")
+BAD = (ValueError, TypeError)
+
+
+def backends():
+    """The backends to check: the CPU always, the GPU where one is usable."""
+    return ["cpu"] + (["cuda"] if gpufft.cuda_available() else [])
+
+
+def cx(n, dtype=np.complex64, seed=1):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(dtype)
+
+
+class qa_bad_inputs(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.count = 0
+
+    def bad(self, name, fn, *args, exc=BAD, **kwargs):
+        """fn(*args, **kwargs) must raise `exc` with a message naming `name`."""
+        self.count += 1
+        with self.assertRaises(exc, msg=f"{fn!r} {args} {kwargs}: no {exc}") as cm:
+            fn(*args, **kwargs)
+        msg = str(cm.exception)
+        self.assertIn(name, msg, f"{args} {kwargs}: '{msg}' does not name '{name}'")
+        for t in PYBIND_TEXT:
+            self.assertNotIn(t, msg, f"{args} {kwargs}: pybind's own message '{msg}'")
+
+    def report(self, what):
+        print(f"{what}: {self.count} bad inputs refused with the parameter named")
+
+    def test_module_functions(self):
+        self.bad("device_id", gpufft.cuda_available, "0")
+        self.bad("device_id", gpufft.cuda_available, -1)
+        self.bad("device_id", gpufft.describe_backend, None)
+        self.bad("device_id", gpufft.device_info, "x")
+        self.bad("device_id", gpufft.device_info, 1.5)
+        self.bad("backend", gpufft.resolve_backend, "tpu")
+        self.bad("backend", gpufft.resolve_backend, 1)
+        self.bad("device_id", gpufft.resolve_backend, "cpu", None)
+        self.report("module functions")
+
+    def test_dense_fft_plan(self):
+        P = gpufft.dense_fft_plan
+        for b in backends():
+            self.bad("n", P, "16", backend=b)
+            self.bad("n", P, None, backend=b)
+            self.bad("n", P, -1, backend=b)
+            self.bad("n", P, 0, backend=b)
+            self.bad("n", P, 1.5, backend=b)
+            self.bad("n", P, float("nan"), backend=b)
+            self.bad("batch", P, 16, 0, backend=b)
+            self.bad("batch", P, 16, "2", backend=b)
+            self.bad("forward", P, 16, forward="yes", backend=b)
+            self.bad("precision", P, 16, precision=1, backend=b)
+            self.bad("precision", P, 16, precision="half", backend=b)
+            self.bad("threads", P, 16, threads=-1, backend=b)
+            self.bad("device_id", P, 16, device_id="0", backend=b)
+            p = P(16, 2, backend=b)
+            self.bad("x", p.execute, None)
+            self.bad("x", p.execute, "abc")
+            self.bad("x", p.execute, np.zeros(31, np.complex64))
+            self.bad("x", p.execute, np.zeros((3, 16), np.complex64))
+            # numpy's own float sizes that are whole are accepted
+            self.assertEqual(P(16.0, backend=b).n, 16)
+        self.bad("backend", P, 16, backend=None)
+        self.bad("backend", P, 16, backend="tpu")
+        self.report("dense_fft_plan")
+
+    def test_sparse_fft_plan(self):
+        P = gpufft.sparse_fft_plan
+        n = 1 << 12
+        for b in backends():
+            self.bad("n", P, "4096", 4, backend=b)
+            self.bad("n", P, None, 4, backend=b)
+            self.bad("n", P, -5, 4, backend=b)
+            self.bad("n", P, 2.5, 4, backend=b)
+            self.bad("k", P, n, 0, backend=b)
+            self.bad("k", P, n, "3", backend=b)
+            self.bad("k", P, n, None, backend=b)
+            self.bad("mode", P, n, 4, mode="fast", backend=b)
+            self.bad("mode", P, n, 4, mode=3, backend=b)
+            self.bad("seed", P, n, 4, seed="x", backend=b)
+            self.bad("seed", P, n, 4, seed=-1, backend=b)
+            self.bad("seed", P, n, 4, seed=1.5, backend=b)
+            self.bad("min_snr_db", P, n, 4, min_snr_db=float("nan"), backend=b)
+            self.bad("min_snr_db", P, n, 4, min_snr_db="20", backend=b)
+            self.bad("min_snr_db", P, n, 4, min_snr_db=float("inf"), backend=b)
+            self.bad("false_alarm", P, n, 4, false_alarm=None, backend=b)
+            self.bad("window", P, n, 4, window="kaiser", backend=b)
+            self.bad("window", P, n, 4, window=None, backend=b)
+            self.bad("buckets", P, n, 4, buckets=-1, backend=b)
+            self.bad("loops", P, n, 4, loops=-1, backend=b)
+            self.bad("filter_width", P, n, 4, filter_width="x", backend=b)
+            self.bad("force_dense", P, n, 4, force_dense="no", backend=b)
+            self.bad("transfer", P, n, 4, transfer="dma", backend=b)
+            self.bad("location", P, n, 4, location=1, backend=b)
+            self.bad("value_iterations", P, n, 4, value_iterations=-1, backend=b)
+            for mode in ("exact", "robust"):
+                p = P(n, 4, mode=mode, backend=b)
+                for call in (p.execute, p.detect):
+                    self.bad("x", call, None)
+                    self.bad("x", call, np.zeros(n - 1, np.complex64))
+                    self.bad("x", call, np.zeros((2, n // 2), np.complex64))
+                    self.bad("x", call, ["a"] * n)
+                    y = cx(n)
+                    y[::7] = np.nan  # reaches whichever samples the plan reads
+                    self.bad("x", call, y)
+        self.report("sparse_fft_plan")
+
+    def test_nufft3_plan(self):
+        P = gpufft.nufft3_plan
+        for b in backends():
+            self.bad("dim", P, 0, 1e-6, backend=b)
+            self.bad("dim", P, 4, 1e-6, backend=b)
+            self.bad("dim", P, "1", 1e-6, backend=b)
+            self.bad("dim", P, None, 1e-6, backend=b)
+            self.bad("eps", P, 1, float("nan"), backend=b)
+            self.bad("eps", P, 1, "1e-6", backend=b)
+            self.bad("eps", P, 1, -1.0, backend=b)
+            self.bad("precision", P, 1, 1e-6, precision="quad", backend=b)
+            self.bad("sign", P, 1, 1e-6, sign=0, backend=b)
+            self.bad("sign", P, 1, 1e-6, sign="-1", backend=b)
+            self.bad("kernel", P, 1, 1e-6, kernel="kb", backend=b)
+            self.bad("kernel", P, 1, 1e-6, kernel=None, backend=b)
+            self.bad("upsampling", P, 1, 1e-6, upsampling=float("nan"), backend=b)
+            self.bad("upsampling", P, 1, 1e-6, upsampling=5.0, backend=b)
+            self.bad("memory_budget", P, 1, 1e-6, memory_budget=-1, backend=b)
+            self.bad("memory_budget", P, 1, 1e-6, memory_budget="1e9", backend=b)
+            self.bad("memory_budget", P, 1, 1e-6, memory_budget=1.5, backend=b)
+            self.bad("trace", P, 1, 1e-6, trace="yes", backend=b)
+            P(1, 1e-6, memory_budget=1e9, backend=b)  # a whole float budget is fine
+            rng = np.random.default_rng(2)
+            x, s = rng.uniform(-3, 3, 50), rng.uniform(-10, 10, 40)
+            p = P(1, 1e-6, backend=b)
+            self.bad("set_points", p.execute, cx(50, np.complex128), exc=RuntimeError)
+            self.bad("set_points", p.set_points, x, s, s)
+            self.bad("w", p.set_points, x, w=s)
+            self.bad("s", p.set_points, x)
+            self.bad("x", p.set_points, None, s)
+            self.bad("x", p.set_points, np.zeros((5, 10)), s)
+            self.bad("x", p.set_points, "abc", s)
+            xn = x.copy()
+            xn[3] = np.nan
+            self.bad("x", p.set_points, xn, s)
+            sn = s.copy()
+            sn[0] = np.inf
+            self.bad("s", p.set_points, x, sn)
+            p.set_points(x, s)
+            self.bad("c", p.execute, None)
+            self.bad("c", p.execute, cx(49, np.complex128))
+            self.bad("c", p.execute, cx(50 * 2, np.complex128).reshape(2, 1, 50))
+            for bad_value in (np.nan, np.inf, complex(0, np.nan)):
+                c = cx(50, np.complex128)
+                c[7] = bad_value
+                self.bad("c", p.execute, c)
+            p2 = P(2, 1e-6, backend=b)
+            self.bad("y", p2.set_points, x, x[:10], s, s)
+            self.bad("set_points", p2.set_points, x, s)
+        self.report("nufft3_plan")
+
+    def test_large_fft_plan(self):
+        P = gpufft.large_fft_plan
+        for b in backends():
+            self.bad("shape", P, "1024", backend=b)
+            self.bad("shape", P, [], backend=b)
+            self.bad("shape", P, [0], backend=b)
+            self.bad("shape", P, [-4], backend=b)
+            self.bad("shape", P, [1.5], backend=b)
+            self.bad("shape", P, None, backend=b)
+            self.bad("shape", P, [2, 2, 2, 2], backend=b)
+            self.bad("memory_budget", P, [1024], memory_budget="1e7", backend=b)
+            self.bad("memory_budget", P, [1024], memory_budget=-1, backend=b)
+            self.bad("memory_budget", P, [1024], memory_budget=float("nan"), backend=b)
+            self.bad("memory_budget", P, [1024], memory_budget=1.5, backend=b)
+            self.bad("precision", P, [1024], precision="half", backend=b)
+            self.bad("forward", P, [1024], forward="yes", backend=b)
+            self.bad("trace", P, [1024], trace=1, backend=b)
+            self.bad("threads", P, [1024], threads=-1, backend=b)
+            self.bad("devices", P, [1024], devices="0", backend=b)
+            self.bad("devices", P, [1024], devices=[-1], backend=b)
+            # issue 15: a float budget that is a whole number of bytes is accepted
+            P([1 << 20], memory_budget=1e7, backend=b)
+            p = P([65536], backend=b)
+            self.bad("x", p.execute, np.zeros((256, 256), np.complex64))
+            self.bad("x", p.execute, np.zeros(1000, np.complex64))
+            self.bad("x", p.execute, None)
+            self.bad("x", p.execute, np.zeros(65536, np.complex128), in_place=True)
+            self.bad("x", p.execute, np.zeros(2 * 65536, np.complex64)[::2], in_place=True)
+            self.bad("in_place", p.execute, np.zeros(65536, np.complex64), in_place="yes")
+            y = cx(65536)
+            y[100] = np.nan
+            self.bad("execute", p.execute, y)
+        self.report("large_fft_plan")
+
+    def test_spectrum_integrator(self):
+        S = gpufft.spectrum_integrator
+        for b in backends():
+            self.bad("fft_size", S, 0, backend=b)
+            self.bad("fft_size", S, "1024", backend=b)
+            self.bad("fft_size", S, None, backend=b)
+            self.bad("band_start", S, 1024, -1, backend=b)
+            self.bad("band_stop", S, 1024, 0, 2048, backend=b)
+            self.bad("output_bins", S, 1024, output_bins=-1, backend=b)
+            self.bad("window", S, 1024, window="kaiser", backend=b)
+            self.bad("window", S, 1024, window=None, backend=b)
+            self.bad("mode", S, 1024, mode="median", backend=b)
+            self.bad("mode", S, 1024, mode=1, backend=b)
+            self.bad("memory_budget", S, 1024, memory_budget=-1, backend=b)
+            self.bad("devices", S, 1024, devices="x", backend=b)
+            self.bad("threads", S, 1024, threads="4", backend=b)
+            s = S(1024, backend=b)
+            self.bad("x", s.accumulate, None)
+            self.bad("x", s.accumulate, np.zeros(1000, np.complex64))
+            self.bad("x", s.accumulate, np.zeros(2048, np.complex64)[::2], in_place=True)
+            self.bad("in_place", s.accumulate, np.zeros(1024, np.complex64), in_place="y")
+            self.bad("mode", s.reset, 3)
+            self.bad("mode", s.reset, "median")
+            # documented: a frame holding NaN/inf is left out, and says so
+            y = cx(1024)
+            y[5] = np.inf
+            self.assertFalse(s.accumulate(y))
+            self.assertEqual(s.frames, 0)
+        self.report("spectrum_integrator")
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_bad_inputs)
