@@ -8,6 +8,7 @@
 #include "../core/host_memory.h"
 #include "../core/memory_error.h"
 #include "cuda_check.h"
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -117,6 +118,16 @@ void throw_cufft_error(cufftResult err, const char* call, const char* file, int 
         if (!state.empty())
             msg << "; " << state;
         throw detail::memory_error("out of GPU memory: " + msg.str());
+    }
+    // Making a plan on a nearly full device, cuFFT reports CUFFT_INTERNAL_ERROR rather
+    // than CUFFT_ALLOC_FAILED: with little memory free, say what it most likely was.
+    std::size_t free_bytes = 0, total_bytes = 0;
+    if (err == CUFFT_INTERNAL_ERROR && std::strncmp(call, "cufftMakePlan", 13) == 0 &&
+        cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess &&
+        free_bytes < (std::size_t(1) << 30)) {
+        msg << "; " << device_memory_state();
+        throw detail::memory_error("out of GPU memory (cuFFT could not make its plan): " +
+                                   msg.str());
     }
     throw std::runtime_error(msg.str());
 }
