@@ -79,6 +79,32 @@ inline void follow_tags(std::vector<gr::tag_t> tags,
     }
 }
 
+/*!
+ * The numbers of a PMT: an f64/f32 vector, or a vector or list of numbers (what
+ * pmt.to_pmt makes of a Python list). Throws std::invalid_argument otherwise.
+ */
+inline std::vector<double> pmt_doubles(const pmt::pmt_t& v)
+{
+    if (pmt::is_f64vector(v))
+        return pmt::f64vector_elements(v);
+    if (pmt::is_f32vector(v)) {
+        const auto f = pmt::f32vector_elements(v);
+        return std::vector<double>(f.begin(), f.end());
+    }
+    std::vector<double> out;
+    if (pmt::is_vector(v)) {
+        for (std::size_t i = 0; i < pmt::length(v); ++i)
+            out.push_back(pmt::to_double(pmt::vector_ref(v, i)));
+        return out;
+    }
+    if (pmt::is_null(v) || pmt::is_pair(v)) {
+        for (pmt::pmt_t l = v; pmt::is_pair(l); l = pmt::cdr(l))
+            out.push_back(pmt::to_double(pmt::car(l)));
+        return out;
+    }
+    throw std::invalid_argument("expected a vector or list of numbers");
+}
+
 //! One setter of the `cmd` port: takes the PMT value, throws what the setter throws.
 using cmd_setter = std::function<void(const pmt::pmt_t&)>;
 

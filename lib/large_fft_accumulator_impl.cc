@@ -313,6 +313,7 @@ bool large_fft_accumulator_impl::start()
     }
     d_timeline = stream::stream_timeline(d_samp_rate, d_center_freq);
     d_first_work = true;
+    d_ended = false;
     d_time_from_host = false;
     d_filterbank.reset();
     d_warned_retune = false;
@@ -367,8 +368,8 @@ bool large_fft_accumulator_impl::stop()
             d_skipped_before += pipeline->frames_skipped();
         }
     }
-    if (pipeline)
-        report_unfinished(*pipeline);
+    if (pipeline && !d_ended)
+        report_unfinished(*pipeline); // stopped before the input ended
     pipeline.reset();
     if (d_filterbank) {
         d_logger->info("wrote {:d} spectra to {:s}",
@@ -385,7 +386,17 @@ void large_fft_accumulator_impl::forecast(int, gr_vector_int& ninput_items_requi
     // scheduler then calls general_work() even after the input has ended, so the last
     // spectrum is not lost when a finite stream stops. Without a pipeline (start()
     // failed) general_work() ends the run at once, input or not.
-    ninput_items_required[0] = (!d_pipeline || d_pipeline->pending()) ? 0 : 1;
+    // When the input has ended, ask for none too: general_work() then sees the end of
+    // the stream and publishes the unfinished integration while the blocks downstream
+    // still run (from stop() it would reach no one).
+    ninput_items_required[0] =
+        (!d_pipeline || d_pipeline->pending() || input_ended()) ? 0 : 1;
+}
+
+bool large_fft_accumulator_impl::input_ended()
+{
+    return detail() && detail()->ninputs() > 0 && detail()->input(0)->done() &&
+           detail()->input(0)->items_available() == 0;
 }
 
 void large_fft_accumulator_impl::read_tags(std::uint64_t begin, std::uint64_t end)
@@ -424,8 +435,8 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
     const auto* in = static_cast<const gr_complex*>(input_items[0]);
     auto* out = static_cast<float*>(output_items[0]);
     const std::uint64_t read = nitems_read(0);
-    if (!d_pipeline)
-        return WORK_DONE; // start() failed and said why
+    if (!d_pipeline || d_ended)
+        return WORK_DONE; // start() failed and said why, or the stream was flushed
 
     if (d_first_work) {
         d_first_work = false;
@@ -474,6 +485,13 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
                  nitems_written(0) + std::uint64_t(produced));
             d_timeline.forget_before(s.first_sample);
             ++produced;
+        }
+        if (available == 0 && produced < noutput_items && !d_pipeline->pending() &&
+            input_ended()) {
+            // End of stream: every full spectrum is out; flush what remains.
+            report_unfinished(*d_pipeline);
+            d_ended = true;
+            return produced > 0 ? produced : WORK_DONE;
         }
         publish_progress(false);
         return produced;

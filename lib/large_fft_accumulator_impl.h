@@ -67,6 +67,7 @@ public:
 
 private:
     void report_unfinished(stream::spectrometer_pipeline& pipeline);
+    bool input_ended();
     void read_tags(std::uint64_t begin, std::uint64_t end);
     void emit(const stream::integrated_spectrum& s, float* out, std::uint64_t out_offset);
     void write_filterbank(const stream::integrated_spectrum& s,
@@ -99,6 +100,7 @@ private:
     const double d_center_freq;
     stream::stream_timeline d_timeline;
     bool d_first_work = true;
+    bool d_ended = false; // the input ended and the pipeline was flushed in work()
     std::uint64_t d_offset_base = 0; // nitems_read(0) at the pipeline's first sample
     bool d_time_from_host = false;
     std::unique_ptr<accumulator::spectrum_file_writer> d_filterbank;

@@ -95,12 +95,11 @@ nufft3_spectrum_impl::nufft3_spectrum_impl(int frame_len,
     set_tag_propagation_policy(TPP_DONT); // rx_time is recomputed per output item
     message_port_register_in(pmt::mp("cmd"));
     set_msg_handler(pmt::mp("cmd"), [this](const pmt::pmt_t& msg) {
-        handle_cmd(msg,
-                   { { "frequencies",
-                       [this](const pmt::pmt_t& v) {
-                           set_frequencies(pmt::f64vector_elements(v));
-                       } } },
-                   d_logger);
+        handle_cmd(
+            msg,
+            { { "frequencies",
+                [this](const pmt::pmt_t& v) { set_frequencies(pmt_doubles(v)); } } },
+            d_logger);
     });
 }
 

@@ -117,6 +117,52 @@ GPUFFT_TEST(pure_noise_gives_nothing)
     }
 }
 
+GPUFFT_TEST(dense_fallback_answers_like_the_sparse_path)
+{
+    // The same frames through both paths: each returns the tones it located above the
+    // threshold, never k coefficients padded with noise (the dense path thresholds the
+    // full spectrum, then fits tones the way the sparse path does: robust_tones.cc).
+    const std::int64_t n = 1 << 20, k = 16;
+    const std::uint64_t seed = fresh_seed();
+    sparse_fft_plan sparse(n, k, robust_options(55, seed));
+    sparse_fft_plan dense(n, k, robust_options(20, seed));
+    GPUFFT_CHECK(!sparse.dense_fallback());
+    GPUFFT_CHECK(dense.dense_fallback());
+    std::vector<sparse_tone> a, b;
+    for (int tones : { 0, 3 }) {
+        int total_a = 0, total_b = 0;
+        for (int f = 0; f < 4; ++f) {
+            const std::uint64_t s = fresh_seed();
+            tone_truth t;
+            auto x = noisy_tones(n, tones, true, 60, 0.0, s, t);
+            if (tones == 0) {
+                std::normal_distribution<float> g(0, 1);
+                std::mt19937_64 rng(s);
+                for (auto& v : x)
+                    v = std::complex<float>(g(rng), g(rng));
+            }
+            sparse.detect(x.data(), a);
+            dense.detect(x.data(), b);
+            total_a += int(a.size());
+            total_b += int(b.size());
+            if (tones > 0) {
+                GPUFFT_CHECK_EQ(std::int64_t(a.size()), std::int64_t(tones));
+                GPUFFT_CHECK_EQ(std::int64_t(b.size()), std::int64_t(tones));
+            }
+        }
+        std::printf("  %d tones, k %lld: %d (sparse) and %d (dense) tones in 4 frames\n",
+                    tones,
+                    (long long)k,
+                    total_a,
+                    total_b);
+        // Pure noise: a false alarm is 1% per frame; k per frame would be 64.
+        if (tones == 0) {
+            GPUFFT_CHECK_LE(total_a, 2);
+            GPUFFT_CHECK_LE(total_b, 2);
+        }
+    }
+}
+
 GPUFFT_TEST(noise_floor_holds_for_every_seed)
 {
     // This seed's third loop once drew sigma = n - 37: its hashes read a short run of the
