@@ -11,8 +11,8 @@
 // and a few channels of millions of bins summed in pieces), NaN and infinite frames,
 // pinned and pageable frames, the host fallback when the budget is too small.
 
-#include "stream/host_frame.h"
 #include "spectrum_integrator_checks.h"
+#include "stream/host_frame.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/spectrum_integrator.h>
 #include <cstdio>
