@@ -367,7 +367,7 @@ private:
         for (int d = 0; d < max_dim; ++d) {
             a.x[d] = src[d];
             a.axis[d].centre = d_geom.axis[d].x_centre;
-            a.axis[d].inv_h = 1.0 / d_geom.axis[d].h;
+            a.axis[d].h = d_geom.axis[d].h;
             a.axis[d].half_cells = int(d_geom.axis[d].cells / 2);
             a.axis[d].bin = d_bin[d];
             a.axis[d].nbins = d_nbins[d];
@@ -458,7 +458,7 @@ private:
         for (int d = 0; d < g.dim; ++d) {
             ta[d].s = tgt[d];
             ta[d].centre = g.axis[d].s_centre;
-            ta[d].inv_ds = 1.0 / g.axis[d].ds;
+            ta[d].ds = g.axis[d].ds;
             ta[d].x_centre = g.axis[d].x_centre;
             ta[d].xi_per_cell = two_pi / double(g.axis[d].cells);
         }

@@ -43,10 +43,13 @@ constexpr int max_axes = 3;
 
 constexpr double two_pi = 6.283185307179586476925;
 
-//! The placement of sources on one axis, as kernels need it.
+//! The placement of sources on one axis, as kernels need it. Cell coordinates are
+//! divided by h and ds, as on the CPU, not multiplied by a reciprocal: that adds up to an
+//! ulp of a coordinate of 1e5 cells, which the kernel's slope turns into errors near
+//! 1e-10 (crowded sources make them add up).
 struct axis_map {
-    double centre, inv_h;
-    int half_cells; // M / 2: grid index p = n + M / 2
+    double centre, h; // cells = (x - centre) / h
+    int half_cells;   // M / 2: grid index p = n + M / 2
     int bin, nbins;
 };
 
@@ -59,7 +62,7 @@ struct source_args {
 
 struct target_axis {
     const double* s;
-    double centre, inv_ds, x_centre, xi_per_cell; // xi = 2 pi v / M
+    double centre, ds, x_centre, xi_per_cell; // v = (s - centre) / ds; xi = 2 pi v / M
 };
 
 //! Per point and axis its first cell and kernel offset (unused axes null).
