@@ -78,6 +78,7 @@ nufft_resampler_impl::nufft_resampler_impl(double output_rate,
       d_time(nominal_rate),
       d_fit(
           bandwidth, eps, parse_backend(backend), device_id, block_log_handler(d_logger)),
+      d_grid(output_rate, overlap),
       d_times(frame_len),
       d_t(frame_len),
       d_x(frame_len),
@@ -96,7 +97,7 @@ void nufft_resampler_impl::forecast(int, gr_vector_int& ninput_items_required)
 void nufft_resampler_impl::skip_frame(const char* why)
 {
     ++d_skipped;
-    d_continuous = false;
+    d_grid.break_grid();
     d_logger->warn("frame at sample {:d} skipped ({:s}); {:d} skipped so far",
                    nitems_read(0),
                    why,
@@ -110,17 +111,9 @@ void nufft_resampler_impl::process_frame(const gr_complex* x, const double* t)
         skip_frame("NaN or infinite sample or time");
         return;
     }
-    for (int j = 1; j < L; ++j) {
-        if (t[j] < t[j - 1]) {
-            skip_frame("times decrease");
-            return;
-        }
-    }
-    // Keep the outputs in [t[overlap], t[L - overlap]): the next frame starts there.
-    const double lo = t[d_overlap], hi = t[L - d_overlap];
-    if (!d_continuous) {
-        d_origin = lo;
-        d_next = 0;
+    if (const char* why = stream::resample_grid::bad_times(t, L)) {
+        skip_frame(why);
+        return;
     }
     // Times relative to the frame's centre keep the transform's phases small.
     const double centre = 0.5 * (t[0] + t[L - 1]);
@@ -128,13 +121,8 @@ void nufft_resampler_impl::process_frame(const gr_complex* x, const double* t)
         d_t[j] = t[j] - centre;
         d_x[j] = std::complex<double>(x[j].real(), x[j].imag());
     }
-    d_tau.clear();
-    for (std::uint64_t n = d_next;; ++n) {
-        const double tau = d_origin + double(n) / d_rate;
-        if (tau >= hi)
-            break;
-        d_tau.push_back(tau - centre);
-    }
+    // The outputs in [t[overlap], t[L - overlap]): the next frame starts there.
+    const bool starts_grid = d_grid.points(t, L, centre, d_tau);
     try {
         d_fit.fit(d_t.data(), d_x.data(), L);
         d_y.resize(d_tau.size());
@@ -143,13 +131,12 @@ void nufft_resampler_impl::process_frame(const gr_complex* x, const double* t)
         skip_frame(e.what());
         return;
     }
-    d_pending_starts_grid = !d_continuous;
+    d_pending_starts_grid = starts_grid;
     d_pending.resize(d_y.size());
     for (std::size_t i = 0; i < d_y.size(); ++i)
         d_pending[i] = gr_complex(float(d_y[i].real()), float(d_y[i].imag()));
     d_pending_pos = 0;
-    d_next += d_y.size();
-    d_continuous = true;
+    d_grid.commit(d_y.size());
     ++d_processed;
 }
 
@@ -160,7 +147,7 @@ int nufft_resampler_impl::flush(gr_complex* out, int noutput_items, int produced
     const std::uint64_t item = nitems_written(0) + produced;
     if (d_pending_pos == 0 && (d_pending_starts_grid || d_clock_moved)) {
         // A new grid, or an input rx_time moved the clock: date the first output.
-        const double start = d_origin + double(d_next - d_pending.size()) / d_rate;
+        const double start = d_grid.time_of(d_grid.first_point());
         const stream::absolute_time at = d_clock.at(start);
         add_item_tag(0, item, key_rx_time(), time_pmt(at.seconds, at.fraction));
         d_clock_moved = false;

@@ -9,6 +9,7 @@
 #define INCLUDED_GPUFFT_NUFFT_RESAMPLER_IMPL_H
 
 #include "nufft/band_limited_fit.h"
+#include "stream/resample_grid.h"
 #include "stream/stream_timeline.h"
 #include "stream/time_input.h"
 #include <gnuradio/gpufft/nufft_resampler.h>
@@ -62,10 +63,7 @@ private:
     std::string d_backend;
     nufft::band_limited_fit d_fit;
 
-    // Output grid: sample n is at d_origin + n / d_rate (seconds after d_epoch).
-    bool d_continuous = false; // false: the next output starts a new grid
-    double d_origin = 0;
-    std::uint64_t d_next = 0;
+    stream::resample_grid d_grid; // output sample n at origin + n / d_rate
 
     std::vector<double> d_times, d_t, d_tau; // input times; centred; output times
     std::vector<std::complex<double>> d_x, d_y;
