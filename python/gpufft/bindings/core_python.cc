@@ -50,27 +50,23 @@ void bind_core(py::module& m)
     m.def(
         "cuda_available",
         [](py::object device_id) {
-            return cuda_available(gpufft_python::whole_int(
-                device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0"));
+            return cuda_available(gpufft_python::device_id_arg(device_id));
         },
         py::arg("device_id") = 0,
         "True when device_id (after the GPUFFT_DEVICE override) is a usable GPU.");
     m.def(
         "describe_backend",
         [](py::object device_id) {
-            return describe_backend(gpufft_python::whole_int(
-                device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0"));
+            return describe_backend(gpufft_python::device_id_arg(device_id));
         },
         py::arg("device_id") = 0,
         "One line: the backend 'auto' picks, with the device name and memory.");
     m.def(
         "resolve_backend",
         [](py::object backend_name, py::object device_id) {
-            return to_string(resolve_backend(
-                parse_backend(gpufft_python::text(
-                    backend_name, "backend", "'auto', 'cpu' or 'cuda'")),
-                gpufft_python::whole_int(
-                    device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0")));
+            return to_string(
+                resolve_backend(parse_backend(gpufft_python::backend_arg(backend_name)),
+                                gpufft_python::device_id_arg(device_id)));
         },
         py::arg("backend") = "auto",
         py::arg("device_id") = 0,
@@ -78,8 +74,8 @@ void bind_core(py::module& m)
     m.def(
         "device_info",
         [](py::object device_id) {
-            const device_info d = get_device_info(gpufft_python::whole_int(
-                device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0"));
+            const device_info d =
+                get_device_info(gpufft_python::device_id_arg(device_id));
             py::dict r;
             r["id"] = d.id;
             r["name"] = d.name;
@@ -108,18 +104,11 @@ void bind_core(py::module& m)
                  // The range is the engine's to check, in its own words.
                  constexpr long long any = -(1LL << 62);
                  dense_fft_options opt;
-                 opt.backend = parse_backend(gpufft_python::text(
-                     backend_name, "backend", "'auto', 'cpu' or 'cuda'"));
-                 opt.precision = parse_precision(gpufft_python::text(
-                     precision_name, "precision", "'single' or 'double'"));
-                 opt.device_id = gpufft_python::whole_int(
-                     device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0");
-                 opt.threads = gpufft_python::whole_int(
-                     threads,
-                     "threads",
-                     0,
-                     1 << 20,
-                     "a whole number of threads >= 0 (0: all cores)");
+                 opt.backend = parse_backend(gpufft_python::backend_arg(backend_name));
+                 opt.precision =
+                     parse_precision(gpufft_python::precision_arg(precision_name));
+                 opt.device_id = gpufft_python::device_id_arg(device_id);
+                 opt.threads = gpufft_python::threads_arg(threads);
                  const auto n_ =
                      gpufft_python::whole_number(n, "n", any, "a whole number >= 1");
                  const auto batch_ = gpufft_python::whole_number(

@@ -103,18 +103,11 @@ void bind_large_fft_plan(py::module& m)
                         py::object trace,
                         py::object devices) {
                 large_fft_options opt;
-                opt.backend = parse_backend(gpufft_python::text(
-                    backend_name, "backend", "'auto', 'cpu' or 'cuda'"));
-                opt.precision = parse_precision(gpufft_python::text(
-                    precision_name, "precision", "'single' or 'double'"));
-                opt.device_id = gpufft_python::whole_int(
-                    device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0");
-                opt.threads = gpufft_python::whole_int(
-                    threads,
-                    "threads",
-                    0,
-                    1 << 20,
-                    "a whole number of threads >= 0 (0: all cores)");
+                opt.backend = parse_backend(gpufft_python::backend_arg(backend_name));
+                opt.precision =
+                    parse_precision(gpufft_python::precision_arg(precision_name));
+                opt.device_id = gpufft_python::device_id_arg(device_id);
+                opt.threads = gpufft_python::threads_arg(threads);
                 opt.trace = gpufft_python::flag(trace, "trace");
                 const bool fwd = gpufft_python::flag(forward, "forward");
                 opt.devices = gpufft_python::device_list(devices, "devices");

@@ -172,12 +172,10 @@ void bind_nufft3_plan(py::module& m)
                          py::object trace) {
                  namespace gp = gpufft_python;
                  nufft3_options o;
-                 o.precision = parse_precision(gpufft_python::text(
-                     precision_name, "precision", "'single' or 'double'"));
-                 o.backend = parse_backend(gpufft_python::text(
-                     backend_name, "backend", "'auto', 'cpu' or 'cuda'"));
-                 o.device_id = gpufft_python::whole_int(
-                     device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0");
+                 o.precision =
+                     parse_precision(gpufft_python::precision_arg(precision_name));
+                 o.backend = parse_backend(gpufft_python::backend_arg(backend_name));
+                 o.device_id = gpufft_python::device_id_arg(device_id);
                  o.sign = gp::whole_int(sign, "sign", -1, 1, "-1 or +1");
                  o.kernel = parse_nufft_kernel(
                      gp::text(kernel_name, "kernel", "'es' or 'gaussian'"));

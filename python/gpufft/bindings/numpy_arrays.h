@@ -246,6 +246,26 @@ inline std::vector<int> device_list(const py::handle& v, const char* name)
     return out;
 }
 
+// The options every plan shares, read the same way by every binding.
+inline int device_id_arg(const py::handle& v)
+{
+    return whole_int(v, "device_id", 0, 1 << 20, "a CUDA device id >= 0");
+}
+inline int threads_arg(const py::handle& v)
+{
+    return whole_int(
+        v, "threads", 0, 1 << 20, "a whole number of threads >= 0 (0: all cores)");
+}
+inline std::string backend_arg(const py::handle& v)
+{
+    return text(v, "backend", "'auto', 'cpu' or 'cuda'");
+}
+inline std::string precision_arg(const py::handle& v)
+{
+    return text(v, "precision", "'single' or 'double'");
+}
+
+
 } // namespace gpufft_python
 
 #endif /* INCLUDED_GPUFFT_PYTHON_NUMPY_ARRAYS_H */

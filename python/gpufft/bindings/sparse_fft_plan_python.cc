@@ -159,10 +159,8 @@ void bind_sparse_fft_plan(py::module& m)
                  namespace gp = gpufft_python;
                  sparse_fft_options o;
                  o.mode = parse_mode(gp::text(mode, "mode", "'exact' or 'robust'"));
-                 o.backend = parse_backend(gpufft_python::text(
-                     backend_name, "backend", "'auto', 'cpu' or 'cuda'"));
-                 o.device_id = gpufft_python::whole_int(
-                     device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0");
+                 o.backend = parse_backend(gpufft_python::backend_arg(backend_name));
+                 o.device_id = gpufft_python::device_id_arg(device_id);
                  if (!seed.is_none()) {
                      // Any seed describe() prints, up to 2^64 - 1, can be given back.
                      if (!py::isinstance<py::int_>(seed))

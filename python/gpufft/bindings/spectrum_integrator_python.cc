@@ -78,16 +78,9 @@ void bind_spectrum_integrator(py::module& m)
                          py::object devices) {
                  namespace gp = gpufft_python;
                  spectrum_integrator_options o;
-                 o.backend = parse_backend(gpufft_python::text(
-                     backend_name, "backend", "'auto', 'cpu' or 'cuda'"));
-                 o.device_id = gpufft_python::whole_int(
-                     device_id, "device_id", 0, 1 << 20, "a CUDA device id >= 0");
-                 o.threads = gpufft_python::whole_int(
-                     threads,
-                     "threads",
-                     0,
-                     1 << 20,
-                     "a whole number of threads >= 0 (0: all cores)");
+                 o.backend = parse_backend(gpufft_python::backend_arg(backend_name));
+                 o.device_id = gpufft_python::device_id_arg(device_id);
+                 o.threads = gpufft_python::threads_arg(threads);
                  o.devices = gpufft_python::device_list(devices, "devices");
                  o.window =
                      gp::text(window, "window", "a window name such as 'none' or 'hann'");
