@@ -207,7 +207,7 @@ private:
                         long long f;
                         double z;
                         split_coordinate(
-                            (src[a][j] - ax.x_centre) / ax.h, g.kernel.half_width, f, z);
+                            src[a][j], ax.x_centre, ax.h, g.kernel.half_width, f, z);
                         first[a][j] = std::int32_t(f + ax.cells / 2);
                         z0[a][j] = T(z);
                     }
@@ -294,7 +294,8 @@ private:
                         const double v = (tgt[a][k] - ax.s_centre) / ax.ds;
                         long long f;
                         double z;
-                        split_coordinate(v, g.kernel.half_width, f, z);
+                        split_coordinate(
+                            tgt[a][k], ax.s_centre, ax.ds, g.kernel.half_width, f, z);
                         d_tfirst[a][k] = std::int32_t(f);
                         d_tz0[a][k] = T(z);
                         phase += tgt[a][k] * ax.x_centre;

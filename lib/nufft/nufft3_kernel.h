@@ -80,17 +80,26 @@ GPUFFT_NUFFT_HD T kernel_transform(const kernel_spec& k, T xi)
 }
 
 /*!
- * Where a point at grid coordinate u (cells, centred grid) lands: its first cell
- * first = ceil(u - half_width) and the offset of that cell, z0 = first - u, so the taps
- * are at z0, z0 + 1, ... Splitting in double keeps single-precision plans exact on
- * grids of millions of cells, where a float u would lose the fraction.
+ * Where a point x lands on a grid of spacing h centred on `centre`: its first cell
+ * first = ceil(u - half_width), u = (x - centre) / h, and that cell's offset
+ * z0 = first - u, so the taps are at z0, z0 + 1, ... u is carried as hi + lo, with the
+ * rounding of the subtraction (TwoSum) and of the division (an FMA gives the exact
+ * remainder) kept, so z0 is as exact as x itself rather than off by up to half an ulp
+ * of u, which adds its own 1e-16 S X to the phases. Splitting in double also keeps
+ * single-precision plans exact on grids of millions of cells, where a float u would lose
+ * the fraction.
  */
-GPUFFT_NUFFT_HD void
-split_coordinate(double u, double half_width, long long& first, double& z0)
+GPUFFT_NUFFT_HD void split_coordinate(
+    double x, double centre, double h, double half_width, long long& first, double& z0)
 {
-    const double f = std::ceil(u - half_width);
+    const double d = x - centre;
+    const double back = d - x;
+    const double d_lo = (x - (d - back)) + (-centre - back);
+    const double hi = d / h;
+    const double lo = (std::fma(-hi, h, d) + d_lo) / h;
+    const double f = std::ceil(hi - half_width);
     first = (long long)f;
-    z0 = f - u;
+    z0 = (f - hi) - lo;
 }
 
 } // namespace nufft

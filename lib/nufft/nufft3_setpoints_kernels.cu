@@ -67,7 +67,7 @@ __device__ __forceinline__ void place(const source_args& a,
     for (int d = dim - 1; d >= 0; --d) {
         long long f;
         split_coordinate(
-            (a.x[d][j] - a.axis[d].centre) / a.axis[d].h, a.half_width, f, z0[d]);
+            a.x[d][j], a.axis[d].centre, a.axis[d].h, a.half_width, f, z0[d]);
         first[d] = int(f) + a.axis[d].half_cells;
         bin = bin * a.axis[d].nbins + first[d] / a.axis[d].bin;
     }
@@ -190,7 +190,7 @@ __global__ void targets_kernel(target_axes ta,
         const double v = (s - a.centre) / a.ds;
         long long f;
         double z;
-        split_coordinate(v, ker.half_width, f, z);
+        split_coordinate(s, a.centre, a.ds, ker.half_width, f, z);
         out.first[d][j] = int(f);
         out.z0[d][j] = T(z);
         phase += s * a.x_centre;
@@ -224,7 +224,7 @@ __global__ void target_key_kernel(target_axes ta,
         const target_axis& a = ta.a[d];
         long long f;
         double z;
-        split_coordinate((a.s[k] - a.centre) / a.ds, half_width, f, z);
+        split_coordinate(a.s[k], a.centre, a.ds, half_width, f, z);
         f %= cells[d];
         if (f < 0)
             f += cells[d];

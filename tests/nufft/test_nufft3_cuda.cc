@@ -256,7 +256,10 @@ GPUFFT_TEST(cuda_crowded_bins_and_large_grid)
     require_gpu();
     // A million sources, half of them inside a few cells (bins far above one subproblem),
     // on a grid of about a million cells; checked on a subset of the targets, on three
-    // fresh seeds (eps_promise covers 20 seeds per eps on smaller sets).
+    // fresh seeds (eps_promise covers 20 seeds per eps on smaller sets). At S X ~ 3e5 the
+    // double inputs themselves limit any method in double: the direct sum with its
+    // phases s x rounded to double is 1e-11..1e-10 off the exact one, so double plans
+    // are held to eps plus twice that floor (docs/nufft3.md, "eps as a promise").
     for (int round = 0; round < 3; ++round) {
         const std::uint64_t seed = fresh_seed();
         auto p = random_points(1, 1000000, 20000, 3.14159, 1e5, seed);
@@ -269,7 +272,7 @@ GPUFFT_TEST(cuda_crowded_bins_and_large_grid)
             const double eps = prec == precision::single ? 1e-4 : 1e-10;
             nufft3_plan plan(1, eps, opts(backend::cuda, prec));
             set_points(plan, p);
-            double err;
+            double err, floor = 0;
             if (prec == precision::single) {
                 const auto c = random_complex<float>(p.x.size(), seed + 1);
                 std::vector<std::complex<float>> F(p.s.size(), poison<float>());
@@ -283,14 +286,17 @@ GPUFFT_TEST(cuda_crowded_bins_and_large_grid)
                 plan.execute(c.data(), F.data());
                 GPUFFT_CHECK(all_finite(F.data(), F.size()));
                 const auto ref = direct_nudft(p, c.data(), -1, 100, true);
+                const auto rounded = direct_nudft(p, c.data(), -1, 100, false);
                 err = rel_l2_error(F.data(), ref.data(), 100);
+                floor = rel_l2_error(rounded.data(), ref.data(), 100);
             }
-            std::printf("    crowded %s: grid %lld, err %.2e (seed %llu)\n",
+            std::printf("    crowded %s: grid %lld, err %.2e, floor %.2e (seed %llu)\n",
                         to_string(prec).c_str(),
                         (long long)plan.grid_size(0),
                         err,
+                        floor,
                         (unsigned long long)seed);
-            GPUFFT_CHECK_LE(err, eps);
+            GPUFFT_CHECK_LE(err, eps + 2 * floor);
         }
     }
 }
