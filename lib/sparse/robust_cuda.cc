@@ -105,7 +105,7 @@ public:
         d_select.allocate(select_scratch_words);
         d_median.allocate(1);
         d_scalars.allocate(2);
-        d_counts.allocate(2 + 2 * (p.outer_rounds + 1));
+        d_counts.allocate(robust_count_slots(p.outer_rounds));
         const std::int64_t max_found = p.max_found;
         const unsigned long long table = pow2_at_least(4 * LB + 2 * max_found);
         d_keys.allocate(table);
@@ -116,6 +116,7 @@ public:
         d_found_x.allocate(2 * max_found);
         d_next_x.allocate(2 * max_found);
         d_above.allocate(max_found);
+        d_peaks.allocate(max_found);
         d_tone_cap = int(std::min<std::int64_t>(max_found, 4 * p.k + 256));
         const std::size_t out_bytes =
             sizeof(robust_device_header) + d_tone_cap * sizeof(robust_device_tone);
@@ -145,6 +146,7 @@ public:
         s.found_x = d_found_x.get();
         s.next_x = d_next_x.get();
         s.above = d_above.get();
+        s.peaks = d_peaks.get();
         s.max_found = int(max_found);
         s.rounds = p.outer_rounds;
         s.eta = p.eta;
@@ -268,6 +270,7 @@ private:
     cuda::device_buffer<long long> d_cand, d_found_f;
     cuda::device_buffer<double> d_found_x, d_next_x;
     cuda::device_buffer<unsigned char> d_above;
+    cuda::device_buffer<int> d_peaks;
     int d_tone_cap = 0;
     cuda::device_buffer<unsigned char> d_out;
     cuda::pinned_buffer<unsigned char> h_out;

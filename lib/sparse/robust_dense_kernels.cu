@@ -20,7 +20,9 @@ using namespace robust_kernels;
 
 namespace {
 
-__global__ void window_kernel(robust_consts c, const float2* const* x_ptr, float2* xw)
+__global__ void window_kernel(const __grid_constant__ robust_consts c,
+                              const float2* const* x_ptr,
+                              float2* xw)
 {
     const float2* x = *x_ptr;
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < c.n;
@@ -31,7 +33,8 @@ __global__ void window_kernel(robust_consts c, const float2* const* x_ptr, float
     }
 }
 
-__global__ void dense_power_kernel(robust_dense_state s, long long stride)
+__global__ void dense_power_kernel(const __grid_constant__ robust_dense_state s,
+                                   long long stride)
 {
     const float2* X = static_cast<const float2*>(s.X);
     double peak = 0;
@@ -55,7 +58,7 @@ __global__ void dense_power_kernel(robust_dense_state s, long long stride)
         atomic_max_nonneg(&s.scalars[1], peak);
 }
 
-__global__ void dense_noise_kernel(robust_dense_state s)
+__global__ void dense_noise_kernel(const __grid_constant__ robust_dense_state s)
 {
     const double P = double(*s.median) / 0.69314718055994530942;
     const double floor = 1e-12 * s.scalars[1];
@@ -63,34 +66,45 @@ __global__ void dense_noise_kernel(robust_dense_state s)
     s.header->noise = s.scalars[0];
 }
 
-__global__ void dense_peak_kernel(robust_dense_state s)
+__global__ void dense_peak_kernel(const __grid_constant__ robust_dense_state s)
 {
     const float2* X = static_cast<const float2*>(s.X);
     const double threshold = s.eta * s.scalars[0];
     const int h = s.c.lobe;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < s.c.n;
-         i += (long long)gridDim.x * blockDim.x) {
-        const float2 v = X[i];
-        const double p = double(v.x) * v.x + double(v.y) * v.y;
-        if (!(p > threshold))
-            continue;
+    // Whole warps walk the bins, so a warp can fit its peaks together (fit_peaks).
+    const int lane = threadIdx.x & 31;
+    const long long first = blockIdx.x * (long long)blockDim.x + threadIdx.x - lane;
+    for (long long i0 = first; i0 < s.c.n; i0 += (long long)gridDim.x * blockDim.x) {
+        const long long i = i0 + lane;
         double yr[2 * robust_window_terms + 1], yi[2 * robust_window_terms + 1];
         unsigned char present[2 * robust_window_terms + 1];
-        bool peak = true;
-        for (int j = -h; j <= h && peak; ++j) {
-            long long b = (i + j) % s.c.n;
-            if (b < 0)
-                b += s.c.n;
-            const float2 u = X[b];
-            const double q = double(u.x) * u.x + double(u.y) * u.y;
-            present[j + h] = (j == 0 || q > threshold) ? 1 : 0;
-            if (j != 0 && present[j + h] && (q > p || (q == p && j < 0)))
-                peak = false;
-            yr[j + h] = u.x;
-            yi[j + h] = u.y;
+        bool peak = false;
+        if (i < s.c.n) {
+            const float2 v = X[i];
+            const double p = double(v.x) * v.x + double(v.y) * v.y;
+            peak = p > threshold;
+            for (int j = -h; j <= h && peak; ++j) {
+                long long b = (i + j) % s.c.n;
+                if (b < 0)
+                    b += s.c.n;
+                const float2 u = X[b];
+                const double q = double(u.x) * u.x + double(u.y) * u.y;
+                present[j + h] = (j == 0 || q > threshold) ? 1 : 0;
+                if (j != 0 && present[j + h] && (q > p || (q == p && j < 0)))
+                    peak = false;
+                yr[j + h] = u.x;
+                yi[j + h] = u.y;
+            }
         }
-        if (peak)
-            emit_tone(s.header, s.tones, s.tone_cap, s.c, i, yr, yi, present);
+        fit_peaks(__ballot_sync(0xffffffffu, peak),
+                  yr,
+                  yi,
+                  present,
+                  i,
+                  s.header,
+                  s.tones,
+                  s.tone_cap,
+                  s.c);
     }
 }
 
@@ -110,7 +124,12 @@ void launch_window_frame(const robust_consts& c,
 void launch_dense_tones(const robust_dense_state& s, void* stream)
 {
     auto st = static_cast<cudaStream_t>(stream);
-    GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.header, 0, sizeof(robust_device_header), st));
+    // The whole result block, unused tone slots included: the host copies all of it.
+    GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.header,
+                                      0,
+                                      sizeof(robust_device_header) +
+                                          s.tone_cap * sizeof(robust_device_tone),
+                                      st));
     GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.scalars, 0, 2 * sizeof(double), st));
     const long long stride = (s.c.n + s.samples - 1) / s.samples;
     const unsigned grid = blocks_for(s.c.n, 256) < 2048 ? blocks_for(s.c.n, 256) : 2048;

@@ -75,8 +75,9 @@ struct hash_window_taps {
     }
 };
 
-__global__ void
-load_kernel(robust_device_state s, const float2* __restrict__ Z, long long count)
+__global__ void load_kernel(const __grid_constant__ robust_device_state s,
+                            const float2* __restrict__ Z,
+                            long long count)
 {
     double peak = 0;
     bool bad = false;
@@ -101,7 +102,7 @@ load_kernel(robust_device_state s, const float2* __restrict__ Z, long long count
         atomic_max_nonneg(&s.scalars[1], peak);
 }
 
-__global__ void power_kernel(robust_device_state s)
+__global__ void power_kernel(const __grid_constant__ robust_device_state s)
 {
     const long long LB = (long long)s.c.loops * s.c.B;
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -113,7 +114,7 @@ __global__ void power_kernel(robust_device_state s)
     s.power[i] = float(re * re + im * im);
 }
 
-__global__ void noise_kernel(robust_device_state s)
+__global__ void noise_kernel(const __grid_constant__ robust_device_state s)
 {
     const double median = *s.median;
     const double P = median / 0.69314718055994530942;
@@ -148,7 +149,99 @@ __device__ void estimate(const robust_device_state& s,
     g2 = robust_median(eg, L);
 }
 
-__global__ void locate_kernel(robust_device_state s, int round)
+/*!
+ * robust_locate() for one bucket by a whole warp: the same rounds, votes and scores,
+ * with each round's candidates spread over the lanes and each candidate's predicted
+ * phase computed directly, in float (the CPU rotates one phasor from candidate to
+ * candidate in double, cheap serially but a chain of 64 dependent steps on one lane; a
+ * warp of such lanes is bound by double-precision throughput). p_r, p_i: lane h holds
+ * the unit phasor of u[h] conj(u[0]). Every lane returns the same answer.
+ */
+__device__ bool
+warp_locate(const robust_consts& c, double p_r, double p_i, long long b, long long& g)
+{
+    const int lane = threadIdx.x & 31;
+    const unsigned long long n = (unsigned long long)c.n;
+    const long long base = b * c.nb;
+    double e = 0;
+    double w = 2.0 * c.span0 * double(c.nb);
+    const int half = c.shifts / 2;
+    for (int d = 0; d < c.rounds; ++d) {
+        int count = c.cands;
+        double step = w / double(count);
+        double first = e - 0.5 * double(count - 1) * step;
+        if (d == c.rounds - 1) { // the integers of the last interval
+            count = int(ceil(w)) + 1;
+            count = count < c.cands ? count : c.cands;
+            step = 1.0;
+            first = floor(e - 0.5 * double(count - 1) + 0.5);
+        }
+        // Per shift: its turns at the first candidate and per candidate (double, the
+        // sums reach ~1e9 turns), then each candidate's phase in float: the votes need
+        // ~1e-3 turn.
+        double t0[robust_max_shifts], dt[robust_max_shifts];
+        float mr[robust_max_shifts], mi[robust_max_shifts];
+#pragma unroll
+        for (int i = 0; i < robust_max_shifts; ++i) {
+            const int h = i < c.shifts ? 1 + d * c.shifts + i : 0;
+            const unsigned long long a = (unsigned long long)c.offset[h];
+            t0[i] = double(mulmod(a, (unsigned long long)base, n)) / double(n) +
+                    double(a) * first / double(n);
+            dt[i] = double(a) * step / double(n);
+            mr[i] = float(__shfl_sync(0xffffffffu, p_r, h));
+            mi[i] = float(__shfl_sync(0xffffffffu, p_i, h));
+        }
+        const float vote_cos = float(c.vote_cos);
+        int best = -1;
+        float best_score = -1e30f;
+        for (int q = lane; q < count; q += 32) {
+            float score = 0;
+            int votes = 0;
+#pragma unroll
+            for (int i = 0; i < robust_max_shifts; ++i) {
+                if (i >= c.shifts)
+                    continue;
+                float sn, cs;
+                sincospif(2.0f * float(wrap_turns(t0[i] + double(q) * dt[i])), &sn, &cs);
+                // exp(i pred) conj(exp(i meas))
+                const float z = cs * mr[i] + sn * mi[i];
+                score += z;
+                votes += z > vote_cos ? 1 : 0;
+            }
+            if (votes > half && score > best_score) {
+                best_score = score;
+                best = q;
+            }
+        }
+        // The best over the lanes: the highest score, the lowest candidate on ties (the
+        // CPU's first maximum); a total order, so every lane ends with the same one.
+        for (int o = 16; o > 0; o >>= 1) {
+            const float os = __shfl_xor_sync(0xffffffffu, best_score, o);
+            const int oq = __shfl_xor_sync(0xffffffffu, best, o);
+            if (oq >= 0 &&
+                (best < 0 || os > best_score || (os == best_score && oq < best))) {
+                best = oq;
+                best_score = os;
+            }
+        }
+        if (best < 0)
+            return false;
+        e = first + double(best) * step;
+        w /= c.shrink;
+    }
+    if (fabs(e) > 0.5 * double(c.nb))
+        return false;
+    long long gg = (base + (long long)llround(e)) % c.n;
+    if (gg < 0)
+        gg += c.n;
+    g = gg;
+    return true;
+}
+
+// Lane per (loop, bucket) to test the bucket's power; then the warp locates each of
+// its bright buckets in turn (warp_locate): a few percent of the buckets are bright, so
+// a thread per bucket would leave ~2 lanes of a warp busy through the whole search.
+__global__ void locate_kernel(const __grid_constant__ robust_device_state s, int round)
 {
     int* found_at = s.counts + 2;
     int* cand_count = s.counts + 2 + s.rounds + 1;
@@ -158,47 +251,74 @@ __global__ void locate_kernel(robust_device_state s, int round)
     if (round > 0 && s.counts[1] == found_at[round - 1])
         return; // the last round found nothing new: nothing changed
     const long long LB = (long long)s.c.loops * s.c.B;
-    if (i >= LB)
-        return;
-    const int r = int(i / s.c.B);
-    const long long b = i % s.c.B;
-    double ur[robust_max_hashes], ui[robust_max_hashes];
-    for (int h = 0; h < s.c.hashes; ++h) {
-        const long long at = ((long long)r * s.c.hashes + h) * s.c.B + b;
-        ur[h] = s.res[2 * at];
-        ui[h] = s.res[2 * at + 1];
+    const int lane = threadIdx.x & 31;
+    const double min_power = s.locate_eta * s.scalars[0];
+    bool bright = false;
+    if (i < LB) {
+        const long long at = (i / s.c.B) * s.c.hashes * s.c.B + i % s.c.B;
+        const double re = s.res[2 * at], im = s.res[2 * at + 1];
+        bright = re * re + im * im > min_power;
     }
     // Statistics for describe(): buckets bright enough to locate, and located.
-    std::int64_t g;
-    if (ur[0] * ur[0] + ui[0] * ui[0] > s.locate_eta * s.scalars[0])
+    if (bright)
         atomicAdd(&found_at[s.rounds], 1);
-    if (!robust_locate(s.c, ur, ui, b, s.locate_eta * s.scalars[0], g))
-        return;
-    atomicAdd(&cand_count[s.rounds], 1);
-    const unsigned long long f =
-        mulmod(s.sigma_inv[r], (unsigned long long)g, (unsigned long long)s.c.n);
-    const unsigned long long slot = table_insert(s.keys, s.table_mask, f);
-    if (slot == ~0ull)
-        return;
-    const unsigned int want = unsigned(round + 1) << 1;
-    unsigned int tag = s.tags[slot];
-    // Accepted before, or already a candidate of this round: nothing to do; rejected in
-    // an earlier round: a candidate again (peeling may have uncovered it).
-    while (!(tag & 1u) && tag < want) {
-        const unsigned int prev = atomicCAS(&s.tags[slot], tag, want);
-        if (prev == tag) {
-            const int at = atomicAdd(&cand_count[round], 1);
-            if (at < s.max_cand)
-                s.cand_slot[at] = (long long)slot;
-            return;
+    unsigned todo = __ballot_sync(0xffffffffu, bright);
+    const long long warp_first = i - lane;
+    while (todo) {
+        const int src = __ffs(todo) - 1;
+        todo &= todo - 1;
+        const long long item = warp_first + src;
+        const int r = int(item / s.c.B);
+        const long long b = item % s.c.B;
+        double ur = 0, ui = 0;
+        if (lane < s.c.hashes) {
+            const long long at = ((long long)r * s.c.hashes + lane) * s.c.B + b;
+            ur = s.res[2 * at];
+            ui = s.res[2 * at + 1];
         }
-        tag = prev;
+        const double u0r = __shfl_sync(0xffffffffu, ur, 0);
+        const double u0i = __shfl_sync(0xffffffffu, ui, 0);
+        double p_r = 0, p_i = 0;
+        bool ok = true;
+        if (lane >= 1 && lane < s.c.hashes) {
+            const double re = ur * u0r + ui * u0i;
+            const double im = ui * u0r - ur * u0i;
+            const double mag = sqrt(re * re + im * im);
+            ok = mag > 0;
+            p_r = ok ? re / mag : 0;
+            p_i = ok ? im / mag : 0;
+        }
+        if (!__all_sync(0xffffffffu, ok))
+            continue;
+        long long g;
+        if (!warp_locate(s.c, p_r, p_i, b, g) || lane != 0)
+            continue;
+        atomicAdd(&cand_count[s.rounds], 1);
+        const unsigned long long f =
+            mulmod(s.sigma_inv[r], (unsigned long long)g, (unsigned long long)s.c.n);
+        const unsigned long long slot = table_insert(s.keys, s.table_mask, f);
+        if (slot == ~0ull)
+            continue;
+        const unsigned int want = unsigned(round + 1) << 1;
+        unsigned int tag = s.tags[slot];
+        // Accepted before, or already a candidate of this round: nothing to do; rejected
+        // in an earlier round: a candidate again (peeling may have uncovered it).
+        while (!(tag & 1u) && tag < want) {
+            const unsigned int prev = atomicCAS(&s.tags[slot], tag, want);
+            if (prev == tag) {
+                const int at = atomicAdd(&cand_count[round], 1);
+                if (at < s.max_cand)
+                    s.cand_slot[at] = (long long)slot;
+                break;
+            }
+            tag = prev;
+        }
     }
 }
 
 // A warp per candidate (estimate() splits its sums over the lanes), the warps striding
 // over the candidates.
-__global__ void estimate_kernel(robust_device_state s, int round)
+__global__ void estimate_kernel(const __grid_constant__ robust_device_state s, int round)
 {
     const int* cand_count = s.counts + 2 + s.rounds + 1;
     const int count = cand_count[round] < s.max_cand ? cand_count[round] : s.max_cand;
@@ -247,7 +367,7 @@ add_coefficient(const robust_device_state& s, long long f, int r, double dr, dou
     }
 }
 
-__global__ void subtract_kernel(robust_device_state s, int round)
+__global__ void subtract_kernel(const __grid_constant__ robust_device_state s, int round)
 {
     const int* found_at = s.counts + 2;
     const int first = found_at[round], last = s.counts[1];
@@ -259,7 +379,7 @@ __global__ void subtract_kernel(robust_device_state s, int round)
     add_coefficient(s, s.found_f[t], r, -s.found_x[2 * t], -s.found_x[2 * t + 1]);
 }
 
-__global__ void refine_estimate_kernel(robust_device_state s)
+__global__ void refine_estimate_kernel(const __grid_constant__ robust_device_state s)
 {
     const long long count = s.counts[1];
     for (long long i = warp_index(); i < count; i += warp_count()) {
@@ -272,7 +392,7 @@ __global__ void refine_estimate_kernel(robust_device_state s)
     }
 }
 
-__global__ void refine_apply_kernel(robust_device_state s)
+__global__ void refine_apply_kernel(const __grid_constant__ robust_device_state s)
 {
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     const long long t = i / s.c.loops;
@@ -286,7 +406,7 @@ __global__ void refine_apply_kernel(robust_device_state s)
                     s.found_x[2 * t + 1] - s.next_x[2 * t + 1]);
 }
 
-__global__ void refine_store_kernel(robust_device_state s)
+__global__ void refine_store_kernel(const __grid_constant__ robust_device_state s)
 {
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i >= s.counts[1])
@@ -295,7 +415,7 @@ __global__ void refine_store_kernel(robust_device_state s)
     s.found_x[2 * i + 1] = s.next_x[2 * i + 1];
 }
 
-__global__ void threshold_kernel(robust_device_state s)
+__global__ void threshold_kernel(const __grid_constant__ robust_device_state s)
 {
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i >= s.counts[1])
@@ -305,50 +425,97 @@ __global__ void threshold_kernel(robust_device_state s)
     s.above[i] = (vr * vr + vi * vi > s.eta * noise) ? 1 : 0;
 }
 
-__global__ void peak_kernel(robust_device_state s)
+/*!
+ * Coefficient j - lobe of the main lobe around found coefficient i: the accepted
+ * coefficient at bin found_f[i] + j - lobe standing above the threshold, if any. False
+ * when it is larger than i's (ties: the lower bin), so that i is not the lobe's peak.
+ */
+__device__ bool lobe_entry(const robust_device_state& s,
+                           long long i,
+                           int j,
+                           double& yr,
+                           double& yi,
+                           bool& present)
+{
+    const int h = s.c.lobe;
+    yr = yi = 0;
+    present = false;
+    if (j == h) {
+        present = true;
+        yr = s.found_x[2 * i];
+        yi = s.found_x[2 * i + 1];
+        return true;
+    }
+    long long b = (s.found_f[i] + j - h) % s.c.n;
+    if (b < 0)
+        b += s.c.n;
+    const long long slot = table_find(s.keys, s.table_mask, (unsigned long long)b);
+    if (slot < 0 || !(s.tags[slot] & 1u))
+        return true;
+    const int k = s.slot_found[slot];
+    if (k < 0 || !s.above[k])
+        return true;
+    const double p =
+        s.found_x[2 * i] * s.found_x[2 * i] + s.found_x[2 * i + 1] * s.found_x[2 * i + 1];
+    yr = s.found_x[2 * k];
+    yi = s.found_x[2 * k + 1];
+    const double q = yr * yr + yi * yi;
+    if (q > p || (q == p && j < h))
+        return false;
+    present = true;
+    return true;
+}
+
+// Thread per found coefficient: is it above the threshold and the largest of its lobe?
+// The peaks go to a list for fit_kernel.
+__global__ void peak_kernel(const __grid_constant__ robust_device_state s)
 {
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (i == 0) {
+    if (i >= s.counts[1] || !s.above[i])
+        return;
+    for (int j = 0; j <= 2 * s.c.lobe; ++j) {
+        double yr, yi;
+        bool present;
+        if (!lobe_entry(s, i, j, yr, yi, present))
+            return;
+    }
+    int* count = s.counts + robust_count_slots(s.rounds) - 1;
+    s.peaks[atomicAdd(count, 1)] = int(i);
+}
+
+// A warp per peak: lanes gather the lobe, the warp fits it (warp_fit_tone), lane 0
+// appends the tone.
+__global__ void fit_kernel(const __grid_constant__ robust_device_state s)
+{
+    const int lane = threadIdx.x & 31;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
         s.header->bad = s.counts[0];
         s.header->found = s.counts[1];
         s.header->bright = s.counts[2 + s.rounds];
         s.header->located = s.counts[2 + 2 * s.rounds + 1];
         s.header->noise = s.scalars[0];
     }
-    if (i >= s.counts[1] || !s.above[i])
-        return;
-    const int h = s.c.lobe;
-    double yr[2 * robust_window_terms + 1], yi[2 * robust_window_terms + 1];
-    unsigned char present[2 * robust_window_terms + 1];
-    const long long f = s.found_f[i];
-    const double p =
-        s.found_x[2 * i] * s.found_x[2 * i] + s.found_x[2 * i + 1] * s.found_x[2 * i + 1];
-    for (int j = -h; j <= h; ++j) {
-        present[j + h] = 0;
-        if (j == 0) {
-            present[h] = 1;
-            yr[h] = s.found_x[2 * i];
-            yi[h] = s.found_x[2 * i + 1];
-            continue;
+    const int peaks = s.counts[robust_count_slots(s.rounds) - 1];
+    constexpr int L = 2 * robust_window_terms + 1;
+    for (long long w = warp_index(); w < peaks; w += warp_count()) {
+        const long long i = s.peaks[w];
+        double yr = 0, yi = 0;
+        bool present = false;
+        if (lane <= 2 * s.c.lobe)
+            lobe_entry(s, i, lane, yr, yi, present);
+        double lr[L], li[L];
+        unsigned char lp[L];
+#pragma unroll
+        for (int j = 0; j < L; ++j) {
+            lr[j] = __shfl_sync(0xffffffffu, yr, j);
+            li[j] = __shfl_sync(0xffffffffu, yi, j);
+            lp[j] = (unsigned char)__shfl_sync(0xffffffffu, int(present), j);
         }
-        long long b = (f + j) % s.c.n;
-        if (b < 0)
-            b += s.c.n;
-        const long long slot = table_find(s.keys, s.table_mask, (unsigned long long)b);
-        if (slot < 0 || !(s.tags[slot] & 1u))
-            continue;
-        const int k = s.slot_found[slot];
-        if (k < 0 || !s.above[k])
-            continue;
-        const double qr = s.found_x[2 * k], qi = s.found_x[2 * k + 1];
-        const double q = qr * qr + qi * qi;
-        if (q > p || (q == p && j < 0))
-            return; // a larger neighbour (ties: the lower bin) is the peak
-        present[j + h] = 1;
-        yr[j + h] = qr;
-        yi[j + h] = qi;
+        double delta, ar, ai;
+        warp_fit_tone(s.c, lr, li, lp, delta, ar, ai);
+        if (lane == 0)
+            append_tone(s.header, s.tones, s.tone_cap, s.c, s.found_f[i], delta, ar, ai);
     }
-    emit_tone(s.header, s.tones, s.tone_cap, s.c, f, yr, yi, present);
 }
 
 } // namespace
@@ -363,9 +530,14 @@ void launch_robust_reset(const robust_device_state& s, void* stream)
     GPUFFT_CUDA_CHECK(
         cudaMemsetAsync(s.slot_found, 0xff, (s.table_mask + 1) * sizeof(int), st));
     GPUFFT_CUDA_CHECK(
-        cudaMemsetAsync(s.counts, 0, sizeof(int) * (2 + 2 * (s.rounds + 1)), st));
+        cudaMemsetAsync(s.counts, 0, sizeof(int) * robust_count_slots(s.rounds), st));
     GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.scalars, 0, 2 * sizeof(double), st));
-    GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.header, 0, sizeof(robust_device_header), st));
+    // The whole result block, unused tone slots included: the host copies all of it.
+    GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.header,
+                                      0,
+                                      sizeof(robust_device_header) +
+                                          s.tone_cap * sizeof(robust_device_tone),
+                                      st));
 }
 
 void launch_robust_hash(const robust_consts& c,
@@ -458,6 +630,8 @@ void launch_robust_tones(const robust_device_state& s, void* stream)
     threshold_kernel<<<blocks_for(s.max_found, 128), 128, 0, st>>>(s);
     check_launch();
     peak_kernel<<<blocks_for(s.max_found, 128), 128, 0, st>>>(s);
+    check_launch();
+    fit_kernel<<<warp_blocks(s.max_found, 128), 128, 0, st>>>(s);
     check_launch();
 }
 

@@ -53,7 +53,7 @@ struct robust_device_state {
     double* scalars = nullptr;          //!< [0] bucket noise P, [1] peak |bucket|^2
     //! [0] bad, [1] found, [2 + r] found at round r start, [2 + rounds] buckets bright
     //! enough to locate (all rounds), [2 + rounds + 1 + r] candidates of round r,
-    //! [2 + 2 rounds + 1] buckets located (all rounds)
+    //! [2 + 2 rounds + 1] buckets located (all rounds), [2 + 2 rounds + 2] peaks
     int* counts = nullptr;
     unsigned long long* keys = nullptr; //!< hash table of frequencies (empty: ~0)
     unsigned int* tags = nullptr;       //!< per slot: (round + 1) << 1 | accepted
@@ -65,6 +65,7 @@ struct robust_device_state {
     double* found_x = nullptr;      //!< their values (complex)
     double* next_x = nullptr;       //!< re-estimated values (complex)
     unsigned char* above = nullptr; //!< per found: stands above the threshold
+    int* peaks = nullptr;           //!< found coefficients that are a tone's peak
     int max_found = 0;
     int rounds = 0;
     double eta = 0, locate_eta = 0;
@@ -73,6 +74,9 @@ struct robust_device_state {
     robust_device_tone* tones = nullptr;
     int tone_cap = 0;
 };
+
+//! Entries of robust_device_state::counts for `rounds` outer rounds.
+constexpr int robust_count_slots(int rounds) { return 3 + 2 * (rounds + 1); }
 
 //! Clears the table, the counters and the header.
 void launch_robust_reset(const robust_device_state& s, void* stream);

@@ -117,43 +117,55 @@ robust_window_transform(const robust_consts& c, double nu, double& re, double& i
 }
 
 /*!
- * A tone from the coefficients of its main lobe: y[j + lobe], j = -lobe..lobe, around
- * the peak bin, present[j + lobe] false where the coefficient was not found (unknown,
- * not zero). The fractional offset delta in [-0.5, 0.5] maximises the lobe energy the
- * window's transform explains, |sum y conj(W)|^2 / sum |W|^2 (a grid, then golden
- * section); the amplitude is the least-squares one at that offset.
+ * The main lobe of a tone: y[j + lobe], j = -lobe..lobe, around the peak bin,
+ * present[j + lobe] false where the coefficient was not found (unknown, not zero).
+ * explained(d) is the lobe energy the window's transform explains at fractional offset
+ * d, |sum y conj(W(j - d))|^2 / sum |W(j - d)|^2, with the least-squares amplitude; a
+ * tone's offset is the d in [-0.5, 0.5] that maximises it (robust_fit_tone() on one
+ * thread, a warp's grid search on the GPU).
  */
-SFFT_HD void robust_fit_tone(const robust_consts& c,
-                             const double* yr,
-                             const double* yi,
-                             const unsigned char* present,
-                             double& delta,
-                             double& ar,
-                             double& ai)
-{
-    const int h = c.lobe;
-    const double N = double(c.n);
+struct robust_tone_lobe {
+    const robust_consts& c;
+    const double* yr;
+    const double* yi;
+    const unsigned char* present;
+    int count = 0; //!< coefficients present
     // W(j - d) for the lobe's bins: exp(-i pi (j - d)(n-1)/n) sin(pi (j - d)) sum_m wt_m
     // / sin(pi (j - d - m) / n), with sin(pi (j - d)) = -(-1)^j sin(pi d); the
     // j-dependent phase is the same for every d.
     double pj_r[2 * robust_window_terms + 1], pj_i[2 * robust_window_terms + 1];
-    for (int j = -h; j <= h; ++j) {
-        const double a = -double(j) * (N - 1.0) / N;
+
+    SFFT_HD robust_tone_lobe(const robust_consts& consts,
+                             const double* y_r,
+                             const double* y_i,
+                             const unsigned char* found)
+        : c(consts), yr(y_r), yi(y_i), present(found)
+    {
+        const int h = c.lobe;
+        const double N = double(c.n);
+        for (int j = -h; j <= h; ++j) {
+            count += present[j + h] ? 1 : 0;
+            const double a = -double(j) * (N - 1.0) / N;
 #ifdef __CUDA_ARCH__
-        sincospi(a, &pj_i[j + h], &pj_r[j + h]);
+            sincospi(a, &pj_i[j + h], &pj_r[j + h]);
 #else
-        pj_r[j + h] = std::cos(3.141592653589793238 * a);
-        pj_i[j + h] = std::sin(3.141592653589793238 * a);
+            pj_r[j + h] = std::cos(3.141592653589793238 * a);
+            pj_i[j + h] = std::sin(3.141592653589793238 * a);
 #endif
+        }
     }
-    const int M = c.window_terms > 0 ? c.window_terms - 1 : 0;
-    // 1 / sin(pi (q - d) / n) for the integers q = j - m of the lobe: one division per
-    // q instead of one per (j, m). For n >= 4096, |t| = |pi (q - d) / n| < 0.006, where
-    // 1/sin t = 1/t + t/6 + 7 t^3 / 360 is exact to 1e-16 relative.
-    const int K = h + M;
-    double inv[4 * robust_window_terms - 1];
-    const double pi_n = 3.141592653589793238 / N, n_pi = N / 3.141592653589793238;
-    auto objective = [&](double d, double& Ar, double& Ai) {
+
+    SFFT_HD double explained(double d, double& Ar, double& Ai) const
+    {
+        const int h = c.lobe;
+        const double N = double(c.n);
+        const int M = c.window_terms > 0 ? c.window_terms - 1 : 0;
+        // 1 / sin(pi (q - d) / n) for the integers q = j - m of the lobe: one division
+        // per q instead of one per (j, m). For n >= 4096, |t| = |pi (q - d) / n| <
+        // 0.006, where 1/sin t = 1/t + t/6 + 7 t^3 / 360 is exact to 1e-16 relative.
+        const int K = h + M;
+        double inv[4 * robust_window_terms - 1];
+        const double pi_n = 3.141592653589793238 / N, n_pi = N / 3.141592653589793238;
         double sd, er, ei;
 #ifdef __CUDA_ARCH__
         sd = sinpi(d);
@@ -206,16 +218,29 @@ SFFT_HD void robust_fit_tone(const robust_consts& c,
         Ar = den > 0 ? nr / den : 0;
         Ai = den > 0 ? ni / den : 0;
         return den > 0 ? (nr * nr + ni * ni) / den : 0;
-    };
-    int count = 0;
-    for (int j = -h; j <= h; ++j)
-        count += present[j + h] ? 1 : 0;
+    }
+};
+
+/*!
+ * A tone from the coefficients of its main lobe (robust_tone_lobe): the offset delta in
+ * [-0.5, 0.5] that maximises the explained lobe energy, by a grid of 1/8 bin and then a
+ * golden section to ~1e-5 bin, and the least-squares amplitude at that offset.
+ */
+SFFT_HD void robust_fit_tone(const robust_consts& c,
+                             const double* yr,
+                             const double* yi,
+                             const unsigned char* present,
+                             double& delta,
+                             double& ar,
+                             double& ai)
+{
+    const robust_tone_lobe lobe(c, yr, yi, present);
     double best = 0;
-    if (count > 1) {
+    if (lobe.count > 1) {
         double bv = -1, tr, ti;
         for (int i = 0; i <= 8; ++i) {
             const double d = -0.5 + 0.125 * double(i);
-            const double v = objective(d, tr, ti);
+            const double v = lobe.explained(d, tr, ti);
             if (v > bv) {
                 bv = v;
                 best = d;
@@ -225,26 +250,26 @@ SFFT_HD void robust_fit_tone(const robust_consts& c,
         double hi = best + 0.125 > 0.5 ? 0.5 : best + 0.125;
         const double g = 0.6180339887498949;
         double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
-        double fa = objective(a, tr, ti), fb = objective(b, tr, ti);
-        for (int it = 0; it < 12; ++it) { // bracket 0.25 -> 8e-4 bin
+        double fa = lobe.explained(a, tr, ti), fb = lobe.explained(b, tr, ti);
+        for (int it = 0; it < 20; ++it) { // bracket 0.25 -> 1.7e-5 bin
             if (fa > fb) {
                 hi = b;
                 b = a;
                 fb = fa;
                 a = hi - g * (hi - lo);
-                fa = objective(a, tr, ti);
+                fa = lobe.explained(a, tr, ti);
             } else {
                 lo = a;
                 a = b;
                 fa = fb;
                 b = lo + g * (hi - lo);
-                fb = objective(b, tr, ti);
+                fb = lobe.explained(b, tr, ti);
             }
         }
         best = 0.5 * (lo + hi);
     }
     delta = best;
-    objective(best, ar, ai);
+    lobe.explained(best, ar, ai);
 }
 
 /*!
