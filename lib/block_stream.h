@@ -51,22 +51,25 @@ inline pmt::pmt_t time_pmt(std::uint64_t secs, double frac)
 /*!
  * Enters the rx_time / rx_freq / rx_rate tags of `tags` into `timeline`, at offset
  * minus `base`. A malformed tag is logged and ignored: it must not stop the flowgraph.
+ * Returns how many rx_time tags were entered.
  */
-inline void follow_tags(std::vector<gr::tag_t> tags,
-                        std::uint64_t base,
-                        stream::stream_timeline& timeline,
-                        const gr::logger_ptr& logger)
+inline std::size_t follow_tags(std::vector<gr::tag_t> tags,
+                               std::uint64_t base,
+                               stream::stream_timeline& timeline,
+                               const gr::logger_ptr& logger)
 {
+    std::size_t times = 0;
     std::stable_sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
     for (const auto& t : tags) {
         const std::int64_t at = std::int64_t(t.offset - base);
         try {
-            if (pmt::eqv(t.key, key_rx_time()))
+            if (pmt::eqv(t.key, key_rx_time())) {
                 timeline.set_time(
                     at,
                     { std::int64_t(pmt::to_uint64(pmt::tuple_ref(t.value, 0))),
                       pmt::to_double(pmt::tuple_ref(t.value, 1)) });
-            else if (pmt::eqv(t.key, key_rx_freq()))
+                ++times;
+            } else if (pmt::eqv(t.key, key_rx_freq()))
                 timeline.set_freq(at, pmt::to_double(t.value));
             else if (pmt::eqv(t.key, key_rx_rate()))
                 timeline.set_rate(at, pmt::to_double(t.value));
@@ -77,6 +80,7 @@ inline void follow_tags(std::vector<gr::tag_t> tags,
                          pmt::write_string(t.value));
         }
     }
+    return times;
 }
 
 /*!

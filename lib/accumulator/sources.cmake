@@ -7,4 +7,4 @@
 # (lib/CMakeLists.txt). Frames and tags: lib/stream.
 list(APPEND GPUFFT_SOURCES accumulator/fbh5_writer.cc accumulator/filterbank_writer.cc)
 
-list(APPEND GPUFFT_BLOCK_SOURCES large_fft_accumulator_impl.cc)
+list(APPEND GPUFFT_BLOCK_SOURCES large_fft_accumulator_impl.cc large_fft_accumulator_messages.cc)

@@ -9,7 +9,7 @@ tags its stream (rx_rate, rx_freq, rx_time), so the blocks sense a recording as 
 would a live capture.
 
     rec = open_recording("capture.sigmf-meta")            # or .sigmf-data
-    rec = open_recording("capture.cfile", sample_rate=2.4e6, center_freq=100e6)
+    rec = open_recording("capture.cfile", samp_rate=2.4e6, center_freq=100e6)
     src = recording_source("capture.sigmf-meta")           # a GNU Radio block
 
 Every problem with a file is a recording_error (a ValueError) whose message names the
@@ -23,6 +23,7 @@ import math
 import os
 import re
 import time as _time
+import warnings
 
 import numpy as np
 import pmt
@@ -62,15 +63,22 @@ class recording:
     """What open_recording found: the data file, its sample type, rate, frequency,
     start time and length, and the captures (one for a raw file)."""
 
-    def __init__(self, data_path, meta_path, datatype, sample_rate, captures,
+    def __init__(self, data_path, meta_path, datatype, samp_rate, captures,
                  num_samples, header_bytes=0):
         self.data_path = data_path
         self.meta_path = meta_path
         self.datatype = datatype
-        self.sample_rate = sample_rate
+        self.samp_rate = samp_rate
         self.captures = captures
         self.num_samples = num_samples
         self.header_bytes = header_bytes
+
+    @property
+    def sample_rate(self):
+        """Deprecated (goes in the next release): samp_rate."""
+        warnings.warn("recording.sample_rate is deprecated and goes in the next "
+                      "release; use samp_rate", DeprecationWarning, stacklevel=2)
+        return self.samp_rate
 
     @property
     def center_freq(self):
@@ -85,7 +93,7 @@ class recording:
 
     @property
     def duration(self):
-        return self.num_samples / self.sample_rate
+        return self.num_samples / self.samp_rate
 
     def describe(self):
         what = "SigMF" if self.meta_path else "raw"
@@ -95,7 +103,7 @@ class recording:
             when = ", starts " + format_utc(secs, frac)
         retunes = f", {len(self.captures)} captures" if len(self.captures) > 1 else ""
         return (f"{self.data_path} ({what} {self.datatype}): {self.num_samples} samples "
-                f"at {self.sample_rate / 1e6:g} MS/s ({self.duration:.3f} s), centre "
+                f"at {self.samp_rate / 1e6:g} MS/s ({self.duration:.3f} s), centre "
                 f"{self.center_freq / 1e6:g} MHz{retunes}{when}")
 
 
@@ -157,14 +165,32 @@ def sigmf_paths(path):
     return stem + ".sigmf-meta", stem + ".sigmf-data"
 
 
-def open_recording(path, sample_rate=None, center_freq=None, datatype=None):
+def _renamed_keyword(func, old_kwargs, old, new, value, default):
+    """The value of keyword `new`, or of its deprecated old name `old` (in old_kwargs,
+    with a DeprecationWarning); old_kwargs must hold nothing else."""
+    if old in old_kwargs:
+        warnings.warn(f"{func}: {old}= is deprecated and goes in the next release; use "
+                      f"{new}=", DeprecationWarning, stacklevel=3)
+        if value is not default:
+            raise TypeError(f"{func}: give {new} or {old}, not both")
+        value = old_kwargs.pop(old)
+    if old_kwargs:
+        raise TypeError(f"{func}() got an unexpected keyword argument "
+                        f"{next(iter(old_kwargs))!r}")
+    return value
+
+
+def open_recording(path, samp_rate=None, center_freq=None, datatype=None, **deprecated):
     """Reads what a recording holds without reading its samples.
 
     path: a .sigmf-meta or .sigmf-data file (the other one beside it), or a raw file of
-    interleaved I/Q (GNU Radio's .cfile: cf32_le). sample_rate (Hz) and center_freq
+    interleaved I/Q (GNU Radio's .cfile: cf32_le). samp_rate (Hz) and center_freq
     (Hz): required / optional for a raw file; for SigMF they replace what the metadata
     says. datatype: a SigMF core:datatype for a raw file (default cf32_le).
+    sample_rate=: the deprecated old name of samp_rate (goes in the next release).
     """
+    sample_rate = _renamed_keyword("open_recording", deprecated, "sample_rate",
+                                   "samp_rate", samp_rate, None)
     path = os.fspath(path)
     if sample_rate is not None and not (_number(sample_rate) and sample_rate > 0):
         raise recording_error(f"{path}: sample rate must be a number > 0 Hz, got "
@@ -215,7 +241,7 @@ def _open_raw(path, sample_rate, center_freq, datatype):
     if sample_rate is None:
         raise recording_error(f"{path}: a raw recording does not say its sample rate: "
                               f"give the sample rate (gpufft-demo --rate; recording_source "
-                              f"sample_rate)")
+                              f"samp_rate)")
     n = _sample_count(path, size, datatype, "the datatype given")
     return recording(path, None, datatype, float(sample_rate),
                      [capture(0, None if center_freq is None else float(center_freq),
@@ -253,7 +279,7 @@ def _open_sigmf(meta_path, data_path, sample_rate, center_freq):
         if rate is None:
             raise recording_error(f"{meta_path}: global.core:sample_rate: missing; give "
                                   f"the sample rate (gpufft-demo --rate; "
-                                  f"recording_source sample_rate)")
+                                  f"recording_source samp_rate)")
         if not (_number(rate) and rate > 0):
             raise recording_error(f"{meta_path}: global.core:sample_rate: must be a "
                                   f"number > 0 Hz, got {rate!r}")
@@ -339,11 +365,14 @@ class recording_source(gr.sync_block):
     (0: all) from sample `start`.
 
     path: a path (see open_recording) or what open_recording returned;
-    sample_rate / center_freq / datatype: as open_recording (0 / None / "": from the
-    file)."""
+    samp_rate / center_freq / datatype: as open_recording (0 / None / "": from the
+    file). sample_rate=: the deprecated old name of samp_rate (goes in the next
+    release)."""
 
-    def __init__(self, path, sample_rate=0.0, center_freq=None, datatype="", start=0,
-                 max_samples=0):
+    def __init__(self, path, samp_rate=0.0, center_freq=None, datatype="", start=0,
+                 max_samples=0, **deprecated):
+        sample_rate = _renamed_keyword("recording_source", deprecated, "sample_rate",
+                                       "samp_rate", samp_rate, 0.0)
         gr.sync_block.__init__(self, "recording_source", None, [np.complex64])
         rec = path if isinstance(path, recording) else open_recording(
             path, sample_rate or None, center_freq, datatype or None)
@@ -372,7 +401,7 @@ class recording_source(gr.sync_block):
         if self.first:
             self.first = False
             self.add_item_tag(0, written, pmt.intern("rx_rate"),
-                              pmt.from_double(rec.sample_rate))
+                              pmt.from_double(rec.samp_rate))
             # The capture holding the first sample describes it.
             c = [c for c in rec.captures if c.sample_start <= begin][-1]
             self._tag_capture(c, written, begin)
@@ -386,7 +415,7 @@ class recording_source(gr.sync_block):
                               pmt.from_double(c.center_freq))
         if c.time is not None:
             secs, frac = c.time
-            frac += (sample - c.sample_start) / self.rec.sample_rate
+            frac += (sample - c.sample_start) / self.rec.samp_rate
             whole = math.floor(frac)
             self.add_item_tag(0, offset, pmt.intern("rx_time"),
                               pmt.make_tuple(pmt.from_uint64(int(secs + whole)),

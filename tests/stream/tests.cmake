@@ -11,3 +11,7 @@ gpufft_add_test(test_resample_grid SOURCES stream/test_resample_grid.cc)
 gpufft_add_test(test_spectrometer_pipeline SOURCES stream/test_spectrometer_pipeline.cc)
 # The same pipeline on the CUDA engine with page-locked frames (skips without a GPU).
 gpufft_add_test(test_accumulator_cuda SOURCES stream/test_accumulator_cuda.cc GPU)
+# The sparse_fft block's frame analysis and its not-sparse warning.
+gpufft_add_test(test_sparse_frame_analyzer SOURCES stream/test_sparse_frame_analyzer.cc)
+# The accumulator block's setup, axes, filterbank file, progress and runs.
+gpufft_add_test(test_spectrometer_parts SOURCES stream/test_spectrometer_parts.cc)

@@ -42,7 +42,8 @@ namespace gpufft {
  * Message port \c coefficients: one PMT dict per frame with
  *  - \c frame (uint64): frame index, counting from 0
  *  - \c offset (uint64): absolute input sample index of the frame's first sample
- *  - \c fft_size (uint64), \c sample_rate (double, Hz), \c center_freq (double, Hz)
+ *  - \c fft_size (uint64), \c samp_rate (double, Hz), \c center_freq (double, Hz);
+ *    \c sample_rate (deprecated, removed in the next release): the same as samp_rate
  *  - \c mode (symbol): "robust" or "exact"
  *  - \c bins (s32vector), in [0, fft_size), ascending: exact mode the DFT bins; robust
  *    mode each tone's nearest bin, round(frequency) mod fft_size (the tones in the
@@ -63,7 +64,7 @@ namespace gpufft {
  *  - \c not_sparse (bool, exact mode only): the frame was not exactly sparse
  *  - \c rx_time (tuple (uint64 seconds, double fraction)): time of the frame's first
  *    sample, only when the stream carried an \c rx_time tag
- * \c center_freq comes from the latest \c rx_freq tag (0 without one); \c sample_rate is
+ * \c center_freq comes from the latest \c rx_freq tag (0 without one); \c samp_rate is
  * the parameter, or the latest \c rx_rate tag when the stream carries one.
  *
  * A frame holding a NaN or an infinity is logged, reported as a dict with \c frame,
@@ -90,7 +91,7 @@ public:
      * \param fft_size frame length n (samples), >= 16 (the engine may ask for more)
      * \param k coefficients (exact) or most tones (robust) per frame: 1 <= k <
      * fft_size in exact mode, 1 <= k <= fft_size / 4 in robust mode
-     * \param sample_rate input sample rate in Hz (> 0), used for frequencies and times
+     * \param samp_rate input sample rate in Hz (> 0), used for frequencies and times
      * \param display_bins length of the dB vector output, 1 .. min(fft_size, 65536)
      * \param hop samples between the starts of consecutive frames; 0 means fft_size
      * \param backend "auto" (CUDA when a GPU is usable, else CPU), "cpu" or "cuda"
@@ -106,7 +107,7 @@ public:
      */
     static sptr make(int fft_size,
                      int k,
-                     double sample_rate,
+                     double samp_rate,
                      int display_bins = 1024,
                      int hop = 0,
                      const std::string& backend = "auto",
@@ -121,8 +122,14 @@ public:
     virtual int k() const = 0;
 
     //! Change the sample rate used for frequencies and times (an rx_rate tag wins).
-    virtual void set_sample_rate(double sample_rate) = 0;
-    virtual double sample_rate() const = 0;
+    virtual void set_samp_rate(double samp_rate) = 0;
+    virtual double samp_rate() const = 0;
+    //! Deprecated names of set_samp_rate() and samp_rate(), removed in the next release.
+    [[deprecated("use set_samp_rate")]] void set_sample_rate(double samp_rate)
+    {
+        set_samp_rate(samp_rate);
+    }
+    [[deprecated("use samp_rate")]] double sample_rate() const { return samp_rate(); }
 
     virtual int fft_size() const = 0;
     virtual int hop() const = 0;

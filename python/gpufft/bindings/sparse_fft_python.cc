@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(sparse_fft.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(d6c2dd6bb3253380d93ce05438b60d5a) */
+/* BINDTOOL_HEADER_FILE_HASH(2caf774d9570f5ef9dd7438acc9bd366) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -20,23 +20,97 @@
 
 namespace py = pybind11;
 
+#include "numpy_arrays.h"
 #include <gnuradio/gpufft/sparse_fft.h>
 // pydoc.h is automatically generated in the build directory
 #include <sparse_fft_pydoc.h>
 
+namespace {
+
+using sparse_fft = ::gr::gpufft::sparse_fft;
+
+//! A DeprecationWarning for an old name (kept for one release), at the caller's line.
+void warn_renamed(const char* old_name, const char* new_name)
+{
+    const std::string text = std::string("sparse_fft: ") + old_name +
+                             " is deprecated and goes in the next release; use " +
+                             new_name;
+    if (PyErr_WarnEx(PyExc_DeprecationWarning, text.c_str(), 1) < 0)
+        throw py::error_already_set();
+}
+
+double rate_arg(const py::handle& v, const char* name)
+{
+    // NaN and infinity pass here so that make() refuses them with its range.
+    return gpufft_python::real_number(v, name, "a number of Hz > 0", false);
+}
+
+sparse_fft::sptr make(int fft_size,
+                      int k,
+                      const py::object& samp_rate,
+                      int display_bins,
+                      int hop,
+                      const std::string& backend,
+                      int device_id,
+                      const std::string& mode,
+                      double min_snr_db,
+                      double false_alarm)
+{
+    return sparse_fft::make(fft_size,
+                            k,
+                            rate_arg(samp_rate, "samp_rate"),
+                            display_bins,
+                            hop,
+                            backend,
+                            device_id,
+                            mode,
+                            min_snr_db,
+                            false_alarm);
+}
+
+//! make() called with the deprecated keyword sample_rate: errors name it as given.
+sparse_fft::sptr make_deprecated(int fft_size,
+                                 int k,
+                                 const py::object& sample_rate,
+                                 int display_bins,
+                                 int hop,
+                                 const std::string& backend,
+                                 int device_id,
+                                 const std::string& mode,
+                                 double min_snr_db,
+                                 double false_alarm)
+{
+    warn_renamed("sample_rate=", "samp_rate=");
+    try {
+        return sparse_fft::make(fft_size,
+                                k,
+                                rate_arg(sample_rate, "sample_rate"),
+                                display_bins,
+                                hop,
+                                backend,
+                                device_id,
+                                mode,
+                                min_snr_db,
+                                false_alarm);
+    } catch (const std::invalid_argument& e) {
+        const std::string what = e.what();
+        if (what.rfind("samp_rate:", 0) == 0)
+            throw std::invalid_argument("sample_rate:" + what.substr(10));
+        throw;
+    }
+}
+
+} // namespace
+
 void bind_sparse_fft(py::module& m)
 {
-
-    using sparse_fft = ::gr::gpufft::sparse_fft;
-
-
     py::class_<sparse_fft, gr::block, gr::basic_block, std::shared_ptr<sparse_fft>> cls(
         m, "sparse_fft", D(sparse_fft));
 
-    cls.def(py::init(&sparse_fft::make),
+    cls.def(py::init(&make),
             py::arg("fft_size"),
             py::arg("k"),
-            py::arg("sample_rate"),
+            py::arg("samp_rate"),
             py::arg("display_bins") = 1024,
             py::arg("hop") = 0,
             py::arg("backend") = "auto",
@@ -45,14 +119,46 @@ void bind_sparse_fft(py::module& m)
             py::arg("min_snr_db") = 20.0,
             py::arg("false_alarm") = 0.01,
             D(sparse_fft, make))
+        // The deprecated keyword: only by name, so positional calls take the above.
+        .def(py::init(&make_deprecated),
+             py::arg("fft_size"),
+             py::arg("k"),
+             py::kw_only(),
+             py::arg("sample_rate"),
+             py::arg("display_bins") = 1024,
+             py::arg("hop") = 0,
+             py::arg("backend") = "auto",
+             py::arg("device_id") = 0,
+             py::arg("mode") = "robust",
+             py::arg("min_snr_db") = 20.0,
+             py::arg("false_alarm") = 0.01,
+             D(sparse_fft, make))
 
         .def("set_k", &sparse_fft::set_k, py::arg("k"), D(sparse_fft, set_k))
         .def("k", &sparse_fft::k, D(sparse_fft, k))
-        .def("set_sample_rate",
-             &sparse_fft::set_sample_rate,
-             py::arg("sample_rate"),
-             D(sparse_fft, set_sample_rate))
-        .def("sample_rate", &sparse_fft::sample_rate, D(sparse_fft, sample_rate))
+        .def(
+            "set_samp_rate",
+            [](sparse_fft& b, const py::object& samp_rate) {
+                b.set_samp_rate(rate_arg(samp_rate, "samp_rate"));
+            },
+            py::arg("samp_rate"),
+            D(sparse_fft, set_samp_rate))
+        .def("samp_rate", &sparse_fft::samp_rate, D(sparse_fft, samp_rate))
+        .def(
+            "set_sample_rate",
+            [](sparse_fft& b, const py::object& sample_rate) {
+                warn_renamed("set_sample_rate()", "set_samp_rate()");
+                b.set_samp_rate(rate_arg(sample_rate, "sample_rate"));
+            },
+            py::arg("sample_rate"),
+            D(sparse_fft, set_sample_rate))
+        .def(
+            "sample_rate",
+            [](const sparse_fft& b) {
+                warn_renamed("sample_rate()", "samp_rate()");
+                return b.samp_rate();
+            },
+            D(sparse_fft, sample_rate))
         .def("fft_size", &sparse_fft::fft_size, D(sparse_fft, fft_size))
         .def("hop", &sparse_fft::hop, D(sparse_fft, hop))
         .def("display_bins", &sparse_fft::display_bins, D(sparse_fft, display_bins))

@@ -17,7 +17,7 @@ static const char* __doc_gr_gpufft_sparse_fft =
 
 mode "robust" (default): signals as a radio delivers them (noise, tones between bins, an unknown number of them; k is an upper bound). Each frame reports the tones above the estimated noise floor, at most k, strongest detectable down to min_snr_db (dB over the noise of one bin of an fft_size-point FFT), with fractional frequencies; pure noise gives none (a false tone in a frame with probability false_alarm). mode "exact": frames that are exactly k-sparse on the frame's grid; the k largest DFT coefficients, exact to float precision; a frame that is not is flagged (not_sparse) and a warning is logged (rate-limited).
 
-Message port 'coefficients': one dict per frame with frame, offset, fft_size, sample_rate, center_freq, mode, bins (ascending; robust: each tone's nearest bin), freqs (Hz; robust: at the tone's fractional frequency), values (exact: unnormalized DFT, numpy.fft convention; robust: tone amplitudes n*a), power_db (20 log10(|value| / fft_size)), snr_db (robust: per tone; exact: NaN), noise_floor_db (robust: dBFS per bin) or not_sparse (exact) and, when the stream is time-tagged, rx_time. A frame holding NaN or infinity is reported with an 'error' entry and skipped.
+Message port 'coefficients': one dict per frame with frame, offset, fft_size, samp_rate (and sample_rate, its deprecated old name), center_freq, mode, bins (ascending; robust: each tone's nearest bin), freqs (Hz; robust: at the tone's fractional frequency), values (exact: unnormalized DFT, numpy.fft convention; robust: tone amplitudes n*a), power_db (20 log10(|value| / fft_size)), snr_db (robust: per tone; exact: NaN), noise_floor_db (robust: dBFS per bin) or not_sparse (exact) and, when the stream is time-tagged, rx_time. A frame holding NaN or infinity is reported with an 'error' entry and skipped.
 
 Optional output 0: display_bins float values per frame, the sparse spectrum in dB (20 log10(|value| / fft_size)), DC centred, each the maximum over its group of bins (floor_db where empty). See docs/sparse_fft_block.md.)doc";
 
@@ -33,7 +33,7 @@ static const char* __doc_gr_gpufft_sparse_fft_make = R"doc(Make a sparse FFT blo
 Args:
     fft_size: frame length n in samples (>= 16)
     k: coefficients (exact mode, 1 <= k < fft_size) or most tones (robust mode, 1 <= k <= fft_size / 4) per frame
-    sample_rate: input sample rate in Hz (> 0); an rx_rate tag overrides it
+    samp_rate: input sample rate in Hz (> 0); an rx_rate tag overrides it (sample_rate=: the deprecated old keyword, with a DeprecationWarning)
     display_bins: length of the dB vector output, 1 .. min(fft_size, 65536)
     hop: samples between frame starts; 0 means fft_size
     backend: "auto" (CUDA when a GPU is usable, else CPU), "cpu" or "cuda"
@@ -53,12 +53,20 @@ static const char* __doc_gr_gpufft_sparse_fft_k =
     R"doc(Coefficients (exact mode) or most tones (robust mode) per frame.)doc";
 
 
-static const char* __doc_gr_gpufft_sparse_fft_set_sample_rate =
+static const char* __doc_gr_gpufft_sparse_fft_set_samp_rate =
     R"doc(Change the sample rate (Hz) used for frequencies and times; an rx_rate tag wins.)doc";
 
 
+static const char* __doc_gr_gpufft_sparse_fft_samp_rate =
+    R"doc(The samp_rate parameter in Hz.)doc";
+
+
+static const char* __doc_gr_gpufft_sparse_fft_set_sample_rate =
+    R"doc(Deprecated (DeprecationWarning; removed in the next release): set_samp_rate().)doc";
+
+
 static const char* __doc_gr_gpufft_sparse_fft_sample_rate =
-    R"doc(The sample_rate parameter in Hz.)doc";
+    R"doc(Deprecated (DeprecationWarning; removed in the next release): samp_rate().)doc";
 
 
 static const char* __doc_gr_gpufft_sparse_fft_fft_size = R"doc(Frame length n.)doc";

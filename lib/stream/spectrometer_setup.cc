@@ -1,0 +1,164 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "../accumulator/fbh5_writer.h"
+#include "spectrometer_setup.h"
+#include <unistd.h>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufft {
+namespace stream {
+
+namespace {
+
+void check_writable(const std::string& path)
+{
+    if (path.empty())
+        return;
+    const auto slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "."
+                            : slash == 0               ? "/"
+                                                       : path.substr(0, slash);
+    const bool exists = ::access(path.c_str(), F_OK) == 0;
+    if (::access(exists ? path.c_str() : dir.c_str(), exists ? W_OK : W_OK | X_OK) != 0)
+        throw std::invalid_argument("filterbank_path: cannot write '" + path +
+                                    "': " + std::strerror(errno));
+}
+
+std::string power_of_two_or_number(std::int64_t n)
+{
+    if (n > 0 && (n & (n - 1)) == 0) {
+        int e = 0;
+        while ((std::int64_t(1) << e) < n)
+            ++e;
+        return std::to_string(n) + " (2^" + std::to_string(e) + ")";
+    }
+    return std::to_string(n);
+}
+
+} // namespace
+
+spectrometer_setup checked_spectrometer_setup(std::int64_t fft_size,
+                                              int n_integrations,
+                                              std::int64_t output_bins,
+                                              std::int64_t band_start,
+                                              std::int64_t band_stop,
+                                              std::int64_t overlap,
+                                              const std::string& window,
+                                              const std::string& mode,
+                                              bool output_db,
+                                              double samp_rate,
+                                              double center_freq,
+                                              const std::string& filterbank_path,
+                                              const std::string& source_name,
+                                              const std::string& backend,
+                                              int device_id,
+                                              std::uint64_t memory_budget,
+                                              const std::string& file_format,
+                                              const std::vector<int>& devices)
+{
+    if (file_format != "fil" && file_format != "h5")
+        throw std::invalid_argument("file_format must be \"fil\" (SIGPROC) or \"h5\" "
+                                    "(HDF5 filterbank), got \"" +
+                                    file_format + "\"");
+    if (file_format == "h5" && !accumulator::fbh5_supported())
+        throw std::invalid_argument(
+            "file_format: \"h5\" needs HDF5, which this build of gr-gpufft lacks "
+            "(install libhdf5-dev, then configure and build gr-gpufft again), or use "
+            "\"fil\"");
+    check_writable(filterbank_path);
+    spectrometer_setup s;
+    pipeline_config& c = s.config;
+    c.fft_size = fft_size;
+    c.n_integrations = n_integrations;
+    c.output_bins = output_bins;
+    c.band_start = band_start;
+    c.band_stop = band_stop;
+    c.overlap = overlap;
+    c.window = parse_window(window);
+    c.mode = parse_mode(mode);
+    if (!(samp_rate > 0) || !std::isfinite(samp_rate))
+        throw std::invalid_argument("samp_rate must be a finite number > 0 Hz, got " +
+                                    std::to_string(samp_rate));
+    if (!std::isfinite(center_freq))
+        throw std::invalid_argument("center_freq must be finite");
+    s.engine.backend = parse_backend(backend);
+    s.engine.device_id = device_id;
+    s.engine.memory_budget = std::size_t(memory_budget);
+    s.engine.devices = devices;
+    validate(c);
+    s.output_db = output_db;
+    s.samp_rate = samp_rate;
+    s.center_freq = center_freq;
+    s.filterbank_path = filterbank_path;
+    s.source_name = source_name;
+    s.filterbank_h5 = file_format == "h5";
+    return s;
+}
+
+std::shared_ptr<spectrum_integrator> make_spectrometer_integrator(spectrometer_setup& s,
+                                                                  log_handler log)
+{
+    pipeline_config& c = s.config;
+    spectrum_integrator_options io;
+    io.backend = s.engine.backend;
+    io.device_id = s.engine.device_id;
+    io.memory_budget = s.engine.memory_budget;
+    io.devices = s.engine.devices;
+    io.threads = c.threads;
+    io.window = to_string(c.window);
+    io.mode = c.mode;
+    io.log = std::move(log);
+    auto integrator = std::make_shared<spectrum_integrator>(
+        c.fft_size, c.band_start, c.band_stop, c.output_bins, io);
+    c.pinned = integrator->backend() == gpufft::backend::cuda;
+    c.device_id = integrator->device_id();
+    const std::uint64_t phys = host_physical_memory();
+    const std::uint64_t frames = frame_memory_bytes(c.fft_size);
+    if (!c.pinned && phys > 0 && frames + integrator->memory_budget() > phys / 10 * 9)
+        throw std::invalid_argument(
+            "fft_size / memory_budget: two frames (" + std::to_string(frames >> 20) +
+            " MiB) and the CPU engine's working memory (" +
+            std::to_string(integrator->memory_budget() >> 20) +
+            " MiB) exceed 90% of this host's " + std::to_string(phys >> 20) +
+            " MiB; lower fft_size or set a smaller memory_budget");
+    return integrator;
+}
+
+std::string describe_spectrometer(const pipeline_config& config,
+                                  const spectrum_integrator& integrator)
+{
+    return "fft_size " + power_of_two_or_number(config.fft_size) + " on the " +
+           to_string(integrator.backend()) + " backend, " +
+           (integrator.on_device() ? "integrated on the GPU"
+                                   : "window and band reduction on the host");
+}
+
+std::string frame_memory_warning(std::int64_t fft_size)
+{
+    const std::uint64_t need = frame_memory_bytes(fft_size);
+    const std::uint64_t available = host_available_memory();
+    if (available == 0 || need <= available)
+        return {};
+    char text[160];
+    std::snprintf(text,
+                  sizeof text,
+                  "the two frames need %.1f GiB but only %.1f GiB of host memory is "
+                  "available now: expect swapping",
+                  double(need) / double(1ull << 30),
+                  double(available) / double(1ull << 30));
+    return text;
+}
+
+} // namespace stream
+} // namespace gpufft
+} // namespace gr

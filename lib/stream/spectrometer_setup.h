@@ -1,0 +1,83 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_STREAM_SPECTROMETER_SETUP_H
+#define INCLUDED_GPUFFT_STREAM_SPECTROMETER_SETUP_H
+
+#include "spectrometer_pipeline.h"
+#include <gnuradio/gpufft/large_fft_plan.h>
+#include <gnuradio/gpufft/log.h>
+#include <gnuradio/gpufft/spectrum_integrator.h>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace stream {
+
+//! The large_fft_accumulator block's parameters, checked.
+struct spectrometer_setup {
+    pipeline_config config;
+    bool output_db = false;
+    double samp_rate = 1.0;      //!< Hz, until an rx_rate tag
+    double center_freq = 0.0;    //!< Hz, until an rx_freq tag
+    std::string filterbank_path; //!< empty: no filterbank
+    std::string source_name;
+    bool filterbank_h5 = false; //!< HDF5 filterbank rather than SIGPROC .fil
+    large_fft_options engine;   //!< backend, device_id, memory_budget, devices
+};
+
+/*!
+ * The block's make() parameters checked and gathered: std::invalid_argument naming the
+ * first bad one and its valid range (a filterbank path that cannot be written, the file
+ * itself if it exists, else its directory, is refused here: start() runs on the block's
+ * thread, where it cannot make tb.start() raise).
+ */
+spectrometer_setup checked_spectrometer_setup(std::int64_t fft_size,
+                                              int n_integrations,
+                                              std::int64_t output_bins,
+                                              std::int64_t band_start,
+                                              std::int64_t band_stop,
+                                              std::int64_t overlap,
+                                              const std::string& window,
+                                              const std::string& mode,
+                                              bool output_db,
+                                              double samp_rate,
+                                              double center_freq,
+                                              const std::string& filterbank_path,
+                                              const std::string& source_name,
+                                              const std::string& backend,
+                                              int device_id,
+                                              std::uint64_t memory_budget,
+                                              const std::string& file_format,
+                                              const std::vector<int>& devices);
+
+/*!
+ * The setup's engine, made now so that one that cannot do the size (budget too small,
+ * CUDA asked for and missing) fails when the block is made, not mid-run. Sets
+ * config.pinned and config.device_id from it; on the CPU, whose working memory is host
+ * memory too, refuses (std::invalid_argument) two frames and that memory above 90% of
+ * the host's.
+ */
+std::shared_ptr<spectrum_integrator> make_spectrometer_integrator(spectrometer_setup& s,
+                                                                  log_handler log);
+
+//! The line the block logs when made: size (as a power of two when it is one),
+//! backend, and where the integration runs.
+std::string describe_spectrometer(const pipeline_config& config,
+                                  const spectrum_integrator& integrator);
+
+//! A warning when the two frames need more host memory than is available now, else "".
+std::string frame_memory_warning(std::int64_t fft_size);
+
+} // namespace stream
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_STREAM_SPECTROMETER_SETUP_H */

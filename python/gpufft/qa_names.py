@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufft authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""One name per concept (docs/design.md, "Names"): the new names work, the old ones
+still do for one release with a DeprecationWarning, and a wrong type or value still
+names the parameter."""
+
+import os
+import tempfile
+import warnings
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest
+
+try:
+    from gnuradio import gpufft
+except ImportError:
+    import sys
+    sys.exit(77)
+
+
+def deprecations(fn):
+    """fn()'s result and the DeprecationWarnings it raised."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fn()
+    return result, [w for w in caught if issubclass(w.category, DeprecationWarning)]
+
+
+class qa_names(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.seed = int(np.random.SeedSequence().entropy % 2**32)
+        print(f"seed {self.seed}")
+        self.rng = np.random.default_rng(self.seed)
+        self.rate = float(self.rng.uniform(1e5, 1e7))
+
+    def make(self, **kw):
+        return gpufft.sparse_fft(fft_size=1024, k=4, display_bins=64, backend="cpu",
+                                 mode="exact", **kw)
+
+    def test_001_sparse_fft_samp_rate(self):
+        b, warned = deprecations(lambda: self.make(samp_rate=self.rate))
+        self.assertEqual(warned, [])
+        self.assertEqual(b.samp_rate(), self.rate)
+        b.set_samp_rate(self.rate / 2)
+        self.assertEqual(b.samp_rate(), self.rate / 2)
+        # positional, as the GRC template calls it
+        b, warned = deprecations(
+            lambda: gpufft.sparse_fft(1024, 4, self.rate, 64, 0, "cpu", 0, "exact"))
+        self.assertEqual((warned, b.samp_rate()), ([], self.rate))
+
+    def test_002_sparse_fft_old_names_warn(self):
+        b, warned = deprecations(lambda: self.make(sample_rate=self.rate))
+        self.assertEqual(len(warned), 1)
+        self.assertIn("samp_rate", str(warned[0].message))
+        self.assertEqual(warned[0].filename, __file__)  # points at the caller
+        self.assertEqual(b.samp_rate(), self.rate)
+        _, warned = deprecations(lambda: b.set_sample_rate(self.rate * 2))
+        self.assertEqual(len(warned), 1)
+        value, warned = deprecations(b.sample_rate)
+        self.assertEqual((len(warned), value), (1, self.rate * 2))
+        with self.assertRaises(TypeError):  # both names at once
+            self.make(samp_rate=self.rate, sample_rate=self.rate)
+
+    def test_003_sparse_fft_bad_rate_names_the_parameter(self):
+        for name in ("samp_rate", "sample_rate"):
+            for bad in ("fast", None, 1j, [1e6]):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    with self.assertRaises((TypeError, ValueError)) as cm:
+                        self.make(**{name: bad})
+                self.assertIn(name, str(cm.exception), f"{name}={bad!r}")
+            for bad in (0.0, -1.0, float("nan"), float("inf")):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    with self.assertRaises(ValueError) as cm:
+                        self.make(**{name: bad})
+                self.assertTrue(str(cm.exception).startswith(name + ":"),
+                                str(cm.exception))
+        b = self.make(samp_rate=self.rate)
+        with self.assertRaises(ValueError) as cm:
+            b.set_samp_rate("fast")
+        self.assertIn("samp_rate", str(cm.exception))
+        with self.assertRaises(ValueError) as cm:
+            b.set_samp_rate(-1.0)
+        self.assertTrue(str(cm.exception).startswith("samp_rate:"))
+        self.assertEqual(b.samp_rate(), self.rate)
+
+    def test_004_coefficients_message_has_both_keys(self):
+        n = 1024
+        tb = gr.top_block()
+        x = (self.rng.standard_normal(2 * n) + 1j * self.rng.standard_normal(2 * n))
+        src = blocks.vector_source_c(x.astype(np.complex64).tolist())
+        b = self.make(samp_rate=self.rate)
+        store = blocks.message_debug()
+        tb.connect(src, b)
+        tb.msg_connect(b, "coefficients", store, "store")
+        tb.run()
+        self.assertEqual(store.num_messages(), 2)
+        for i in range(2):
+            m = pmt.to_python(store.get_message(i))
+            self.assertEqual(m["samp_rate"], self.rate)
+            self.assertEqual(m["sample_rate"], m["samp_rate"])  # deprecated key
+
+    def test_005_recording_samp_rate(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "x.cfile")
+            x = (self.rng.standard_normal(64) + 1j * self.rng.standard_normal(64))
+            x.astype(np.complex64).tofile(path)
+            rec, warned = deprecations(
+                lambda: gpufft.open_recording(path, samp_rate=self.rate))
+            self.assertEqual((warned, rec.samp_rate), ([], self.rate))
+            rec, warned = deprecations(
+                lambda: gpufft.open_recording(path, sample_rate=self.rate))
+            self.assertEqual((len(warned), rec.samp_rate), (1, self.rate))
+            value, warned = deprecations(lambda: rec.sample_rate)
+            self.assertEqual((len(warned), value), (1, self.rate))
+            src, warned = deprecations(
+                lambda: gpufft.recording_source(path, samp_rate=self.rate))
+            self.assertEqual((warned, src.rec.samp_rate), ([], self.rate))
+            src, warned = deprecations(
+                lambda: gpufft.recording_source(path, sample_rate=self.rate))
+            self.assertEqual((len(warned), src.rec.samp_rate), (1, self.rate))
+            with self.assertRaises(TypeError):
+                gpufft.recording_source(path, samp_rate=self.rate, sample_rate=1.0)
+            with self.assertRaises(TypeError):
+                gpufft.open_recording(path, sampel_rate=1.0)
+            with self.assertRaises(ValueError) as cm:
+                gpufft.open_recording(path, samp_rate="fast")
+            self.assertIn("sample rate", str(cm.exception))
+
+    def test_006_direction_names(self):
+        # forward= for the FFT plans, sign= for the type-3 NUFFT (docs/design.md).
+        p = gpufft.dense_fft_plan(16, forward=False, backend="cpu")
+        self.assertIsNotNone(p)
+        with self.assertRaises(ValueError) as cm:
+            gpufft.dense_fft_plan(16, forward="yes", backend="cpu")
+        self.assertIn("forward", str(cm.exception))
+        with self.assertRaises(ValueError) as cm:
+            gpufft.nufft3_plan(1, 1e-6, sign=2, backend="cpu")
+        self.assertIn("sign", str(cm.exception))
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_names)

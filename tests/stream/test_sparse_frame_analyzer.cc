@@ -1,0 +1,244 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The sparse_fft block's frame analysis without GNU Radio: parameter checks, exact
+// mode against a direct DFT, robust mode on a tone in noise, skipped frames, k changed
+// between frames, and the rate-limited not-sparse warning.
+
+#include "reference.h"
+#include "stream/not_sparse_warning.h"
+#include "stream/sparse_frame_analyzer.h"
+#include "test_harness.h"
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+
+using namespace gr::gpufft;
+using namespace gr::gpufft::stream;
+using namespace gpufft_test;
+using cf = std::complex<float>;
+
+namespace {
+
+sparse_frame_settings cpu_settings(int n, int k, const std::string& mode)
+{
+    sparse_frame_settings s;
+    s.fft_size = n;
+    s.k = k;
+    s.samp_rate = 2e6;
+    s.display_bins = 64;
+    s.backend = "cpu";
+    s.mode = mode;
+    return s;
+}
+
+struct log_lines {
+    std::vector<std::pair<log_level, std::string>> lines;
+    log_handler handler()
+    {
+        return [this](log_level l, const std::string& m) { lines.emplace_back(l, m); };
+    }
+    int count(log_level level) const
+    {
+        int c = 0;
+        for (const auto& l : lines)
+            c += l.first == level;
+        return c;
+    }
+};
+
+//! k tones of random amplitude on distinct random bins: exactly k-sparse.
+std::vector<cf> sparse_frame(int n, int k, std::mt19937_64& rng)
+{
+    std::uniform_int_distribution<int> bin(0, n - 1);
+    std::uniform_real_distribution<double> u(0.5, 1.0), ph(0.0, 2 * std::acos(-1.0));
+    std::set<int> bins;
+    while (int(bins.size()) < k)
+        bins.insert(bin(rng));
+    std::vector<cd> x(std::size_t(n), 0.0);
+    const double pi2 = 2 * std::acos(-1.0);
+    for (int b : bins) {
+        const cd a = std::polar(u(rng), ph(rng));
+        for (int t = 0; t < n; ++t)
+            x[t] += a * std::polar(1.0, pi2 * double((std::int64_t(b) * t) % n) / n);
+    }
+    return std::vector<cf>(x.begin(), x.end());
+}
+
+} // namespace
+
+GPUFFT_TEST(every_bad_setting_is_named)
+{
+    const auto good = cpu_settings(1024, 10, "robust");
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    auto with = [&](auto change) {
+        auto s = good;
+        change(s);
+        return s;
+    };
+    using S = sparse_frame_settings;
+    const std::vector<std::pair<S, std::string>> bad = {
+        { with([](S& s) { s.fft_size = 8; }), "fft_size: must be >= 16" },
+        { with([](S& s) { s.k = 0; }), "k: must be in [1, fft_size / 4] = [1, 256]" },
+        { with([](S& s) { s.k = 257; }), "in mode \"robust\"" },
+        { with([](S& s) { s.samp_rate = 0; }), "samp_rate: must be a finite value > 0" },
+        { with([&](S& s) { s.samp_rate = nan; }), "samp_rate:" },
+        { with([](S& s) { s.display_bins = 2048; }), "display_bins: must be in [1, " },
+        { with([](S& s) { s.hop = -1; }), "hop: must be >= 0" },
+        { with([](S& s) { s.backend = "opencl"; }), "backend" },
+        { with([](S& s) { s.device_id = -1; }), "device_id: must be >= 0" },
+        { with([](S& s) { s.mode = "fuzzy"; }), "mode: must be \"robust\" or \"exact\"" },
+        { with([](S& s) { s.min_snr_db = 500; }), "min_snr_db: must be in [0, 200]" },
+        { with([](S& s) { s.false_alarm = 0.7; }), "false_alarm: must be in (0, 0.5]" },
+    };
+    for (const auto& b : bad)
+        GPUFFT_CHECK_THROWS(
+            sparse_frame_analyzer(b.first, {}), std::invalid_argument, b.second);
+    // Exact mode allows k up to fft_size - 1; hop 0 means fft_size.
+    sparse_frame_analyzer a(with([](S& s) {
+                                s.mode = "exact";
+                                s.k = 1023;
+                            }),
+                            {});
+    GPUFFT_CHECK_EQ(a.hop(), 1024);
+    GPUFFT_CHECK_EQ(a.mode_name(), std::string("exact"));
+    GPUFFT_CHECK_THROWS(a.set_samp_rate(-1), std::invalid_argument, "samp_rate:");
+    GPUFFT_CHECK_THROWS(
+        a.set_k(1024), std::invalid_argument, "k: must be in [1, fft_size) = [1, 1024)");
+    a.set_samp_rate(3.5e6);
+    GPUFFT_CHECK_EQ(a.samp_rate(), 3.5e6);
+}
+
+GPUFFT_TEST(exact_mode_matches_a_direct_dft)
+{
+    const std::uint64_t seed = fresh_seed();
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    const int n = 1024, k = 6;
+    log_lines log;
+    sparse_frame_analyzer a(cpu_settings(n, k, "exact"), log.handler());
+    bool described = false; // the engine's describe() line, logged when made
+    for (const auto& l : log.lines)
+        described |= l.first == log_level::info && l.second == a.describe();
+    GPUFFT_CHECK(described);
+    GPUFFT_CHECK_EQ(a.backend(), std::string("cpu"));
+    const double center = 100e6, rate = 2e6;
+    for (int frame = 0; frame < 3; ++frame) {
+        const auto x = sparse_frame(n, k, rng);
+        const auto X = direct_dft(x.data(), n, -1);
+        GPUFFT_CHECK(a.analyze(x.data(), frame, center, rate));
+        GPUFFT_CHECK(!a.not_sparse());
+        const auto& e = a.entries();
+        GPUFFT_CHECK_EQ(e.bins.size(), std::size_t(k));
+        double peak = 0;
+        for (const auto& v : X)
+            peak = std::max(peak, std::abs(v));
+        for (std::size_t i = 0; i < e.bins.size(); ++i) {
+            const auto b = e.bins[i];
+            GPUFFT_CHECK_EQ(std::int64_t(e.bins32[i]), b);
+            GPUFFT_CHECK_LE(std::abs(cd(e.values[i]) - X[b]), 1e-4 * peak);
+            const double sb = b < (n + 1) / 2 ? double(b) : double(b - n);
+            GPUFFT_CHECK_LE(std::abs(e.freqs[i] - (center + sb * rate / n)), 1e-6);
+            GPUFFT_CHECK(std::isnan(e.snr_db[i]));
+        }
+    }
+    GPUFFT_CHECK_EQ(a.frames_processed(), std::uint64_t(3));
+    GPUFFT_CHECK_EQ(a.frames_skipped(), std::uint64_t(0));
+}
+
+GPUFFT_TEST(non_finite_frame_is_skipped_with_the_reason)
+{
+    const std::uint64_t seed = fresh_seed();
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    const int n = 256;
+    sparse_frame_analyzer a(cpu_settings(n, 4, "robust"), {});
+    auto x = random_complex<float>(n, seed);
+    x[seed % n] = cf(std::numeric_limits<float>::quiet_NaN(), 0.0f);
+    GPUFFT_CHECK(!a.analyze(x.data(), 0, 0.0, 1e6));
+    GPUFFT_CHECK(a.error().find("non-finite samples") != std::string::npos);
+    GPUFFT_CHECK_EQ(a.frames_skipped(), std::uint64_t(1));
+    GPUFFT_CHECK_EQ(a.frames_processed(), std::uint64_t(0));
+    x[seed % n] = cf(0.5f, 0.5f);
+    GPUFFT_CHECK(a.analyze(x.data(), 1, 0.0, 1e6));
+    GPUFFT_CHECK(a.error().empty());
+}
+
+GPUFFT_TEST(robust_mode_finds_a_tone_in_noise)
+{
+    const std::uint64_t seed = fresh_seed();
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    const int n = 4096;
+    std::uniform_real_distribution<double> where(100.0, n - 100.0);
+    const double f = where(rng); // bins, off the grid
+    std::normal_distribution<double> g(0.0, std::sqrt(0.5) * 0.01);
+    std::vector<cf> x(n);
+    const double pi2 = 2 * std::acos(-1.0);
+    for (int t = 0; t < n; ++t)
+        x[t] = cf(std::polar(1.0, pi2 * f * t / n) + cd(g(rng), g(rng)));
+    sparse_frame_analyzer a(cpu_settings(n, 8, "robust"), {});
+    const double center = 1e9, rate = 4096e3; // 1 kHz bins
+    GPUFFT_CHECK(a.analyze(x.data(), 0, center, rate));
+    const auto& e = a.entries();
+    GPUFFT_CHECK_EQ(e.freqs.size(), std::size_t(1));
+    const double want = center + (f >= n / 2 ? f - n : f) * rate / n;
+    GPUFFT_CHECK_LE(std::abs(e.freqs[0] - want), 0.05 * rate / n);
+    // Noise of variance 1e-4 per sample: 10 log10(1e-4 / n) dBFS per bin.
+    GPUFFT_CHECK_LE(std::abs(a.noise_floor_db() - 10 * std::log10(1e-4 / n)), 3.0);
+}
+
+GPUFFT_TEST(k_changes_at_the_next_frame)
+{
+    const std::uint64_t seed = fresh_seed();
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    const int n = 1024;
+    log_lines log;
+    sparse_frame_analyzer a(cpu_settings(n, 8, "exact"), log.handler());
+    const auto x = sparse_frame(n, 8, rng);
+    GPUFFT_CHECK(a.analyze(x.data(), 0, 0.0, 1e6));
+    GPUFFT_CHECK_EQ(a.entries().bins.size(), std::size_t(8));
+    a.set_k(3);
+    GPUFFT_CHECK_EQ(a.k(), 3);
+    GPUFFT_CHECK(a.analyze(x.data(), 1, 0.0, 1e6));
+    GPUFFT_CHECK_EQ(a.entries().bins.size(), std::size_t(3));
+    GPUFFT_CHECK(a.describe().find("k=3") != std::string::npos ||
+                 a.describe().find("k = 3") != std::string::npos);
+    GPUFFT_CHECK_EQ(log.count(log_level::debug), 1); // the new plan's line
+}
+
+GPUFFT_TEST(not_sparse_warning_is_rate_limited)
+{
+    const std::uint64_t seed = fresh_seed();
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    const std::uint64_t every = 2 + rng() % 50, start = rng() % 1000;
+    not_sparse_warning w(every);
+    GPUFFT_CHECK(w.note(start).find("frame " + std::to_string(start) + ":") == 0);
+    for (std::uint64_t i = 1; i < every; ++i)
+        GPUFFT_CHECK(w.note(start + i).empty());
+    const std::string next = w.note(start + every);
+    GPUFFT_CHECK(next.find(std::to_string(every) + " such frame(s)") !=
+                 std::string::npos);
+    GPUFFT_CHECK(next.find(std::to_string(every + 1) + " in all") != std::string::npos);
+    GPUFFT_CHECK_EQ(w.frames(), every + 1);
+
+    // Through the analyzer: exact mode on noise warns once for two frames.
+    log_lines log;
+    sparse_frame_analyzer a(cpu_settings(512, 4, "exact"), log.handler());
+    for (std::uint64_t f = 0; f < 2; ++f) {
+        const auto x = random_complex<float>(512, seed + f);
+        GPUFFT_CHECK(a.analyze(x.data(), f, 0.0, 1e6));
+        GPUFFT_CHECK(a.not_sparse());
+    }
+    GPUFFT_CHECK_EQ(log.count(log_level::warning), 1);
+}
+
+GPUFFT_TEST_MAIN()
