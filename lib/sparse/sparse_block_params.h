@@ -96,13 +96,6 @@ inline void check_k(int k, int fft_size, sparse_fft_mode mode)
                                     std::to_string(k));
 }
 
-inline void check_sample_rate(double sample_rate)
-{
-    if (!(sample_rate > 0.0) || !std::isfinite(sample_rate))
-        throw std::invalid_argument("sample_rate: must be a finite value > 0 Hz, got " +
-                                    std::to_string(sample_rate));
-}
-
 } // namespace sparse_output
 } // namespace gpufft
 } // namespace gr
