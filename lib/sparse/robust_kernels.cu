@@ -167,15 +167,9 @@ warp_locate(const robust_consts& c, double p_r, double p_i, long long b, long lo
     double w = 2.0 * c.span0 * double(c.nb);
     const int half = c.shifts / 2;
     for (int d = 0; d < c.rounds; ++d) {
-        int count = c.cands;
-        double step = w / double(count);
-        double first = e - 0.5 * double(count - 1) * step;
-        if (d == c.rounds - 1) { // the integers of the last interval
-            count = int(ceil(w)) + 1;
-            count = count < c.cands ? count : c.cands;
-            step = 1.0;
-            first = floor(e - 0.5 * double(count - 1) + 0.5);
-        }
+        int count;
+        double step, first;
+        robust_round_candidates(c, d, e, w, count, step, first);
         // Per shift: its turns at the first candidate and per candidate (double, the
         // sums reach ~1e9 turns), then each candidate's phase in float: the votes need
         // ~1e-3 turn.

@@ -272,6 +272,27 @@ SFFT_HD void robust_fit_tone(const robust_consts& c,
     lobe.explained(best, ar, ai);
 }
 
+//! Round d's candidates around e in an interval w wide: `count` of them from `first`,
+//! `step` apart; the last round takes the integers of its interval.
+SFFT_HD void robust_round_candidates(const robust_consts& c,
+                                     int d,
+                                     double e,
+                                     double w,
+                                     int& count,
+                                     double& step,
+                                     double& first)
+{
+    count = c.cands;
+    step = w / double(count);
+    first = e - 0.5 * double(count - 1) * step;
+    if (d == c.rounds - 1) {
+        count = int(ceil(w)) + 1;
+        count = count < c.cands ? count : c.cands;
+        step = 1.0;
+        first = floor(e - 0.5 * double(count - 1) + 0.5);
+    }
+}
+
 /*!
  * LocateSignal/LocateInner for one bucket of one loop. u: the bucket in each hash of the
  * loop (u[0] unshifted; u[h] with time offset offset[h]); u[h] conj(u[0]) turns by
@@ -312,15 +333,9 @@ SFFT_HD bool robust_locate(const robust_consts& c,
     double w = 2.0 * c.span0 * double(c.nb);
     const int half = c.shifts / 2;
     for (int d = 0; d < c.rounds; ++d) {
-        int count = c.cands;
-        double step = w / double(count);
-        double first = e - 0.5 * double(count - 1) * step;
-        if (d == c.rounds - 1) { // the integers of the last interval
-            count = int(ceil(w)) + 1;
-            count = count < c.cands ? count : c.cands;
-            step = 1.0;
-            first = floor(e - 0.5 * double(count - 1) + 0.5);
-        }
+        int count;
+        double step, first;
+        robust_round_candidates(c, d, e, w, count, step, first);
         // Per shift: the phasor of (predicted - measured) at the first candidate, and
         // its rotation per candidate; fixed-size, unrolled, so they stay in registers.
         double zr[robust_max_shifts], zi[robust_max_shifts];
