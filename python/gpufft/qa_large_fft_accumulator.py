@@ -25,6 +25,8 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
+from qa_tags import tag, time_value as rx_time
+
 
 def periodic_window(name, n):
     """Textbook periodic (DFT-even) windows, independent of the block's recurrence."""
@@ -62,18 +64,6 @@ def tone_and_noise(rng, count, fft_size, cycles_per_frame, amplitude, sigma=0.05
     tone = amplitude * np.exp(2j * np.pi * cycles_per_frame * t / fft_size)
     noise = rng.normal(0, sigma, count) + 1j * rng.normal(0, sigma, count)
     return (tone + noise).astype(np.complex64)
-
-
-def rx_time(secs, frac):
-    return pmt.make_tuple(pmt.from_uint64(secs), pmt.from_double(frac))
-
-
-def tag(offset, key, value):
-    t = gr.tag_t()
-    t.offset = offset
-    t.key = pmt.intern(key)
-    t.value = value
-    return t
 
 
 def read_sigproc(path):

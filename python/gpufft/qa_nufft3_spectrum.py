@@ -8,7 +8,6 @@
 
 import os
 import numpy as np
-import pmt
 from gnuradio import gr, gr_unittest, blocks
 
 try:
@@ -20,22 +19,7 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
-
-class f64_source(gr.sync_block):
-    """Streams a float64 array once (GNU Radio has no float64 vector source)."""
-
-    def __init__(self, data):
-        gr.sync_block.__init__(self, "f64_source", in_sig=None, out_sig=[np.float64])
-        self.data = np.asarray(data, dtype=np.float64)
-        self.pos = 0
-
-    def work(self, input_items, output_items):
-        if self.pos >= len(self.data):
-            return -1
-        n = min(len(output_items[0]), len(self.data) - self.pos)
-        output_items[0][:n] = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return n
+from qa_tags import f64_source, tags_named, time_parts
 
 
 def direct(x, t, freqs):
@@ -82,12 +66,11 @@ class qa_nufft3_spectrum(gr_unittest.TestCase):
                 ref = direct(x[sl], t[sl], freqs)
                 err = np.linalg.norm(out[f] - ref) / np.linalg.norm(ref)
                 self.assertLess(err, 1e-6)
-            times = [tg for tg in tags if pmt.symbol_to_string(tg.key) == "rx_time"]
+            times = tags_named(tags, "rx_time")
             self.assertEqual(len(times), frames)
             for f, tg in enumerate(times):
                 self.assertEqual(tg.offset, f)
-                whole = pmt.to_uint64(pmt.tuple_ref(tg.value, 0))
-                frac = pmt.to_double(pmt.tuple_ref(tg.value, 1))
+                whole, frac = time_parts(tg.value)
                 t0 = t[f * L]
                 self.assertEqual(whole, epoch + int(np.floor(t0)))
                 self.assertAlmostEqual(frac, t0 - np.floor(t0), places=12)

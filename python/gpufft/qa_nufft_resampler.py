@@ -9,7 +9,6 @@ onto a uniform grid and compared with the true signal there (SNR >= 60 dB at eps
 
 import os
 import numpy as np
-import pmt
 from gnuradio import gr, gr_unittest, blocks
 
 try:
@@ -22,21 +21,7 @@ except ImportError:
     from gnuradio import gpufft
 
 
-class f64_source(gr.sync_block):
-    """Streams a float64 array once (GNU Radio has no float64 vector source)."""
-
-    def __init__(self, data):
-        gr.sync_block.__init__(self, "f64_source", in_sig=None, out_sig=[np.float64])
-        self.data = np.asarray(data, dtype=np.float64)
-        self.pos = 0
-
-    def work(self, input_items, output_items):
-        if self.pos >= len(self.data):
-            return -1
-        n = min(len(output_items[0]), len(self.data) - self.pos)
-        output_items[0][:n] = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return n
+from qa_tags import f64_source, tags_named, time_parts
 
 
 class qa_nufft_resampler(gr_unittest.TestCase):
@@ -71,7 +56,7 @@ class qa_nufft_resampler(gr_unittest.TestCase):
         tb.connect(tsrc, (block, 1))
         tb.connect(block, sink)
         tb.run()
-        times = [tg for tg in sink.tags() if pmt.symbol_to_string(tg.key) == "rx_time"]
+        times = tags_named(sink.tags(), "rx_time")
         return np.array(sink.data()), times
 
     def grid_times(self, y, times, rate):
@@ -79,8 +64,8 @@ class qa_nufft_resampler(gr_unittest.TestCase):
         tau = np.empty(len(y))
         for i, tg in enumerate(times):
             end = times[i + 1].offset if i + 1 < len(times) else len(y)
-            whole = pmt.to_uint64(pmt.tuple_ref(tg.value, 0)) - self.epoch
-            frac = pmt.to_double(pmt.tuple_ref(tg.value, 1))
+            whole, frac = time_parts(tg.value)
+            whole -= self.epoch
             tau[tg.offset:end] = whole + frac + np.arange(end - tg.offset) / rate
         return tau
 
@@ -135,7 +120,7 @@ class qa_nufft_resampler(gr_unittest.TestCase):
         tb.connect(block, sink)
         tb.run()
         y = np.array(sink.data())
-        times = [tg for tg in sink.tags() if pmt.symbol_to_string(tg.key) == "rx_time"]
+        times = tags_named(sink.tags(), "rx_time")
         tau = self.grid_times(y, times, rate)  # seconds after self.epoch
         ref = self.signal(tau)
         snr = 10 * np.log10(np.sum(abs(ref) ** 2) / np.sum(abs(y - ref) ** 2))

@@ -36,6 +36,8 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
+from qa_tags import tag, time_value
+
 # The engine promises values within 1e-5 of the exact DFT, relative to the largest |X|.
 VALUE_TOL = 1e-5
 
@@ -168,14 +170,6 @@ def captured_log():
             os.write(1, text.encode())  # still shown in the test's output
 
 
-def make_tag(offset, key, value):
-    t = gr.tag_t()
-    t.offset = offset
-    t.key = pmt.intern(key)
-    t.value = value
-    return t
-
-
 class qa_sparse_fft(gr_unittest.TestCase):
 
     def setUp(self):
@@ -256,12 +250,12 @@ class qa_sparse_fft(gr_unittest.TestCase):
         retune_frame, new_center = 2, 915e6
         xs = [sparse_signal(self.rng, n, random_bins(self.rng, n, k)) for _ in range(frames)]
         tags = [
-            make_tag(0, "rx_time", pmt.make_tuple(pmt.from_uint64(t_secs), pmt.from_double(t_frac))),
-            make_tag(0, "rx_rate", pmt.from_double(tag_rate)),
-            make_tag(0, "rx_freq", pmt.from_double(center)),
+            tag(0, "rx_time", time_value(t_secs, t_frac)),
+            tag(0, "rx_rate", pmt.from_double(tag_rate)),
+            tag(0, "rx_freq", pmt.from_double(center)),
             # a retune tag in the middle of frame 2 applies to frame 2 (docs/stream.md)
-            make_tag(2 * n + n // 2, "rx_freq", pmt.from_double(new_center)),
-            make_tag(n + 1, "ignored", pmt.PMT_T),
+            tag(2 * n + n // 2, "rx_freq", pmt.from_double(new_center)),
+            tag(n + 1, "ignored", pmt.PMT_T),
         ]
         fg = flowgraph(np.concatenate(xs), exact_block(n, k, rate, 64), tags)
         msgs = fg.run()
@@ -589,9 +583,9 @@ class qa_sparse_fft(gr_unittest.TestCase):
             s2 = n * np.abs(amps).min() ** 2 / 10 ** (45 / 10)
             xs.append((tone_sum(n, f, amps) + white_noise(self.rng, n, s2)).astype(np.complex64))
             truth.append((f, amps, s2))
-        tags = [make_tag(0, "rx_rate", pmt.from_double(rate)),
-                make_tag(0, "rx_freq", pmt.from_double(center)),
-                make_tag(0, "rx_time", pmt.make_tuple(pmt.from_uint64(7), pmt.from_double(0.25)))]
+        tags = [tag(0, "rx_rate", pmt.from_double(rate)),
+                tag(0, "rx_freq", pmt.from_double(center)),
+                tag(0, "rx_time", time_value(7, 0.25))]
         block = gpufft.sparse_fft(n, k, 1e6, 512, backend="cpu", false_alarm=1e-4)
         fg = flowgraph(np.concatenate(xs), block, tags)
         msgs = fg.run()
