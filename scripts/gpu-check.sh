@@ -4,7 +4,7 @@
 #   run the tests (ctest; `gpu`-labelled ones need the GPU), then each benchmark given.
 #
 #   scripts/gpu-check.sh [-t CTEST_REGEX] [-L LABEL] [-n] [-s] [-S TOOLS] [-k SECS] [-f ARGS]
-#                        ['BENCH ARGS' ...]
+#                        [-p] [-P QA_NAMES] ['BENCH ARGS' ...]
 #     -t REGEX  only the tests whose name matches (default: all)
 #     -L LABEL  only tests with this label (gpu, cpu)
 #     -n        no tests
@@ -15,17 +15,23 @@
 #               host RSS and device memory watched; fails on growth)
 #     -f ARGS   run the carried GNU Radio flowgraph bench (.device/bin, made here by
 #               scripts/prepare-device-flowgraph.sh) with these arguments; repeatable
+#     -p        run the carried Python QA (.device/py and .device/pydebs, made here by
+#               scripts/prepare-device-python.sh) with the carried Python 3.11, every
+#               qa_*.py with a 300 s limit (scripts/device-python-qa.sh); needs no build:
+#               with -n and nothing else to run, nothing is built
+#     -P NAMES  -p for these QA files only, e.g. -P qa_nufft3,qa_sparse_fft_plan
 #     each further argument is one gpufft-bench command line, e.g. 'fft --sizes 2^20,2^24',
 #               optionally led by environment settings: 'GPUFFT_DEVICE=1 large ...'
 #
 # Logs go under $OUT (the device tool brings them back): build.log, ctest.log,
-# bench.jsonl (every JSON line), bench.log, sanitize-<tool>-<test>.log, soak.log; the
-# last lines printed are a short summary.
+# bench.jsonl (every JSON line), bench.log, sanitize-<tool>-<test>.log, soak.log,
+# python-qa.log, python-qa-env.txt, python-qa-summary.txt; the last lines printed are a
+# short summary.
 set -uo pipefail
 OUT=${OUT:-/tmp/gpufft-out}
 mkdir -p "$OUT"
-regex="" label="" run_tests=1 tools="" soak=0 flowgraphs=()
-while getopts "t:L:nsS:k:f:" opt; do
+regex="" label="" run_tests=1 tools="" soak=0 flowgraphs=() python_qa=0 python_names=""
+while getopts "t:L:nsS:k:f:pP:" opt; do
     case $opt in
     t) regex=$OPTARG ;;
     L) label=$OPTARG ;;
@@ -34,7 +40,9 @@ while getopts "t:L:nsS:k:f:" opt; do
     S) tools=${tools:+$tools,}$OPTARG ;;
     k) soak=$OPTARG ;;
     f) flowgraphs+=("$OPTARG") ;;
-    *) echo "usage: $0 [-t regex] [-L label] [-n] [-s] [-S tools] [-k secs] [-f 'flowgraph args'] ['bench args' ...]" >&2
+    p) python_qa=1 ;;
+    P) python_qa=1 python_names=$OPTARG ;;
+    *) echo "usage: $0 [-t regex] [-L label] [-n] [-s] [-S tools] [-k secs] [-f 'flowgraph args'] [-p] [-P qa_names] ['bench args' ...]" >&2
        exit 2 ;;
     esac
 done
@@ -53,21 +61,43 @@ if compgen -G ".device/debs/*.deb" >/dev/null; then
     mkdir -p /opt/grrt
     for f in .device/debs/*.deb; do dpkg -x "$f" /opt/grrt; done
     export LD_LIBRARY_PATH=/opt/grrt/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-else
+elif [ $python_qa = 0 ]; then
     echo "no .device/debs: run scripts/fetch-device-debs.sh here and carry .device" >&2
+fi
+
+status=0
+# The Python QA first: it needs no build, and a failed build must not hide it.
+if [ $python_qa = 1 ]; then
+    if compgen -G ".device/pydebs/*.deb" >/dev/null; then
+        mkdir -p /opt/grrt
+        for f in .device/pydebs/*.deb; do dpkg -x "$f" /opt/grrt; done
+        # shellcheck disable=SC2086
+        scripts/device-python-qa.sh /opt/grrt "$OUT" ${python_names//,/ } || status=1
+    else
+        echo "-p: no .device/pydebs: run scripts/prepare-device-python.sh here and carry .device" |
+            tee "$OUT/python-qa-summary.txt" >&2
+        status=1
+    fi
+fi
+# The engines' build serves the tests, sanitizers, soak and benchmarks (the flowgraph
+# bench is carried prebuilt).
+if [ $run_tests = 0 ] && [ -z "$tools" ] && [ "$soak" = 0 ] && [ $# = 0 ]; then
+    need_build=0
+else
+    need_build=1
 fi
 
 B=/tmp/gpufft-build
 t0=$(date +%s)
-if ! { cmake -S . -B $B -G Ninja -DENABLE_GNURADIO=OFF -DCMAKE_CUDA_ARCHITECTURES=90 \
+if [ $need_build = 1 ] && ! { cmake -S . -B $B -G Ninja -DENABLE_GNURADIO=OFF -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DCMAKE_PREFIX_PATH=/opt/grrt/usr && ninja -C $B -j16; } >"$OUT/build.log" 2>&1; then
     tail -n 60 "$OUT/build.log"
     echo "BUILD FAILED"
+    [ -f "$OUT/python-qa-summary.txt" ] && cat "$OUT/python-qa-summary.txt"
     exit 1
 fi
-echo "build: $(($(date +%s) - t0)) s"
+[ $need_build = 1 ] && echo "build: $(($(date +%s) - t0)) s"
 
-status=0
 if [ $run_tests = 1 ]; then
     args=(--test-dir $B --output-on-failure --timeout 600)
     [ -n "$regex" ] && args+=(-R "$regex")
@@ -137,4 +167,9 @@ for cmd in "$@"; do
     awk '/^== table/{p=1} p' "$OUT/bench.log" | tail -n 40
     sed -i 's/^== table/== table (printed)/' "$OUT/bench.log"
 done
+# the Python QA's summary again, last, where the reply's tail shows it
+if [ $python_qa = 1 ] && { [ $need_build = 1 ] || [ ${#flowgraphs[@]} -gt 0 ]; }; then
+    echo "== Python QA (again)"
+    cat "$OUT/python-qa-summary.txt"
+fi
 exit $status

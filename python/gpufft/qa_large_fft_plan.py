@@ -21,6 +21,8 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
+from qa_backends import backends
+
 # the planner gives each pass buffer 1/7 of the budget (3 slots x 2 buffers + FFT work)
 UNITS = 7
 
@@ -44,27 +46,27 @@ class qa_large_fft_plan(gr_unittest.TestCase):
         self.seed = int(os.environ.get("GPUFFT_QA_SEED", np.random.SeedSequence().entropy))
         print(f"{self.id()}: seed {self.seed}")
         self.rng = np.random.default_rng(self.seed)
-        self.backends = ["cpu"] + (["cuda"] if gpufft.cuda_available(0) else [])
 
     def check(self, shape, budget_pass, rounds, precision="double", tol=1e-12):
         dtype = np.complex128 if precision == "double" else np.complex64
         budget = budget_for_pass(budget_pass, np.dtype(dtype).itemsize) if budget_pass else None
-        for backend in self.backends:
-            for forward in (True, False):
-                plan = gpufft.large_fft_plan(shape, forward=forward, memory_budget=budget,
-                                             precision=precision, backend=backend)
-                self.assertEqual(plan.passes, rounds, plan.describe())
-                x = random_complex(self.rng, shape, dtype)
-                ref = np.fft.fftn(x.astype(np.complex128)) if forward else \
-                    np.fft.ifftn(x.astype(np.complex128)) * x.size
-                y = plan.execute(x)
-                self.assertEqual(y.dtype, dtype)
-                self.assertEqual(list(y.shape), list(np.atleast_1d(shape)))
-                self.assertLess(rel_error(y, ref), tol, plan.describe())
-                z = x.copy()
-                r = plan.execute(z, in_place=True)
-                self.assertTrue(r is z or np.shares_memory(r, z))
-                self.assertLess(rel_error(z, ref), tol, plan.describe())
+        for backend in backends():
+            with self.subTest(backend=backend):
+                for forward in (True, False):
+                    plan = gpufft.large_fft_plan(shape, forward=forward, memory_budget=budget,
+                                                 precision=precision, backend=backend)
+                    self.assertEqual(plan.passes, rounds, plan.describe())
+                    x = random_complex(self.rng, shape, dtype)
+                    ref = np.fft.fftn(x.astype(np.complex128)) if forward else \
+                        np.fft.ifftn(x.astype(np.complex128)) * x.size
+                    y = plan.execute(x)
+                    self.assertEqual(y.dtype, dtype)
+                    self.assertEqual(list(y.shape), list(np.atleast_1d(shape)))
+                    self.assertLess(rel_error(y, ref), tol, plan.describe())
+                    z = x.copy()
+                    r = plan.execute(z, in_place=True)
+                    self.assertTrue(r is z or np.shares_memory(r, z))
+                    self.assertLess(rel_error(z, ref), tol, plan.describe())
 
     def test_001_in_card(self):
         self.check(1000, None, 1)
@@ -171,10 +173,13 @@ class qa_large_fft_plan(gr_unittest.TestCase):
 
     def test_008_trace(self):
         # the trace goes to stderr; the transform is the same
-        plan = gpufft.large_fft_plan(4096, backend="cpu", precision="double",
-                                     memory_budget=budget_for_pass(1024, 16), trace=True)
-        x = random_complex(self.rng, 4096, np.complex128)
-        self.assertLess(rel_error(plan.execute(x), np.fft.fft(x)), 1e-12)
+        for backend in backends():
+            with self.subTest(backend=backend):
+                plan = gpufft.large_fft_plan(4096, backend=backend, precision="double",
+                                             memory_budget=budget_for_pass(1024, 16),
+                                             trace=True)
+                x = random_complex(self.rng, 4096, np.complex128)
+                self.assertLess(rel_error(plan.execute(x), np.fft.fft(x)), 1e-12)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@
 
 import os
 import numpy as np
-import pmt
 from gnuradio import gr, gr_unittest, blocks
 
 try:
@@ -20,22 +19,8 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
-
-class f64_source(gr.sync_block):
-    """Streams a float64 array once (GNU Radio has no float64 vector source)."""
-
-    def __init__(self, data):
-        gr.sync_block.__init__(self, "f64_source", in_sig=None, out_sig=[np.float64])
-        self.data = np.asarray(data, dtype=np.float64)
-        self.pos = 0
-
-    def work(self, input_items, output_items):
-        if self.pos >= len(self.data):
-            return -1
-        n = min(len(output_items[0]), len(self.data) - self.pos)
-        output_items[0][:n] = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return n
+from qa_backends import backends
+from qa_tags import f64_source, tags_named, time_parts
 
 
 def direct(x, t, freqs):
@@ -49,7 +34,6 @@ class qa_nufft3_spectrum(gr_unittest.TestCase):
         self.seed = int(os.environ.get("GPUFFT_QA_SEED", np.random.SeedSequence().entropy))
         print(f"{self.id()}: seed {self.seed}")
         self.rng = np.random.default_rng(self.seed)
-        self.backends = ["cpu"] + (["cuda"] if gpufft.cuda_available(0) else [])
 
     def run_block(self, block, x, t):
         tb = gr.top_block()
@@ -72,51 +56,55 @@ class qa_nufft3_spectrum(gr_unittest.TestCase):
         L, frames, fs = 600, 3, 48e3
         epoch = 1_700_000_000
         freqs = list(self.rng.uniform(-fs / 2, fs / 2, 7))
-        for backend in self.backends:
-            x, t = self.jittered(L, frames, fs, start=3600.25)  # an hour into the stream
-            block = gpufft.nufft3_spectrum(L, freqs, 1e-9, epoch, backend=backend)
-            out, tags = self.run_block(block, x, t)
-            self.assertEqual(out.shape, (frames, len(freqs)))
-            for f in range(frames):
-                sl = slice(f * L, (f + 1) * L)
-                ref = direct(x[sl], t[sl], freqs)
-                err = np.linalg.norm(out[f] - ref) / np.linalg.norm(ref)
-                self.assertLess(err, 1e-6)
-            times = [tg for tg in tags if pmt.symbol_to_string(tg.key) == "rx_time"]
-            self.assertEqual(len(times), frames)
-            for f, tg in enumerate(times):
-                self.assertEqual(tg.offset, f)
-                whole = pmt.to_uint64(pmt.tuple_ref(tg.value, 0))
-                frac = pmt.to_double(pmt.tuple_ref(tg.value, 1))
-                t0 = t[f * L]
-                self.assertEqual(whole, epoch + int(np.floor(t0)))
-                self.assertAlmostEqual(frac, t0 - np.floor(t0), places=12)
-            self.assertEqual(block.frames_processed(), frames)
+        for backend in backends():
+            with self.subTest(backend=backend):
+                x, t = self.jittered(L, frames, fs, start=3600.25)  # an hour into the stream
+                block = gpufft.nufft3_spectrum(L, freqs, 1e-9, epoch, backend=backend)
+                out, tags = self.run_block(block, x, t)
+                self.assertEqual(out.shape, (frames, len(freqs)))
+                for f in range(frames):
+                    sl = slice(f * L, (f + 1) * L)
+                    ref = direct(x[sl], t[sl], freqs)
+                    err = np.linalg.norm(out[f] - ref) / np.linalg.norm(ref)
+                    self.assertLess(err, 1e-6)
+                times = tags_named(tags, "rx_time")
+                self.assertEqual(len(times), frames)
+                for f, tg in enumerate(times):
+                    self.assertEqual(tg.offset, f)
+                    whole, frac = time_parts(tg.value)
+                    t0 = t[f * L]
+                    self.assertEqual(whole, epoch + int(np.floor(t0)))
+                    self.assertAlmostEqual(frac, t0 - np.floor(t0), places=12)
+                self.assertEqual(block.frames_processed(), frames)
 
     def test_002_nan_frame_is_skipped(self):
-        L, fs = 256, 1e3
-        freqs = [0.0, 10.0, -120.0]
-        x, t = self.jittered(L, 3, fs, start=0.0)
-        x[L + 17] = np.nan
-        block = gpufft.nufft3_spectrum(L, freqs, 1e-8, 0, backend="cpu")
-        out, _ = self.run_block(block, x, t)
-        self.assertEqual(out.shape, (2, 3))
-        self.assertEqual(block.frames_skipped(), 1)
-        ref = direct(x[2 * L:], t[2 * L:], freqs)
-        self.assertLess(np.linalg.norm(out[1] - ref) / np.linalg.norm(ref), 1e-6)
+        for backend in backends():
+            with self.subTest(backend=backend):
+                L, fs = 256, 1e3
+                freqs = [0.0, 10.0, -120.0]
+                x, t = self.jittered(L, 3, fs, start=0.0)
+                x[L + 17] = np.nan
+                block = gpufft.nufft3_spectrum(L, freqs, 1e-8, 0, backend=backend)
+                out, _ = self.run_block(block, x, t)
+                self.assertEqual(out.shape, (2, 3))
+                self.assertEqual(block.frames_skipped(), 1)
+                ref = direct(x[2 * L:], t[2 * L:], freqs)
+                self.assertLess(np.linalg.norm(out[1] - ref) / np.linalg.norm(ref), 1e-6)
 
     def test_003_parameters(self):
-        with self.assertRaises(ValueError):
-            gpufft.nufft3_spectrum(0, [1.0])
-        with self.assertRaises(ValueError):
-            gpufft.nufft3_spectrum(16, [])
-        with self.assertRaises(ValueError):
-            gpufft.nufft3_spectrum(16, [1.0], 1e-20)
-        block = gpufft.nufft3_spectrum(16, [1.0, 2.0], backend="cpu")
-        block.set_frequencies([3.0, 4.0])
-        self.assertEqual(block.frequencies(), [3.0, 4.0])
-        with self.assertRaises(ValueError):
-            block.set_frequencies([1.0])
+        for backend in backends():
+            with self.subTest(backend=backend):
+                with self.assertRaises(ValueError):
+                    gpufft.nufft3_spectrum(0, [1.0], backend=backend)
+                with self.assertRaises(ValueError):
+                    gpufft.nufft3_spectrum(16, [], backend=backend)
+                with self.assertRaises(ValueError):
+                    gpufft.nufft3_spectrum(16, [1.0], 1e-20, backend=backend)
+                block = gpufft.nufft3_spectrum(16, [1.0, 2.0], backend=backend)
+                block.set_frequencies([3.0, 4.0])
+                self.assertEqual(block.frequencies(), [3.0, 4.0])
+                with self.assertRaises(ValueError):
+                    block.set_frequencies([1.0])
 
 
 if __name__ == '__main__':

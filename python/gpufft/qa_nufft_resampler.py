@@ -9,7 +9,6 @@ onto a uniform grid and compared with the true signal there (SNR >= 60 dB at eps
 
 import os
 import numpy as np
-import pmt
 from gnuradio import gr, gr_unittest, blocks
 
 try:
@@ -22,21 +21,8 @@ except ImportError:
     from gnuradio import gpufft
 
 
-class f64_source(gr.sync_block):
-    """Streams a float64 array once (GNU Radio has no float64 vector source)."""
-
-    def __init__(self, data):
-        gr.sync_block.__init__(self, "f64_source", in_sig=None, out_sig=[np.float64])
-        self.data = np.asarray(data, dtype=np.float64)
-        self.pos = 0
-
-    def work(self, input_items, output_items):
-        if self.pos >= len(self.data):
-            return -1
-        n = min(len(output_items[0]), len(self.data) - self.pos)
-        output_items[0][:n] = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return n
+from qa_backends import backends
+from qa_tags import f64_source, tags_named, time_parts
 
 
 class qa_nufft_resampler(gr_unittest.TestCase):
@@ -46,7 +32,6 @@ class qa_nufft_resampler(gr_unittest.TestCase):
         self.seed = int(os.environ.get("GPUFFT_QA_SEED", np.random.SeedSequence().entropy))
         print(f"{self.id()}: seed {self.seed}")
         self.rng = np.random.default_rng(self.seed)
-        self.backends = ["cpu"] + (["cuda"] if gpufft.cuda_available(0) else [])
         self.epoch = 1_700_000_000
         fs, self.bw = 1000.0, 250.0
         n = 12000
@@ -71,7 +56,7 @@ class qa_nufft_resampler(gr_unittest.TestCase):
         tb.connect(tsrc, (block, 1))
         tb.connect(block, sink)
         tb.run()
-        times = [tg for tg in sink.tags() if pmt.symbol_to_string(tg.key) == "rx_time"]
+        times = tags_named(sink.tags(), "rx_time")
         return np.array(sink.data()), times
 
     def grid_times(self, y, times, rate):
@@ -79,67 +64,72 @@ class qa_nufft_resampler(gr_unittest.TestCase):
         tau = np.empty(len(y))
         for i, tg in enumerate(times):
             end = times[i + 1].offset if i + 1 < len(times) else len(y)
-            whole = pmt.to_uint64(pmt.tuple_ref(tg.value, 0)) - self.epoch
-            frac = pmt.to_double(pmt.tuple_ref(tg.value, 1))
+            whole, frac = time_parts(tg.value)
+            whole -= self.epoch
             tau[tg.offset:end] = whole + frac + np.arange(end - tg.offset) / rate
         return tau
 
     def test_001_jittered_tones_reach_60_db(self):
         rate = 400.0
         x = self.signal(self.t)
-        for backend in self.backends:
-            block = gpufft.nufft_resampler(rate, self.bw, 1024, 128, 1e-6, self.epoch,
-                                           backend=backend)
-            y, times = self.run_block(block, x, self.t)
-            self.assertEqual(len(times), 1)
-            self.assertEqual(times[0].offset, 0)
-            tau = self.grid_times(y, times, rate)
-            # The grid starts at input sample `overlap` and covers the stream but its ends.
-            self.assertAlmostEqual(tau[0], self.t[128], places=9)
-            self.assertGreater(len(y), 0.9 * (self.t[-1] - self.t[0]) * rate)
-            ref = self.signal(tau)
-            snr = 10 * np.log10(np.sum(abs(ref) ** 2) / np.sum(abs(y - ref) ** 2))
-            print(f"{backend}: {len(y)} samples, SNR {snr:.1f} dB")
-            self.assertGreaterEqual(snr, 60.0)
-            self.assertEqual(block.frames_skipped(), 0)
+        for backend in backends():
+            with self.subTest(backend=backend):
+                block = gpufft.nufft_resampler(rate, self.bw, 1024, 128, 1e-6, self.epoch,
+                                               backend=backend)
+                y, times = self.run_block(block, x, self.t)
+                self.assertEqual(len(times), 1)
+                self.assertEqual(times[0].offset, 0)
+                tau = self.grid_times(y, times, rate)
+                # The grid starts at input sample `overlap` and covers the stream but its ends.
+                self.assertAlmostEqual(tau[0], self.t[128], places=9)
+                self.assertGreater(len(y), 0.9 * (self.t[-1] - self.t[0]) * rate)
+                ref = self.signal(tau)
+                snr = 10 * np.log10(np.sum(abs(ref) ** 2) / np.sum(abs(y - ref) ** 2))
+                print(f"{backend}: {len(y)} samples, SNR {snr:.1f} dB")
+                self.assertGreaterEqual(snr, 60.0)
+                self.assertEqual(block.frames_skipped(), 0)
 
     def test_002_nan_frame_is_skipped_and_time_retagged(self):
-        rate = 300.0
-        x = self.signal(self.t)
-        x[5000] = np.nan
-        block = gpufft.nufft_resampler(rate, self.bw, 1024, 128, 1e-6, self.epoch,
-                                       backend="cpu")
-        y, times = self.run_block(block, x, self.t)
-        self.assertGreaterEqual(block.frames_skipped(), 1)
-        self.assertEqual(len(times), 2)
-        self.assertTrue(np.all(np.isfinite(y)))
-        tau = self.grid_times(y, times, rate)
-        ref = self.signal(tau)
-        snr = 10 * np.log10(np.sum(abs(ref) ** 2) / np.sum(abs(y - ref) ** 2))
-        self.assertGreaterEqual(snr, 60.0)
+        for backend in backends():
+            with self.subTest(backend=backend):
+                rate = 300.0
+                x = self.signal(self.t)
+                x[5000] = np.nan
+                block = gpufft.nufft_resampler(rate, self.bw, 1024, 128, 1e-6, self.epoch,
+                                               backend=backend)
+                y, times = self.run_block(block, x, self.t)
+                self.assertGreaterEqual(block.frames_skipped(), 1)
+                self.assertEqual(len(times), 2)
+                self.assertTrue(np.all(np.isfinite(y)))
+                tau = self.grid_times(y, times, rate)
+                ref = self.signal(tau)
+                snr = 10 * np.log10(np.sum(abs(ref) ** 2) / np.sum(abs(y - ref) ** 2))
+                self.assertGreaterEqual(snr, 60.0)
 
     def test_003_float32_deviations_from_a_nominal_grid(self):
         # The form GRC can feed: sample n at epoch + n / fs + deviation[n] (float32).
-        fs, rate = 1000.0, 400.0
-        n = len(self.t)
-        dev = (0.3 * self.rng.uniform(-1, 1, n) / fs).astype(np.float32)
-        t = np.arange(n) / fs + dev.astype(np.float64)  # seconds after the epoch
-        x = self.signal(t + 3600.0)
-        block = gpufft.nufft_resampler(rate, self.bw, 1024, 128, 1e-6, self.epoch + 3600,
-                                       fs, backend="cpu")
-        tb = gr.top_block()
-        src = blocks.vector_source_f(dev.tolist())
-        sink = blocks.vector_sink_c()
-        tb.connect(blocks.vector_source_c(x.astype(np.complex64).tolist()), (block, 0))
-        tb.connect(src, (block, 1))
-        tb.connect(block, sink)
-        tb.run()
-        y = np.array(sink.data())
-        times = [tg for tg in sink.tags() if pmt.symbol_to_string(tg.key) == "rx_time"]
-        tau = self.grid_times(y, times, rate)  # seconds after self.epoch
-        ref = self.signal(tau)
-        snr = 10 * np.log10(np.sum(abs(ref) ** 2) / np.sum(abs(y - ref) ** 2))
-        self.assertGreaterEqual(snr, 60.0)
+        for backend in backends():
+            with self.subTest(backend=backend):
+                fs, rate = 1000.0, 400.0
+                n = len(self.t)
+                dev = (0.3 * self.rng.uniform(-1, 1, n) / fs).astype(np.float32)
+                t = np.arange(n) / fs + dev.astype(np.float64)  # seconds after the epoch
+                x = self.signal(t + 3600.0)
+                block = gpufft.nufft_resampler(rate, self.bw, 1024, 128, 1e-6,
+                                               self.epoch + 3600, fs, backend=backend)
+                tb = gr.top_block()
+                src = blocks.vector_source_f(dev.tolist())
+                sink = blocks.vector_sink_c()
+                tb.connect(blocks.vector_source_c(x.astype(np.complex64).tolist()), (block, 0))
+                tb.connect(src, (block, 1))
+                tb.connect(block, sink)
+                tb.run()
+                y = np.array(sink.data())
+                times = tags_named(sink.tags(), "rx_time")
+                tau = self.grid_times(y, times, rate)  # seconds after self.epoch
+                ref = self.signal(tau)
+                snr = 10 * np.log10(np.sum(abs(ref) ** 2) / np.sum(abs(y - ref) ** 2))
+                self.assertGreaterEqual(snr, 60.0)
 
     def test_004_parameters(self):
         with self.assertRaises(ValueError):

@@ -24,43 +24,7 @@ except ImportError:
     from gnuradio import gpufft
 
 from qa_large_fft_accumulator import reference
-
-
-class f64_source(gr.sync_block):
-    """Streams a float64 array once (GNU Radio has no float64 vector source)."""
-
-    def __init__(self, data):
-        gr.sync_block.__init__(self, "f64_source", in_sig=None, out_sig=[np.float64])
-        self.data = np.asarray(data, dtype=np.float64)
-        self.pos = 0
-
-    def work(self, input_items, output_items):
-        if self.pos >= len(self.data):
-            return -1
-        n = min(len(output_items[0]), len(self.data) - self.pos)
-        output_items[0][:n] = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return n
-
-
-def tag(offset, key, value):
-    t = gr.tag_t()
-    t.offset = offset
-    t.key = pmt.intern(key)
-    t.value = value
-    return t
-
-
-def time_value(secs, frac):
-    return pmt.make_tuple(pmt.from_uint64(secs), pmt.from_double(frac))
-
-
-def seconds(value):
-    return pmt.to_uint64(pmt.tuple_ref(value, 0)) + pmt.to_double(pmt.tuple_ref(value, 1))
-
-
-def tags_of(sink, key):
-    return [(t.offset, t.value) for t in sink.tags() if pmt.symbol_to_string(t.key) == key]
+from qa_tags import f64_source, seconds, tag, tags_of, time_value
 
 
 def cmd(**kv):
