@@ -161,7 +161,6 @@ __device__ bool
 warp_locate(const robust_consts& c, double p_r, double p_i, long long b, long long& g)
 {
     const int lane = threadIdx.x & 31;
-    const unsigned long long n = (unsigned long long)c.n;
     const long long base = b * c.nb;
     double e = 0;
     double w = 2.0 * c.span0 * double(c.nb);
@@ -178,10 +177,9 @@ warp_locate(const robust_consts& c, double p_r, double p_i, long long b, long lo
 #pragma unroll
         for (int i = 0; i < robust_max_shifts; ++i) {
             const int h = i < c.shifts ? 1 + d * c.shifts + i : 0;
-            const unsigned long long a = (unsigned long long)c.offset[h];
-            t0[i] = double(mulmod(a, (unsigned long long)base, n)) / double(n) +
-                    double(a) * first / double(n);
-            dt[i] = double(a) * step / double(n);
+            t0[i] = dt[i] = 0;
+            if (i < c.shifts)
+                robust_shift_turns(c, d, i, base, first, step, t0[i], dt[i]);
             mr[i] = float(__shfl_sync(0xffffffffu, p_r, h));
             mi[i] = float(__shfl_sync(0xffffffffu, p_i, h));
         }
@@ -223,12 +221,10 @@ warp_locate(const robust_consts& c, double p_r, double p_i, long long b, long lo
         e = first + double(best) * step;
         w /= c.shrink;
     }
-    if (fabs(e) > 0.5 * double(c.nb))
+    std::int64_t located;
+    if (!robust_located(c, base, e, located))
         return false;
-    long long gg = (base + (long long)llround(e)) % c.n;
-    if (gg < 0)
-        gg += c.n;
-    g = gg;
+    g = located;
     return true;
 }
 

@@ -293,6 +293,38 @@ SFFT_HD void robust_round_candidates(const robust_consts& c,
     }
 }
 
+//! Shift i of round d for a bucket starting at `base`: the predicted phase, in turns,
+//! of its first candidate (t0) and the turn from one candidate to the next (dt).
+SFFT_HD void robust_shift_turns(const robust_consts& c,
+                                int d,
+                                int i,
+                                std::int64_t base,
+                                double first,
+                                double step,
+                                double& t0,
+                                double& dt)
+{
+    const std::uint64_t n = std::uint64_t(c.n);
+    const std::uint64_t a = std::uint64_t(c.offset[1 + d * c.shifts + i]);
+    t0 = double(mulmod(a, std::uint64_t(base), n)) / double(n) +
+         double(a) * first / double(n);
+    dt = double(a) * step / double(n);
+}
+
+//! The permuted frequency at offset e from a bucket's start `base`; false when it lies in
+//! a neighbour's bucket (which reports it).
+SFFT_HD bool
+robust_located(const robust_consts& c, std::int64_t base, double e, std::int64_t& g)
+{
+    if (fabs(e) > 0.5 * double(c.nb))
+        return false;
+    std::int64_t gg = (base + std::int64_t(llround(e))) % c.n;
+    if (gg < 0)
+        gg += c.n;
+    g = gg;
+    return true;
+}
+
 /*!
  * LocateSignal/LocateInner for one bucket of one loop. u: the bucket in each hash of the
  * loop (u[0] unshifted; u[h] with time offset offset[h]); u[h] conj(u[0]) turns by
@@ -316,7 +348,6 @@ SFFT_HD bool robust_locate(const robust_consts& c,
     const double m0 = ur[0] * ur[0] + ui[0] * ui[0];
     if (!(m0 > min_power))
         return false;
-    const std::uint64_t n = std::uint64_t(c.n);
     const std::int64_t base = b * c.nb;
     // Unit phasors of u[h] conj(u[0]).
     double pr[robust_max_hashes], pi_[robust_max_hashes];
@@ -347,19 +378,17 @@ SFFT_HD bool robust_locate(const robust_consts& c,
             if (i >= c.shifts)
                 continue;
             const int h = 1 + d * c.shifts + i;
-            const std::uint64_t a = std::uint64_t(c.offset[h]);
-            const double turns = double(mulmod(a, std::uint64_t(base), n)) / double(n) +
-                                 double(a) * first / double(n);
+            double turns, per_step;
+            robust_shift_turns(c, d, i, base, first, step, turns, per_step);
             double cr, ci;
 #ifdef __CUDA_ARCH__
             sincospi(2.0 * wrap_turns(turns), &ci, &cr);
-            sincospi(2.0 * wrap_turns(double(a) * step / double(n)), &ri[i], &rr[i]);
+            sincospi(2.0 * wrap_turns(per_step), &ri[i], &rr[i]);
 #else
             const double t = 6.283185307179586476925 * wrap_turns(turns);
             cr = std::cos(t);
             ci = std::sin(t);
-            const double u =
-                6.283185307179586476925 * wrap_turns(double(a) * step / double(n));
+            const double u = 6.283185307179586476925 * wrap_turns(per_step);
             rr[i] = std::cos(u);
             ri[i] = std::sin(u);
 #endif
@@ -392,13 +421,7 @@ SFFT_HD bool robust_locate(const robust_consts& c,
         e = first + double(best) * step;
         w /= c.shrink;
     }
-    if (fabs(e) > 0.5 * double(c.nb))
-        return false;
-    std::int64_t gg = (base + std::int64_t(llround(e))) % c.n;
-    if (gg < 0)
-        gg += c.n;
-    g = gg;
-    return true;
+    return robust_located(c, base, e, g);
 }
 
 //! The floor and ceil buckets of permuted frequency g (the bucket centres around it).

@@ -14,6 +14,7 @@
 #include "reference.h"
 #include <gnuradio/gpufft/nufft3_plan.h>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -192,6 +193,75 @@ plan_error(gr::gpufft::nufft3_plan& plan, const nufft3_points& p, std::uint64_t 
         return 1e300;
     const auto ref = direct_nudft(p, c.data(), plan.sign(), F.size());
     return rel_l2_error(F.data(), ref.data(), F.size());
+}
+
+//! Sources, targets and half-extents of one eps-promise point set.
+struct promise_sizes {
+    std::int64_t sources, targets;
+    double x_half, s_half;
+};
+
+/*!
+ * The smallest eps promised, as a decade: 1e-12 in double; in single 1e-6 for uniform
+ * sources in 1D and 2D, else 1e-5 (the rounding floor refuses 1e-6 in 3D, and a grid cell
+ * summing n piled-up sources in float rounds to about 6e-8 sqrt(n / 2) of its value,
+ * 1e-6 at n = 600 already; docs/nufft3.md).
+ */
+inline int lowest_promised_decade(bool single, int dim, layout l)
+{
+    return !single ? 12 : (dim < 3 && l == layout::uniform) ? 6 : 5;
+}
+
+/*!
+ * eps as a promise: for every promised decade of eps, one plan on `seeds` fresh point
+ * sets (sizes[dim - 1], `l`), each error and seed printed (MISS above eps). Returns the
+ * worst error over eps of all of them: the promise holds when it is at most 1.
+ */
+template <typename T>
+double promise_worst_ratio(gr::gpufft::nufft3_options o,
+                           int dim,
+                           layout l,
+                           const promise_sizes (&sizes)[3],
+                           int seeds = 20)
+{
+    const bool single = sizeof(T) == 4;
+    o.precision = single ? gr::gpufft::precision::single : gr::gpufft::precision::double_;
+    const promise_sizes& z = sizes[dim - 1];
+    double worst_ratio = 0;
+    for (int e = 1; e <= lowest_promised_decade(single, dim, l); ++e) {
+        const double eps = std::pow(10.0, -e);
+        gr::gpufft::nufft3_plan plan(dim, eps, o);
+        double worst = 0;
+        for (int r = 0; r < seeds; ++r) {
+            const std::uint64_t seed = fresh_seed();
+            const auto p =
+                random_points(dim, z.sources, z.targets, z.x_half, z.s_half, seed, l);
+            set_points(plan, p);
+            const double err = plan_error<T>(plan, p, seed + 1);
+            worst = std::max(worst, err);
+            std::printf("    %sdim %d %s %s eps %.0e: err %.2e (seed %llu)\n",
+                        err > eps ? "MISS " : "",
+                        dim,
+                        single ? "float" : "double",
+                        to_string(l),
+                        eps,
+                        err,
+                        (unsigned long long)seed);
+        }
+        std::printf("  dim %d %s %s eps %.0e: worst of %d seeds %.2e (%.2f eps), %g "
+                    "taps, up %.2f\n",
+                    dim,
+                    single ? "float" : "double",
+                    to_string(l),
+                    eps,
+                    seeds,
+                    worst,
+                    worst / eps,
+                    plan.kernel_width(),
+                    plan.upsampling());
+        worst_ratio = std::max(worst_ratio, worst / eps);
+    }
+    return worst_ratio;
 }
 
 /*!

@@ -109,55 +109,18 @@ GPUFFT_TEST(es_3d_double_meets_eps)
 }
 
 /*
- * eps is a promise: every supported eps (decades), 1-3D, both precisions, uniform,
- * clustered and crowded sources, 20 fresh seeds each (printed), odd point counts.
+ * eps is a promise: every supported eps (decades, lowest_promised_decade), 1-3D, both
+ * precisions, uniform, clustered and crowded sources, 20 fresh seeds each (printed), odd
+ * point counts.
  */
 template <typename T>
 void check_promise(int dim, layout l)
 {
-    const bool single = sizeof(T) == 4;
-    // Single precision: 1e-6 is reachable in 1D and 2D (the rounding floor refuses it in
-    // 3D), and promised for sources that do not pile up: a grid cell summing n sources
-    // in float rounds to about 6e-8 sqrt(n / 2) of its value (docs/nufft3.md), 1e-6 at
-    // n = 600 already, so clustered and crowded sets are held to 1e-5.
-    const int lowest = !single ? 12 : (dim < 3 && l == layout::uniform) ? 6 : 5;
-    const int seeds = 20;
-    for (int e = 1; e <= lowest; ++e) {
-        const double eps = std::pow(10.0, -e);
-        nufft3_plan plan(
-            dim, eps, cpu_options(single ? precision::single : precision::double_));
-        double worst = 0;
-        for (int r = 0; r < seeds; ++r) {
-            const std::uint64_t seed = fresh_seed();
-            const auto p = dim == 1   ? random_points(1, 701, 153, 3.0, 60.0, seed, l)
-                           : dim == 2 ? random_points(2, 601, 131, 2.0, 12.0, seed, l)
-                                      : random_points(3, 401, 97, 1.5, 7.0, seed, l);
-            set_points(plan, p);
-            const double err = plan_error<T>(plan, p, seed + 1);
-            worst = std::max(worst, err);
-            std::printf("    %sdim %d %s %s eps %.0e: err %.2e (seed %llu)\n",
-                        err > eps ? "MISS " : "",
-                        dim,
-                        single ? "float" : "double",
-                        to_string(l),
-                        eps,
-                        err,
-                        (unsigned long long)seed);
-            GPUFFT_CHECK_LE(err, eps);
-        }
-        std::printf(
-            "  dim %d %s %s eps %.0e: worst of %d seeds %.2e (%.2f eps), %g taps, "
-            "up %.2f\n",
-            dim,
-            single ? "float" : "double",
-            to_string(l),
-            eps,
-            seeds,
-            worst,
-            worst / eps,
-            plan.kernel_width(),
-            plan.upsampling());
-    }
+    static const promise_sizes sizes[3] = { { 701, 153, 3.0, 60.0 },
+                                            { 601, 131, 2.0, 12.0 },
+                                            { 401, 97, 1.5, 7.0 } };
+    GPUFFT_CHECK_LE(
+        promise_worst_ratio<T>(cpu_options(precision::double_), dim, l, sizes), 1.0);
 }
 
 GPUFFT_TEST(eps_promise_1d)

@@ -138,43 +138,17 @@ GPUFFT_TEST(cuda_3d_meets_eps_and_matches_cpu)
     GPUFFT_CHECK_THROWS(set_points(wide, p), std::invalid_argument, "shared-memory tile");
 }
 
-//! eps as a promise on the GPU: every decade of eps, 20 fresh seeds each (printed).
+//! eps as a promise on the GPU (as on the CPU, larger point sets): every promised
+//! decade of eps, 20 fresh seeds each (printed).
 template <typename T>
 void check_promise(int dim, layout l)
 {
-    const bool single = sizeof(T) == 4;
-    // As on the CPU (test_nufft3_cpu): float sums of piled-up sources hold 1e-5.
-    const int lowest = !single ? 12 : (dim < 3 && l == layout::uniform) ? 6 : 5;
-    for (int e = 1; e <= lowest; ++e) {
-        const double eps = std::pow(10.0, -e);
-        nufft3_plan plan(dim, eps, opts(backend::cuda, prec_of<T>()));
-        double worst = 0;
-        for (int r = 0; r < 20; ++r) {
-            const std::uint64_t seed = fresh_seed();
-            const auto p = dim == 1   ? random_points(1, 4001, 301, 3.0, 200.0, seed, l)
-                           : dim == 2 ? random_points(2, 3001, 201, 2.0, 20.0, seed, l)
-                                      : random_points(3, 2001, 151, 1.5, 8.0, seed, l);
-            set_points(plan, p);
-            const double err = plan_error<T>(plan, p, seed + 1);
-            worst = std::max(worst, err);
-            std::printf("    %sdim %d %s %s eps %.0e: err %.2e (seed %llu)\n",
-                        err > eps ? "MISS " : "",
-                        dim,
-                        single ? "float" : "double",
-                        to_string(l),
-                        eps,
-                        err,
-                        (unsigned long long)seed);
-            GPUFFT_CHECK_LE(err, eps);
-        }
-        std::printf("  dim %d %s %s eps %.0e: worst of 20 seeds %.2e (%.2f eps)\n",
-                    dim,
-                    single ? "float" : "double",
-                    to_string(l),
-                    eps,
-                    worst,
-                    worst / eps);
-    }
+    static const promise_sizes sizes[3] = { { 4001, 301, 3.0, 200.0 },
+                                            { 3001, 201, 2.0, 20.0 },
+                                            { 2001, 151, 1.5, 8.0 } };
+    GPUFFT_CHECK_LE(
+        promise_worst_ratio<T>(opts(backend::cuda, precision::double_), dim, l, sizes),
+        1.0);
 }
 
 GPUFFT_TEST(cuda_eps_promise)

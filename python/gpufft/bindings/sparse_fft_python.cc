@@ -45,6 +45,38 @@ double rate_arg(const py::handle& v, const char* name)
     return gpufft_python::real_number(v, name, "a number of Hz > 0", false);
 }
 
+//! make() with the sample rate given under `rate_name`; errors name it as given.
+sparse_fft::sptr make_named(const char* rate_name,
+                            int fft_size,
+                            int k,
+                            const py::object& rate,
+                            int display_bins,
+                            int hop,
+                            const std::string& backend,
+                            int device_id,
+                            const std::string& mode,
+                            double min_snr_db,
+                            double false_alarm)
+{
+    try {
+        return sparse_fft::make(fft_size,
+                                k,
+                                rate_arg(rate, rate_name),
+                                display_bins,
+                                hop,
+                                backend,
+                                device_id,
+                                mode,
+                                min_snr_db,
+                                false_alarm);
+    } catch (const std::invalid_argument& e) {
+        const std::string what = e.what();
+        if (std::string(rate_name) != "samp_rate" && what.rfind("samp_rate:", 0) == 0)
+            throw std::invalid_argument(rate_name + what.substr(9));
+        throw;
+    }
+}
+
 sparse_fft::sptr make(int fft_size,
                       int k,
                       const py::object& samp_rate,
@@ -56,19 +88,20 @@ sparse_fft::sptr make(int fft_size,
                       double min_snr_db,
                       double false_alarm)
 {
-    return sparse_fft::make(fft_size,
-                            k,
-                            rate_arg(samp_rate, "samp_rate"),
-                            display_bins,
-                            hop,
-                            backend,
-                            device_id,
-                            mode,
-                            min_snr_db,
-                            false_alarm);
+    return make_named("samp_rate",
+                      fft_size,
+                      k,
+                      samp_rate,
+                      display_bins,
+                      hop,
+                      backend,
+                      device_id,
+                      mode,
+                      min_snr_db,
+                      false_alarm);
 }
 
-//! make() called with the deprecated keyword sample_rate: errors name it as given.
+//! make() called with the deprecated keyword sample_rate.
 sparse_fft::sptr make_deprecated(int fft_size,
                                  int k,
                                  const py::object& sample_rate,
@@ -81,23 +114,17 @@ sparse_fft::sptr make_deprecated(int fft_size,
                                  double false_alarm)
 {
     warn_renamed("sample_rate=", "samp_rate=");
-    try {
-        return sparse_fft::make(fft_size,
-                                k,
-                                rate_arg(sample_rate, "sample_rate"),
-                                display_bins,
-                                hop,
-                                backend,
-                                device_id,
-                                mode,
-                                min_snr_db,
-                                false_alarm);
-    } catch (const std::invalid_argument& e) {
-        const std::string what = e.what();
-        if (what.rfind("samp_rate:", 0) == 0)
-            throw std::invalid_argument("sample_rate:" + what.substr(10));
-        throw;
-    }
+    return make_named("sample_rate",
+                      fft_size,
+                      k,
+                      sample_rate,
+                      display_bins,
+                      hop,
+                      backend,
+                      device_id,
+                      mode,
+                      min_snr_db,
+                      false_alarm);
 }
 
 } // namespace
