@@ -249,10 +249,11 @@ __global__ void locate_kernel(const __grid_constant__ robust_device_state s, int
         const double re = s.res[2 * at], im = s.res[2 * at + 1];
         bright = re * re + im * im > min_power;
     }
-    // Statistics for describe(): buckets bright enough to locate, and located.
-    if (bright)
-        atomicAdd(&found_at[s.rounds], 1);
     unsigned todo = __ballot_sync(0xffffffffu, bright);
+    // Statistics for describe(): buckets bright enough to locate (one add per warp), and
+    // located.
+    if (lane == 0 && todo)
+        atomicAdd(&found_at[s.rounds], __popc(todo));
     const long long warp_first = i - lane;
     while (todo) {
         const int src = __ffs(todo) - 1;
