@@ -31,6 +31,10 @@ except ImportError:
 
 from qa_backends import backends
 
+# Robust mode's chance of a noise peak per frame, for the tests that allow no false
+# tone: over the ~15 frames they run, a false tone is then a ~2e-5 event.
+FALSE_ALARM = 1e-6
+
 
 def fresh_rng(test):
     """A seeded generator; the seed is printed (and GPUFFT_QA_SEED replays it)."""
@@ -262,7 +266,7 @@ class qa_sparse_fft_plan(gr_unittest.TestCase):
         # reaches 20 dB, so the plan runs a dense FFT + threshold.
         rng, seed = fresh_rng(self)
         n, k = 1 << 18, 20
-        plan = sparse_fft_plan(n, k, backend="cpu", min_snr_db=20, false_alarm=1e-4)
+        plan = sparse_fft_plan(n, k, backend="cpu", min_snr_db=20, false_alarm=FALSE_ALARM)
         self.assertEqual(plan.mode, "robust")
         self.assertTrue(plan.dense_fallback)
         self.assertIn("dense FFT + threshold", plan.describe())
@@ -275,7 +279,8 @@ class qa_sparse_fft_plan(gr_unittest.TestCase):
         # path (reads a fraction of the frame), not the dense fallback.
         rng, seed = fresh_rng(self)
         n, k = 1 << 22, 50
-        plan = sparse_fft_plan(n, k, backend="cpu", min_snr_db=55)
+        plan = sparse_fft_plan(n, k, backend="cpu", min_snr_db=55,
+                               false_alarm=FALSE_ALARM)
         self.assertFalse(plan.dense_fallback, plan.describe())
         self.assertLess(plan.samples_read, n // 2, plan.describe())
         x, f, amps, snr = noisy_tones(rng, n, k, 59, 65)
@@ -288,7 +293,7 @@ class qa_sparse_fft_plan(gr_unittest.TestCase):
     def test_robust_fewer_tones_than_k(self):
         rng, seed = fresh_rng(self)
         n = 1 << 16
-        plan = sparse_fft_plan(n, 64, backend="cpu", false_alarm=1e-4)
+        plan = sparse_fft_plan(n, 64, backend="cpu", false_alarm=FALSE_ALARM)
         x, f, amps, snr = noisy_tones(rng, n, 3, 40, 50)
         fr, _, _ = self.check_tones(plan, x, f, amps, snr, seed)
         self.assertEqual(len(fr), 3)
@@ -305,7 +310,7 @@ class qa_sparse_fft_plan(gr_unittest.TestCase):
         x = (tone_sum(n, f, amps) + np.sqrt(0.5) * (rng.standard_normal(n)
                                                      + 1j * rng.standard_normal(n)))
         x = x.astype(np.complex64)
-        plan = sparse_fft_plan(n, k, backend="cpu", false_alarm=1e-4)
+        plan = sparse_fft_plan(n, k, backend="cpu", false_alarm=FALSE_ALARM)
         # The Blackman-Harris fit's rms frequency error is ~2.2x the Cramer-Rao bound:
         # 0.0035 bin at 50 dB per bin (300 frames of this test). 0.01 bin, under 3 sigma
         # there, failed about 1 run in 75; 0.02 bin is ~5.5 sigma.
@@ -350,7 +355,7 @@ class qa_sparse_fft_plan(gr_unittest.TestCase):
     def test_robust_non_power_of_two(self):
         rng, seed = fresh_rng(self)
         for n in (3 << 18, 10**6):
-            plan = sparse_fft_plan(n, 16, backend="cpu", false_alarm=1e-4)
+            plan = sparse_fft_plan(n, 16, backend="cpu", false_alarm=FALSE_ALARM)
             self.assertEqual(plan.n, n)
             x, f, amps, snr = noisy_tones(rng, n, 8, 40, 55)
             self.check_tones(plan, x, f, amps, snr, seed)
@@ -361,7 +366,7 @@ class qa_sparse_fft_plan(gr_unittest.TestCase):
         n = 1 << 16
         x, f, amps, snr = noisy_tones(rng, n, 5, 45, 55, spacing=64)
         for window in ("hann", "blackman-harris", "auto"):
-            plan = sparse_fft_plan(n, 16, backend="cpu", window=window, false_alarm=1e-4)
+            plan = sparse_fft_plan(n, 16, backend="cpu", window=window, false_alarm=FALSE_ALARM)
             self.check_tones(plan, x, f, amps, snr, seed)
 
     # ------------------------------------------------------------- bad input

@@ -32,14 +32,18 @@ void require_gpu()
 
 // buckets > 0 keeps the sparse path where the GPU cost model would pick the dense one
 // for these test sizes (the CPU plan gets the same override, so the same parameters).
-sparse_fft_options
-robust_options(backend b, double min_snr_db, std::uint64_t seed, std::int64_t buckets = 0)
+sparse_fft_options robust_options(backend b,
+                                  double min_snr_db,
+                                  std::uint64_t seed,
+                                  std::int64_t buckets = 0,
+                                  double false_alarm = 0.01)
 {
     sparse_fft_options o;
     o.buckets = buckets;
     o.backend = b;
     o.mode = sparse_fft_mode::robust;
     o.min_snr_db = min_snr_db;
+    o.false_alarm = false_alarm;
     o.seed = seed;
     return o;
 }
@@ -56,8 +60,12 @@ void check_against_truth_and_cpu(std::int64_t n,
     const std::uint64_t seed = fresh_seed();
     tone_truth t;
     const auto x = noisy_tones(n, tones, off_grid, per_bin_snr_db, 0.0, seed, t);
-    sparse_fft_plan gpu(n, k, robust_options(backend::cuda, min_snr_db, seed, buckets));
-    sparse_fft_plan cpu(n, k, robust_options(backend::cpu, min_snr_db, seed, buckets));
+    // No false tone allowed: a noise peak at this false_alarm is a ~1e-6 event a call.
+    const double fa = 1e-6;
+    sparse_fft_plan gpu(
+        n, k, robust_options(backend::cuda, min_snr_db, seed, buckets, fa));
+    sparse_fft_plan cpu(
+        n, k, robust_options(backend::cpu, min_snr_db, seed, buckets, fa));
     std::printf("  %s\n", gpu.describe().c_str());
     GPUFFT_CHECK_EQ(gpu.dense_fallback(), !want_sparse);
 
@@ -101,11 +109,12 @@ void check_against_truth_and_cpu(std::int64_t n,
 GPUFFT_TEST(sparse_path_matches_truth_and_cpu)
 {
     require_gpu();
-    // The bucket counts the CPU planner picks for these (min_snr_db, n, k).
-    check_against_truth_and_cpu(1 << 20, 20, 20, true, 60, 55, 512);
-    check_against_truth_and_cpu(1 << 20, 20, 20, false, 60, 55, 512);
-    check_against_truth_and_cpu(3 << 18, 10, 10, true, 62, 56, 256);
-    check_against_truth_and_cpu(1 << 20, 16, 3, true, 60, 55, 512);
+    // The bucket counts the CPU planner picks for these (min_snr_db, n, k) at
+    // false_alarm 1e-6.
+    check_against_truth_and_cpu(1 << 20, 20, 20, true, 60, 55, 1024);
+    check_against_truth_and_cpu(1 << 20, 20, 20, false, 60, 55, 1024);
+    check_against_truth_and_cpu(3 << 18, 10, 10, true, 62, 56, 384);
+    check_against_truth_and_cpu(1 << 20, 16, 3, true, 60, 55, 1024);
 }
 
 GPUFFT_TEST(dense_path_matches_truth_and_cpu)
