@@ -44,7 +44,8 @@ public:
           d_z(std::size_t(p.hashes()) * p.rc.B),
           d_Z(d_z.size()),
           d_res(2 * d_z.size()),
-          d_power(std::size_t(p.rc.loops) * p.rc.B),
+          d_power(std::size_t(std::min<std::int64_t>(std::int64_t(p.rc.loops) * p.rc.B,
+                                                     robust_noise_samples))),
           d_pool(hardware_threads())
     {
     }
@@ -195,21 +196,24 @@ private:
                });
     }
 
-    // The noise power of a bucket: the median of |residual|^2 over every loop's
-    // unshifted hash, over ln 2 (the median of an exponential variable). Tones hold a
-    // small share of the buckets, and the ones found are already out.
+    // The noise power of a bucket: the median of |residual|^2 over every
+    // robust_noise_stride()-th (loop, bucket) of the unshifted hashes, over ln 2 (the
+    // median of an exponential variable). Tones hold a small share of the buckets, and
+    // the ones found are already out.
     double bucket_noise()
     {
         const auto& rc = d_p.rc;
-        for (int r = 0; r < rc.loops; ++r)
-            for (std::int64_t b = 0; b < rc.B; ++b) {
-                const std::size_t at = 2 * (std::size_t(r) * rc.hashes * rc.B + b);
-                // float, as the CUDA backend sorts them
-                d_power[std::size_t(r) * rc.B + b] =
-                    float(d_res[at] * d_res[at] + d_res[at + 1] * d_res[at + 1]);
-            }
-        const auto mid = d_power.begin() + d_power.size() / 2;
-        std::nth_element(d_power.begin(), mid, d_power.end());
+        const std::int64_t LB = std::int64_t(rc.loops) * rc.B;
+        const std::int64_t stride = robust_noise_stride(LB);
+        std::size_t m = 0;
+        for (std::int64_t j = 0; j < LB; j += stride) {
+            const std::size_t at =
+                2 * std::size_t(j / rc.B * rc.hashes * rc.B + j % rc.B);
+            // float, as the CUDA backend selects them
+            d_power[m++] = float(d_res[at] * d_res[at] + d_res[at + 1] * d_res[at + 1]);
+        }
+        const auto mid = d_power.begin() + m / 2;
+        std::nth_element(d_power.begin(), mid, d_power.begin() + m);
         return precision_floor(double(*mid) / std::log(2.0), d_peak, d_p.leak_floor);
     }
 

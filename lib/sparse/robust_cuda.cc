@@ -101,9 +101,6 @@ public:
         d_z.allocate(HB, "the bucket samples");
         d_Z.allocate(HB, "the buckets");
         d_res.allocate(2 * HB);
-        d_power.allocate(LB);
-        d_select.allocate(select_scratch_words);
-        d_median.allocate(1);
         d_scalars.allocate(2);
         d_counts.allocate(robust_count_slots(p.outer_rounds));
         const std::int64_t max_found = p.max_found;
@@ -131,9 +128,6 @@ public:
         s.sigma_inv = d_hash_plan.sigma_inv.get();
         s.tau = d_hash_plan.tau.get();
         s.res = d_res.get();
-        s.power = d_power.get();
-        s.select_scratch = d_select.get();
-        s.median = d_median.get();
         s.scalars = d_scalars.get();
         s.counts = d_counts.get();
         s.keys = d_keys.get();
@@ -260,8 +254,6 @@ private:
     device_hash_plan d_hash_plan;
     cuda::device_buffer<float2> d_z, d_Z;
     cuda::device_buffer<double> d_res;
-    cuda::device_buffer<float> d_power, d_median;
-    cuda::device_buffer<unsigned> d_select;
     cuda::device_buffer<double> d_scalars;
     cuda::device_buffer<int> d_counts;
     cuda::device_buffer<unsigned long long> d_keys;

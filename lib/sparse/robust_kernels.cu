@@ -11,6 +11,7 @@
 // subtraction: O(B loops) work per call, no n-sized array.
 
 #include "../cuda/cuda_resources.h"
+#include "block_select.cuh"
 #include "robust_kernels.cuh"
 #include "select_cuda.h"
 #include "sparse_hash.cuh"
@@ -102,24 +103,31 @@ __global__ void load_kernel(const __grid_constant__ robust_device_state s,
         atomic_max_nonneg(&s.scalars[1], peak);
 }
 
-__global__ void power_kernel(const __grid_constant__ robust_device_state s)
-{
-    const long long LB = (long long)s.c.loops * s.c.B;
-    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (i >= LB)
-        return;
-    const long long r = i / s.c.B, b = i % s.c.B;
-    const long long at = (r * s.c.hashes) * s.c.B + b;
-    const double re = s.res[2 * at], im = s.res[2 * at + 1];
-    s.power[i] = float(re * re + im * im);
-}
+// The bucket noise P: the median |res|^2 over every robust_noise_stride()-th (loop,
+// bucket) of the unshifted hashes, over ln 2, at least leak_floor x the peak. One block.
+static_assert(robust_noise_samples <= block_select_max,
+              "the noise samples fit one block");
 
 __global__ void noise_kernel(const __grid_constant__ robust_device_state s)
 {
-    const double median = *s.median;
-    const double P = median / 0.69314718055994530942;
-    const double floor = s.leak_floor * s.scalars[1];
-    s.scalars[0] = P > floor ? P : floor;
+    __shared__ float power[robust_noise_samples];
+    __shared__ unsigned hist[block_select_bins];
+    const long long LB = (long long)s.c.loops * s.c.B;
+    const long long stride = robust_noise_stride(LB);
+    const int m = int((LB + stride - 1) / stride);
+    for (int i = threadIdx.x; i < m; i += blockDim.x) {
+        const long long j = i * stride;
+        const long long at = (j / s.c.B * s.c.hashes) * s.c.B + j % s.c.B;
+        const double re = s.res[2 * at], im = s.res[2 * at + 1];
+        power[i] = float(re * re + im * im);
+    }
+    __syncthreads();
+    const double median = block_select_nonneg(power, m, m / 2, hist);
+    if (threadIdx.x == 0) {
+        const double P = median / 0.69314718055994530942;
+        const double floor = s.leak_floor * s.scalars[1];
+        s.scalars[0] = P > floor ? P : floor;
+    }
 }
 
 // The value at f as the median over loops of (cur + the loop's least-squares estimate),
@@ -580,11 +588,7 @@ void launch_robust_load(const robust_device_state& s, const void* Z, void* strea
 void launch_robust_noise(const robust_device_state& s, void* stream)
 {
     auto st = static_cast<cudaStream_t>(stream);
-    const long long LB = (long long)s.c.loops * s.c.B;
-    power_kernel<<<blocks_for(LB, 256), 256, 0, st>>>(s);
-    check_launch();
-    launch_select_nonneg(s.power, LB, LB / 2, s.select_scratch, s.median, st);
-    noise_kernel<<<1, 1, 0, st>>>(s);
+    noise_kernel<<<1, 1024, 0, st>>>(s);
     check_launch();
 }
 

@@ -46,11 +46,8 @@ struct robust_device_state {
     const unsigned long long* sigma = nullptr; //!< per loop
     const unsigned long long* sigma_inv = nullptr;
     const unsigned long long* tau = nullptr;
-    double* res = nullptr;              //!< [loops][hashes][B] complex
-    float* power = nullptr;             //!< [loops][B]
-    unsigned* select_scratch = nullptr; //!< launch_select_nonneg()'s
-    float* median = nullptr;            //!< the median of power
-    double* scalars = nullptr;          //!< [0] bucket noise P, [1] peak |bucket|^2
+    double* res = nullptr;     //!< [loops][hashes][B] complex
+    double* scalars = nullptr; //!< [0] bucket noise P, [1] peak |bucket|^2
     //! [0] bad, [1] found, [2 + r] found at round r start, [2 + rounds] buckets bright
     //! enough to locate (all rounds), [2 + rounds + 1 + r] candidates of round r,
     //! [2 + 2 rounds + 1] buckets located (all rounds), [2 + 2 rounds + 2] peaks
@@ -102,7 +99,8 @@ void launch_robust_hash(const robust_consts& c,
 //! res = Z (float -> double), the non-finite flag and the peak |bucket|^2.
 void launch_robust_load(const robust_device_state& s, const void* Z, void* stream);
 
-//! The bucket noise P: the median |res|^2 over every loop's unshifted hash / ln 2.
+//! The bucket noise P: the median |res|^2 over every robust_noise_stride()-th bucket of
+//! the loops' unshifted hashes, over ln 2; one kernel.
 void launch_robust_noise(const robust_device_state& s, void* stream);
 
 //! One outer round: locate, estimate the new candidates, keep and subtract.

@@ -28,6 +28,16 @@ constexpr int robust_max_hashes = 32;
 constexpr int robust_max_shifts = 4;
 //! Terms of the cosine-sum time windows (Blackman-Harris has four).
 constexpr int robust_window_terms = 4;
+//! The bucket noise is the median over at most this many (loop, bucket) powers of the
+//! unshifted hashes: every robust_noise_stride()-th. Its median then scatters by ~1%
+//! (0.07 dB), and one thread block selects it in shared memory.
+constexpr int robust_noise_samples = 8192;
+
+//! The stride over the loops x B unshifted buckets that leaves <= robust_noise_samples.
+SFFT_HD std::int64_t robust_noise_stride(std::int64_t loop_buckets)
+{
+    return (loop_buckets + robust_noise_samples - 1) / robust_noise_samples;
+}
 
 //! Everything a robust-mode kernel needs; trivially copyable (kernel argument).
 struct robust_consts {

@@ -6,9 +6,12 @@
  */
 
 #include "../cuda/cuda_check.h"
+#include "block_select.cuh"
 #include "select_cuda.h"
 #include <cub/block/block_scan.cuh>
 #include <cuda_runtime.h>
+#include <stdexcept>
+#include <string>
 
 namespace gr {
 namespace gpufft {
@@ -89,7 +92,31 @@ __global__ void start_kernel(unsigned* scratch, unsigned rank)
     scratch[1] = rank;
 }
 
+__global__ void block_select_kernel(const float* values, int count, int rank, float* out)
+{
+    __shared__ float v[block_select_max];
+    __shared__ unsigned hist[block_select_bins];
+    for (int i = threadIdx.x; i < count; i += blockDim.x)
+        v[i] = values[i];
+    __syncthreads();
+    const float r = block_select_nonneg(v, count, rank, hist);
+    if (threadIdx.x == 0)
+        *out = r;
+}
+
 } // namespace
+
+void launch_block_select_nonneg(
+    const float* values, int count, int rank, float* out, void* stream)
+{
+    if (count < 1 || count > block_select_max || rank < 0 || rank >= count)
+        throw std::invalid_argument("launch_block_select_nonneg: count must be in [1, " +
+                                    std::to_string(block_select_max) +
+                                    "] and rank in [0, count)");
+    block_select_kernel<<<1, 1024, 0, static_cast<cudaStream_t>(stream)>>>(
+        values, count, rank, out);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
 
 void launch_select_nonneg(const float* values,
                           long long count,

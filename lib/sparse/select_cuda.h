@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// One order statistic of non-negative floats on the device (robust mode's noise
-// medians), by radix selection: three histogram passes over the bits from the top,
+// One order statistic of non-negative floats on the device (robust mode's dense-path
+// noise median), by radix selection: three histogram passes over the bits from the top,
 // each keeping only the values that share the digits chosen so far. It returns the
 // exact element a full sort would put at that rank, at a fraction of the sort's cost.
 
@@ -33,6 +33,17 @@ void launch_select_nonneg(const float* values,
                           unsigned* scratch,
                           float* out,
                           void* stream);
+
+//! Values launch_block_select_nonneg() takes at most (one block's shared memory).
+constexpr int block_select_max = 8192;
+
+/*!
+ * launch_select_nonneg() for count <= block_select_max (every value finite): one thread
+ * block, one launch, no scratch. The device function it runs (block_select.cuh) is what
+ * robust mode's noise kernel selects its median with.
+ */
+void launch_block_select_nonneg(
+    const float* values, int count, int rank, float* out, void* stream);
 
 } // namespace detail
 } // namespace gpufft

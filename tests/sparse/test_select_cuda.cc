@@ -5,7 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The device order statistic robust mode's noise medians use, against std::nth_element
+// The device order statistics robust mode's noise medians use (the grid-wide selection
+// and the one-block one), against std::nth_element
 // on fresh random powers: exponentially distributed (a noise floor's bucket powers),
 // with ties, a few huge values, zeros, and counts that are not powers of two.
 
@@ -29,7 +30,8 @@ using namespace gpufft_test;
 
 namespace {
 
-float select_on_device(const std::vector<float>& v, long long rank)
+// block: launch_block_select_nonneg (count <= block_select_max), else the grid-wide one.
+float select_on_device(const std::vector<float>& v, long long rank, bool block = false)
 {
     using namespace gr::gpufft::detail;
     cuda::device_buffer<float> d_v, d_out;
@@ -43,8 +45,12 @@ float select_on_device(const std::vector<float>& v, long long rank)
     const float poison = -1.0f;
     GPUFFT_CUDA_CHECK(
         cudaMemcpy(d_out.get(), &poison, sizeof(float), cudaMemcpyHostToDevice));
-    launch_select_nonneg(
-        d_v.get(), (long long)v.size(), rank, scratch.get(), d_out.get(), s.get());
+    if (block)
+        launch_block_select_nonneg(
+            d_v.get(), int(v.size()), int(rank), d_out.get(), s.get());
+    else
+        launch_select_nonneg(
+            d_v.get(), (long long)v.size(), rank, scratch.get(), d_out.get(), s.get());
     s.synchronize();
     float out = 0;
     GPUFFT_CUDA_CHECK(
@@ -63,7 +69,7 @@ GPUFFT_TEST(select_matches_nth_element)
     std::mt19937_64 rng(seed);
     std::exponential_distribution<float> expo(1.0f);
     std::uniform_int_distribution<int> small(0, 9);
-    for (long long count : { 1LL, 2LL, 7LL, 4097LL, 196608LL, 1000003LL }) {
+    for (long long count : { 1LL, 2LL, 7LL, 4097LL, 8192LL, 196608LL, 1000003LL }) {
         for (int kind = 0; kind < 3; ++kind) {
             std::vector<float> v(count);
             for (auto& x : v) {
@@ -74,15 +80,21 @@ GPUFFT_TEST(select_matches_nth_element)
             for (long long rank : { 0LL, count / 2, count - 1 }) {
                 std::vector<float> ref = v;
                 std::nth_element(ref.begin(), ref.begin() + rank, ref.end());
-                const float got = select_on_device(v, rank);
-                if (got != ref[rank])
-                    std::printf("  count %lld kind %d rank %lld: got %g want %g\n",
-                                count,
-                                kind,
-                                rank,
-                                got,
-                                ref[rank]);
-                GPUFFT_CHECK(got == ref[rank]);
+                for (bool block : { false, true }) {
+                    if (block && count > detail::block_select_max)
+                        continue;
+                    const float got = select_on_device(v, rank, block);
+                    if (got != ref[rank])
+                        std::printf(
+                            "  %s, count %lld kind %d rank %lld: got %g want %g\n",
+                            block ? "block" : "grid",
+                            count,
+                            kind,
+                            rank,
+                            got,
+                            ref[rank]);
+                    GPUFFT_CHECK(got == ref[rank]);
+                }
             }
         }
     }
