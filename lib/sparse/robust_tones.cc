@@ -101,42 +101,63 @@ void finish_tones(const robust_consts& c,
                   double raw_bin_noise,
                   std::vector<sparse_tone>& tones)
 {
-    std::sort(tones.begin(), tones.end(), [](const auto& a, const auto& b) {
-        return std::norm(a.amplitude) > std::norm(b.amplitude);
-    });
+    {
+        // Strongest first, by a precomputed power (std::norm goes through hypot).
+        std::vector<std::pair<double, sparse_tone>> by_power(tones.size());
+        for (std::size_t i = 0; i < tones.size(); ++i) {
+            const auto a = tones[i].amplitude;
+            by_power[i] = { a.real() * a.real() + a.imag() * a.imag(), tones[i] };
+        }
+        std::sort(by_power.begin(), by_power.end(), [](const auto& a, const auto& b) {
+            return a.first > b.first;
+        });
+        for (std::size_t i = 0; i < tones.size(); ++i)
+            tones[i] = by_power[i].second;
+    }
     // A peak that a stronger tone's window leakage explains (within 10 dB) is that
     // leakage, not a tone: the sidelobes of a strong carrier stand above a low floor.
-    // Stronger tones are kept first, so the test runs against kept ones only.
+    // Stronger tones are kept first, so the test runs against kept ones only: each tone
+    // looks at the kept ones within `reach` bins through an index by frequency, built
+    // once (a sorted insert per kept tone would move O(k^2) entries).
     const double reach = 64;
+    const std::size_t count = tones.size();
+    std::vector<std::size_t> by_freq(count), at(count);
+    for (std::size_t i = 0; i < count; ++i)
+        by_freq[i] = i;
+    std::sort(by_freq.begin(), by_freq.end(), [&](std::size_t a, std::size_t b) {
+        return tones[a].frequency < tones[b].frequency;
+    });
+    for (std::size_t r = 0; r < count; ++r)
+        at[by_freq[r]] = r;
+    std::vector<char> is_kept(count, 0);
     std::vector<sparse_tone> kept;
-    std::vector<std::pair<double, std::size_t>> by_freq; // kept tones by frequency
-    for (const auto& t : tones) {
-        if (std::int64_t(kept.size()) >= k)
-            break;
-        bool leak = false;
-        const auto lo = std::lower_bound(
-            by_freq.begin(), by_freq.end(), std::make_pair(t.frequency - reach, 0ul));
-        for (auto it = lo; it != by_freq.end() && it->first <= t.frequency + reach;
-             ++it) {
-            const auto& s = kept[it->second];
-            const double nu = std::round(t.frequency) - s.frequency;
-            double wr, wi, w0r, w0i;
-            robust_window_transform(c, nu, wr, wi);
-            robust_window_transform(c, std::round(t.frequency) - t.frequency, w0r, w0i);
-            const double leak_power = std::norm(s.amplitude) * (wr * wr + wi * wi);
-            const double own_power = std::norm(t.amplitude) * (w0r * w0r + w0i * w0i);
-            if (own_power < 10.0 * leak_power) {
-                leak = true;
-                break;
+    kept.reserve(std::min<std::size_t>(count, std::size_t(std::max<std::int64_t>(k, 0))));
+    for (std::size_t i = 0; i < count && std::int64_t(kept.size()) < k; ++i) {
+        const sparse_tone& t = tones[i];
+        double own_power = -1; // computed at the first kept neighbour
+        auto leaks_from = [&](std::size_t j) {
+            if (!is_kept[j])
+                return false;
+            double wr, wi;
+            if (own_power < 0) {
+                robust_window_transform(c, std::round(t.frequency) - t.frequency, wr, wi);
+                own_power = std::norm(t.amplitude) * (wr * wr + wi * wi);
             }
-        }
-        (void)reach;
+            robust_window_transform(
+                c, std::round(t.frequency) - tones[j].frequency, wr, wi);
+            return own_power < 10.0 * std::norm(tones[j].amplitude) * (wr * wr + wi * wi);
+        };
+        bool leak = false;
+        for (std::size_t r = at[i];
+             !leak && r-- > 0 && tones[by_freq[r]].frequency >= t.frequency - reach;)
+            leak = leaks_from(by_freq[r]);
+        for (std::size_t r = at[i] + 1;
+             !leak && r < count && tones[by_freq[r]].frequency <= t.frequency + reach;
+             ++r)
+            leak = leaks_from(by_freq[r]);
         if (leak)
             continue;
-        by_freq.insert(std::upper_bound(by_freq.begin(),
-                                        by_freq.end(),
-                                        std::make_pair(t.frequency, kept.size())),
-                       std::make_pair(t.frequency, kept.size()));
+        is_kept[i] = 1;
         kept.push_back(t);
     }
     tones.swap(kept);
