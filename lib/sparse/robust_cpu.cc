@@ -85,18 +85,17 @@ public:
             spread(std::int64_t(d_located.size()),
                    4096,
                    [&](std::int64_t first, std::int64_t last) {
-                       double ur[robust_max_hashes], ui[robust_max_hashes];
                        for (std::int64_t i = first; i < last; ++i) {
                            const int r = int(i / rc.B);
                            const std::int64_t b = i % rc.B;
-                           for (int h = 0; h < rc.hashes; ++h) {
+                           const auto hash = [&](int h, double& re, double& im) {
                                const std::size_t at =
                                    2 * ((std::size_t(r) * rc.hashes + h) * rc.B + b);
-                               ur[h] = d_res[at];
-                               ui[h] = d_res[at + 1];
-                           }
+                               re = d_res[at];
+                               im = d_res[at + 1];
+                           };
                            std::int64_t g;
-                           d_located[i] = robust_locate(rc, ur, ui, b, min_power, g)
+                           d_located[i] = robust_locate(rc, hash, b, min_power, g)
                                               ? std::int64_t(mulmod(d_p.sigma_inv[r],
                                                                     std::uint64_t(g),
                                                                     std::uint64_t(rc.n)))
@@ -149,8 +148,10 @@ public:
                 d_xr[i] = d_nr[i];
                 d_xi[i] = d_ni[i];
             }
-            P = bucket_noise();
         }
+        // The floor the threshold uses, from the final residual (a refine pass moves the
+        // values by a fraction of their noise: the passes in between need no new one).
+        P = bucket_noise();
 
         // The coefficients that stand above the threshold, then tones from their peaks.
         d_bins.clear();

@@ -225,10 +225,9 @@ private:
             launch_robust_round(d_state, round, s);
             launch_robust_noise(d_state, s);
         }
-        for (int pass = 0; pass < p.refine_passes; ++pass) {
+        for (int pass = 0; pass < p.refine_passes; ++pass)
             launch_robust_refine(d_state, s);
-            launch_robust_noise(d_state, s);
-        }
+        launch_robust_noise(d_state, s); // as the CPU: once, from the final residual
         launch_robust_tones(d_state, s);
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
             h_out.get(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, s));

@@ -103,23 +103,49 @@ __global__ void load_kernel(const __grid_constant__ robust_device_state s,
         atomic_max_nonneg(&s.scalars[1], peak);
 }
 
+//! Item i of loops x B as (loop r, bucket b); 32-bit division where it fits (64-bit
+//! division is a long software routine on the GPU).
+__device__ __forceinline__ void
+loop_bucket(long long i, long long B, int& r, long long& b)
+{
+    if (i < (1ll << 32) && B < (1ll << 32)) {
+        const unsigned q = unsigned(i) / unsigned(B);
+        r = int(q);
+        b = (long long)(unsigned(i) - q * unsigned(B));
+    } else {
+        r = int(i / B);
+        b = i % B;
+    }
+}
+
 // The bucket noise P: the median |res|^2 over every robust_noise_stride()-th (loop,
-// bucket) of the unshifted hashes, over ln 2, at least leak_floor x the peak. One block.
+// bucket) of the unshifted hashes, over ln 2, at least leak_floor x the peak. One block
+// of noise_threads.
+constexpr int noise_threads = 1024;
+static_assert(robust_noise_samples % noise_threads == 0, "whole reads per thread");
 static_assert(robust_noise_samples <= block_select_max,
               "the noise samples fit one block");
 
-__global__ void noise_kernel(const __grid_constant__ robust_device_state s)
+__global__ void __launch_bounds__(noise_threads)
+    noise_kernel(const __grid_constant__ robust_device_state s)
 {
     __shared__ float power[robust_noise_samples];
     __shared__ unsigned hist[block_select_bins];
     const long long LB = (long long)s.c.loops * s.c.B;
     const long long stride = robust_noise_stride(LB);
     const int m = int((LB + stride - 1) / stride);
-    for (int i = threadIdx.x; i < m; i += blockDim.x) {
-        const long long j = i * stride;
-        const long long at = (j / s.c.B * s.c.hashes) * s.c.B + j % s.c.B;
-        const double re = s.res[2 * at], im = s.res[2 * at + 1];
-        power[i] = float(re * re + im * im);
+    // Up to 8 strided reads a thread, issued together (they are latency bound).
+#pragma unroll
+    for (int k = 0; k < robust_noise_samples / noise_threads; ++k) {
+        const int i = int(threadIdx.x) + k * noise_threads;
+        if (i < m) {
+            int r;
+            long long b;
+            loop_bucket(i * stride, s.c.B, r, b);
+            const long long at = (long long)r * s.c.hashes * s.c.B + b;
+            const double re = s.res[2 * at], im = s.res[2 * at + 1];
+            power[i] = float(re * re + im * im);
+        }
     }
     __syncthreads();
     const double median = block_select_nonneg(power, m, m / 2, hist);
@@ -157,161 +183,91 @@ __device__ void estimate(const robust_device_state& s,
     g2 = robust_median(eg, L);
 }
 
-/*!
- * robust_locate() for one bucket by a whole warp: the same rounds, votes and scores,
- * with each round's candidates spread over the lanes and each candidate's predicted
- * phase computed directly, in float (the CPU rotates one phasor from candidate to
- * candidate in double, cheap serially but a chain of 64 dependent steps on one lane; a
- * warp of such lanes is bound by double-precision throughput). p_r, p_i: lane h holds
- * the unit phasor of u[h] conj(u[0]). Every lane returns the same answer.
- */
-__device__ bool
-warp_locate(const robust_consts& c, double p_r, double p_i, long long b, long long& g)
-{
-    const int lane = threadIdx.x & 31;
-    const long long base = b * c.nb;
-    double e = 0;
-    double w = 2.0 * c.span0 * double(c.nb);
-    const int half = c.shifts / 2;
-    for (int d = 0; d < c.rounds; ++d) {
-        int count;
-        double step, first;
-        robust_round_candidates(c, d, e, w, count, step, first);
-        // Per shift: its turns at the first candidate and per candidate (double, the
-        // sums reach ~1e9 turns), then each candidate's phase in float: the votes need
-        // ~1e-3 turn.
-        double t0[robust_max_shifts], dt[robust_max_shifts];
-        float mr[robust_max_shifts], mi[robust_max_shifts];
-#pragma unroll
-        for (int i = 0; i < robust_max_shifts; ++i) {
-            const int h = i < c.shifts ? 1 + d * c.shifts + i : 0;
-            t0[i] = dt[i] = 0;
-            if (i < c.shifts)
-                robust_shift_turns(c, d, i, base, first, step, t0[i], dt[i]);
-            mr[i] = float(__shfl_sync(0xffffffffu, p_r, h));
-            mi[i] = float(__shfl_sync(0xffffffffu, p_i, h));
-        }
-        const float vote_cos = float(c.vote_cos);
-        int best = -1;
-        float best_score = -1e30f;
-        for (int q = lane; q < count; q += 32) {
-            float score = 0;
-            int votes = 0;
-#pragma unroll
-            for (int i = 0; i < robust_max_shifts; ++i) {
-                if (i >= c.shifts)
-                    continue;
-                float sn, cs;
-                sincospif(2.0f * float(wrap_turns(t0[i] + double(q) * dt[i])), &sn, &cs);
-                // exp(i pred) conj(exp(i meas))
-                const float z = cs * mr[i] + sn * mi[i];
-                score += z;
-                votes += z > vote_cos ? 1 : 0;
-            }
-            if (votes > half && score > best_score) {
-                best_score = score;
-                best = q;
-            }
-        }
-        // The best over the lanes: the highest score, the lowest candidate on ties (the
-        // CPU's first maximum); a total order, so every lane ends with the same one.
-        for (int o = 16; o > 0; o >>= 1) {
-            const float os = __shfl_xor_sync(0xffffffffu, best_score, o);
-            const int oq = __shfl_xor_sync(0xffffffffu, best, o);
-            if (oq >= 0 &&
-                (best < 0 || os > best_score || (os == best_score && oq < best))) {
-                best = oq;
-                best_score = os;
-            }
-        }
-        if (best < 0)
-            return false;
-        e = first + double(best) * step;
-        w /= c.shrink;
+//! Bucket b of loop r in each hash of the loop, for robust_locate().
+struct device_loop_hashes {
+    const double* res;
+    long long first; //!< (r hashes) B + b: the bucket in the loop's unshifted hash
+    long long B;
+    __device__ void operator()(int h, double& re, double& im) const
+    {
+        const long long at = first + h * B;
+        re = res[2 * at];
+        im = res[2 * at + 1];
     }
-    std::int64_t located;
-    if (!robust_located(c, base, e, located))
-        return false;
-    g = located;
-    return true;
-}
+};
 
-// Lane per (loop, bucket) to test the bucket's power; then the warp locates each of
-// its bright buckets in turn (warp_locate): a few percent of the buckets are bright, so
-// a thread per bucket would leave ~2 lanes of a warp busy through the whole search.
-__global__ void locate_kernel(const __grid_constant__ robust_device_state s, int round)
+// robust_locate(), the same function as the CPU, on a thread per bright (loop, bucket):
+// the block first lists its bright buckets in shared memory, so the location's chain of
+// double-precision operations runs on full warps (a quarter of the buckets or fewer
+// are bright; with a thread per bucket every warp would run it with most lanes idle).
+constexpr int locate_threads = 256;
+
+__global__ void __launch_bounds__(locate_threads)
+    locate_kernel(const __grid_constant__ robust_device_state s, int round)
 {
+    __shared__ long long bright_items[locate_threads];
+    __shared__ int bright_count;
     int* found_at = s.counts + 2;
     int* cand_count = s.counts + 2 + s.rounds + 1;
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i == 0)
         found_at[round] = s.counts[1];
     if (round > 0 && s.counts[1] == found_at[round - 1])
-        return; // the last round found nothing new: nothing changed
+        return; // the last round found nothing new: nothing changed (the whole grid)
+    if (threadIdx.x == 0)
+        bright_count = 0;
+    __syncthreads();
     const long long LB = (long long)s.c.loops * s.c.B;
-    const int lane = threadIdx.x & 31;
     const double min_power = s.locate_eta * s.scalars[0];
-    bool bright = false;
+    bool is_bright = false;
     if (i < LB) {
-        const long long at = (i / s.c.B) * s.c.hashes * s.c.B + i % s.c.B;
+        int r;
+        long long b;
+        loop_bucket(i, s.c.B, r, b);
+        const long long at = (long long)r * s.c.hashes * s.c.B + b;
         const double re = s.res[2 * at], im = s.res[2 * at + 1];
-        bright = re * re + im * im > min_power;
+        is_bright = re * re + im * im > min_power;
     }
-    unsigned todo = __ballot_sync(0xffffffffu, bright);
-    // Statistics for describe(): buckets bright enough to locate (one add per warp), and
-    // located.
-    if (lane == 0 && todo)
-        atomicAdd(&found_at[s.rounds], __popc(todo));
-    const long long warp_first = i - lane;
-    while (todo) {
-        const int src = __ffs(todo) - 1;
-        todo &= todo - 1;
-        const long long item = warp_first + src;
-        const int r = int(item / s.c.B);
-        const long long b = item % s.c.B;
-        double ur = 0, ui = 0;
-        if (lane < s.c.hashes) {
-            const long long at = ((long long)r * s.c.hashes + lane) * s.c.B + b;
-            ur = s.res[2 * at];
-            ui = s.res[2 * at + 1];
+    const unsigned bright = __ballot_sync(0xffffffffu, is_bright);
+    const int lane = int(threadIdx.x & 31);
+    int first = 0;
+    if (lane == 0 && bright) {
+        first = atomicAdd(&bright_count, __popc(bright));
+        // Statistics for describe(): buckets bright enough to locate.
+        atomicAdd(&found_at[s.rounds], __popc(bright));
+    }
+    first = __shfl_sync(0xffffffffu, first, 0);
+    if (is_bright)
+        bright_items[first + __popc(bright & ((1u << lane) - 1u))] = i;
+    __syncthreads();
+    if (int(threadIdx.x) >= bright_count)
+        return;
+    int r;
+    long long b;
+    loop_bucket(bright_items[threadIdx.x], s.c.B, r, b);
+    const device_loop_hashes hash{ s.res, (long long)r * s.c.hashes * s.c.B + b, s.c.B };
+    std::int64_t g;
+    if (!robust_locate(s.c, hash, b, min_power, g))
+        return;
+    atomicAdd(&cand_count[s.rounds], 1);
+    const unsigned long long f =
+        mulmod(s.sigma_inv[r], (unsigned long long)g, (unsigned long long)s.c.n);
+    const unsigned long long slot = table_insert(s.keys, s.table_mask, f);
+    if (slot == ~0ull)
+        return;
+    const unsigned int want = unsigned(round + 1) << 1;
+    unsigned int tag = s.tags[slot];
+    // Accepted before, or already a candidate of this round: nothing to do; rejected in
+    // an earlier round: a candidate again (peeling may have uncovered it).
+    while (!(tag & 1u) && tag < want) {
+        const unsigned int prev = atomicCAS(&s.tags[slot], tag, want);
+        if (prev == tag) {
+            const int at = atomicAdd(&cand_count[round], 1);
+            if (at < s.max_cand)
+                s.cand_slot[at] = (long long)slot;
+            break;
         }
-        const double u0r = __shfl_sync(0xffffffffu, ur, 0);
-        const double u0i = __shfl_sync(0xffffffffu, ui, 0);
-        double p_r = 0, p_i = 0;
-        bool ok = true;
-        if (lane >= 1 && lane < s.c.hashes) {
-            const double re = ur * u0r + ui * u0i;
-            const double im = ui * u0r - ur * u0i;
-            const double mag = sqrt(re * re + im * im);
-            ok = mag > 0;
-            p_r = ok ? re / mag : 0;
-            p_i = ok ? im / mag : 0;
-        }
-        if (!__all_sync(0xffffffffu, ok))
-            continue;
-        long long g;
-        if (!warp_locate(s.c, p_r, p_i, b, g) || lane != 0)
-            continue;
-        atomicAdd(&cand_count[s.rounds], 1);
-        const unsigned long long f =
-            mulmod(s.sigma_inv[r], (unsigned long long)g, (unsigned long long)s.c.n);
-        const unsigned long long slot = table_insert(s.keys, s.table_mask, f);
-        if (slot == ~0ull)
-            continue;
-        const unsigned int want = unsigned(round + 1) << 1;
-        unsigned int tag = s.tags[slot];
-        // Accepted before, or already a candidate of this round: nothing to do; rejected
-        // in an earlier round: a candidate again (peeling may have uncovered it).
-        while (!(tag & 1u) && tag < want) {
-            const unsigned int prev = atomicCAS(&s.tags[slot], tag, want);
-            if (prev == tag) {
-                const int at = atomicAdd(&cand_count[round], 1);
-                if (at < s.max_cand)
-                    s.cand_slot[at] = (long long)slot;
-                break;
-            }
-            tag = prev;
-        }
+        tag = prev;
     }
 }
 
@@ -550,29 +506,18 @@ void launch_robust_hash(const robust_consts& c,
                         void* z,
                         void* stream)
 {
-    const dim3 block(hash_buckets, hash_rows);
-    const dim3 grid(unsigned((c.B + hash_buckets - 1) / hash_buckets),
-                    unsigned(total_hashes));
-    auto st = static_cast<cudaStream_t>(stream);
-    if (staged)
-        hash_kernel<true><<<grid, block, 0, st>>>(hash_window_taps{ c },
-                                                  nullptr,
-                                                  static_cast<const float2*>(staged),
-                                                  taps,
-                                                  walks,
-                                                  window,
-                                                  half_window,
-                                                  static_cast<float2*>(z));
-    else
-        hash_kernel<false>
-            <<<grid, block, 0, st>>>(hash_window_taps{ c },
-                                     reinterpret_cast<const float2* const*>(x_ptr),
-                                     nullptr,
-                                     taps,
-                                     walks,
-                                     window,
-                                     half_window,
-                                     static_cast<float2*>(z));
+    launch_hash(hash_window_taps{ c },
+                c.B,
+                reinterpret_cast<const float2* const*>(x_ptr),
+                static_cast<const float2*>(staged),
+                taps,
+                walks,
+                window,
+                half_window,
+                total_hashes,
+                c.hashes,
+                static_cast<float2*>(z),
+                static_cast<cudaStream_t>(stream));
     check_launch();
 }
 
@@ -588,7 +533,7 @@ void launch_robust_load(const robust_device_state& s, const void* Z, void* strea
 void launch_robust_noise(const robust_device_state& s, void* stream)
 {
     auto st = static_cast<cudaStream_t>(stream);
-    noise_kernel<<<1, 1024, 0, st>>>(s);
+    noise_kernel<<<1, noise_threads, 0, st>>>(s);
     check_launch();
 }
 
@@ -596,7 +541,7 @@ void launch_robust_round(const robust_device_state& s, int round, void* stream)
 {
     auto st = static_cast<cudaStream_t>(stream);
     const long long LB = (long long)s.c.loops * s.c.B;
-    locate_kernel<<<blocks_for(LB, 128), 128, 0, st>>>(s, round);
+    locate_kernel<<<blocks_for(LB, locate_threads), locate_threads, 0, st>>>(s, round);
     check_launch();
     estimate_kernel<<<warp_blocks(s.max_cand, 128), 128, 0, st>>>(s, round);
     check_launch();

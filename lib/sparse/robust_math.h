@@ -22,10 +22,8 @@ namespace gr {
 namespace gpufft {
 namespace detail {
 
-//! Hashes per loop at most: the unshifted one plus rounds x shifts.
+//! Hashes per loop at most: the unshifted one plus one per location round.
 constexpr int robust_max_hashes = 32;
-//! Shifted hashes per location round at most (their state stays in registers).
-constexpr int robust_max_shifts = 4;
 //! Terms of the cosine-sum time windows (Blackman-Harris has four).
 constexpr int robust_window_terms = 4;
 //! The bucket noise is the median over at most this many (loop, bucket) powers of the
@@ -46,16 +44,14 @@ struct robust_consts {
     std::int64_t nb = 0; //!< n / B
     int loops = 0;       //!< independent permutations
     int rounds = 0;      //!< refinement rounds of the location (Dmax)
-    int shifts = 0;      //!< shifted hashes voting in each round (Rloc)
     int cands = 0;       //!< candidate locations per round (t)
-    int hashes = 0;      //!< per loop: 1 + rounds x shifts
-    //! Time offset of each hash of a loop; offset[0] = 0, then round d, shift i at
-    //! 1 + d shifts + i.
+    int hashes = 0;      //!< per loop: 1 + rounds (one shifted hash a round)
+    //! Time offset of each hash of a loop: offset[0] = 0, round d's at 1 + d.
     std::int64_t offset[robust_max_hashes] = {};
     double ghat_scale = 0; //!< of window_response()
     double span0 = 0;      //!< half-width of the first search interval, in buckets
     double shrink = 0;     //!< the interval shrinks by this factor per round
-    double vote_cos = 0;   //!< a shift votes for a candidate when cos(phase error) > this
+    double vote_turns = 0; //!< a shift votes for a candidate within this phase error
     //! Time window a_0 - a_1 cos + a_2 cos 2 - a_3 cos 3 (a_m = 0 past its terms).
     float window_a[robust_window_terms] = {};
     int window_terms = 0; //!< 0: no window
@@ -303,11 +299,10 @@ SFFT_HD void robust_round_candidates(const robust_consts& c,
     }
 }
 
-//! Shift i of round d for a bucket starting at `base`: the predicted phase, in turns,
-//! of its first candidate (t0) and the turn from one candidate to the next (dt).
+//! Round d's shift for a bucket starting at `base`: the predicted phase, in turns, of
+//! its first candidate (t0) and the turn from one candidate to the next (dt).
 SFFT_HD void robust_shift_turns(const robust_consts& c,
                                 int d,
-                                int i,
                                 std::int64_t base,
                                 double first,
                                 double step,
@@ -315,7 +310,7 @@ SFFT_HD void robust_shift_turns(const robust_consts& c,
                                 double& dt)
 {
     const std::uint64_t n = std::uint64_t(c.n);
-    const std::uint64_t a = std::uint64_t(c.offset[1 + d * c.shifts + i]);
+    const std::uint64_t a = std::uint64_t(c.offset[1 + d]);
     t0 = double(mulmod(a, std::uint64_t(base), n)) / double(n) +
          double(a) * first / double(n);
     dt = double(a) * step / double(n);
@@ -335,97 +330,81 @@ robust_located(const robust_consts& c, std::int64_t base, double e, std::int64_t
     return true;
 }
 
+//! Candidate q of a round if its phase error |y0 + q dt| (turns, wrapped) is below
+//! `err`: then it becomes `best` and its error the new `err`.
+SFFT_HD void robust_try_candidate(
+    std::int64_t q, int count, double y0, double dt, int& best, double& err)
+{
+    if (q < 0 || q >= count)
+        return;
+    const double e = fabs(wrap_turns(y0 + double(q) * dt));
+    if (e < err) {
+        err = e;
+        best = int(q);
+    }
+}
+
 /*!
- * LocateSignal/LocateInner for one bucket of one loop. u: the bucket in each hash of the
- * loop (u[0] unshifted; u[h] with time offset offset[h]); u[h] conj(u[0]) turns by
- * g offset[h] / n for a tone at permuted frequency g. Each round searches `cands`
- * candidates spread over the current interval; every shift votes for the candidates
- * its measured phase agrees with (within acos(vote_cos)), a candidate needs more than
- * half the votes, and the best-scoring one (sum of cos(phase error), i.e. the votes
- * weighted by how well they agree) becomes the centre of the next interval, `shrink`
- * times narrower. The shifts of a round are drawn so the phase turns by at most one
- * turn across the interval, so no alias competes. Returns false when no candidate wins
- * a round, the bucket is below min_power, or the location lies in a neighbour's bucket
- * (which reports it).
+ * The candidate of a round whose predicted phase y0 + q dt (turns, q = 0..count-1) is
+ * nearest the measured one, 0, when that error is below `tol` turns (the shift's vote),
+ * else -1; the lowest q on ties. The planner draws each shift so the predicted phase
+ * turns by less than one turn across the round's candidates, so the nearest is next to
+ * where y0 + q dt crosses an integer, or at an end: a few candidates are tried, not all.
  */
+SFFT_HD int robust_nearest_candidate(double y0, double dt, int count, double tol)
+{
+    int best = -1;
+    double err = tol;
+    robust_try_candidate(0, count, y0, dt, best, err);
+    const double y_end = y0 + double(count - 1) * dt;
+    for (double m = ceil(y0); m <= y_end; m += 1.0) {
+        const std::int64_t q = std::int64_t(floor((m - y0) / dt));
+        robust_try_candidate(q, count, y0, dt, best, err);
+        robust_try_candidate(q + 1, count, y0, dt, best, err);
+    }
+    robust_try_candidate(count - 1, count, y0, dt, best, err);
+    return best;
+}
+
+/*!
+ * LocateSignal/LocateInner for one bucket b of one loop. hash(h, re, im) gives the bucket
+ * in hash h of the loop (h = 0 unshifted; h = 1 + d shifted by offset[1 + d] for round
+ * d); u[h] conj(u[0]) turns by g offset[h] / n for a tone at permuted frequency g. Each
+ * round spreads `cands` candidates over the current interval; its shift votes for those
+ * whose predicted phase agrees with the measured one within vote_turns, and the best
+ * (the nearest in phase) centres the next interval, `shrink` times narrower; the last
+ * round tests integers. With one shift a round the paper's vote and score pick the
+ * candidate nearest in phase, found in closed form (robust_nearest_candidate). Returns
+ * false when no candidate wins a round, the bucket is below min_power, or the location
+ * lies in a neighbour's bucket (which reports it).
+ */
+template <typename Hash>
 SFFT_HD bool robust_locate(const robust_consts& c,
-                           const double* ur,
-                           const double* ui,
+                           const Hash& hash,
                            std::int64_t b,
                            double min_power,
                            std::int64_t& g)
 {
-    const double m0 = ur[0] * ur[0] + ui[0] * ui[0];
-    if (!(m0 > min_power))
+    double u0r, u0i;
+    hash(0, u0r, u0i);
+    if (!(u0r * u0r + u0i * u0i > min_power))
         return false;
     const std::int64_t base = b * c.nb;
-    // Unit phasors of u[h] conj(u[0]).
-    double pr[robust_max_hashes], pi_[robust_max_hashes];
-    for (int h = 1; h < c.hashes; ++h) {
-        const double re = ur[h] * ur[0] + ui[h] * ui[0];
-        const double im = ui[h] * ur[0] - ur[h] * ui[0];
-        const double mag = sqrt(re * re + im * im);
-        if (!(mag > 0))
-            return false;
-        pr[h] = re / mag;
-        pi_[h] = im / mag;
-    }
     double e = 0; // centre of the interval, frequencies from the bucket's centre
     double w = 2.0 * c.span0 * double(c.nb);
-    const int half = c.shifts / 2;
     for (int d = 0; d < c.rounds; ++d) {
+        double ur, ui;
+        hash(1 + d, ur, ui);
+        const double re = ur * u0r + ui * u0i;
+        const double im = ui * u0r - ur * u0i;
+        if (!(re * re + im * im > 0))
+            return false;
+        const double measured = atan2(im, re) * 0.15915494309189533577;
         int count;
-        double step, first;
+        double step, first, t0, dt;
         robust_round_candidates(c, d, e, w, count, step, first);
-        // Per shift: the phasor of (predicted - measured) at the first candidate, and
-        // its rotation per candidate; fixed-size, unrolled, so they stay in registers.
-        double zr[robust_max_shifts], zi[robust_max_shifts];
-        double rr[robust_max_shifts], ri[robust_max_shifts];
-#pragma unroll
-        for (int i = 0; i < robust_max_shifts; ++i) {
-            zr[i] = zi[i] = ri[i] = 0;
-            rr[i] = 1;
-            if (i >= c.shifts)
-                continue;
-            const int h = 1 + d * c.shifts + i;
-            double turns, per_step;
-            robust_shift_turns(c, d, i, base, first, step, turns, per_step);
-            double cr, ci;
-#ifdef __CUDA_ARCH__
-            sincospi(2.0 * wrap_turns(turns), &ci, &cr);
-            sincospi(2.0 * wrap_turns(per_step), &ri[i], &rr[i]);
-#else
-            const double t = 6.283185307179586476925 * wrap_turns(turns);
-            cr = std::cos(t);
-            ci = std::sin(t);
-            const double u = 6.283185307179586476925 * wrap_turns(per_step);
-            rr[i] = std::cos(u);
-            ri[i] = std::sin(u);
-#endif
-            // exp(i pred) conj(exp(i meas))
-            zr[i] = cr * pr[h] + ci * pi_[h];
-            zi[i] = ci * pr[h] - cr * pi_[h];
-        }
-        int best = -1;
-        double best_score = -1e300;
-        for (int q = 0; q < count; ++q) {
-            double score = 0;
-            int votes = 0;
-#pragma unroll
-            for (int i = 0; i < robust_max_shifts; ++i) {
-                if (i < c.shifts) {
-                    score += zr[i];
-                    votes += zr[i] > c.vote_cos ? 1 : 0;
-                }
-                const double nr = zr[i] * rr[i] - zi[i] * ri[i];
-                zi[i] = zr[i] * ri[i] + zi[i] * rr[i];
-                zr[i] = nr;
-            }
-            if (votes > half && score > best_score) {
-                best_score = score;
-                best = q;
-            }
-        }
+        robust_shift_turns(c, d, base, first, step, t0, dt);
+        const int best = robust_nearest_candidate(t0 - measured, dt, count, c.vote_turns);
         if (best < 0)
             return false;
         e = first + double(best) * step;

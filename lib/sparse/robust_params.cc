@@ -26,13 +26,12 @@ namespace {
 // each edge), truncated at 4 of them (leakage e^-8, below any noise floor a bucket sees).
 constexpr double filter_beta = 1.0;
 constexpr double filter_sigmas = 4.0;
-// Location: shifts per round (Rloc), candidates per round (t), independent loops. One
-// shift a round: a round of R shifts narrows the interval by a factor that grows as
+// Location: one shifted hash a round (the paper's Rloc = 1), candidates per round (t),
+// independent loops. R shifts a round narrow its interval by a factor that grows only as
 // sqrt(R) (the noise averages), so per hash read one shift gains the most (~1.7 bits
 // against ~0.9 for three). What the vote of several shifts adds, rejecting a phase
 // pulled by a colliding tone, the three loops and the outer rounds give too: a bucket
 // one loop mislocates is located in another.
-constexpr int default_shifts = 1; // at most robust_max_shifts
 constexpr int candidates = 64;
 constexpr int default_robust_loops = 3;
 // Outer rounds of locate / estimate / subtract (peeling on the hashes' residual).
@@ -183,7 +182,6 @@ void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend
     p.c.B = B; // the sample walks and the dense-or-sparse rule read these
     p.c.nb = rc.nb;
     rc.loops = o.loops ? o.loops : default_robust_loops;
-    rc.shifts = default_shifts;
     rc.cands = candidates;
     p.window_sigma = filter_beta * double(B);
     p.half_window = std::int64_t(std::ceil(filter_sigmas * p.window_sigma));
@@ -211,14 +209,14 @@ void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend
     }
 
     // Location rounds. The phase of u[h] conj(u[0]) of the weakest tone's bucket has a
-    // noise of 1 / (2 pi sqrt(rho)) turns (rho its bucket SNR); averaged over the shifts
-    // a round pins the location to sigma_e = w sigma_c / (0.72 sqrt(R)) of an interval w
+    // noise of 1 / (2 pi sqrt(rho)) turns (rho its bucket SNR); a round's shift pins
+    // the location to sigma_e = w sigma_c / 0.72 of an interval w
     // whose phase turns by 0.5..0.95 across it. The next interval keeps +-4.5 sigma_e,
     // the last one must give an integer: +-4.5 sigma_e < 0.5.
     const double rho_db = peak_db - 10.0 * std::log10(double(rc.nb)) - edge_loss_db;
     const double rho = std::pow(10.0, std::max(rho_db, need_db - 3.0) / 10.0);
     const double sigma_c = 1.0 / (2.0 * M_PI * std::sqrt(rho));
-    const double per_round = 0.72 * std::sqrt(double(rc.shifts)) / sigma_c;
+    const double per_round = 0.72 / sigma_c;
     const double shrink = std::clamp(per_round / 9.0, 2.0, double(candidates) / 4.0);
     const double last_width = std::clamp(per_round * 0.11, 4.0, double(candidates) / 2.0);
     rc.span0 = 0.75;
@@ -226,30 +224,27 @@ void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend
     int rounds = 1;
     if (w0 > last_width)
         rounds += int(std::ceil(std::log(w0 / last_width) / std::log(shrink) - 1e-9));
-    if (1 + rounds * rc.shifts > robust_max_hashes)
+    if (1 + rounds > robust_max_hashes)
         bad("n, min_snr_db: locating a tone in a bucket of " + std::to_string(rc.nb) +
             " frequencies at this SNR needs " + std::to_string(rounds) +
             " rounds, more than the " + std::to_string(robust_max_hashes) +
             " hashes a loop can hold; ask for a higher min_snr_db");
     rc.rounds = rounds;
     rc.shrink = rounds > 1 ? std::pow(w0 / last_width, 1.0 / double(rounds - 1)) : 1.0;
-    rc.hashes = 1 + rounds * rc.shifts;
+    rc.hashes = 1 + rounds;
     // A shift votes when its phase error is within 4 sigma_c plus half a candidate step.
-    const double tol = std::min(0.25, 4.0 * sigma_c + 0.5 / std::max(4.0, last_width));
-    rc.vote_cos = std::cos(2.0 * M_PI * tol);
+    rc.vote_turns = std::min(0.25, 4.0 * sigma_c + 0.5 / std::max(4.0, last_width));
 
-    // Shifts: round d's interval is w0 / shrink^d wide; its shifts turn the phase by
+    // Shifts: round d's interval is w0 / shrink^d wide; its shift turns the phase by
     // 0.5..0.95 turn across it.
     std::uint64_t s = p.seed ^ 0x6a09e667f3bcc909ull;
     rc.offset[0] = 0;
     double w = w0;
     for (int d = 0; d < rounds; ++d) {
         const double width = d == rounds - 1 ? std::ceil(w) + 1.0 : w;
-        for (int i = 0; i < rc.shifts; ++i) {
-            const double u = 0.5 + 0.45 * double(splitmix64(s) >> 11) * 0x1p-53;
-            rc.offset[1 + d * rc.shifts + i] = std::max<std::int64_t>(
-                1, std::int64_t(std::floor(u * double(n) / width)));
-        }
+        const double u = 0.5 + 0.45 * double(splitmix64(s) >> 11) * 0x1p-53;
+        rc.offset[1 + d] =
+            std::max<std::int64_t>(1, std::int64_t(std::floor(u * double(n) / width)));
         w /= rc.shrink;
     }
     // The last round searches the integers of its interval only.
@@ -299,9 +294,9 @@ std::string describe_robust(const sparse_params& p)
         return os.str();
     }
     const auto& rc = p.rc;
-    os << "B=" << rc.B << " loops=" << rc.loops << " rounds=" << rc.rounds
-       << " shifts=" << rc.shifts << " (shrink " << rc.shrink << ") window=" << p.window
-       << " samples_read=" << p.samples_read() << " seed=" << p.seed;
+    os << "B=" << rc.B << " loops=" << rc.loops << " rounds=" << rc.rounds << " (shrink "
+       << rc.shrink << ") window=" << p.window << " samples_read=" << p.samples_read()
+       << " seed=" << p.seed;
     return os.str();
 }
 

@@ -190,30 +190,18 @@ void launch_sparse_hash(const sparse_device_state& s, bool staged, void* stream)
     const auto& c = s.c;
     auto st = static_cast<cudaStream_t>(stream);
     const int H = c.loops * c.levels;
-    const dim3 hblock(hash_buckets, hash_rows);
-    const dim3 hgrid(unsigned((c.B + hash_buckets - 1) / hash_buckets), unsigned(H));
-    auto* z = reinterpret_cast<float2*>(s.z);
-    const hash_plain_taps t{ c.n, c.B };
-    if (!staged)
-        hash_kernel<false>
-            <<<hgrid, hblock, 0, st>>>(t,
-                                       reinterpret_cast<const float2* const*>(s.x_ptr),
-                                       nullptr,
-                                       s.taps,
-                                       s.walks,
-                                       s.window,
-                                       s.half_window,
-                                       z);
-    else
-        hash_kernel<true>
-            <<<hgrid, hblock, 0, st>>>(t,
-                                       nullptr,
-                                       reinterpret_cast<const float2*>(s.staged),
-                                       s.taps,
-                                       s.walks,
-                                       s.window,
-                                       s.half_window,
-                                       z);
+    launch_hash(hash_plain_taps{ c.n, c.B },
+                c.B,
+                reinterpret_cast<const float2* const*>(s.x_ptr),
+                staged ? reinterpret_cast<const float2*>(s.staged) : nullptr,
+                s.taps,
+                s.walks,
+                s.window,
+                s.half_window,
+                H,
+                c.levels,
+                reinterpret_cast<float2*>(s.z),
+                st);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 
