@@ -128,7 +128,8 @@ public:
                     nullptr,
                     d_f.size() - first_new,
                     -1.0);
-            P = bucket_noise();
+            if (round + 1 < d_p.outer_rounds) // the refine passes do not read it
+                P = bucket_noise();
         }
 
         // EstimateValues on the final residual: every value again as the median over
@@ -149,8 +150,8 @@ public:
                 d_xi[i] = d_ni[i];
             }
         }
-        // The floor the threshold uses, from the final residual (a refine pass moves the
-        // values by a fraction of their noise: the passes in between need no new one).
+        // The floor the threshold uses, from the final residual (the refine passes read
+        // no noise).
         P = bucket_noise();
 
         // The coefficients that stand above the threshold, then tones from their peaks.

@@ -223,7 +223,8 @@ private:
         launch_robust_noise(d_state, s);
         for (int round = 0; round < p.outer_rounds; ++round) {
             launch_robust_round(d_state, round, s);
-            launch_robust_noise(d_state, s);
+            if (round + 1 < p.outer_rounds) // as the CPU: the refine passes read none
+                launch_robust_noise(d_state, s);
         }
         for (int pass = 0; pass < p.refine_passes; ++pass)
             launch_robust_refine(d_state, s);

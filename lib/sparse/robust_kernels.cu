@@ -196,55 +196,15 @@ struct device_loop_hashes {
     }
 };
 
-// robust_locate(), the same function as the CPU, on a thread per bright (loop, bucket):
-// the block first lists its bright buckets in shared memory, so the location's chain of
-// double-precision operations runs on full warps (a quarter of the buckets or fewer
-// are bright; with a thread per bucket every warp would run it with most lanes idle).
-constexpr int locate_threads = 256;
-
-__global__ void __launch_bounds__(locate_threads)
-    locate_kernel(const __grid_constant__ robust_device_state s, int round)
+// Locates bright item i (loop, bucket) and enters a new frequency as a candidate of
+// this round.
+__device__ void
+locate_bright(const robust_device_state& s, int round, long long i, double min_power)
 {
-    __shared__ long long bright_items[locate_threads];
-    __shared__ int bright_count;
-    int* found_at = s.counts + 2;
     int* cand_count = s.counts + 2 + s.rounds + 1;
-    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (i == 0)
-        found_at[round] = s.counts[1];
-    if (round > 0 && s.counts[1] == found_at[round - 1])
-        return; // the last round found nothing new: nothing changed (the whole grid)
-    if (threadIdx.x == 0)
-        bright_count = 0;
-    __syncthreads();
-    const long long LB = (long long)s.c.loops * s.c.B;
-    const double min_power = s.locate_eta * s.scalars[0];
-    bool is_bright = false;
-    if (i < LB) {
-        int r;
-        long long b;
-        loop_bucket(i, s.c.B, r, b);
-        const long long at = (long long)r * s.c.hashes * s.c.B + b;
-        const double re = s.res[2 * at], im = s.res[2 * at + 1];
-        is_bright = re * re + im * im > min_power;
-    }
-    const unsigned bright = __ballot_sync(0xffffffffu, is_bright);
-    const int lane = int(threadIdx.x & 31);
-    int first = 0;
-    if (lane == 0 && bright) {
-        first = atomicAdd(&bright_count, __popc(bright));
-        // Statistics for describe(): buckets bright enough to locate.
-        atomicAdd(&found_at[s.rounds], __popc(bright));
-    }
-    first = __shfl_sync(0xffffffffu, first, 0);
-    if (is_bright)
-        bright_items[first + __popc(bright & ((1u << lane) - 1u))] = i;
-    __syncthreads();
-    if (int(threadIdx.x) >= bright_count)
-        return;
     int r;
     long long b;
-    loop_bucket(bright_items[threadIdx.x], s.c.B, r, b);
+    loop_bucket(i, s.c.B, r, b);
     const device_loop_hashes hash{ s.res, (long long)r * s.c.hashes * s.c.B + b, s.c.B };
     std::int64_t g;
     if (!robust_locate(s.c, hash, b, min_power, g))
@@ -269,6 +229,63 @@ __global__ void __launch_bounds__(locate_threads)
         }
         tag = prev;
     }
+}
+
+// robust_locate(), the same function as the CPU, on a thread per bright (loop, bucket):
+// the block first lists the bright ones of its locate_per_thread x locate_threads
+// buckets in shared memory, so the location's chain of double-precision operations runs
+// on full warps (a quarter of the buckets or fewer are bright), and the blocks of a call
+// fit the GPU at once (the call is as long as one block's chain).
+constexpr int locate_threads = 256;
+constexpr int locate_per_thread = 2;
+
+__global__ void __launch_bounds__(locate_threads)
+    locate_kernel(const __grid_constant__ robust_device_state s, int round)
+{
+    constexpr int span = locate_threads * locate_per_thread;
+    __shared__ int bright_items[span]; // offsets in the block's span
+    __shared__ int bright_count;
+    int* found_at = s.counts + 2;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        found_at[round] = s.counts[1];
+    if (round > 0 && s.counts[1] == found_at[round - 1])
+        return; // the last round found nothing new: nothing changed (the whole grid)
+    if (threadIdx.x == 0)
+        bright_count = 0;
+    __syncthreads();
+    const long long LB = (long long)s.c.loops * s.c.B;
+    const long long block_first = (long long)blockIdx.x * span;
+    const double min_power = s.locate_eta * s.scalars[0];
+    const int lane = int(threadIdx.x & 31);
+    int bright_total = 0;
+#pragma unroll
+    for (int k = 0; k < locate_per_thread; ++k) {
+        const int offset = k * locate_threads + int(threadIdx.x);
+        const long long i = block_first + offset;
+        bool is_bright = false;
+        if (i < LB) {
+            int r;
+            long long b;
+            loop_bucket(i, s.c.B, r, b);
+            const long long at = (long long)r * s.c.hashes * s.c.B + b;
+            const double re = s.res[2 * at], im = s.res[2 * at + 1];
+            is_bright = re * re + im * im > min_power;
+        }
+        const unsigned bright = __ballot_sync(0xffffffffu, is_bright);
+        int first = 0;
+        if (lane == 0 && bright)
+            first = atomicAdd(&bright_count, __popc(bright));
+        first = __shfl_sync(0xffffffffu, first, 0);
+        if (is_bright)
+            bright_items[first + __popc(bright & ((1u << lane) - 1u))] = offset;
+        bright_total += __popc(bright);
+    }
+    // Statistics for describe(): buckets bright enough to locate.
+    if (lane == 0 && bright_total)
+        atomicAdd(&found_at[s.rounds], bright_total);
+    __syncthreads();
+    for (int j = int(threadIdx.x); j < bright_count; j += locate_threads)
+        locate_bright(s, round, block_first + bright_items[j], min_power);
 }
 
 // A warp per candidate (estimate() splits its sums over the lanes), the warps striding
@@ -473,26 +490,44 @@ __global__ void fit_kernel(const __grid_constant__ robust_device_state s)
     }
 }
 
+// Clears the per-call state in one launch (a memset node each would cost a graph node
+// apiece): the frequency table, the counters and the whole result block, unused tone
+// slots included (the host copies all of it).
+__global__ void reset_kernel(const __grid_constant__ robust_device_state s)
+{
+    static_assert(sizeof(robust_device_header) % sizeof(unsigned) == 0 &&
+                      sizeof(robust_device_tone) % sizeof(unsigned) == 0,
+                  "the result block is cleared in words");
+    const long long slots = (long long)s.table_mask + 1;
+    const long long result_words = (long long)(sizeof(robust_device_header) +
+                                               s.tone_cap * sizeof(robust_device_tone)) /
+                                   sizeof(unsigned);
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    const long long first = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    for (long long i = first; i < slots; i += stride) {
+        s.keys[i] = ~0ull;
+        s.tags[i] = 0;
+        s.slot_found[i] = -1;
+    }
+    auto* result = reinterpret_cast<unsigned*>(s.header);
+    for (long long i = first; i < result_words; i += stride)
+        result[i] = 0;
+    for (long long i = first; i < robust_count_slots(s.rounds); i += stride)
+        s.counts[i] = 0;
+    if (first < 2)
+        s.scalars[first] = 0;
+}
+
 } // namespace
 
 void launch_robust_reset(const robust_device_state& s, void* stream)
 {
-    auto st = static_cast<cudaStream_t>(stream);
-    GPUFFT_CUDA_CHECK(cudaMemsetAsync(
-        s.keys, 0xff, (s.table_mask + 1) * sizeof(unsigned long long), st));
-    GPUFFT_CUDA_CHECK(
-        cudaMemsetAsync(s.tags, 0, (s.table_mask + 1) * sizeof(unsigned int), st));
-    GPUFFT_CUDA_CHECK(
-        cudaMemsetAsync(s.slot_found, 0xff, (s.table_mask + 1) * sizeof(int), st));
-    GPUFFT_CUDA_CHECK(
-        cudaMemsetAsync(s.counts, 0, sizeof(int) * robust_count_slots(s.rounds), st));
-    GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.scalars, 0, 2 * sizeof(double), st));
-    // The whole result block, unused tone slots included: the host copies all of it.
-    GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.header,
-                                      0,
-                                      sizeof(robust_device_header) +
-                                          s.tone_cap * sizeof(robust_device_tone),
-                                      st));
+    const long long slots = (long long)s.table_mask + 1;
+    reset_kernel<<<blocks_for(slots, 256) < 1024 ? blocks_for(slots, 256) : 1024,
+                   256,
+                   0,
+                   static_cast<cudaStream_t>(stream)>>>(s);
+    check_launch();
 }
 
 void launch_robust_hash(const robust_consts& c,
@@ -541,7 +576,10 @@ void launch_robust_round(const robust_device_state& s, int round, void* stream)
 {
     auto st = static_cast<cudaStream_t>(stream);
     const long long LB = (long long)s.c.loops * s.c.B;
-    locate_kernel<<<blocks_for(LB, locate_threads), locate_threads, 0, st>>>(s, round);
+    locate_kernel<<<blocks_for(LB, locate_threads * locate_per_thread),
+                    locate_threads,
+                    0,
+                    st>>>(s, round);
     check_launch();
     estimate_kernel<<<warp_blocks(s.max_cand, 128), 128, 0, st>>>(s, round);
     check_launch();

@@ -390,16 +390,28 @@ SFFT_HD bool robust_locate(const robust_consts& c,
     if (!(u0r * u0r + u0i * u0i > min_power))
         return false;
     const std::int64_t base = b * c.nb;
-    double e = 0; // centre of the interval, frequencies from the bucket's centre
-    double w = 2.0 * c.span0 * double(c.nb);
-    for (int d = 0; d < c.rounds; ++d) {
+    // Round d's measured phase in turns (false when u[1 + d] conj(u[0]) is 0). It does
+    // not depend on the location so far, so round d + 1's is read and computed while
+    // round d searches.
+    const auto measured_turns = [&](int d, double& turns) {
         double ur, ui;
         hash(1 + d, ur, ui);
         const double re = ur * u0r + ui * u0i;
         const double im = ui * u0r - ur * u0i;
-        if (!(re * re + im * im > 0))
+        turns = atan2(im, re) * 0.15915494309189533577;
+        return re * re + im * im > 0;
+    };
+    double next = 0;
+    bool next_ok = c.rounds > 0 && measured_turns(0, next);
+    double e = 0; // centre of the interval, frequencies from the bucket's centre
+    double w = 2.0 * c.span0 * double(c.nb);
+    for (int d = 0; d < c.rounds; ++d) {
+        const double measured = next;
+        const bool ok = next_ok;
+        if (d + 1 < c.rounds)
+            next_ok = measured_turns(d + 1, next);
+        if (!ok)
             return false;
-        const double measured = atan2(im, re) * 0.15915494309189533577;
         int count;
         double step, first, t0, dt;
         robust_round_candidates(c, d, e, w, count, step, first);
