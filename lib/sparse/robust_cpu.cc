@@ -311,24 +311,18 @@ private:
     void add(int r, std::int64_t f, double xr, double xi)
     {
         const auto& rc = d_p.rc;
-        {
-            const std::int64_t g =
-                std::int64_t(mulmod(d_p.sigma[r], std::uint64_t(f), std::uint64_t(rc.n)));
-            std::int64_t bf, bc;
-            floor_ceil_buckets(rc, g, bf, bc);
-            for (int db = -1; db <= 2; ++db) {
-                const std::int64_t b = ((bf + db) % rc.B + rc.B) % rc.B;
-                for (int h = 0; h < rc.hashes; ++h) {
-                    double ur, ui;
-                    robust_response(
-                        rc, f, g, b, std::uint64_t(rc.offset[h]), d_p.tau[r], ur, ui);
-                    const std::size_t at =
-                        2 * ((std::size_t(r) * rc.hashes + h) * rc.B + b);
-                    d_res[at] += xr * ur - xi * ui;
-                    d_res[at + 1] += xr * ui + xi * ur;
-                }
-            }
-        }
+        robust_add_coefficient(rc,
+                               f,
+                               d_p.sigma[r],
+                               d_p.tau[r],
+                               xr,
+                               xi,
+                               [&](int h, std::int64_t b, double dr, double di) {
+                                   const std::size_t at =
+                                       2 * ((std::size_t(r) * rc.hashes + h) * rc.B + b);
+                                   d_res[at] += dr;
+                                   d_res[at + 1] += di;
+                               });
     }
 
     sparse_params d_p;

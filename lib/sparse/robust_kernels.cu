@@ -317,26 +317,32 @@ __global__ void estimate_kernel(const __grid_constant__ robust_device_state s, i
     }
 }
 
-// Adds (delta_r, delta_i) of coefficient i to every hash of loop r (its floor and ceil
-// buckets and one more on each side).
+//! Adds (dr, di) at bucket b of hash h of loop r, for robust_add_coefficient().
+struct device_loop_add {
+    double* res;
+    long long first; //!< r hashes B: the loop's first hash
+    long long B;
+    __device__ void operator()(int h, long long b, double dr, double di) const
+    {
+        const long long at = first + h * B + b;
+        atomicAdd(&res[2 * at], dr);
+        atomicAdd(&res[2 * at + 1], di);
+    }
+};
+
+// Adds (dr, di) of coefficient f to every hash of loop r (its floor and ceil buckets
+// and one more on each side).
 __device__ void
 add_coefficient(const robust_device_state& s, long long f, int r, double dr, double di)
 {
-    const long long g =
-        (long long)mulmod(s.sigma[r], (unsigned long long)f, (unsigned long long)s.c.n);
-    std::int64_t bf, bc;
-    floor_ceil_buckets(s.c, g, bf, bc);
-    for (int db = -1; db <= 2; ++db) {
-        const long long b = ((bf + db) % s.c.B + s.c.B) % s.c.B;
-        for (int h = 0; h < s.c.hashes; ++h) {
-            double ur, ui;
-            robust_response(
-                s.c, f, g, b, (unsigned long long)s.c.offset[h], s.tau[r], ur, ui);
-            const long long at = ((long long)r * s.c.hashes + h) * s.c.B + b;
-            atomicAdd(&s.res[2 * at], dr * ur - di * ui);
-            atomicAdd(&s.res[2 * at + 1], dr * ui + di * ur);
-        }
-    }
+    robust_add_coefficient(
+        s.c,
+        f,
+        s.sigma[r],
+        s.tau[r],
+        dr,
+        di,
+        device_loop_add{ s.res, (long long)r * s.c.hashes * s.c.B, s.c.B });
 }
 
 __global__ void subtract_kernel(const __grid_constant__ robust_device_state s, int round)

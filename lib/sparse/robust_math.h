@@ -446,6 +446,29 @@ SFFT_HD double robust_offset(const robust_consts& c, std::int64_t b, std::int64_
     return double(d) / double(c.nb);
 }
 
+//! robust_response()'s phase, exp(2 pi i (g a + f tau) / n): the same in every bucket.
+SFFT_HD void robust_response_phase(const robust_consts& c,
+                                   std::int64_t f,
+                                   std::int64_t g,
+                                   std::uint64_t a,
+                                   std::uint64_t tau,
+                                   double& cr,
+                                   double& ci)
+{
+    const std::uint64_t n = std::uint64_t(c.n);
+    std::uint64_t u = mulmod(std::uint64_t(g), a, n) + mulmod(std::uint64_t(f), tau, n);
+    if (u >= n)
+        u -= n;
+    unit_phasor(u, c.n, cr, ci);
+}
+
+//! robust_response()'s weight in bucket b, Ghat(D) / n: the same in every hash.
+SFFT_HD double
+robust_response_weight(const robust_consts& c, std::int64_t b, std::int64_t g)
+{
+    return window_response(robust_offset(c, b, g), c.ghat_scale) / double(c.n);
+}
+
 /*!
  * What a unit coefficient at f (permuted g) contributes to bucket b of the hash with time
  * offset a of a loop (tau): exp(2 pi i (g a + f tau) / n) Ghat(D) / n.
@@ -459,15 +482,46 @@ SFFT_HD void robust_response(const robust_consts& c,
                              double& zr,
                              double& zi)
 {
-    const std::uint64_t n = std::uint64_t(c.n);
-    std::uint64_t u = mulmod(std::uint64_t(g), a, n) + mulmod(std::uint64_t(f), tau, n);
-    if (u >= n)
-        u -= n;
     double cr, ci;
-    unit_phasor(u, c.n, cr, ci);
-    const double w = window_response(robust_offset(c, b, g), c.ghat_scale) / double(c.n);
+    robust_response_phase(c, f, g, a, tau, cr, ci);
+    const double w = robust_response_weight(c, b, g);
     zr = cr * w;
     zi = ci * w;
+}
+
+/*!
+ * Adds the coefficient (f, x) to every hash of one loop (sigma, tau) in the buckets it
+ * reaches, its floor and ceil buckets and one more on each side:
+ * add(h, b, dr, di) adds (dr, di) to bucket b of hash h. The phase is worked out once
+ * per hash and the weight once per bucket (robust_response() is their product).
+ */
+template <typename Add>
+SFFT_HD void robust_add_coefficient(const robust_consts& c,
+                                    std::int64_t f,
+                                    std::uint64_t sigma,
+                                    std::uint64_t tau,
+                                    double xr,
+                                    double xi,
+                                    const Add& add)
+{
+    const std::int64_t g =
+        std::int64_t(mulmod(sigma, std::uint64_t(f), std::uint64_t(c.n)));
+    std::int64_t bf, bc;
+    floor_ceil_buckets(c, g, bf, bc);
+    std::int64_t b[4];
+    double w[4];
+    for (int k = 0; k < 4; ++k) {
+        b[k] = ((bf + k - 1) % c.B + c.B) % c.B;
+        w[k] = robust_response_weight(c, b[k], g);
+    }
+    for (int h = 0; h < c.hashes; ++h) {
+        double cr, ci;
+        robust_response_phase(c, f, g, std::uint64_t(c.offset[h]), tau, cr, ci);
+        for (int k = 0; k < 4; ++k) {
+            const double ur = cr * w[k], ui = ci * w[k];
+            add(h, b[k], xr * ur - xi * ui, xr * ui + xi * ur);
+        }
+    }
 }
 
 /*!
