@@ -38,10 +38,16 @@ double read_tones(const unsigned char* block, int cap, robust_frame& out)
     const auto* t =
         reinterpret_cast<const robust_device_tone*>(block + sizeof(robust_device_header));
     const int count = std::min(hdr->tones, cap);
+    out.ordered = hdr->ordered != 0;
     out.tones.resize(count);
+    out.near.resize(out.ordered ? count : 0);
     for (int i = 0; i < count; ++i) {
         out.tones[i].frequency = t[i].frequency;
         out.tones[i].amplitude = std::complex<double>(t[i].re, t[i].im);
+        if (out.ordered) {
+            out.tones[i].snr_db = t[i].snr_db;
+            out.near[i] = t[i].near ? 1 : 0;
+        }
     }
     return hdr->noise;
 }
@@ -230,6 +236,13 @@ private:
             launch_robust_refine(d_state, s);
         launch_robust_noise(d_state, s); // as the CPU: once, from the final residual
         launch_robust_tones(d_state, s);
+        // snr_db over the noise of one bin: n P / (taps_power window_power).
+        launch_robust_order(d_state.header,
+                            d_state.tones,
+                            d_tone_cap,
+                            p.rc.n,
+                            double(p.rc.n) / (p.taps_power * p.window_power),
+                            s);
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
             h_out.get(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, s));
     }
@@ -341,6 +354,12 @@ public:
                                 s);
             d_fft.execute_async(d_xw.get(), d_X.get(), s);
             launch_dense_tones(d_state, s);
+            launch_robust_order(d_state.header,
+                                d_state.tones,
+                                d_tone_cap,
+                                d_p.rc.n,
+                                1.0 / d_p.window_power,
+                                s);
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
                 h_out.get(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, s));
         });

@@ -24,16 +24,19 @@ namespace detail {
 struct robust_device_tone {
     double frequency;
     double re, im;
+    double snr_db; //!< set by launch_robust_order()
+    int near;      //!< another tone within robust_tone_reach bins (launch_robust_order())
+    int pad;
 };
 
 //! The block copied back after every call: header, then up to `cap` tones.
 struct robust_device_header {
-    int bad;     //!< a sample read was not finite
-    int tones;   //!< tones found (may exceed the copied capacity)
-    int found;   //!< coefficients located and kept
-    int bright;  //!< buckets bright enough to locate, over all rounds
-    int located; //!< of those, buckets located, over all rounds
-    int pad;
+    int bad;      //!< a sample read was not finite
+    int tones;    //!< tones found (may exceed the copied capacity)
+    int found;    //!< coefficients located and kept
+    int bright;   //!< buckets bright enough to locate, over all rounds
+    int located;  //!< of those, buckets located, over all rounds
+    int ordered;  //!< launch_robust_order() sorted the tones (their snr_db and near set)
     double noise; //!< bucket noise power P (sparse) or bin noise (dense)
 };
 
@@ -111,6 +114,24 @@ void launch_robust_refine(const robust_device_state& s, void* stream);
 
 //! The coefficients above the threshold, their peaks and the tones fitted to them.
 void launch_robust_tones(const robust_device_state& s, void* stream);
+
+//! Tones launch_robust_order() sorts at most (one thread block); more are left to the
+//! host.
+constexpr int robust_order_max = 4096;
+
+/*!
+ * The tones of a call strongest first, each with its snr_db (10 log10 |A|^2 over
+ * header->noise x noise_scale, the noise of one bin) and whether another tone lies
+ * within robust_tone_reach bins (near: only those can be window leakage of a stronger
+ * one, which the host then tests, finish_tones()); header->ordered = 1. One block, two
+ * bitonic sorts in shared memory; nothing when more than robust_order_max tones.
+ */
+void launch_robust_order(robust_device_header* header,
+                         robust_device_tone* tones,
+                         int cap,
+                         std::int64_t n,
+                         double noise_scale,
+                         void* stream);
 
 /*!
  * Dense path: xw = x w (the time window), for the FFT that follows. x_ptr: device

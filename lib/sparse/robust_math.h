@@ -30,6 +30,8 @@ constexpr int robust_window_terms = 4;
 //! unshifted hashes: every robust_noise_stride()-th. Its median then scatters by ~1%
 //! (0.07 dB), and one thread block selects it in shared memory.
 constexpr int robust_noise_samples = 8192;
+//! A tone is tested as window leakage of the stronger ones within this many bins.
+constexpr int robust_tone_reach = 64;
 
 //! The stride over the loops x B unshifted buckets that leaves <= robust_noise_samples.
 SFFT_HD std::int64_t robust_noise_stride(std::int64_t loop_buckets)

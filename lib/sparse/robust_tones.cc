@@ -99,9 +99,10 @@ void tones_from_peaks(const robust_consts& c,
 void finish_tones(const robust_consts& c,
                   std::int64_t k,
                   double raw_bin_noise,
-                  std::vector<sparse_tone>& tones)
+                  std::vector<sparse_tone>& tones,
+                  const std::vector<unsigned char>* near)
 {
-    {
+    if (!near) {
         // Strongest first, by a precomputed power (std::norm goes through hypot).
         std::vector<std::pair<double, sparse_tone>> by_power(tones.size());
         for (std::size_t i = 0; i < tones.size(); ++i) {
@@ -118,16 +119,19 @@ void finish_tones(const robust_consts& c,
     // leakage, not a tone: the sidelobes of a strong carrier stand above a low floor.
     // Stronger tones are kept first, so the test runs against kept ones only: each tone
     // looks at the kept ones within `reach` bins through an index by frequency, built
-    // once (a sorted insert per kept tone would move O(k^2) entries).
-    const double reach = 64;
+    // once (a sorted insert per kept tone would move O(k^2) entries). With `near`, only
+    // the tones it marks can have such a neighbour, and only they are indexed.
+    const double reach = robust_tone_reach;
     const std::size_t count = tones.size();
-    std::vector<std::size_t> by_freq(count), at(count);
+    const auto indexed = [&](std::size_t i) { return !near || (*near)[i]; };
+    std::vector<std::size_t> by_freq, at(count, 0);
     for (std::size_t i = 0; i < count; ++i)
-        by_freq[i] = i;
+        if (indexed(i))
+            by_freq.push_back(i);
     std::sort(by_freq.begin(), by_freq.end(), [&](std::size_t a, std::size_t b) {
         return tones[a].frequency < tones[b].frequency;
     });
-    for (std::size_t r = 0; r < count; ++r)
+    for (std::size_t r = 0; r < by_freq.size(); ++r)
         at[by_freq[r]] = r;
     std::vector<char> is_kept(count, 0);
     std::vector<sparse_tone> kept;
@@ -148,19 +152,24 @@ void finish_tones(const robust_consts& c,
             return own_power < 10.0 * std::norm(tones[j].amplitude) * (wr * wr + wi * wi);
         };
         bool leak = false;
-        for (std::size_t r = at[i];
-             !leak && r-- > 0 && tones[by_freq[r]].frequency >= t.frequency - reach;)
-            leak = leaks_from(by_freq[r]);
-        for (std::size_t r = at[i] + 1;
-             !leak && r < count && tones[by_freq[r]].frequency <= t.frequency + reach;
-             ++r)
-            leak = leaks_from(by_freq[r]);
+        if (indexed(i)) {
+            const std::size_t m = by_freq.size();
+            for (std::size_t r = at[i];
+                 !leak && r-- > 0 && tones[by_freq[r]].frequency >= t.frequency - reach;)
+                leak = leaks_from(by_freq[r]);
+            for (std::size_t r = at[i] + 1;
+                 !leak && r < m && tones[by_freq[r]].frequency <= t.frequency + reach;
+                 ++r)
+                leak = leaks_from(by_freq[r]);
+        }
         if (leak)
             continue;
         is_kept[i] = 1;
         kept.push_back(t);
     }
     tones.swap(kept);
+    if (near)
+        return; // snr_db came with the tones
     for (auto& t : tones)
         t.snr_db = raw_bin_noise > 0
                        ? 10.0 * std::log10(std::norm(t.amplitude) / raw_bin_noise)

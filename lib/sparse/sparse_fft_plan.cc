@@ -54,7 +54,11 @@ public:
         robust->run(x, where, frame);
         noise_floor = frame.bin_noise / params.window_power;
         tones.swap(frame.tones);
-        detail::finish_tones(params.rc, params.k, noise_floor, tones);
+        detail::finish_tones(params.rc,
+                             params.k,
+                             noise_floor,
+                             tones,
+                             frame.ordered ? &frame.near : nullptr);
     }
 };
 

@@ -28,6 +28,10 @@ struct robust_frame {
     std::vector<sparse_tone> tones;
     //! Noise power of one bin of the windowed spectrum (|X|^2 units).
     double bin_noise = 0;
+    //! The CUDA backends order the tones on the device: strongest first, snr_db set,
+    //! near[i] whether another tone lies within robust_tone_reach bins.
+    bool ordered = false;
+    std::vector<unsigned char> near;
 };
 
 //! One backend of robust mode (sublinear path or dense FFT + threshold).
@@ -62,12 +66,15 @@ void tones_from_peaks(const robust_consts& c,
 /*!
  * The plan's answer from a frame: the k strongest tones, strongest first, less the
  * peaks that a stronger tone's window leakage explains, with their SNR over
- * raw_bin_noise (noise per bin of the unwindowed spectrum).
+ * raw_bin_noise (noise per bin of the unwindowed spectrum). near: from a backend that
+ * ordered the tones already (robust_frame::ordered: strongest first, snr_db set), which
+ * of them have a neighbour within robust_tone_reach bins; only those are tested.
  */
 void finish_tones(const robust_consts& c,
                   std::int64_t k,
                   double raw_bin_noise,
-                  std::vector<sparse_tone>& tones);
+                  std::vector<sparse_tone>& tones,
+                  const std::vector<unsigned char>* near = nullptr);
 
 //! The dense path estimates the noise from every stride-th bin: at most 2^20 of them.
 inline std::int64_t dense_noise_stride(std::int64_t n)
