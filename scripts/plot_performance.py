@@ -90,8 +90,8 @@ def speedup_plot(rows, out):
             line(ax, pick(rows, engine="sparse_robust", k=k, case=grid, device="H100"),
                  "robust, k = %s, %s-grid (H100)" % (k, grid), color=colors[k], marker="s",
                  ls=ls, mfc="none")
-        line(ax, pick(rows, engine="sparse_robust", k=k, case="on/off dense", device="H200"),
-             "robust, k = %s, dense path (on/off range)" % k, color=colors[k],
+        line(ax, pick(rows, engine="sparse_robust", k=k, case="on/off dense", device="H100"),
+             "robust, k = %s, dense path (on/off range, H100)" % k, color=colors[k],
              marker="_", ls="none", ms=12)
     h100 = pick(rows, engine="sparse_exact", device="H100")
     ax.plot([r["p"] for r in h100], [r["r"][0] for r in h100], "k^", mfc="none",
