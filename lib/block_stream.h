@@ -6,7 +6,8 @@
  */
 
 // What every block does the same way with GNU Radio: rx_* tags into the stream
-// timeline, and the `cmd` message port (docs/stream.md).
+// timeline (and a clock dated by the host until an rx_time tag arrives), the end of an
+// input, and the `cmd` message port (docs/stream.md).
 
 #ifndef INCLUDED_GPUFFT_BLOCK_STREAM_H
 #define INCLUDED_GPUFFT_BLOCK_STREAM_H
@@ -19,6 +20,7 @@
 #include <gnuradio/tags.h>
 #include <pmt/pmt.h>
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <string>
@@ -153,6 +155,71 @@ inline void handle_cmd(const pmt::pmt_t& msg,
                          e.what());
         }
     }
+}
+
+/*!
+ * A block's stream clock: the timeline of its rx_* tags, counted from the first sample
+ * it reads. Until an rx_time tag says otherwise, the host clock at that first read
+ * dates the stream (time_from_host()).
+ */
+class block_clock
+{
+public:
+    block_clock(double samp_rate, double center_freq)
+        : d_samp_rate(samp_rate),
+          d_center_freq(center_freq),
+          d_timeline(samp_rate, center_freq)
+    {
+    }
+
+    //! Forgets the last run (from start()).
+    void restart()
+    {
+        d_timeline = stream::stream_timeline(d_samp_rate, d_center_freq);
+        d_started = false;
+        d_from_host = false;
+    }
+
+    //! At each work call: `tags`, those of the samples consumed from offset `read` on.
+    void follow(std::uint64_t read,
+                const std::vector<gr::tag_t>& tags,
+                const gr::logger_ptr& logger)
+    {
+        if (!d_started) {
+            d_started = true;
+            d_base = read;
+            const bool dated = std::any_of(tags.begin(), tags.end(), [&](const auto& t) {
+                return t.offset == read && pmt::eqv(t.key, key_rx_time());
+            });
+            if (!dated) {
+                const auto now = std::chrono::system_clock::now().time_since_epoch();
+                d_timeline.set_time(0,
+                                    stream::stream_time{}.plus(
+                                        std::chrono::duration<double>(now).count()));
+                d_from_host = true;
+            }
+        }
+        if (follow_tags(tags, d_base, d_timeline, logger) > 0)
+            d_from_host = false;
+    }
+
+    bool time_from_host() const { return d_from_host; }
+    stream::stream_timeline& timeline() { return d_timeline; }
+
+private:
+    double d_samp_rate, d_center_freq;
+    stream::stream_timeline d_timeline;
+    bool d_started = false;
+    bool d_from_host = false;
+    std::uint64_t d_base = 0; // nitems_read(0) at the first sample
+};
+
+//! Whether input `port` of `b` has ended and holds nothing more.
+inline bool input_ended(const gr::block& b, int port)
+{
+    const auto d = b.detail();
+    return d && int(d->ninputs()) > port && d->input(port)->done() &&
+           d->input(port)->items_available() == 0;
 }
 
 //! Samples offered on input `port` of `b` that it has not consumed (for stop()).

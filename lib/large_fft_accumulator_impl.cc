@@ -78,7 +78,7 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
                 d_config.output_bins),
       d_runner(d_config, d_integrator, block_log_handler(d_logger)),
       d_output_db(s.output_db),
-      d_timeline(s.samp_rate, s.center_freq),
+      d_clock(s.samp_rate, s.center_freq),
       d_filterbank(
           s.filterbank_path, s.source_name, s.filterbank_h5, block_log_handler(d_logger))
 {
@@ -115,10 +115,8 @@ bool large_fft_accumulator_impl::start()
     } catch (const std::exception& e) {
         d_logger->error("cannot start: {:s}", e.what());
     }
-    d_timeline = stream::stream_timeline(d_setup.samp_rate, d_setup.center_freq);
-    d_first_work = true;
+    d_clock.restart();
     d_ended = false;
-    d_time_from_host = false;
     d_freq_out.reset();
     d_rate_out.reset();
     return block::start();
@@ -133,7 +131,10 @@ void large_fft_accumulator_impl::report_unfinished(
     stream::integrated_spectrum partial;
     if (d_runner.wind_down(pipeline, partial)) {
         std::vector<float> out(partial.power.size());
-        publish_spectrum(partial, out.data(), true);
+        stream::spectrum_axes axes;
+        const stream::stream_state at = state_of(partial, axes);
+        stream::output_power(partial.power, d_output_db, out.data());
+        publish_spectrum(partial, at, axes, out.data(), true);
     }
 }
 
@@ -149,37 +150,14 @@ bool large_fft_accumulator_impl::stop()
 
 void large_fft_accumulator_impl::forecast(int, gr_vector_int& ninput_items_required)
 {
-    // While the worker holds a frame that completes a spectrum, ask for no input: the
-    // scheduler then calls general_work() even after the input has ended, so the last
-    // spectrum is not lost when a finite stream stops. Without a pipeline (start()
-    // failed) general_work() ends the run at once, input or not.
-    // When the input has ended, ask for none too: general_work() then sees the end of
-    // the stream and publishes the unfinished integration while the blocks downstream
-    // still run (from stop() it would reach no one).
+    // Ask for no input while the worker holds a frame that completes a spectrum (so
+    // general_work() still runs after a finite input ends and the spectrum is not lost),
+    // without a pipeline (general_work() ends the run), and once the input has ended
+    // (general_work() then publishes the unfinished integration while the blocks
+    // downstream still run; from stop() it would reach no one).
     const auto* pipeline = d_runner.pipeline();
     ninput_items_required[0] =
-        (!pipeline || pipeline->pending() || input_ended()) ? 0 : 1;
-}
-
-bool large_fft_accumulator_impl::input_ended()
-{
-    return detail() && detail()->ninputs() > 0 && detail()->input(0)->done() &&
-           detail()->input(0)->items_available() == 0;
-}
-
-void large_fft_accumulator_impl::first_work(std::uint64_t read)
-{
-    d_first_work = false;
-    d_offset_base = read;
-    // Until an rx_time tag says otherwise, the host clock dates the first sample.
-    std::vector<gr::tag_t> t0;
-    get_tags_in_range(t0, 0, read, read + 1, key_rx_time());
-    if (t0.empty()) {
-        const auto now = std::chrono::system_clock::now().time_since_epoch();
-        d_timeline.set_time(
-            0, stream::stream_time{}.plus(std::chrono::duration<double>(now).count()));
-        d_time_from_host = true;
-    }
+        (!pipeline || pipeline->pending() || input_ended(*this, 0)) ? 0 : 1;
 }
 
 int large_fft_accumulator_impl::general_work(int noutput_items,
@@ -193,8 +171,6 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
     auto* pipeline = d_runner.pipeline();
     if (!pipeline || d_ended)
         return WORK_DONE; // start() failed and said why, or the stream was flushed
-    if (d_first_work)
-        first_work(read);
 
     const std::int64_t available = ninput_items[0];
     std::int64_t consumed = 0;
@@ -202,8 +178,7 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
         consumed = d_runner.take(in, available);
         std::vector<gr::tag_t> tags;
         get_tags_in_range(tags, 0, read, read + std::uint64_t(consumed));
-        if (follow_tags(tags, d_offset_base, d_timeline, d_logger) > 0)
-            d_time_from_host = false;
+        d_clock.follow(read, tags, d_logger);
         consume_each(int(consumed));
 
         int produced = 0;
@@ -220,11 +195,11 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
             emit(s,
                  out + std::size_t(produced) * std::size_t(d_config.output_bins),
                  nitems_written(0) + std::uint64_t(produced));
-            d_timeline.forget_before(s.first_sample);
+            d_clock.timeline().forget_before(s.first_sample);
             ++produced;
         }
         if (available == 0 && produced < noutput_items && !pipeline->pending() &&
-            input_ended()) {
+            input_ended(*this, 0)) {
             // End of stream: every full spectrum is out; flush what remains.
             report_unfinished(*pipeline);
             d_ended = true;
@@ -243,21 +218,6 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
     }
 }
 
-stream::stream_state
-large_fft_accumulator_impl::state_of(const stream::integrated_spectrum& s,
-                                     stream::spectrum_axes& axes)
-{
-    // The tag rule (docs/stream.md): the tags of an integration's first frame apply.
-    const stream::stream_state at = d_timeline.frame(s.first_sample, d_config.fft_size);
-    axes = stream::axes_of(d_reducer,
-                           d_config.fft_size,
-                           d_config.overlap,
-                           s.n_integrations,
-                           at.freq,
-                           at.rate);
-    return at;
-}
-
 void large_fft_accumulator_impl::emit(const stream::integrated_spectrum& s,
                                       float* out,
                                       std::uint64_t out_offset)
@@ -274,25 +234,39 @@ void large_fft_accumulator_impl::emit(const stream::integrated_spectrum& s,
         add_item_tag(0, out_offset, key_rx_freq(), pmt::from_double(at.freq));
     if (d_rate_out.changed(1.0 / axes.tsamp))
         add_item_tag(0, out_offset, key_rx_rate(), pmt::from_double(1.0 / axes.tsamp));
-    publish_spectrum(s, out, false);
+    publish_spectrum(s, at, axes, out, false);
     // Filterbank data are linear power, whatever the stream output shows.
     d_filterbank.write(s, at.freq, axes, at.time.mjd());
 }
 
 void large_fft_accumulator_impl::publish_spectrum(const stream::integrated_spectrum& s,
-                                                  float* out,
+                                                  const stream::stream_state& at,
+                                                  const stream::spectrum_axes& axes,
+                                                  const float* out,
                                                   bool partial)
 {
-    stream::spectrum_axes axes;
-    const stream::stream_state at = state_of(s, axes);
-    if (partial)
-        stream::output_power(s.power, d_output_db, out);
     spectrum_pdu_flags f;
     f.fft_size = d_config.fft_size;
     f.db = d_output_db;
-    f.time_from_host = d_time_from_host;
+    f.time_from_host = d_clock.time_from_host();
     f.partial = partial;
     message_port_pub(k_spectrum, spectrum_pdu(s, at, axes, f, out));
+}
+
+stream::stream_state
+large_fft_accumulator_impl::state_of(const stream::integrated_spectrum& s,
+                                     stream::spectrum_axes& axes)
+{
+    // The tag rule (docs/stream.md): the tags of an integration's first frame apply.
+    const stream::stream_state at =
+        d_clock.timeline().frame(s.first_sample, d_config.fft_size);
+    axes = stream::axes_of(d_reducer,
+                           d_config.fft_size,
+                           d_config.overlap,
+                           s.n_integrations,
+                           at.freq,
+                           at.rate);
+    return at;
 }
 
 } // namespace gpufft

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_LARGE_FFT_ACCUMULATOR_IMPL_H
 #define INCLUDED_GPUFFT_LARGE_FFT_ACCUMULATOR_IMPL_H
 
+#include "block_stream.h"
 #include "stream/filterbank_recorder.h"
 #include "stream/spectrometer_runner.h"
 #include "stream/spectrometer_setup.h"
@@ -67,10 +68,12 @@ public:
 
 private:
     void report_unfinished(stream::spectrometer_pipeline& pipeline);
-    bool input_ended();
-    void first_work(std::uint64_t read);
     void emit(const stream::integrated_spectrum& s, float* out, std::uint64_t out_offset);
-    void publish_spectrum(const stream::integrated_spectrum& s, float* out, bool partial);
+    void publish_spectrum(const stream::integrated_spectrum& s,
+                          const stream::stream_state& at,
+                          const stream::spectrum_axes& axes,
+                          const float* out,
+                          bool partial);
     //! The stream state of the integration's first frame (the tag rule) and its axes.
     stream::stream_state state_of(const stream::integrated_spectrum& s,
                                   stream::spectrum_axes& axes);
@@ -85,11 +88,8 @@ private:
     std::atomic<bool> d_output_db;
 
     // Touched only by start(), stop() and work().
-    stream::stream_timeline d_timeline;
-    bool d_first_work = true;
+    block_clock d_clock;  // rx_* tags, dated by the host until an rx_time tag comes
     bool d_ended = false; // the input ended and the pipeline was flushed in work()
-    std::uint64_t d_offset_base = 0; // nitems_read(0) at the pipeline's first sample
-    bool d_time_from_host = false;
     stream::filterbank_recorder d_filterbank;
     stream::change_gate d_freq_out, d_rate_out; // rx_freq / rx_rate out on change only
 };
