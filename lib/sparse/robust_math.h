@@ -448,22 +448,6 @@ SFFT_HD double robust_offset(const robust_consts& c, std::int64_t b, std::int64_
     return double(d) / double(c.nb);
 }
 
-//! robust_response()'s phase, exp(2 pi i (g a + f tau) / n): the same in every bucket.
-SFFT_HD void robust_response_phase(const robust_consts& c,
-                                   std::int64_t f,
-                                   std::int64_t g,
-                                   std::uint64_t a,
-                                   std::uint64_t tau,
-                                   double& cr,
-                                   double& ci)
-{
-    const std::uint64_t n = std::uint64_t(c.n);
-    std::uint64_t u = mulmod(std::uint64_t(g), a, n) + mulmod(std::uint64_t(f), tau, n);
-    if (u >= n)
-        u -= n;
-    unit_phasor(u, c.n, cr, ci);
-}
-
 //! robust_response()'s weight in bucket b, Ghat(D) / n: the same in every hash.
 SFFT_HD double
 robust_response_weight(const robust_consts& c, std::int64_t b, std::int64_t g)
@@ -485,7 +469,7 @@ SFFT_HD void robust_response(const robust_consts& c,
                              double& zi)
 {
     double cr, ci;
-    robust_response_phase(c, f, g, a, tau, cr, ci);
+    hash_phase(c.n, f, g, a, tau, cr, ci); // the same in every bucket
     const double w = robust_response_weight(c, b, g);
     zr = cr * w;
     zi = ci * w;
@@ -518,7 +502,7 @@ SFFT_HD void robust_add_coefficient(const robust_consts& c,
     }
     for (int h = 0; h < c.hashes; ++h) {
         double cr, ci;
-        robust_response_phase(c, f, g, std::uint64_t(c.offset[h]), tau, cr, ci);
+        hash_phase(c.n, f, g, std::uint64_t(c.offset[h]), tau, cr, ci);
         for (int k = 0; k < 4; ++k) {
             const double ur = cr * w[k], ui = ci * w[k];
             add(h, b[k], xr * ur - xi * ui, xr * ui + xi * ur);

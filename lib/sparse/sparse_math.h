@@ -183,6 +183,25 @@ SFFT_HD bool decode_bucket(const sparse_consts& c,
 }
 
 /*!
+ * exp(2 pi i (g a + f tau) / n): the phase of a coefficient at f (permuted g = sigma f)
+ * in the hash with time offset `a` of a loop with offset tau, in every bucket.
+ */
+SFFT_HD void hash_phase(std::int64_t n,
+                        std::int64_t f,
+                        std::int64_t g,
+                        std::uint64_t a,
+                        std::uint64_t tau,
+                        double& cr,
+                        double& ci)
+{
+    const std::uint64_t un = std::uint64_t(n);
+    std::uint64_t u = mulmod(std::uint64_t(g), a, un) + mulmod(std::uint64_t(f), tau, un);
+    if (u >= un)
+        u -= un;
+    unit_phasor(u, n, cr, ci);
+}
+
+/*!
  * What a tone (f, X) contributes to bucket b of the hash with time offset `a` of a loop
  * (sigma, tau): X exp(2 pi i (g a + f tau) / n) Ghat(D) / n, g = sigma f mod n.
  */
@@ -197,12 +216,8 @@ SFFT_HD void tone_in_bucket(const sparse_consts& c,
                             double& zr,
                             double& zi)
 {
-    const std::uint64_t n = std::uint64_t(c.n);
-    std::uint64_t u = mulmod(std::uint64_t(g), a, n) + mulmod(std::uint64_t(f), tau, n);
-    if (u >= n)
-        u -= n;
     double cr, ci;
-    unit_phasor(u, c.n, cr, ci);
+    hash_phase(c.n, f, g, a, tau, cr, ci);
     const double w = window_response(bucket_offset(c, b, g), c.ghat_scale) / double(c.n);
     zr = (xr * cr - xi * ci) * w;
     zi = (xr * ci + xi * cr) * w;
