@@ -107,17 +107,25 @@ public:
             for (const std::int64_t f : d_located)
                 if (f >= 0 && !d_index.count(f) && d_cand_set.insert(f).second)
                     d_cand.push_back(f);
+            for (const std::int64_t f : d_lobe_next)
+                if (!d_index.count(f) && d_cand_set.insert(f).second)
+                    d_cand.push_back(f);
+            d_lobe_next.clear();
             // EstimateValues of the candidates (each reads the residual only, so on
             // every core), then the ones above the threshold are kept.
             estimate_all(d_cand, nullptr, nullptr, P);
             for (std::size_t i = 0; i < d_cand.size(); ++i) {
-                if (!(d_nr[i] * d_nr[i] + d_ni[i] * d_ni[i] > d_p.eta * d_noise[i]) ||
-                    std::int64_t(d_f.size()) >= d_p.max_found)
+                const double power = d_nr[i] * d_nr[i] + d_ni[i] * d_ni[i];
+                const double threshold = d_p.eta * d_noise[i];
+                if (!(power > threshold) || std::int64_t(d_f.size()) >= d_p.max_found)
                     continue;
                 d_index.emplace(d_cand[i], d_f.size());
                 d_f.push_back(d_cand[i]);
                 d_xr.push_back(d_nr[i]);
                 d_xi.push_back(d_ni[i]);
+                if (robust_spawns_neighbours(rc, power, threshold))
+                    for (int side = 0; side < 2; ++side)
+                        d_lobe_next.push_back(robust_lobe_neighbour(rc, d_cand[i], side));
             }
             if (d_f.size() == first_new)
                 break;
@@ -128,7 +136,7 @@ public:
                     nullptr,
                     d_f.size() - first_new,
                     -1.0);
-            if (round + 1 < d_p.outer_rounds) // the refine passes do not read it
+            if (d_p.noise_after_round(round))
                 P = bucket_noise();
         }
 
@@ -334,8 +342,9 @@ private:
     std::vector<std::int64_t> d_f;
     std::vector<double> d_xr, d_xi;
     std::unordered_map<std::int64_t, std::size_t> d_index;
-    std::vector<std::int64_t> d_located; //!< per (loop, bucket): the frequency, or -1
-    std::vector<std::int64_t> d_cand;    //!< a round's candidates
+    std::vector<std::int64_t> d_located;   //!< per (loop, bucket): the frequency, or -1
+    std::vector<std::int64_t> d_cand;      //!< a round's candidates
+    std::vector<std::int64_t> d_lobe_next; //!< the next round's lobe neighbours
     std::unordered_set<std::int64_t> d_cand_set;
     std::vector<double> d_nr, d_ni, d_noise; //!< estimate_all's results
     double d_peak = 0;  //!< the largest |bucket|^2 before any subtraction

@@ -110,11 +110,15 @@ public:
         d_scalars.allocate(2);
         d_counts.allocate(robust_count_slots(p.outer_rounds));
         const std::int64_t max_found = p.max_found;
-        const unsigned long long table = pow2_at_least(4 * LB + 2 * max_found);
+        // Keys: located frequencies, and two lobe neighbours of each one found.
+        const unsigned long long table = pow2_at_least(4 * LB + 4 * max_found);
         d_keys.allocate(table);
         d_tags.allocate(table);
         d_slot_found.allocate(table);
-        d_cand.allocate(LB);
+        // A round's candidates: located ones and the lobe neighbours of the last
+        // round's; two lists (launch_robust_round()).
+        const std::size_t max_cand = LB + 2 * std::size_t(max_found);
+        d_cand.allocate(2 * max_cand);
         d_found_f.allocate(max_found);
         d_found_x.allocate(2 * max_found);
         d_next_x.allocate(2 * max_found);
@@ -141,7 +145,7 @@ public:
         s.slot_found = d_slot_found.get();
         s.table_mask = table - 1;
         s.cand_slot = d_cand.get();
-        s.max_cand = int(LB);
+        s.max_cand = int(max_cand);
         s.found_f = d_found_f.get();
         s.found_x = d_found_x.get();
         s.next_x = d_next_x.get();
@@ -229,7 +233,7 @@ private:
         launch_robust_noise(d_state, s);
         for (int round = 0; round < p.outer_rounds; ++round) {
             launch_robust_round(d_state, round, s);
-            if (round + 1 < p.outer_rounds) // as the CPU: the refine passes read none
+            if (p.noise_after_round(round))
                 launch_robust_noise(d_state, s);
         }
         for (int pass = 0; pass < p.refine_passes; ++pass)

@@ -196,6 +196,37 @@ struct device_loop_hashes {
     }
 };
 
+//! Round `round`'s candidate list: two lists by the round's parity, so the estimate of
+//! one round can enter candidates of the next (robust_lobe_neighbour()).
+__device__ long long* round_candidates(const robust_device_state& s, int round)
+{
+    return s.cand_slot + (long long)(round & 1) * s.max_cand;
+}
+
+// Enters frequency f as a candidate of `round`. Accepted before, or already a candidate
+// of this round: nothing to do; rejected in an earlier round: a candidate again
+// (peeling may have uncovered it).
+__device__ void
+enter_candidate(const robust_device_state& s, int round, unsigned long long f)
+{
+    int* cand_count = s.counts + 2 + s.rounds + 1;
+    const unsigned long long slot = table_insert(s.keys, s.table_mask, f);
+    if (slot == ~0ull)
+        return;
+    const unsigned int want = unsigned(round + 1) << 1;
+    unsigned int tag = s.tags[slot];
+    while (!(tag & 1u) && tag < want) {
+        const unsigned int prev = atomicCAS(&s.tags[slot], tag, want);
+        if (prev == tag) {
+            const int at = atomicAdd(&cand_count[round], 1);
+            if (at < s.max_cand)
+                round_candidates(s, round)[at] = (long long)slot;
+            break;
+        }
+        tag = prev;
+    }
+}
+
 // Locates bright item i (loop, bucket) and enters a new frequency as a candidate of
 // this round.
 __device__ void
@@ -210,25 +241,10 @@ locate_bright(const robust_device_state& s, int round, long long i, double min_p
     if (!robust_locate(s.c, hash, b, min_power, g))
         return;
     atomicAdd(&cand_count[s.rounds], 1);
-    const unsigned long long f =
-        mulmod(s.sigma_inv[r], (unsigned long long)g, (unsigned long long)s.c.n);
-    const unsigned long long slot = table_insert(s.keys, s.table_mask, f);
-    if (slot == ~0ull)
-        return;
-    const unsigned int want = unsigned(round + 1) << 1;
-    unsigned int tag = s.tags[slot];
-    // Accepted before, or already a candidate of this round: nothing to do; rejected in
-    // an earlier round: a candidate again (peeling may have uncovered it).
-    while (!(tag & 1u) && tag < want) {
-        const unsigned int prev = atomicCAS(&s.tags[slot], tag, want);
-        if (prev == tag) {
-            const int at = atomicAdd(&cand_count[round], 1);
-            if (at < s.max_cand)
-                s.cand_slot[at] = (long long)slot;
-            break;
-        }
-        tag = prev;
-    }
+    enter_candidate(
+        s,
+        round,
+        mulmod(s.sigma_inv[r], (unsigned long long)g, (unsigned long long)s.c.n));
 }
 
 // robust_locate(), the same function as the CPU, on a thread per bright (loop, bucket):
@@ -295,25 +311,33 @@ __global__ void estimate_kernel(const __grid_constant__ robust_device_state s, i
     const int* cand_count = s.counts + 2 + s.rounds + 1;
     const int count = cand_count[round] < s.max_cand ? cand_count[round] : s.max_cand;
     const bool leader = (threadIdx.x & 31) == 0;
+    const long long* cands = round_candidates(s, round);
     for (long long i = warp_index(); i < count; i += warp_count()) {
-        const long long slot = s.cand_slot[i];
+        const long long slot = cands[i];
+        // A lobe neighbour entered while the last round accepted it too.
+        if (s.tags[slot] & 1u)
+            continue;
         const long long f = (long long)s.keys[slot];
         double xr, xi, g2;
         estimate(s, f, 0, 0, xr, xi, g2);
         const double n = double(s.c.n);
         const double noise = n * n * s.scalars[0] / (g2 > 1e-3 ? g2 : 1e-3);
-        if (!leader || !(xr * xr + xi * xi > s.eta * noise))
+        const double power = xr * xr + xi * xi, threshold = s.eta * noise;
+        if (!leader || !(power > threshold))
             continue;
         const int at = atomicAdd(&s.counts[1], 1);
         if (at >= s.max_found) {
             atomicSub(&s.counts[1], 1);
             continue;
         }
-        s.tags[slot] |= 1u;
+        atomicOr(&s.tags[slot], 1u); // enter_candidate() may be changing the tag
         s.slot_found[slot] = at;
         s.found_f[at] = f;
         s.found_x[2 * at] = xr;
         s.found_x[2 * at + 1] = xi;
+        if (round + 1 < s.rounds && robust_spawns_neighbours(s.c, power, threshold))
+            for (int side = 0; side < 2; ++side)
+                enter_candidate(s, round + 1, robust_lobe_neighbour(s.c, f, side));
     }
 }
 

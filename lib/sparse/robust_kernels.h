@@ -59,7 +59,8 @@ struct robust_device_state {
     unsigned int* tags = nullptr;       //!< per slot: (round + 1) << 1 | accepted
     int* slot_found = nullptr;          //!< per slot: index in found_f, or -1
     unsigned long long table_mask = 0;
-    long long* cand_slot = nullptr; //!< the round's candidates (table slots)
+    //! Candidates (table slots) of the even rounds, then of the odd ones, max_cand each
+    long long* cand_slot = nullptr;
     int max_cand = 0;
     long long* found_f = nullptr;   //!< located coefficients
     double* found_x = nullptr;      //!< their values (complex)

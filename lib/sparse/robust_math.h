@@ -427,6 +427,31 @@ SFFT_HD bool robust_locate(const robust_consts& c,
     return robust_located(c, base, e, g);
 }
 
+/*!
+ * With a time window a tone is a lobe of adjacent coefficients. A coefficient accepted
+ * with `power` over `threshold` makes its two neighbours candidates of the next round
+ * when it stands robust_lobe_spawn above the threshold: a lobe coefficient whose
+ * location failed in every loop (its buckets shared with stronger or still unfound
+ * coefficients) is then estimated anyway, instead of leaving a hole that drags the
+ * tone's fit off its peak. Weaker ones are the lobe's edges, whose outer neighbours
+ * fall below the threshold; they would only cost estimates.
+ */
+constexpr double robust_lobe_spawn = 100.0;
+
+SFFT_HD bool
+robust_spawns_neighbours(const robust_consts& c, double power, double threshold)
+{
+    return c.window_terms > 0 && power > robust_lobe_spawn * threshold;
+}
+
+//! Bin f - 1 (side 0) or f + 1 (side 1), mod n: robust_spawns_neighbours().
+SFFT_HD std::int64_t
+robust_lobe_neighbour(const robust_consts& c, std::int64_t f, int side)
+{
+    const std::int64_t b = side ? f + 1 : f - 1;
+    return b < 0 ? b + c.n : (b >= c.n ? b - c.n : b);
+}
+
 //! The floor and ceil buckets of permuted frequency g (the bucket centres around it).
 SFFT_HD void floor_ceil_buckets(const robust_consts& c,
                                 std::int64_t g,

@@ -26,11 +26,15 @@ static_assert(robust_order_max % order_threads == 0, "whole slots per thread");
 constexpr int order_index_bits = 12;
 static_assert((1 << order_index_bits) >= robust_order_max, "positions fit the key");
 
-//! Sorts keys[0..size) ascending (size a power of two) with the whole block.
+//! Sorts keys[0..size) ascending (size a power of two) with the whole block. The
+//! stages that pair keys less than a warp apart run in registers through shuffles, so
+//! only the wider ones go through shared memory and a barrier each.
 __device__ void bitonic_sort(unsigned long long* keys, int size)
 {
+    const int span = size < 32 ? 32 : size; // whole warps (keys past size sort apart)
     for (int k = 2; k <= size; k <<= 1) {
-        for (int j = k >> 1; j > 0; j >>= 1) {
+        int j = k >> 1;
+        for (; j >= 32; j >>= 1) {
             for (int i = threadIdx.x; i < size; i += blockDim.x) {
                 const int partner = i ^ j;
                 if (partner > i) {
@@ -44,6 +48,16 @@ __device__ void bitonic_sort(unsigned long long* keys, int size)
             }
             __syncthreads();
         }
+        for (int i = threadIdx.x; i < span; i += blockDim.x) {
+            unsigned long long v = keys[i];
+            const bool up = (i & k) == 0;
+            for (int jj = j; jj > 0; jj >>= 1) {
+                const unsigned long long o = __shfl_xor_sync(0xffffffffu, v, jj);
+                v = (((i & jj) == 0) == up) ? (o < v ? o : v) : (o > v ? o : v);
+            }
+            keys[i] = v;
+        }
+        __syncthreads();
     }
 }
 
@@ -63,7 +77,7 @@ __global__ void __launch_bounds__(order_threads)
         size <<= 1;
     // Strongest first: the complemented bits of the power (a non-negative float orders
     // as its bits), then the position (ties: the order they came in).
-    for (int i = threadIdx.x; i < size; i += order_threads) {
+    for (int i = threadIdx.x; i < (size < 32 ? 32 : size); i += order_threads) {
         unsigned long long key = ~0ull;
         if (i < count) {
             const double p = tones[i].re * tones[i].re + tones[i].im * tones[i].im;
@@ -96,7 +110,7 @@ __global__ void __launch_bounds__(order_threads)
         keys[i] =
             ((unsigned long long)floor(t.frequency) << order_index_bits) | unsigned(i);
     }
-    for (int i = count + threadIdx.x; i < size; i += order_threads)
+    for (int i = count + threadIdx.x; i < (size < 32 ? 32 : size); i += order_threads)
         keys[i] = ~0ull;
     __syncthreads();
     bitonic_sort(keys, size);

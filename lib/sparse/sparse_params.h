@@ -54,6 +54,10 @@ struct sparse_params {
     double eta = 0;
     double locate_eta = 0;
     int outer_rounds = 0;
+    //! The bucket noise is measured again after round 0 only: that round takes out
+    //! nearly every tone, so the median changes little after later ones (the refine
+    //! passes read none), and the final threshold measures it once more.
+    bool noise_after_round(int round) const { return round == 0 && outer_rounds > 1; }
     //! Passes of EstimateValues over everything found, each on the residual the last
     //! one left. One pass leaves two coefficients that share buckets in most loops
     //! pulling each other (an off-grid tone's lobe then fits 0.05-0.15 bin off even

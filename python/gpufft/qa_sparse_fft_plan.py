@@ -290,6 +290,22 @@ class qa_sparse_fft_plan(gr_unittest.TestCase):
         # one of the 50 may miss 0.05 bin.
         self.check_tones(plan, x, f, amps, snr, seed, min_found=0.96, freq_outliers=1)
 
+    def test_robust_sparse_path_high_snr(self):
+        # n = 2^22, k = 50 tones at 80 to 90 dB per bin, min_snr_db 74: few buckets
+        # reach that sensitivity, so the bucket count is set by the tones' coefficients
+        # (the planner's load rule), and a bucket often holds two of them. Every tone
+        # must still come back within 0.05 bin and 0.5 dB, its peak coefficient included
+        # when no loop located it (the lobe neighbours of what a round accepts are the
+        # next round's candidates).
+        rng, seed = fresh_rng(self)
+        n, k = 1 << 22, 50
+        plan = sparse_fft_plan(n, k, backend="cpu", min_snr_db=74,
+                               false_alarm=FALSE_ALARM)
+        self.assertFalse(plan.dense_fallback, plan.describe())
+        for _ in range(3):
+            x, f, amps, snr = noisy_tones(rng, n, k, 80, 90)
+            self.check_tones(plan, x, f, amps, snr, seed)
+
     def test_robust_fewer_tones_than_k(self):
         rng, seed = fresh_rng(self)
         n = 1 << 16
