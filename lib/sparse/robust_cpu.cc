@@ -353,9 +353,11 @@ private:
     std::vector<std::complex<double>> d_values;
 };
 
-// Dense FFT of the windowed frame, the noise floor from the median bin, and every bin
-// above the threshold: the reference robust mode is measured against, and its path when
-// reading fewer samples cannot reach the sensitivity asked for.
+// Dense FFT of the frame, its windowed spectrum (robust_windowed_bin()), the noise floor
+// from the median bin, every bin above the threshold, tones fitted to their lobes and
+// then to the unwindowed bins (refine_tones_plain()): the reference robust mode is
+// measured against, and its path when reading fewer samples cannot reach the
+// sensitivity asked for.
 class dense_threshold_cpu final : public sparse_robust_backend
 {
 public:
@@ -373,19 +375,24 @@ public:
         if (where != memory::host)
             throw std::invalid_argument("where: the CPU backend takes host arrays only");
         const std::int64_t n = d_p.c.n;
-        for (std::int64_t i = 0; i < n; ++i) {
+        for (std::int64_t i = 0; i < n; ++i)
             if (!std::isfinite(x[i].real()) || !std::isfinite(x[i].imag()))
                 throw_non_finite();
-            d_xw[i] = x[i] * robust_window_weight(d_p.rc, std::uint64_t(i));
-        }
-        d_fft.execute(d_xw.data(), d_X.data());
+        d_fft.execute(x, d_X.data());
+        const auto bin = [&](std::int64_t q, double& re, double& im) {
+            re = d_X[q].real();
+            im = d_X[q].imag();
+        };
         // The median over every stride-th bin (all bins up to 2^20), as the CUDA
         // backend samples them.
         const std::int64_t stride = dense_noise_stride(n);
         float peak = 0;
         std::size_t m = 0;
         for (std::int64_t i = 0; i < n; ++i) {
-            const float p = std::norm(d_X[i]);
+            double re, im;
+            robust_windowed_bin(d_p.rc, bin, i, re, im);
+            d_xw[i] = std::complex<float>(float(re), float(im));
+            const float p = std::norm(d_xw[i]);
             peak = std::max(peak, p);
             if (i % stride == 0)
                 d_power[m++] = p;
@@ -397,19 +404,20 @@ public:
         d_bins.clear();
         d_values.clear();
         for (std::int64_t i = 0; i < n; ++i)
-            if (double(std::norm(d_X[i])) > threshold) {
+            if (double(std::norm(d_xw[i])) > threshold) {
                 d_bins.push_back(i);
-                d_values.emplace_back(d_X[i].real(), d_X[i].imag());
+                d_values.emplace_back(d_xw[i].real(), d_xw[i].imag());
             }
         out.tones.clear();
         tones_from_peaks(d_p.rc, d_bins, d_values, out.tones);
+        refine_tones_plain(d_p.rc, d_X.data(), noise / d_p.window_power, out.tones);
         out.bin_noise = noise;
     }
 
 private:
     sparse_params d_p;
     dense_fft_plan d_fft;
-    std::vector<std::complex<float>> d_xw, d_X;
+    std::vector<std::complex<float>> d_xw, d_X; //!< windowed and plain spectrum
     std::vector<float> d_power;
     std::vector<std::int64_t> d_bins;
     std::vector<std::complex<double>> d_values;

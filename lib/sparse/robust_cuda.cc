@@ -295,8 +295,9 @@ private:
     graph_runner d_graph_device, d_graph_staged;
 };
 
-// Dense path: copy (host input), window, cuFFT, the noise from sampled bins, a tone per
-// peak above the threshold, fitted on the device.
+// Dense path: copy (host input), cuFFT, the windowed spectrum's noise from sampled bins,
+// a tone per peak above the threshold, fitted on the device to its lobe, then to the
+// unwindowed bins.
 class dense_threshold_cuda final : public sparse_robust_backend
 {
 public:
@@ -308,7 +309,8 @@ public:
         const std::int64_t n = p.c.n;
         const std::int64_t stride = dense_noise_stride(n);
         const std::int64_t samples = (n + stride - 1) / stride;
-        d_xw.allocate(n, "the windowed frame");
+        d_frame.allocate(n, "the frame");
+        d_Xw.allocate(n, "the windowed spectrum");
         d_X.allocate(n, "the spectrum");
         d_power.allocate(samples);
         d_select.allocate(select_scratch_words);
@@ -323,7 +325,10 @@ public:
         h_xptr.allocate(1);
         auto& s = d_state;
         s.c = p.rc;
+        s.plain = robust_plain_consts(p.rc);
+        s.plain_scale = 1.0 / p.window_power;
         s.X = d_X.get();
+        s.Xw = d_Xw.get();
         s.power = d_power.get();
         s.samples = samples;
         s.select_scratch = d_select.get();
@@ -352,11 +357,11 @@ public:
             cudaStream_t s = d_stream.get();
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
                 d_xptr.get(), h_xptr.get(), sizeof(void*), cudaMemcpyHostToDevice, s));
-            launch_window_frame(d_p.rc,
-                                reinterpret_cast<const void* const*>(d_xptr.get()),
-                                d_xw.get(),
-                                s);
-            d_fft.execute_async(d_xw.get(), d_X.get(), s);
+            launch_copy_frame(d_p.rc.n,
+                              reinterpret_cast<const void* const*>(d_xptr.get()),
+                              d_frame.get(),
+                              s);
+            d_fft.execute_async(d_frame.get(), d_X.get(), s);
             launch_dense_tones(d_state, s);
             launch_robust_order(d_state.header,
                                 d_state.tones,
@@ -379,7 +384,7 @@ private:
     dense_fft_plan d_fft;
     cuda::stream d_stream;
     cuda::host_stager d_stager;
-    cuda::device_buffer<float2> d_in, d_xw, d_X;
+    cuda::device_buffer<float2> d_in, d_frame, d_X, d_Xw;
     cuda::device_buffer<float> d_power, d_median;
     cuda::device_buffer<unsigned> d_select;
     cuda::device_buffer<double> d_scalars;

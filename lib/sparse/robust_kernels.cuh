@@ -89,9 +89,10 @@ __device__ inline void append_tone(robust_device_header* header,
 }
 
 /*!
- * robust_fit_tone()'s maximum found by a warp: 32 offsets spread over [-0.5, 0.5], then
- * twice 32 over +-1 step around the best (steps 1/31, 2e-3, 1.4e-4 bin): three
- * evaluations per lane instead of some thirty on one thread.
+ * robust_fit_tone()'s maximum found by a warp: 32 offsets spread over [lo, hi] (by
+ * default [-0.5, 0.5]), then twice 32 over +-1 step around the best (steps 1/31, 2e-3,
+ * 1.4e-4 bin for a range of 1): three evaluations per lane instead of some thirty on one
+ * thread.
  */
 __device__ inline void warp_fit_tone(const robust_consts& c,
                                      const double* yr,
@@ -99,13 +100,15 @@ __device__ inline void warp_fit_tone(const robust_consts& c,
                                      const unsigned char* present,
                                      double& delta,
                                      double& ar,
-                                     double& ai)
+                                     double& ai,
+                                     double lo_end = -0.5,
+                                     double hi_end = 0.5)
 {
     const int lane = threadIdx.x & 31;
     const robust_tone_lobe lobe(c, yr, yi, present);
-    double best = 0;
+    double best = 0.5 * (lo_end + hi_end);
     if (lobe.count > 1) {
-        double lo = -0.5, hi = 0.5, tr, ti;
+        double lo = lo_end, hi = hi_end, tr, ti;
         // To 1.4e-4 bin: far below what the noise of a bucket or bin leaves.
         for (int pass = 0; pass < 3; ++pass) {
             const double step = (hi - lo) / 31.0;
@@ -120,44 +123,12 @@ __device__ inline void warp_fit_tone(const robust_consts& c,
                 }
             }
             best = lo + double(at) * step;
-            lo = best - step < -0.5 ? -0.5 : best - step;
-            hi = best + step > 0.5 ? 0.5 : best + step;
+            lo = best - step < lo_end ? lo_end : best - step;
+            hi = best + step > hi_end ? hi_end : best + step;
         }
     }
     delta = best;
     lobe.explained(best, ar, ai);
-}
-
-//! Fits and appends the tones of the lanes in `todo` (a ballot of the whole warp), one
-//! lane's lobe after the other: broadcast, fitted by the warp, appended by lane 0.
-__device__ inline void fit_peaks(unsigned todo,
-                                 const double* yr,
-                                 const double* yi,
-                                 const unsigned char* present,
-                                 long long bin,
-                                 robust_device_header* header,
-                                 robust_device_tone* tones,
-                                 int cap,
-                                 const robust_consts& c)
-{
-    constexpr int L = 2 * robust_window_terms + 1;
-    while (todo) {
-        const int src = __ffs(todo) - 1;
-        todo &= todo - 1;
-        double lr[L], li[L];
-        unsigned char lp[L];
-#pragma unroll
-        for (int j = 0; j < L; ++j) {
-            lr[j] = __shfl_sync(0xffffffffu, yr[j], src);
-            li[j] = __shfl_sync(0xffffffffu, yi[j], src);
-            lp[j] = (unsigned char)__shfl_sync(0xffffffffu, int(present[j]), src);
-        }
-        const long long at = __shfl_sync(0xffffffffu, bin, src);
-        double delta, ar, ai;
-        warp_fit_tone(c, lr, li, lp, delta, ar, ai);
-        if ((threadIdx.x & 31) == 0)
-            append_tone(header, tones, cap, c, at, delta, ar, ai);
-    }
 }
 
 } // namespace robust_kernels

@@ -135,22 +135,27 @@ void launch_robust_order(robust_device_header* header,
                          void* stream);
 
 /*!
- * Dense path: xw = x w (the time window), for the FFT that follows. x_ptr: device
+ * Dense path: frame = x (into the buffer the FFT's graph node reads). x_ptr: device
  * pointer to the input pointer.
  */
-void launch_window_frame(const robust_consts& c,
-                         const void* const* x_ptr,
-                         void* xw,
-                         void* stream);
+void launch_copy_frame(std::int64_t n,
+                       const void* const* x_ptr,
+                       void* frame,
+                       void* stream);
 
 /*!
- * Dense path after the FFT of xw: power per bin, the median (a radix selection over
- * every stride-th bin's power), the threshold, and a tone per bin that is the largest
- * above the threshold within the main lobe, fitted to its lobe.
+ * Dense path after the FFT of the frame: the windowed spectrum's power per bin
+ * (robust_windowed_bin()), the median (a radix selection over every stride-th bin's
+ * power), the threshold, a tone per bin that is the largest above the threshold within
+ * the main lobe, fitted to its lobe, then fitted again to the unwindowed bins around it
+ * where robust_plain_fit_ok() (refine_tones_plain() on the CPU).
  */
 struct robust_dense_state {
     robust_consts c;
-    const void* X = nullptr;            //!< n complex floats
+    robust_consts plain;                //!< robust_plain_consts(c)
+    double plain_scale = 1;             //!< unwindowed / windowed bin noise
+    const void* X = nullptr;            //!< n complex floats: the unwindowed spectrum
+    void* Xw = nullptr;                 //!< n complex floats: the windowed one
     float* power = nullptr;             //!< sampled bins' power
     std::int64_t samples = 0;           //!< bins sampled for the median
     unsigned* select_scratch = nullptr; //!< launch_select_nonneg()'s

@@ -96,6 +96,41 @@ void tones_from_peaks(const robust_consts& c,
     }
 }
 
+void refine_tones_plain(const robust_consts& c,
+                        const std::complex<float>* X,
+                        double plain_noise,
+                        std::vector<sparse_tone>& tones)
+{
+    const robust_consts pc = robust_plain_consts(c);
+    const int h = c.lobe;
+    double yr[2 * robust_window_terms + 1], yi[2 * robust_window_terms + 1];
+    unsigned char present[2 * robust_window_terms + 1];
+    for (sparse_tone& t : tones) {
+        std::int64_t b0;
+        double lo, hi;
+        robust_plain_range(c, t.frequency, b0, lo, hi);
+        double total = 0;
+        for (int j = -h; j <= h; ++j) {
+            std::int64_t q = (b0 + j) % c.n;
+            q = q < 0 ? q + c.n : q;
+            yr[j + h] = X[q].real();
+            yi[j + h] = X[q].imag();
+            present[j + h] = 1;
+            total += yr[j + h] * yr[j + h] + yi[j + h] * yi[j + h];
+        }
+        double delta, ar, ai;
+        robust_fit_tone(pc, yr, yi, present, delta, ar, ai, lo, hi);
+        const double explained =
+            robust_tone_lobe(pc, yr, yi, present).explained(delta, ar, ai);
+        if (!robust_plain_fit_ok(delta, lo, hi, total, explained, plain_noise))
+            continue;
+        const double N = double(c.n);
+        const double f = double(b0) + delta;
+        t.frequency = f < 0 ? f + N : (f >= N ? f - N : f);
+        t.amplitude = cd(ar, ai);
+    }
+}
+
 void finish_tones(const robust_consts& c,
                   std::int64_t k,
                   double raw_bin_noise,

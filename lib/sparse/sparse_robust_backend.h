@@ -54,6 +54,17 @@ std::unique_ptr<sparse_robust_backend> make_dense_threshold_cuda(const sparse_pa
 #endif
 
 /*!
+ * The dense path's second fit of each tone, on the unwindowed spectrum X around it (the
+ * first, on the window's lobe, gave frequency and amplitude): kept where
+ * robust_plain_fit_ok() says nothing else leaks into those bins. plain_noise: the noise
+ * power of one unwindowed bin.
+ */
+void refine_tones_plain(const robust_consts& c,
+                        const std::complex<float>* X,
+                        double plain_noise,
+                        std::vector<sparse_tone>& tones);
+
+/*!
  * Tones from coefficients of the windowed spectrum (bins unordered): every coefficient
  * that is the largest of the found ones within the window's main lobe is a tone's peak,
  * fitted by robust_fit_tone() to the lobe's found coefficients. Appends to `tones`.

@@ -50,6 +50,9 @@ void check_on_device(sparse_fft_plan& plan, std::int64_t tones, std::uint64_t se
     gr::gpufft::cuda::device_buffer<std::complex<float>> d(n);
     GPUFFT_CUDA_CHECK(
         cudaMemcpy(d.get(), x.data(), n * sizeof(cf), cudaMemcpyHostToDevice));
+    // A pageable cudaMemcpy may return before its data lands, and the plan works on a
+    // stream of its own that does not wait for it.
+    GPUFFT_CUDA_CHECK(cudaDeviceSynchronize());
     check_sparse(plan, tones, seed, memory::device, d.get());
 }
 
@@ -205,6 +208,10 @@ GPUFFT_TEST(voting_same_as_cpu_and_reference)
             gr::gpufft::cuda::device_buffer<cf> d(n);
             GPUFFT_CUDA_CHECK(
                 cudaMemcpy(d.get(), x.data(), n * sizeof(cf), cudaMemcpyHostToDevice));
+            // A pageable cudaMemcpy may return before its data lands, and the plan works
+            // on a
+            // stream of its own that does not wait for it.
+            GPUFFT_CUDA_CHECK(cudaDeviceSynchronize());
             for (int call = 0; call < 3; ++call) {
                 bg.assign(3, -1);
                 vg.assign(5, poison<float>());
@@ -268,6 +275,9 @@ GPUFFT_TEST(not_sparse_frames_as_on_cpu)
         gr::gpufft::cuda::device_buffer<cf> d(n);
         GPUFFT_CUDA_CHECK(
             cudaMemcpy(d.get(), x.data(), n * sizeof(cf), cudaMemcpyHostToDevice));
+        // A pageable cudaMemcpy may return before its data lands, and the plan works on a
+        // stream of its own that does not wait for it.
+        GPUFFT_CUDA_CHECK(cudaDeviceSynchronize());
         for (int call = 0; call < 2; ++call)
             check_not_sparse(gpu,
                              x,
@@ -294,6 +304,9 @@ GPUFFT_TEST(not_sparse_frames_as_on_cpu)
         gr::gpufft::cuda::device_buffer<cf> d(n);
         GPUFFT_CUDA_CHECK(
             cudaMemcpy(d.get(), w.x.data(), n * sizeof(cf), cudaMemcpyHostToDevice));
+        // A pageable cudaMemcpy may return before its data lands, and the plan works on a
+        // stream of its own that does not wait for it.
+        GPUFFT_CUDA_CHECK(cudaDeviceSynchronize());
         check_weak_tone(gpu, w, memory::device, d.get());
         if (c.bins != g.bins)
             std::printf("  note: CPU and GPU kept different coefficients\n");
@@ -346,6 +359,9 @@ GPUFFT_TEST(non_finite_input_is_rejected)
     gr::gpufft::cuda::device_buffer<cf> d(n);
     GPUFFT_CUDA_CHECK(
         cudaMemcpy(d.get(), x.data(), n * sizeof(cf), cudaMemcpyHostToDevice));
+    // A pageable cudaMemcpy may return before its data lands, and the plan works on a
+    // stream of its own that does not wait for it.
+    GPUFFT_CUDA_CHECK(cudaDeviceSynchronize());
     GPUFFT_CHECK_THROWS(
         plan.execute(d.get(), bins, values, memory::device), std::invalid_argument, "x");
     // The plan still works after a rejected frame.

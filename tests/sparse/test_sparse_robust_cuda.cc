@@ -76,6 +76,9 @@ void check_against_truth_and_cpu(std::int64_t n,
     cuda::device_buffer<std::complex<float>> d(x.size());
     GPUFFT_CUDA_CHECK(
         cudaMemcpy(d.get(), x.data(), x.size() * sizeof(x[0]), cudaMemcpyHostToDevice));
+    // A pageable cudaMemcpy may return before its data lands, and the plan works on a
+    // stream of its own that does not wait for it.
+    GPUFFT_CUDA_CHECK(cudaDeviceSynchronize());
     gpu.detect(d.get(), dev_in, memory::device);
     cpu.detect(x.data(), ref);
     std::printf("  gpu: %s\n  noise floor gpu %g cpu %g, tones gpu %zu cpu %zu\n",
