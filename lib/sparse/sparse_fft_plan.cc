@@ -84,10 +84,10 @@ void sparse_fft_plan::impl::check_dense_memory(std::int64_t n,
                                                gpufft::backend used,
                                                int device_id)
 {
-    // A dense path holds the windowed frame and its spectrum: 16 bytes a sample, on
-    // the device for CUDA. Refused up front: allocating past the host's memory swaps
-    // for minutes before it fails.
-    const std::uint64_t need = 16 * std::uint64_t(n);
+    // A dense path holds the spectrum and the windowed spectrum: 16 bytes a sample; on
+    // the device for CUDA, with the frame the FFT reads: 24. Refused up front:
+    // allocating past the host's memory swaps for minutes before it fails.
+    const std::uint64_t need = (used == backend::cuda ? 24 : 16) * std::uint64_t(n);
     std::uint64_t have = detail::host_physical_memory();
     std::string where = "this host has";
 #ifdef GPUFFT_HAVE_CUDA
