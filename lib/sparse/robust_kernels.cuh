@@ -131,6 +131,61 @@ __device__ inline void warp_fit_tone(const robust_consts& c,
     lobe.explained(best, ar, ai);
 }
 
+//! The frequency table of a call (open addressing, linear probing).
+constexpr unsigned long long empty_key = ~0ull;
+
+__device__ inline unsigned long long table_slot(unsigned long long key,
+                                                unsigned long long mask)
+{
+    unsigned long long h = key * 0x9E3779B97F4A7C15ull;
+    return (h ^ (h >> 29)) & mask;
+}
+
+//! The slot holding key (inserting it when absent), or ~0 when the table is full.
+__device__ inline unsigned long long
+table_insert(unsigned long long* keys, unsigned long long mask, unsigned long long key)
+{
+    unsigned long long s = table_slot(key, mask);
+    for (unsigned long long probe = 0; probe <= mask; ++probe) {
+        const unsigned long long prev = atomicCAS(&keys[s], empty_key, key);
+        if (prev == empty_key || prev == key)
+            return s;
+        s = (s + 1) & mask;
+    }
+    return ~0ull;
+}
+
+__device__ inline long long table_find(const unsigned long long* keys,
+                                       unsigned long long mask,
+                                       unsigned long long key)
+{
+    unsigned long long s = table_slot(key, mask);
+    for (unsigned long long probe = 0; probe <= mask; ++probe) {
+        const unsigned long long k = keys[s];
+        if (k == key)
+            return (long long)s;
+        if (k == empty_key)
+            return -1;
+        s = (s + 1) & mask;
+    }
+    return -1;
+}
+
+//! Item i of loops x B as (loop r, bucket b); 32-bit division where it fits (64-bit
+//! division is a long software routine on the GPU).
+__device__ __forceinline__ void
+loop_bucket(long long i, long long B, int& r, long long& b)
+{
+    if (i < (1ll << 32) && B < (1ll << 32)) {
+        const unsigned q = unsigned(i) / unsigned(B);
+        r = int(q);
+        b = (long long)(unsigned(i) - q * unsigned(B));
+    } else {
+        r = int(i / B);
+        b = i % B;
+    }
+}
+
 } // namespace robust_kernels
 } // namespace detail
 } // namespace gpufft
