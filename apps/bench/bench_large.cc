@@ -8,7 +8,8 @@
 // gpufft-bench large: the out-of-card FFT of host-resident complex64 arrays against, in
 // the same run, pinned copy + cuFFT + copy back (in card, where the array fits twice) and
 // FFTW with every host thread; the measured pinned copy rates give the PCIe bound that
-// our effective rate is compared with.
+// our effective rate is compared with. One file: every case shares the host arrays, the
+// baselines and the bound's arithmetic, and each row prints them side by side.
 //
 //   gpufft-bench large [--sizes 2^24,2^26,2^28,2^30] [--reps 5] [--fftw-max 2^30]
 //                      [--shapes 8192x8192,512x512x512] [--inplace-only 0|1]

@@ -6,7 +6,9 @@
  */
 
 // CUDA backend of the type-3 NUFFT: buffers, FFT plans, the stream and the order of the
-// stages; the kernels sit behind nufft3_cuda_kernels.h. Every stage stays on the device
+// stages; the kernels sit behind nufft3_cuda_kernels.h. One class in one file on
+// purpose: every stage reads the buffers and geometry the others leave, and the order
+// of the stages on the stream is what this file is about. Every stage stays on the device
 // from set_points to the result:
 //
 //   set_points: extents (one small read-back: the grid size depends on them), then per
