@@ -86,19 +86,8 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
     message_port_register_out(k_spectrum);
     message_port_register_out(k_progress);
     message_port_register_in(pmt::mp("cmd"));
-    set_msg_handler(pmt::mp("cmd"), [this](const pmt::pmt_t& msg) {
-        handle_cmd(
-            msg,
-            { { "n_integrations",
-                [this](const pmt::pmt_t& v) {
-                    set_n_integrations(int(pmt::to_long(v)));
-                } },
-              { "mode",
-                [this](const pmt::pmt_t& v) { set_mode(pmt::symbol_to_string(v)); } },
-              { "output_db",
-                [this](const pmt::pmt_t& v) { set_output_db(pmt::to_bool(v)); } } },
-            d_logger);
-    });
+    set_msg_handler(pmt::mp("cmd"),
+                    [this](const pmt::pmt_t& msg) { apply_cmd(*this, msg, d_logger); });
     // Tags are re-made per output item (time of the integration's first sample).
     set_tag_propagation_policy(TPP_DONT);
 }

@@ -57,5 +57,22 @@ pmt::pmt_t progress_message(const stream::spectrometer_progress& p)
     return d;
 }
 
+void apply_cmd(large_fft_accumulator& block,
+               const pmt::pmt_t& msg,
+               const gr::logger_ptr& logger)
+{
+    handle_cmd(
+        msg,
+        { { "n_integrations",
+            [&](const pmt::pmt_t& v) {
+                block.set_n_integrations(int(pmt::to_long(v)));
+            } },
+          { "mode",
+            [&](const pmt::pmt_t& v) { block.set_mode(pmt::symbol_to_string(v)); } },
+          { "output_db",
+            [&](const pmt::pmt_t& v) { block.set_output_db(pmt::to_bool(v)); } } },
+        logger);
+}
+
 } // namespace gpufft
 } // namespace gr

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The PMTs of the large_fft_accumulator block's `spectrum` and `progress` ports
+// The PMTs of the large_fft_accumulator block's `spectrum`, `progress` and `cmd` ports
 // (docs/large_fft_accumulator.md).
 
 #ifndef INCLUDED_GPUFFT_LARGE_FFT_ACCUMULATOR_MESSAGES_H
@@ -14,6 +14,8 @@
 #include "stream/spectrometer_runner.h"
 #include "stream/spectrum_axes.h"
 #include "stream/stream_timeline.h"
+#include <gnuradio/gpufft/large_fft_accumulator.h>
+#include <gnuradio/logger.h>
 #include <pmt/pmt.h>
 
 namespace gr {
@@ -36,6 +38,12 @@ pmt::pmt_t spectrum_pdu(const stream::integrated_spectrum& s,
 
 //! The `progress` dict.
 pmt::pmt_t progress_message(const stream::spectrometer_progress& p);
+
+//! A `cmd` message: n_integrations, mode and output_db through the block's setters
+//! (handle_cmd(): unknown keys and refused values are logged, never thrown).
+void apply_cmd(large_fft_accumulator& block,
+               const pmt::pmt_t& msg,
+               const gr::logger_ptr& logger);
 
 } // namespace gpufft
 } // namespace gr
