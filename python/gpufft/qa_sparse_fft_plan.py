@@ -274,16 +274,21 @@ class qa_sparse_fft_plan(gr_unittest.TestCase):
             x, f, amps, snr = noisy_tones(rng, n, 12, 40, 60)
             self.check_tones(plan, x, f, amps, snr, seed)
 
-    def test_robust_sparse_path_59db(self):
-        # n = 2^22, k = 50 tones at 59 to 65 dB per bin, min_snr_db 55: the sublinear
-        # path (reads a fraction of the frame), not the dense fallback.
+    def sparse_path_plan(self, min_snr_db):
+        """A CPU plan for n = 2^22, k = 50 at min_snr_db that runs the sublinear path
+        (reads a fraction of the frame), not the dense fallback."""
         rng, seed = fresh_rng(self)
-        n, k = 1 << 22, 50
-        plan = sparse_fft_plan(n, k, backend="cpu", min_snr_db=55,
+        n = 1 << 22
+        plan = sparse_fft_plan(n, 50, backend="cpu", min_snr_db=min_snr_db,
                                false_alarm=FALSE_ALARM)
         self.assertFalse(plan.dense_fallback, plan.describe())
         self.assertLess(plan.samples_read, n // 2, plan.describe())
-        x, f, amps, snr = noisy_tones(rng, n, k, 59, 65)
+        return rng, seed, plan
+
+    def test_robust_sparse_path_59db(self):
+        # 50 tones at 59 to 65 dB per bin, min_snr_db 55.
+        rng, seed, plan = self.sparse_path_plan(55)
+        x, f, amps, snr = noisy_tones(rng, plan.n, plan.k, 59, 65)
         # All 50 in our runs (2000 of 2000 over 40 frames); 96% leaves room for one
         # miss. Frequency errors: up to 0.048 bin over 30 frames of 50 tones, but one
         # tone at 0.11 bin in one of 25 runs (an engine outlier: see the report), so
@@ -291,19 +296,15 @@ class qa_sparse_fft_plan(gr_unittest.TestCase):
         self.check_tones(plan, x, f, amps, snr, seed, min_found=0.96, freq_outliers=1)
 
     def test_robust_sparse_path_high_snr(self):
-        # n = 2^22, k = 50 tones at 80 to 90 dB per bin, min_snr_db 74: few buckets
-        # reach that sensitivity, so the bucket count is set by the tones' coefficients
-        # (the planner's load rule), and a bucket often holds two of them. Every tone
-        # must still come back within 0.05 bin and 0.5 dB, its peak coefficient included
-        # when no loop located it (the lobe neighbours of what a round accepts are the
-        # next round's candidates).
-        rng, seed = fresh_rng(self)
-        n, k = 1 << 22, 50
-        plan = sparse_fft_plan(n, k, backend="cpu", min_snr_db=74,
-                               false_alarm=FALSE_ALARM)
-        self.assertFalse(plan.dense_fallback, plan.describe())
+        # 50 tones at 80 to 90 dB per bin, min_snr_db 74: few buckets reach that
+        # sensitivity, so the bucket count is set by the tones' coefficients (the
+        # planner's load rule), and a bucket often holds two of them. Every tone must
+        # still come back within 0.05 bin and 0.5 dB, its peak coefficient included when
+        # no loop located it (the lobe neighbours of what a round accepts are the next
+        # round's candidates).
+        rng, seed, plan = self.sparse_path_plan(74)
         for _ in range(3):
-            x, f, amps, snr = noisy_tones(rng, n, k, 80, 90)
+            x, f, amps, snr = noisy_tones(rng, plan.n, plan.k, 80, 90)
             self.check_tones(plan, x, f, amps, snr, seed)
 
     def test_robust_fewer_tones_than_k(self):
