@@ -150,7 +150,6 @@ __global__ void dense_refine_kernel(const __grid_constant__ robust_dense_state s
     constexpr int L = 2 * robust_window_terms + 1;
     const int lane = threadIdx.x & 31, h = s.c.lobe;
     const int count = s.header->tones < s.tone_cap ? s.header->tones : s.tone_cap;
-    const double N = double(s.c.n);
     const double plain_noise = s.scalars[0] * s.plain_scale;
     for (long long w = warp_index(); w < count; w += warp_count()) {
         std::int64_t b0;
@@ -175,14 +174,12 @@ __global__ void dense_refine_kernel(const __grid_constant__ robust_dense_state s
                 total += lr[j] * lr[j] + li[j] * li[j];
         }
         double delta, ar, ai;
-        warp_fit_tone(s.plain, lr, li, lp, delta, ar, ai, lo, hi);
         const double explained =
-            robust_tone_lobe(s.plain, lr, li, lp).explained(delta, ar, ai);
+            warp_fit_tone(s.plain, lr, li, lp, delta, ar, ai, lo, hi);
         if (lane != 0 ||
             !robust_plain_fit_ok(delta, lo, hi, total, explained, plain_noise))
             continue;
-        const double f = double(b0) + delta;
-        s.tones[w].frequency = f < 0 ? f + N : (f >= N ? f - N : f);
+        s.tones[w].frequency = robust_wrap_frequency(s.c, double(b0) + delta);
         s.tones[w].re = ar;
         s.tones[w].im = ai;
     }

@@ -78,31 +78,27 @@ __device__ inline void append_tone(robust_device_header* header,
                                    double ar,
                                    double ai)
 {
-    double f = double(bin) + delta;
-    if (f < 0)
-        f += double(c.n);
-    else if (f >= double(c.n))
-        f -= double(c.n);
+    const double f = robust_wrap_frequency(c, double(bin) + delta);
     const int at = atomicAdd(&header->tones, 1);
     if (at < cap)
         tones[at] = robust_device_tone{ f, ar, ai };
 }
 
 /*!
- * robust_fit_tone()'s maximum found by a warp: 32 offsets spread over [lo, hi] (by
- * default [-0.5, 0.5]), then twice 32 over +-1 step around the best (steps 1/31, 2e-3,
- * 1.4e-4 bin for a range of 1): three evaluations per lane instead of some thirty on one
- * thread.
+ * robust_fit_tone()'s maximum (and its explained energy) found by a warp: 32 offsets
+ * spread over [lo, hi] (by default [-0.5, 0.5]), then twice 32 over +-1 step around the
+ * best (steps 1/31, 2e-3, 1.4e-4 bin for a range of 1): three evaluations per lane
+ * instead of some thirty on one thread.
  */
-__device__ inline void warp_fit_tone(const robust_consts& c,
-                                     const double* yr,
-                                     const double* yi,
-                                     const unsigned char* present,
-                                     double& delta,
-                                     double& ar,
-                                     double& ai,
-                                     double lo_end = -0.5,
-                                     double hi_end = 0.5)
+__device__ inline double warp_fit_tone(const robust_consts& c,
+                                       const double* yr,
+                                       const double* yi,
+                                       const unsigned char* present,
+                                       double& delta,
+                                       double& ar,
+                                       double& ai,
+                                       double lo_end = -0.5,
+                                       double hi_end = 0.5)
 {
     const int lane = threadIdx.x & 31;
     const robust_tone_lobe lobe(c, yr, yi, present);
@@ -128,7 +124,7 @@ __device__ inline void warp_fit_tone(const robust_consts& c,
         }
     }
     delta = best;
-    lobe.explained(best, ar, ai);
+    return lobe.explained(best, ar, ai);
 }
 
 //! The frequency table of a call (open addressing, linear probing).

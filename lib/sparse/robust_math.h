@@ -233,17 +233,17 @@ struct robust_tone_lobe {
  * A tone from the coefficients of its main lobe (robust_tone_lobe): the offset delta in
  * [lo, hi] (by default [-0.5, 0.5]) that maximises the explained lobe energy, by a grid
  * of (hi - lo) / 8 and then a golden section to ~1e-5 bin, and the least-squares
- * amplitude at that offset.
+ * amplitude at that offset. Returns the explained energy there.
  */
-SFFT_HD void robust_fit_tone(const robust_consts& c,
-                             const double* yr,
-                             const double* yi,
-                             const unsigned char* present,
-                             double& delta,
-                             double& ar,
-                             double& ai,
-                             double lo_end = -0.5,
-                             double hi_end = 0.5)
+SFFT_HD double robust_fit_tone(const robust_consts& c,
+                               const double* yr,
+                               const double* yi,
+                               const unsigned char* present,
+                               double& delta,
+                               double& ar,
+                               double& ai,
+                               double lo_end = -0.5,
+                               double hi_end = 0.5)
 {
     const robust_tone_lobe lobe(c, yr, yi, present);
     const double grid = (hi_end - lo_end) / 8.0;
@@ -281,7 +281,14 @@ SFFT_HD void robust_fit_tone(const robust_consts& c,
         best = 0.5 * (lo + hi);
     }
     delta = best;
-    lobe.explained(best, ar, ai);
+    return lobe.explained(best, ar, ai);
+}
+
+//! Frequency f in bins brought into [0, n) (f within one n of it).
+SFFT_HD double robust_wrap_frequency(const robust_consts& c, double f)
+{
+    const double N = double(c.n);
+    return f < 0 ? f + N : (f >= N ? f - N : f);
 }
 
 /*!

@@ -86,11 +86,7 @@ void tones_from_peaks(const robust_consts& c,
         double delta, ar, ai;
         robust_fit_tone(c, yr, yi, present, delta, ar, ai);
         sparse_tone t;
-        t.frequency = double(bin[i]) + delta;
-        if (t.frequency < 0)
-            t.frequency += double(c.n);
-        else if (t.frequency >= double(c.n))
-            t.frequency -= double(c.n);
+        t.frequency = robust_wrap_frequency(c, double(bin[i]) + delta);
         t.amplitude = cd(ar, ai);
         tones.push_back(t);
     }
@@ -119,14 +115,11 @@ void refine_tones_plain(const robust_consts& c,
             total += yr[j + h] * yr[j + h] + yi[j + h] * yi[j + h];
         }
         double delta, ar, ai;
-        robust_fit_tone(pc, yr, yi, present, delta, ar, ai, lo, hi);
         const double explained =
-            robust_tone_lobe(pc, yr, yi, present).explained(delta, ar, ai);
+            robust_fit_tone(pc, yr, yi, present, delta, ar, ai, lo, hi);
         if (!robust_plain_fit_ok(delta, lo, hi, total, explained, plain_noise))
             continue;
-        const double N = double(c.n);
-        const double f = double(b0) + delta;
-        t.frequency = f < 0 ? f + N : (f >= N ? f - N : f);
+        t.frequency = robust_wrap_frequency(c, double(b0) + delta);
         t.amplitude = cd(ar, ai);
     }
 }
