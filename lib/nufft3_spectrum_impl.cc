@@ -23,17 +23,6 @@ namespace {
 
 constexpr double two_pi = 6.283185307179586476925;
 
-nufft3_options
-spectrum_options(const std::string& backend, int device_id, const log_handler& log)
-{
-    nufft3_options o;
-    o.log = log;
-    o.backend = parse_backend(backend);
-    o.device_id = device_id;
-    o.precision = precision::double_; // times need double; eps decides the work
-    return o;
-}
-
 void check_frequencies(const std::vector<double>& f)
 {
     if (f.empty())
@@ -80,10 +69,14 @@ nufft3_spectrum_impl::nufft3_spectrum_impl(int frame_len,
           gr::io_signature::make(
               1, 1, sizeof(gr_complex) * std::max<std::size_t>(1, frequencies.size()))),
       d_frame_len(checked_frame_len(frame_len)),
+      d_eps(eps),
+      d_device_id(device_id),
       d_epoch(epoch),
       d_time(nominal_rate),
       d_freqs(frequencies),
-      d_plan(1, eps, spectrum_options(backend, device_id, block_log_handler(d_logger))),
+      d_fallback(parse_backend(backend), "nufft3_spectrum", block_log_handler(d_logger)),
+      d_plan(d_fallback.make([this](gpufft::backend b) { return make_plan(b); })),
+      d_backend(d_plan.backend()),
       d_t(frame_len),
       d_x(frame_len),
       d_s(frequencies.size()),
@@ -92,6 +85,9 @@ nufft3_spectrum_impl::nufft3_spectrum_impl(int frame_len,
       d_clock(epoch)
 {
     check_frequencies(frequencies);
+    // One spectrum per frame_len samples; GNU Radio also sizes the input buffers by it,
+    // so a frame longer than the default buffer still fits.
+    set_relative_rate(1, std::uint64_t(d_frame_len));
     set_tag_propagation_policy(TPP_DONT); // rx_time is recomputed per output item
     message_port_register_in(pmt::mp("cmd"));
     set_msg_handler(pmt::mp("cmd"), [this](const pmt::pmt_t& msg) {
@@ -101,6 +97,16 @@ nufft3_spectrum_impl::nufft3_spectrum_impl(int frame_len,
                 [this](const pmt::pmt_t& v) { set_frequencies(pmt_doubles(v)); } } },
             d_logger);
     });
+}
+
+nufft3_plan nufft3_spectrum_impl::make_plan(gpufft::backend b) const
+{
+    nufft3_options o;
+    o.log = block_log_handler(d_logger);
+    o.backend = b;
+    o.device_id = d_device_id;
+    o.precision = precision::double_; // times need double; eps decides the work
+    return nufft3_plan(1, d_eps, o);
 }
 
 bool nufft3_spectrum_impl::stop()
@@ -132,7 +138,7 @@ std::vector<double> nufft3_spectrum_impl::frequencies() const
     return d_freqs;
 }
 
-std::string nufft3_spectrum_impl::backend() const { return to_string(d_plan.backend()); }
+std::string nufft3_spectrum_impl::backend() const { return to_string(d_backend.load()); }
 
 void nufft3_spectrum_impl::forecast(int noutput_items,
                                     gr_vector_int& ninput_items_required)
@@ -173,6 +179,8 @@ int nufft3_spectrum_impl::general_work(int noutput_items,
     const auto* in = static_cast<const gr_complex*>(input_items[0]);
     const auto* times = static_cast<const unsigned char*>(input_items[1]);
     auto* out = static_cast<gr_complex*>(output_items[0]);
+    if (d_stopped)
+        return WORK_DONE;
     const int L = d_frame_len;
     const int frames =
         std::min(noutput_items, std::min(ninput_items[0], ninput_items[1]) / L);
@@ -204,12 +212,29 @@ int nufft3_spectrum_impl::general_work(int noutput_items,
             for (std::size_t k = 0; k < K; ++k)
                 d_s[k] = two_pi * d_freqs[k];
         }
+        std::string refused;
+        bool done = false;
         try {
-            d_plan.set_points(L, d_x.data(), std::int64_t(K), d_s.data());
-            d_plan.execute(d_c.data(), d_F.data());
-        } catch (const std::exception& e) {
+            done = d_fallback.run(
+                [&] {
+                    d_plan.set_points(L, d_x.data(), std::int64_t(K), d_s.data());
+                    d_plan.execute(d_c.data(), d_F.data());
+                },
+                [&] {
+                    d_plan = make_plan(d_fallback.backend());
+                    d_backend = d_plan.backend();
+                },
+                refused);
+        } catch (const stream::engine_stopped& e) {
+            d_logger->error("{:s}",
+                            e.what()); // docs/reliability.md, "Faults inside blocks"
+            d_stopped = true;
+            consume_each(f * L);
+            return produced > 0 ? produced : WORK_DONE;
+        }
+        if (!done) {
             ++d_skipped;
-            d_logger->warn("frame at sample {:d} skipped: {:s}", first, e.what());
+            d_logger->warn("frame at sample {:d} skipped: {:s}", first, refused);
             continue;
         }
         gr_complex* o = out + std::size_t(produced) * K;

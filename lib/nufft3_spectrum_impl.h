@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_SPECTRUM_IMPL_H
 #define INCLUDED_GPUFFT_NUFFT3_SPECTRUM_IMPL_H
 
+#include "stream/engine_failure.h"
 #include "stream/stream_timeline.h"
 #include "stream/time_input.h"
 #include <gnuradio/gpufft/nufft3_plan.h>
@@ -49,13 +50,18 @@ public:
 
 private:
     void follow_tags(std::uint64_t first, const double* t);
+    nufft3_plan make_plan(gpufft::backend b) const;
 
     const int d_frame_len;
+    const double d_eps;
+    const int d_device_id;
     const std::int64_t d_epoch;
     const stream::time_input d_time;
     mutable std::mutex d_mutex; // guards d_freqs against set_frequencies()
     std::vector<double> d_freqs;
+    stream::cpu_fallback d_fallback;
     nufft3_plan d_plan;
+    std::atomic<gpufft::backend> d_backend; // of d_plan, read from any thread
     std::vector<double> d_t, d_x, d_s;
     std::vector<std::complex<double>> d_c, d_F;
     stream::stream_clock d_clock; // epoch, or the latest input rx_time
@@ -63,6 +69,7 @@ private:
     bool d_have_freq = false, d_have_rate = false;
     stream::change_gate d_freq_out, d_rate_out; // rx_freq / rx_rate out on change only
     std::atomic<std::uint64_t> d_processed{ 0 }, d_skipped{ 0 };
+    bool d_stopped = false; // the engine failed; the stream ends
 };
 
 } // namespace gpufft

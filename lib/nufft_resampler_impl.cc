@@ -72,26 +72,41 @@ nufft_resampler_impl::nufft_resampler_impl(double output_rate,
           gr::io_signature::make(1, 1, sizeof(gr_complex))),
       d_rate(output_rate),
       d_bandwidth(bandwidth),
+      d_eps(eps),
       d_frame_len(frame_len),
       d_overlap(overlap),
+      d_device_id(device_id),
       d_epoch(epoch),
       d_time(nominal_rate),
-      d_fit(
-          bandwidth, eps, parse_backend(backend), device_id, block_log_handler(d_logger)),
+      d_fallback(parse_backend(backend), "nufft_resampler", block_log_handler(d_logger)),
+      d_fit(d_fallback.make([this](gpufft::backend b) { return make_fit(b); })),
+      d_backend(d_fit.backend()),
       d_grid(output_rate, overlap),
       d_times(frame_len),
       d_t(frame_len),
       d_x(frame_len),
       d_clock(epoch)
 {
-    d_backend = to_string(d_fit.backend());
+    // GNU Radio sizes the input buffers by the relative rate, and a frame must fit
+    // there; the true rate (output_rate over the input's) varies with the input times,
+    // and nothing else reads it (tags are not propagated).
+    set_relative_rate(1, std::uint64_t(frame_len));
     set_tag_propagation_policy(TPP_DONT); // times are recomputed for the output grid
+}
+
+nufft::band_limited_fit nufft_resampler_impl::make_fit(gpufft::backend b) const
+{
+    return nufft::band_limited_fit(
+        d_bandwidth, d_eps, b, d_device_id, block_log_handler(d_logger));
 }
 
 void nufft_resampler_impl::forecast(int, gr_vector_int& ninput_items_required)
 {
+    // Outputs still pending go out without new input, so a stream's last frame is
+    // written even after its input ended.
+    const bool pending = d_pending_pos < d_pending.size();
     for (auto& n : ninput_items_required)
-        n = d_frame_len;
+        n = pending ? 0 : d_frame_len;
 }
 
 void nufft_resampler_impl::skip_frame(const char* why)
@@ -123,12 +138,20 @@ void nufft_resampler_impl::process_frame(const gr_complex* x, const double* t)
     }
     // The outputs in [t[overlap], t[L - overlap]): the next frame starts there.
     const bool starts_grid = d_grid.points(t, L, centre, d_tau);
-    try {
-        d_fit.fit(d_t.data(), d_x.data(), L);
-        d_y.resize(d_tau.size());
-        d_fit.evaluate(d_tau.data(), int(d_tau.size()), d_y.data());
-    } catch (const std::exception& e) {
-        skip_frame(e.what());
+    std::string refused;
+    const bool fitted = d_fallback.run(
+        [&] {
+            d_fit.fit(d_t.data(), d_x.data(), L);
+            d_y.resize(d_tau.size());
+            d_fit.evaluate(d_tau.data(), int(d_tau.size()), d_y.data());
+        },
+        [&] {
+            d_fit = make_fit(d_fallback.backend());
+            d_backend = d_fit.backend();
+        },
+        refused);
+    if (!fitted) {
+        skip_frame(refused.c_str());
         return;
     }
     d_pending_starts_grid = starts_grid;
@@ -171,6 +194,8 @@ int nufft_resampler_impl::general_work(int noutput_items,
                                        gr_vector_void_star& output_items)
 {
     auto* out = static_cast<gr_complex*>(output_items[0]);
+    if (d_stopped)
+        return WORK_DONE;
     d_unconsumed = std::min(ninput_items[0], ninput_items[1]);
     // What the last frame computed goes out first; a frame's output count depends on
     // its time span, so it can exceed the room given in one call.
@@ -201,7 +226,13 @@ int nufft_resampler_impl::general_work(int noutput_items,
                            tag.offset);
         }
     }
-    process_frame(static_cast<const gr_complex*>(input_items[0]), d_times.data());
+    try {
+        process_frame(static_cast<const gr_complex*>(input_items[0]), d_times.data());
+    } catch (const stream::engine_stopped& e) {
+        d_logger->error("{:s}", e.what()); // docs/reliability.md, "Faults inside blocks"
+        d_stopped = true;
+        return produced > 0 ? produced : WORK_DONE;
+    }
     consume_each(hop);
     d_unconsumed -= hop;
     return flush(out, noutput_items, produced);

@@ -9,6 +9,7 @@
 #define INCLUDED_GPUFFT_NUFFT_RESAMPLER_IMPL_H
 
 #include "nufft/band_limited_fit.h"
+#include "stream/engine_failure.h"
 #include "stream/resample_grid.h"
 #include "stream/stream_timeline.h"
 #include "stream/time_input.h"
@@ -38,7 +39,7 @@ public:
     double bandwidth() const override { return d_bandwidth; }
     int frame_len() const override { return d_frame_len; }
     int overlap() const override { return d_overlap; }
-    std::string backend() const override { return d_backend; }
+    std::string backend() const override { return to_string(d_backend.load()); }
     std::uint64_t frames_processed() const override { return d_processed; }
     std::uint64_t frames_skipped() const override { return d_skipped; }
 
@@ -53,15 +54,17 @@ private:
     //! Fits one frame and appends its central output samples to d_pending.
     void process_frame(const gr_complex* x, const double* t);
     void skip_frame(const char* why);
+    nufft::band_limited_fit make_fit(gpufft::backend b) const;
     //! Writes pending samples (with their tags) after `produced`; returns the new count.
     int flush(gr_complex* out, int noutput_items, int produced);
 
-    const double d_rate, d_bandwidth;
-    const int d_frame_len, d_overlap;
+    const double d_rate, d_bandwidth, d_eps;
+    const int d_frame_len, d_overlap, d_device_id;
     const std::int64_t d_epoch;
     const stream::time_input d_time;
-    std::string d_backend;
+    stream::cpu_fallback d_fallback;
     nufft::band_limited_fit d_fit;
+    std::atomic<gpufft::backend> d_backend; // of d_fit, read from any thread
 
     stream::resample_grid d_grid; // output sample n at origin + n / d_rate
 
@@ -79,6 +82,7 @@ private:
     // Input samples seen but not consumed after the last call: the tail a stream ends
     // with, reported by stop().
     std::int64_t d_unconsumed = 0;
+    bool d_stopped = false; // the engine failed; the stream ends
 };
 
 } // namespace gpufft

@@ -183,16 +183,26 @@ int sparse_fft_impl::general_work(int noutput_items,
     }
     const std::uint64_t written = out ? nitems_written(0) : 0;
     int produced = 0;
-    const std::int64_t used = d_frames.feed(
-        in,
-        ninput_items[0],
-        [&] { return !out || produced < noutput_items; },
-        [&](const gr_complex* frame, std::uint64_t first) {
-            float* display =
-                out ? out + std::size_t(produced) * std::size_t(display_bins()) : nullptr;
-            if (process_frame(frame, display, written + std::uint64_t(produced), first))
-                produced++;
-        });
+    std::int64_t used = 0;
+    try {
+        used = d_frames.feed(
+            in,
+            ninput_items[0],
+            [&] { return !out || produced < noutput_items; },
+            [&](const gr_complex* frame, std::uint64_t first) {
+                float* display =
+                    out ? out + std::size_t(produced) * std::size_t(display_bins())
+                        : nullptr;
+                if (process_frame(
+                        frame, display, written + std::uint64_t(produced), first))
+                    produced++;
+            });
+    } catch (const stream::engine_stopped& e) {
+        // A failed GPU ends the flowgraph with the reason, rather than a frame skipped
+        // per call forever (docs/reliability.md, "Faults inside blocks").
+        d_logger->error("{:s}", e.what());
+        return WORK_DONE;
+    }
     consume(0, int(used));
     return produced;
 }

@@ -12,6 +12,9 @@
 
 #include "core/memory_error.h"
 #include "reference.h"
+#include "stream/engine_failure.h"
+#include "stream/sparse_frame_analyzer.h"
+#include "stream/spectrometer_setup.h"
 #include "test_harness.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/device.h>
@@ -19,6 +22,7 @@
 #include <gnuradio/gpufft/nufft3_plan.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>
 #include <gnuradio/gpufft/spectrum_integrator.h>
+#include <algorithm>
 #include <cstdio>
 #include <random>
 
@@ -204,6 +208,171 @@ GPUFFT_TEST(spectrum_integrator_out_of_memory)
         std::vector<std::complex<float>> x(std::size_t(n), { 1.f, 0.f });
         s.accumulate(x.data());
     });
+#endif
+}
+
+// What the blocks do with backend "auto" on a card that cannot hold their engine: one
+// warning, and the same work done on the CPU (docs/reliability.md, "Faults inside
+// blocks"). The blocks hold exactly these objects: the sparse_fft block its analyzer,
+// the NUFFT blocks a plan run through cpu_fallback, the accumulator its integrator.
+namespace {
+struct warnings {
+    std::vector<std::string> lines;
+    log_handler handler()
+    {
+        return [this](log_level l, const std::string& m) {
+            if (l == log_level::warning)
+                lines.push_back(m);
+        };
+    }
+    bool moved(const char* block) const
+    {
+        return lines.size() == 1 && lines[0].find(block) != std::string::npos &&
+               lines[0].find("out of GPU memory") != std::string::npos &&
+               lines[0].find("continues on the CPU") != std::string::npos;
+    }
+};
+} // namespace
+
+GPUFFT_TEST(auto_sparse_block_continues_on_cpu)
+{
+    require_gpu();
+#ifdef GPUFFT_HAVE_CUDA
+    // k = n / 64: exact mode takes the dense path (FFT + top-k), 1 GiB on the card.
+    const int n = 1 << 26;
+    const int k = n / 64;
+    const int tones = 8;
+    const std::uint64_t seed = fresh_seed();
+    std::printf("  seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> bin(0, n - 1);
+    std::vector<std::int64_t> bins;
+    while (int(bins.size()) < tones) {
+        const int b = bin(rng);
+        if (std::find(bins.begin(), bins.end(), b) == bins.end())
+            bins.push_back(b);
+    }
+    // k tones on those bins, made by an inverse FFT on the CPU.
+    std::vector<std::complex<float>> X(static_cast<std::size_t>(n), { 0.f, 0.f });
+    std::vector<std::complex<float>> x(static_cast<std::size_t>(n), poison<float>());
+    for (int j = 0; j < tones; ++j)
+        X[std::size_t(bins[j])] = std::polar(1.0f + float(j), float(j));
+    dense_fft_options cpu;
+    cpu.backend = backend::cpu;
+    dense_fft_plan(n, 1, direction::backward, cpu).execute(X.data(), x.data());
+    card_hog hog(left_free);
+    warnings log;
+    stream::sparse_frame_settings s;
+    s.fft_size = n;
+    s.k = k;
+    s.samp_rate = double(n);
+    s.display_bins = 64;
+    s.backend = "auto";
+    s.mode = "exact";
+    stream::sparse_frame_analyzer a(s, log.handler());
+    GPUFFT_CHECK(a.analyze(x.data(), 0, 0.0, double(n)));
+    std::printf("  sparse_fft: backend %s; %s\n",
+                a.backend().c_str(),
+                log.lines.empty() ? "(no warning)" : log.lines[0].c_str());
+    GPUFFT_CHECK(a.backend() == "cpu");
+    GPUFFT_CHECK(log.moved("sparse_fft"));
+    GPUFFT_CHECK(a.frames_processed() == 1 && a.frames_skipped() == 0);
+    const auto& got = a.entries().bins;
+    for (std::int64_t b : bins)
+        GPUFFT_CHECK(std::find(got.begin(), got.end(), b) != got.end());
+#endif
+}
+
+GPUFFT_TEST(auto_nufft_blocks_continue_on_cpu)
+{
+    require_gpu();
+#ifdef GPUFFT_HAVE_CUDA
+    // A fine grid of ~2e7 cells (over 300 MiB of complex128) cannot be had on the held
+    // card; on the CPU it is quick. The plan is made first, as the blocks make theirs.
+    const std::size_t m = 2048;
+    const std::uint64_t seed = fresh_seed();
+    std::printf("  seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-4e3, 4e3), a(-1.0, 1.0);
+    std::vector<double> x(m), s(m);
+    std::vector<std::complex<double>> c(m), F(m, poison<double>());
+    for (std::size_t j = 0; j < m; ++j) {
+        x[j] = u(rng);
+        s[j] = u(rng);
+        c[j] = { a(rng), a(rng) };
+    }
+    warnings log;
+    stream::cpu_fallback fallback(backend::automatic, "nufft3_spectrum", log.handler());
+    const std::size_t total = get_device_info(0).total_memory;
+    auto make = [&](backend b) {
+        nufft3_options o;
+        o.backend = b;
+        o.memory_budget = total;
+        return nufft3_plan(1, 1e-9, o);
+    };
+    nufft3_plan p = fallback.make(make);
+    GPUFFT_CHECK(p.backend() == backend::cuda);
+    card_hog hog(left_free);
+    std::string refused;
+    GPUFFT_CHECK(fallback.run(
+        [&] {
+            p.set_points(std::int64_t(m), x.data(), std::int64_t(m), s.data());
+            p.execute(c.data(), F.data());
+        },
+        [&] { p = make(fallback.backend()); },
+        refused));
+    GPUFFT_CHECK(p.backend() == backend::cpu);
+    GPUFFT_CHECK(log.moved("nufft3_spectrum"));
+    // Every target written, and right: a direct sum in double on a sample of them.
+    double err = 0, ref = 0;
+    for (std::size_t k = 0; k < m; ++k) {
+        GPUFFT_CHECK(std::isfinite(F[k].real()) && std::isfinite(F[k].imag()));
+        if (k % 64)
+            continue;
+        std::complex<double> d = 0;
+        for (std::size_t j = 0; j < m; ++j)
+            d += c[j] * std::polar(1.0, -x[j] * s[k]);
+        err += std::norm(F[k] - d);
+        ref += std::norm(d);
+    }
+    std::printf("  nufft3 on the CPU after the move: error %.2e\n", std::sqrt(err / ref));
+    GPUFFT_CHECK(std::sqrt(err / ref) < 1e-8);
+#endif
+}
+
+GPUFFT_TEST(auto_accumulator_continues_on_cpu)
+{
+    require_gpu();
+#ifdef GPUFFT_HAVE_CUDA
+    const std::int64_t n = std::int64_t(1) << 26;
+    card_hog hog(left_free);
+    // A budget the card allows but cannot give now, as a user would set it.
+    auto setup = stream::checked_spectrometer_setup(n,
+                                                    2,
+                                                    1024,
+                                                    0,
+                                                    0,
+                                                    0,
+                                                    "hann",
+                                                    "mean",
+                                                    false,
+                                                    1e6,
+                                                    0.0,
+                                                    "",
+                                                    "",
+                                                    "auto",
+                                                    0,
+                                                    hog.total() / 2,
+                                                    "fil",
+                                                    {});
+    warnings log;
+    auto integrator = stream::make_spectrometer_integrator(setup, log.handler());
+    std::printf("  accumulator: backend %s; %s\n",
+                to_string(integrator->backend()).c_str(),
+                log.lines.empty() ? "(no warning)" : log.lines[0].c_str());
+    GPUFFT_CHECK(integrator->backend() == backend::cpu);
+    GPUFFT_CHECK(!setup.config.pinned);
+    GPUFFT_CHECK(log.moved("large_fft_accumulator"));
 #endif
 }
 

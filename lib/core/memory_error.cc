@@ -18,6 +18,11 @@ void rethrow_memory_error(const char* engine, const std::string& sizes)
     const std::string lead = std::string(engine) + ": ";
     try {
         throw;
+    } catch (const cuda_memory_error& e) {
+        const std::string what = e.what();
+        if (what.compare(0, lead.size(), lead) == 0)
+            throw;
+        throw cuda_memory_error(lead + what);
     } catch (const memory_error& e) {
         const std::string what = e.what();
         // Nested engines (the integrator's large FFT) add their name once each.

@@ -29,6 +29,14 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+//! A CUDA allocation failed (device memory, page-locked host memory, a cuFFT work
+//! area): the same work may still fit on the CPU, which a block on backend "auto" uses.
+class cuda_memory_error : public memory_error
+{
+public:
+    using memory_error::memory_error;
+};
+
 /*!
  * Inside a catch block that caught a memory_error or std::bad_alloc: throws a
  * memory_error led by "<engine>: " (e.g. "nufft3_plan.set_points"). A bad_alloc, which

@@ -40,7 +40,7 @@ void throw_cuda_error(cudaError_t err, const char* call, const char* file, int l
         const std::string state = device_memory_state();
         if (!state.empty())
             msg << "; " << state;
-        throw detail::memory_error("out of GPU memory: " + msg.str());
+        throw detail::cuda_memory_error("out of GPU memory: " + msg.str());
     }
     throw std::runtime_error(msg.str());
 }
@@ -73,7 +73,7 @@ void throw_allocation_error(cudaError_t err,
         if (!state.empty())
             msg << "; " << state;
     }
-    throw detail::memory_error(msg.str());
+    throw detail::cuda_memory_error(msg.str());
 }
 
 const char* cufft_error_name(cufftResult err)
@@ -117,7 +117,7 @@ void throw_cufft_error(cufftResult err, const char* call, const char* file, int 
         const std::string state = device_memory_state();
         if (!state.empty())
             msg << "; " << state;
-        throw detail::memory_error("out of GPU memory: " + msg.str());
+        throw detail::cuda_memory_error("out of GPU memory: " + msg.str());
     }
     // Making a plan on a nearly full device, cuFFT reports CUFFT_INTERNAL_ERROR rather
     // than CUFFT_ALLOC_FAILED: with little memory free, say what it most likely was.
@@ -126,8 +126,8 @@ void throw_cufft_error(cufftResult err, const char* call, const char* file, int 
         cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess &&
         free_bytes < (std::size_t(1) << 30)) {
         msg << "; " << device_memory_state();
-        throw detail::memory_error("out of GPU memory (cuFFT could not make its plan): " +
-                                   msg.str());
+        throw detail::cuda_memory_error(
+            "out of GPU memory (cuFFT could not make its plan): " + msg.str());
     }
     throw std::runtime_error(msg.str());
 }

@@ -29,7 +29,6 @@ sparse_frame_analyzer::sparse_frame_analyzer(const sparse_frame_settings& s,
     : d_fft_size(s.fft_size),
       d_hop(checked_hop(s.hop, s.fft_size)),
       d_display_bins(s.display_bins),
-      d_requested_backend(checked_backend(s.backend)),
       d_device_id(s.device_id),
       d_mode(checked_mode(s.mode)),
       d_min_snr_db(checked_min_snr_db(s.min_snr_db)),
@@ -37,6 +36,7 @@ sparse_frame_analyzer::sparse_frame_analyzer(const sparse_frame_settings& s,
       d_log(std::move(log)),
       d_k(s.k),
       d_samp_rate(s.samp_rate),
+      d_fallback(checked_backend(s.backend), "sparse_fft", d_log),
       d_plan_k(s.k),
       d_not_sparse_warning(not_sparse_warn_every)
 {
@@ -56,25 +56,33 @@ sparse_frame_analyzer::sparse_frame_analyzer(const sparse_frame_settings& s,
         throw std::invalid_argument("device_id: must be >= 0, got " +
                                     std::to_string(s.device_id));
 
-    d_plan = make_plan(s.k);
-    d_backend_name = to_string(d_plan->backend());
-    d_description = d_plan->describe();
+    use_plan(d_fallback.make([&](gpufft::backend b) { return make_plan(s.k, b); }), s.k);
     // Says whether the engine runs sparse or a dense FFT.
     log_message(d_log, log_level::info, d_description);
     d_tones.reserve(static_cast<std::size_t>(s.k));
     d_entries.reserve(static_cast<std::size_t>(s.k));
 }
 
-std::unique_ptr<sparse_fft_plan> sparse_frame_analyzer::make_plan(int k) const
+std::unique_ptr<sparse_fft_plan> sparse_frame_analyzer::make_plan(int k,
+                                                                  gpufft::backend b) const
 {
     sparse_fft_options opt;
-    opt.backend = d_requested_backend;
+    opt.backend = b;
     opt.device_id = d_device_id;
     opt.mode = d_mode;
     opt.min_snr_db = d_min_snr_db;
     opt.false_alarm = d_false_alarm;
     opt.log = d_log;
     return std::make_unique<sparse_fft_plan>(d_fft_size, k, opt);
+}
+
+void sparse_frame_analyzer::use_plan(std::unique_ptr<sparse_fft_plan> plan, int k)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_plan = std::move(plan);
+    d_plan_k = k;
+    d_backend_name = to_string(d_plan->backend());
+    d_description = d_plan->describe();
 }
 
 std::string sparse_frame_analyzer::mode_name() const
@@ -130,12 +138,8 @@ void sparse_frame_analyzer::update_plan()
     if (wanted == d_plan_k)
         return;
     try {
-        auto plan = make_plan(wanted);
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_plan = std::move(plan);
-        d_plan_k = wanted;
-        d_backend_name = to_string(d_plan->backend());
-        d_description = d_plan->describe();
+        use_plan(d_fallback.make([&](gpufft::backend b) { return make_plan(wanted, b); }),
+                 wanted);
     } catch (const std::exception& e) {
         log_message(d_log,
                     log_level::error,
@@ -168,7 +172,7 @@ bool sparse_frame_analyzer::analyze(const std::complex<float>* frame,
     const std::int64_t n = d_fft_size;
     const bool robust = d_mode == sparse_fft_mode::robust;
     double noise_floor = 0.0;
-    try {
+    const auto transform = [&] {
         if (robust) {
             d_plan->detect(frame, d_tones, memory::host);
             noise_floor = d_plan->noise_floor();
@@ -176,8 +180,11 @@ bool sparse_frame_analyzer::analyze(const std::complex<float>* frame,
             d_plan->execute(frame, d_entries.bins, d_entries.values, memory::host);
             d_not_sparse = d_plan->not_sparse();
         }
-    } catch (const std::exception& e) {
-        d_error = e.what();
+    };
+    const auto to_cpu = [&] {
+        use_plan(make_plan(d_plan_k, d_fallback.backend()), d_plan_k);
+    };
+    if (!d_fallback.run(transform, to_cpu, d_error)) {
         d_skipped++;
         return false;
     }

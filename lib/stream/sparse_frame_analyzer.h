@@ -9,6 +9,7 @@
 #define INCLUDED_GPUFFT_STREAM_SPARSE_FRAME_ANALYZER_H
 
 #include "../sparse/sparse_spectrum.h"
+#include "engine_failure.h"
 #include "not_sparse_warning.h"
 #include <gnuradio/gpufft/log.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>
@@ -81,8 +82,10 @@ public:
     /*!
      * Transforms the fft_size samples at `frame` (frame number `index`, for the
      * warnings). False when the frame is skipped, error() saying why: non-finite
-     * samples, or the transform threw. Otherwise entries() hold the frame's tones
-     * (robust) or coefficients (exact), frequencies at center_freq and `rate`.
+     * samples, or the engine refused the frame. Otherwise entries() hold the frame's
+     * tones (robust) or coefficients (exact), frequencies at center_freq and `rate`.
+     * A GPU out of memory under backend "auto" moves the plan to the CPU (logged once);
+     * any other engine failure throws engine_stopped (engine_failure.h).
      */
     bool analyze(const std::complex<float>* frame,
                  std::uint64_t index,
@@ -99,13 +102,13 @@ public:
     std::uint64_t frames_skipped() const { return d_skipped; }
 
 private:
-    std::unique_ptr<sparse_fft_plan> make_plan(int k) const;
+    std::unique_ptr<sparse_fft_plan> make_plan(int k, gpufft::backend b) const;
+    void use_plan(std::unique_ptr<sparse_fft_plan> plan, int k);
     void update_plan();
 
     const int d_fft_size;
     const int d_hop;
     const int d_display_bins;
-    const gpufft::backend d_requested_backend;
     const int d_device_id;
     const sparse_fft_mode d_mode;
     const double d_min_snr_db;
@@ -120,6 +123,7 @@ private:
     std::string d_description;
 
     // Touched only by the constructor and analyze().
+    cpu_fallback d_fallback;
     std::unique_ptr<sparse_fft_plan> d_plan;
     int d_plan_k;
     std::vector<sparse_tone> d_tones;

@@ -6,6 +6,7 @@
  */
 
 #include "../accumulator/fbh5_writer.h"
+#include "engine_failure.h"
 #include "spectrometer_setup.h"
 #include <unistd.h>
 #include <cerrno>
@@ -118,8 +119,13 @@ std::shared_ptr<spectrum_integrator> make_spectrometer_integrator(spectrometer_s
     io.window = to_string(c.window);
     io.mode = c.mode;
     io.log = std::move(log);
-    auto integrator = std::make_shared<spectrum_integrator>(
-        c.fft_size, c.band_start, c.band_stop, c.output_bins, io);
+    // Under backend "auto", a GPU that cannot hold the integrator leaves it on the CPU.
+    cpu_fallback fallback(io.backend, "large_fft_accumulator", io.log);
+    auto integrator = fallback.make([&](gpufft::backend b) {
+        io.backend = b;
+        return std::make_shared<spectrum_integrator>(
+            c.fft_size, c.band_start, c.band_stop, c.output_bins, io);
+    });
     c.pinned = integrator->backend() == gpufft::backend::cuda;
     c.device_id = integrator->device_id();
     const std::uint64_t phys = host_physical_memory();

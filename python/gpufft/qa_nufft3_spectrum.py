@@ -91,6 +91,20 @@ class qa_nufft3_spectrum(gr_unittest.TestCase):
                 ref = direct(x[2 * L:], t[2 * L:], freqs)
                 self.assertLess(np.linalg.norm(out[1] - ref) / np.linalg.norm(ref), 1e-6)
 
+    def test_004_frame_longer_than_default_buffers(self):
+        # GNU Radio's default buffers hold 4096 float64 times: a longer frame must still run.
+        L, frames, fs = 1 << 15, 2, 1e6
+        freqs = list(self.rng.uniform(-fs / 2, fs / 2, 5))
+        for backend in backends():
+            with self.subTest(backend=backend):
+                x, t = self.jittered(L, frames, fs, start=0.5)
+                block = gpufft.nufft3_spectrum(L, freqs, 1e-9, 0, backend=backend)
+                out, _ = self.run_block(block, x, t)
+                self.assertEqual(block.frames_processed(), frames)
+                self.assertEqual(out.shape, (frames, len(freqs)))
+                ref = direct(x[L:], t[L:], freqs)
+                self.assertLess(np.linalg.norm(out[1] - ref) / np.linalg.norm(ref), 1e-6)
+
     def test_003_parameters(self):
         for backend in backends():
             with self.subTest(backend=backend):

@@ -131,6 +131,31 @@ class qa_nufft_resampler(gr_unittest.TestCase):
                 snr = 10 * np.log10(np.sum(abs(ref) ** 2) / np.sum(abs(y - ref) ** 2))
                 self.assertGreaterEqual(snr, 60.0)
 
+    def test_005_long_frames_and_every_output_written(self):
+        # A frame longer than GNU Radio's default buffers (8192 samples) must run, and the
+        # outputs of the stream's last frame must be written after its input ended (at
+        # twice the input rate, a frame's outputs take more than one call to write).
+        L, overlap, rate = 8192, 512, 2000.0
+        hop = L - 2 * overlap
+        n = L + 2 * hop
+        fs = 1000.0
+        t = 3600.0 + (np.arange(n) + 0.3 * self.rng.uniform(-1, 1, n)) / fs
+        x = self.signal(t)
+        for backend in backends():
+            with self.subTest(backend=backend):
+                block = gpufft.nufft_resampler(rate, self.bw, L, overlap, 1e-6, self.epoch,
+                                               backend=backend)
+                y, times = self.run_block(block, x, t)
+                self.assertEqual(block.frames_processed(), 3)
+                # The grid covers [t[overlap], t[n - overlap]) in steps of 1 / rate.
+                expect = (t[n - overlap] - t[overlap]) * rate
+                print(f"{backend}: {len(y)} outputs, {expect:.1f} expected")
+                self.assertLessEqual(abs(len(y) - expect), 1.0)
+                tau = self.grid_times(y, times, rate)
+                ref = self.signal(tau)
+                snr = 10 * np.log10(np.sum(abs(ref) ** 2) / np.sum(abs(y - ref) ** 2))
+                self.assertGreaterEqual(snr, 60.0)
+
     def test_004_parameters(self):
         with self.assertRaises(ValueError):
             gpufft.nufft_resampler(0.0, 1.0)

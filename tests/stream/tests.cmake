@@ -15,3 +15,5 @@ gpufft_add_test(test_accumulator_cuda SOURCES stream/test_accumulator_cuda.cc GP
 gpufft_add_test(test_sparse_frame_analyzer SOURCES stream/test_sparse_frame_analyzer.cc)
 # The accumulator block's setup, axes, filterbank file, progress and runs.
 gpufft_add_test(test_spectrometer_parts SOURCES stream/test_spectrometer_parts.cc)
+# The blocks' rule for engine failures inside work() (skip, move to the CPU, or stop).
+gpufft_add_test(test_engine_failure SOURCES stream/test_engine_failure.cc)
