@@ -190,18 +190,18 @@ public:
     {
         GPUFFT_CUDA_CHECK(cudaStreamCreateWithFlags(&d_stream, cudaStreamNonBlocking));
     }
-    ~stream()
+    ~stream() { release(); }
+    stream(stream&& o) noexcept
+        : d_stream(std::exchange(o.d_stream, nullptr)),
+          d_follow(std::exchange(o.d_follow, nullptr))
     {
-        if (d_stream)
-            cudaStreamDestroy(d_stream);
     }
-    stream(stream&& o) noexcept : d_stream(std::exchange(o.d_stream, nullptr)) {}
     stream& operator=(stream&& o) noexcept
     {
         if (this != &o) {
-            if (d_stream)
-                cudaStreamDestroy(d_stream);
+            release();
             d_stream = std::exchange(o.d_stream, nullptr);
+            d_follow = std::exchange(o.d_follow, nullptr);
         }
         return *this;
     }
@@ -211,8 +211,32 @@ public:
     cudaStream_t get() const { return d_stream; }
     void synchronize() const { GPUFFT_CUDA_CHECK(cudaStreamSynchronize(d_stream)); }
 
+    /*!
+     * Orders this stream after the work queued so far on the legacy default stream.
+     * A caller fills a device input there (cudaMemcpy, a kernel on stream 0, CuPy or
+     * torch by default); a pageable cudaMemcpy returns before its copy lands, and this
+     * stream, being non-blocking, would not wait for it. Called on the current device.
+     */
+    void follow_default_stream()
+    {
+        if (!d_follow)
+            GPUFFT_CUDA_CHECK(
+                cudaEventCreateWithFlags(&d_follow, cudaEventDisableTiming));
+        GPUFFT_CUDA_CHECK(cudaEventRecord(d_follow, cudaStreamLegacy));
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d_stream, d_follow, 0));
+    }
+
 private:
+    void release() noexcept
+    {
+        if (d_follow)
+            cudaEventDestroy(d_follow);
+        if (d_stream)
+            cudaStreamDestroy(d_stream);
+    }
+
     cudaStream_t d_stream = nullptr;
+    cudaEvent_t d_follow = nullptr;
 };
 
 //! A CUDA event; `timing` events can measure elapsed time.

@@ -37,6 +37,7 @@ public:
     {
         cuda::device_guard guard(d_cfg.device_id);
         if (where == memory::device) {
+            d_stream.follow_default_stream();
             run(in, out, d_stream.get());
             d_stream.synchronize();
             return;

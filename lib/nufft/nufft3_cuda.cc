@@ -89,6 +89,8 @@ public:
             tgt[a] = tgt_in[a];
         }
         d_trace.start(st);
+        if (where == memory::device)
+            d_stream->follow_default_stream();
         if (where == memory::host) {
             ensure(d_coords, std::size_t(dim) * (n_src + n_tgt));
             double* p = d_coords.get();
@@ -194,6 +196,8 @@ public:
             ensure(d_F, std::size_t(chunk) * d_n_tgt);
         }
         d_trace.start(st);
+        if (where == memory::device)
+            d_stream->follow_default_stream();
         for (int v0 = 0; v0 < ntransf; v0 += chunk) {
             const int b = std::min(chunk, ntransf - v0);
             const C* c = static_cast<const C*>(c_in) + v0 * d_n_src;

@@ -168,6 +168,7 @@ public:
     {
         cuda::device_guard guard(d_device);
         if (where == memory::device) {
+            d_stream.follow_default_stream();
             h_xptr[0] = x;
             d_graph_device.run(d_stream.get(), [&] { enqueue(false); });
         } else if (d_transfer == sparse_fft_transfer::gather) {
@@ -345,6 +346,8 @@ public:
     {
         cuda::device_guard guard(d_device);
         const void* in = x;
+        if (where == memory::device)
+            d_stream.follow_default_stream();
         if (where == memory::host) {
             if (!d_in.get())
                 d_in.allocate(d_p.c.n, "the whole frame");

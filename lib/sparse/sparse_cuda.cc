@@ -117,6 +117,7 @@ public:
     {
         cuda::device_guard guard(d_device);
         if (where == memory::device) {
+            d_stream.follow_default_stream();
             run_device(reinterpret_cast<const float2*>(x));
         } else {
             if (d_transfer == sparse_fft_transfer::automatic)
@@ -435,6 +436,8 @@ public:
     {
         cuda::device_guard guard(d_device);
         const void* in = x;
+        if (where == memory::device)
+            d_stream.follow_default_stream();
         if (where == memory::host) {
             if (!d_in.get())
                 d_in.allocate(d_n);
