@@ -10,6 +10,9 @@
 #              system set the GPU machine has (C/C++ runtime, OpenSSL, compression,
 #              CUDA) is an error: the carried packages miss it
 #     -t SECS  time limit per QA file (default 300; a device call has 600 s in all)
+#     -r 'APP ARGS'  instead of the QA, run the carried app .device/py/qa/apps/APP with
+#              ARGS in the same environment (e.g. 'gpufft-block-soak --seconds 30'),
+#              its output in OUTDIR/APP.log, within -t SECS
 #     QA_NAME  e.g. qa_nufft3 (default: every .device/py/qa/python/gpufft/qa_*.py that
 #              runs tests, i.e. calls gr_unittest.run; the others are helpers)
 #
@@ -18,12 +21,13 @@
 # OUTDIR/python-qa-summary.txt (a line per file: pass, FAIL, skip or TIMEOUT, seconds,
 # the backends it ran), and prints the summary. Exit status 1 when anything failed.
 set -uo pipefail
-strict=0 limit=300
-while getopts "st:" opt; do
+strict=0 limit=300 app=""
+while getopts "st:r:" opt; do
     case $opt in
     s) strict=1 ;;
     t) limit=$OPTARG ;;
-    *) echo "usage: $0 [-s] [-t secs] ROOT OUTDIR [qa_name ...]" >&2; exit 2 ;;
+    r) app=$OPTARG ;;
+    *) echo "usage: $0 [-s] [-t secs] [-r 'app args'] ROOT OUTDIR [qa_name ...]" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -95,6 +99,18 @@ EOF
     fail "the carried interpreter cannot load the module (the error is above, also in $env_txt)"
 fi
 cat "$env_txt"
+
+if [ -n "$app" ]; then
+    read -r -a words <<<"$app"
+    app_log=$OUTDIR/${words[0]}.log
+    timeout -k 10 "$limit" "${pyenv[@]}" "$DEV/qa/apps/${words[0]}" "${words[@]:1}" \
+        >"$app_log" 2>&1
+    rc=$?
+    rm -rf "$home"
+    grep -v ':info:' "$app_log" | tail -n 30
+    [ $rc = 124 ] && echo "${words[0]}: TIMEOUT after $limit s"
+    exit $rc
+fi
 
 if [ $# -gt 0 ]; then
     files=()

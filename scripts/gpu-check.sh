@@ -4,13 +4,16 @@
 #   run the tests (ctest; `gpu`-labelled ones need the GPU), then each benchmark given.
 #
 #   scripts/gpu-check.sh [-t CTEST_REGEX] [-L LABEL] [-n] [-s] [-S TOOLS] [-k SECS] [-f ARGS]
-#                        [-p] [-P QA_NAMES] ['BENCH ARGS' ...]
+#                        [-C] [-T SECS] [-p] [-P QA_NAMES] [-b SECS] ['BENCH ARGS' ...]
 #     -t REGEX  only the tests whose name matches (default: all)
 #     -L LABEL  only tests with this label (gpu, cpu)
 #     -n        no tests
 #     -s        also run the GPU tests under compute-sanitizer memcheck (= -S memcheck)
 #     -S TOOLS  also run the GPU tests under each compute-sanitizer tool listed, e.g.
 #               memcheck,racecheck,synccheck (initcheck too); -t narrows the tests
+#     -C        with -S: one sanitizer run per test case (`TEST =CASE`), each within the
+#               limit, so a long test is covered case by case
+#     -T SECS   limit of one sanitizer run (default 300)
 #     -k SECS   soak: gpufft-soak runs each engine SECS seconds on cuda (fresh inputs,
 #               host RSS and device memory watched; fails on growth)
 #     -f ARGS   run the carried GNU Radio flowgraph bench (.device/bin, made here by
@@ -20,6 +23,9 @@
 #               qa_*.py with a 300 s limit (scripts/device-python-qa.sh); needs no build:
 #               with -n and nothing else to run, nothing is built
 #     -P NAMES  -p for these QA files only, e.g. -P qa_nufft3,qa_sparse_fft_plan
+#     -b SECS   block soak: apps/gpufft-block-soak runs each of the four blocks SECS
+#               seconds on cuda in a GNU Radio flowgraph, with the carried Python (as
+#               -p; needs no build): exact item counts, tags, host and device memory
 #     each further argument is one gpufft-bench command line, e.g. 'fft --sizes 2^20,2^24',
 #               optionally led by environment settings: 'GPUFFT_DEVICE=1 large ...'
 #
@@ -31,7 +37,8 @@ set -uo pipefail
 OUT=${OUT:-/tmp/gpufft-out}
 mkdir -p "$OUT"
 regex="" label="" run_tests=1 tools="" soak=0 flowgraphs=() python_qa=0 python_names=""
-while getopts "t:L:nsS:k:f:pP:" opt; do
+block_soak=0 per_case=0 san_limit=300
+while getopts "t:L:nsS:CT:k:f:pP:b:" opt; do
     case $opt in
     t) regex=$OPTARG ;;
     L) label=$OPTARG ;;
@@ -42,7 +49,10 @@ while getopts "t:L:nsS:k:f:pP:" opt; do
     f) flowgraphs+=("$OPTARG") ;;
     p) python_qa=1 ;;
     P) python_qa=1 python_names=$OPTARG ;;
-    *) echo "usage: $0 [-t regex] [-L label] [-n] [-s] [-S tools] [-k secs] [-f 'flowgraph args'] [-p] [-P qa_names] ['bench args' ...]" >&2
+    b) block_soak=$OPTARG ;;
+    C) per_case=1 ;;
+    T) san_limit=$OPTARG ;;
+    *) echo "usage: $0 [-t regex] [-L label] [-n] [-s] [-S tools] [-C] [-T secs] [-k secs] [-f 'flowgraph args'] [-p] [-P qa_names] [-b secs] ['bench args' ...]" >&2
        exit 2 ;;
     esac
 done
@@ -61,7 +71,7 @@ if compgen -G ".device/debs/*.deb" >/dev/null; then
     mkdir -p /opt/grrt
     for f in .device/debs/*.deb; do dpkg -x "$f" /opt/grrt; done
     export LD_LIBRARY_PATH=/opt/grrt/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-elif [ $python_qa = 0 ]; then
+elif [ $python_qa = 0 ] && [ "$block_soak" = 0 ]; then
     echo "no .device/debs: run scripts/fetch-device-debs.sh here and carry .device" >&2
 fi
 
@@ -76,6 +86,20 @@ if [ $python_qa = 1 ]; then
     else
         echo "-p: no .device/pydebs: run scripts/prepare-device-python.sh here and carry .device" |
             tee "$OUT/python-qa-summary.txt" >&2
+        status=1
+    fi
+fi
+if [ "$block_soak" != 0 ]; then
+    if compgen -G ".device/pydebs/*.deb" >/dev/null; then
+        mkdir -p /opt/grrt
+        for f in .device/pydebs/*.deb; do dpkg -x "$f" /opt/grrt; done
+        echo "== gpufft-block-soak --backend cuda --seconds $block_soak"
+        # four blocks, each with two probes of ~2 s and its soak
+        scripts/device-python-qa.sh -t $((4 * (block_soak + 30) + 60)) \
+            -r "gpufft-block-soak --backend cuda --seconds $block_soak" /opt/grrt "$OUT" ||
+            status=1
+    else
+        echo "-b: no .device/pydebs: run scripts/prepare-device-python.sh here and carry .device" >&2
         status=1
     fi
 fi
@@ -109,7 +133,7 @@ fi
 # Sanitizers run even with -n (the tests are built either way). Each tool reports
 # "clean", or its error summary line; an exit code of 77 (no GPU) is a skip. The
 # out-of-memory test is left out: its failed cudaMalloc calls are the point, and the
-# sanitizers report every failed API call as an error. Each run is cut at 300 s
+# sanitizers report every failed API call as an error. Each run is cut at -T seconds (300)
 # (racecheck slows shared-memory kernels a hundredfold).
 for tool in ${tools//,/ }; do
     for t in $(ctest --test-dir $B -L gpu -N | awk '/Test +#/ {print $3}'); do
@@ -117,21 +141,30 @@ for tool in ${tools//,/ }; do
         [[ $t == *out_of_memory* ]] && continue
         exe=$(find $B -name "$t" -type f -executable | head -1)
         log="$OUT/sanitize-$tool-$t.log"
-        t0=$(date +%s)
-        timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$exe" >"$log" 2>&1
-        rc=$?
-        secs=$(($(date +%s) - t0))
-        if [ $rc = 0 ]; then
-            echo "$tool $t: clean (${secs} s)"
-        elif [ $rc = 77 ]; then
-            echo "$tool $t: skipped (no GPU)"
-        elif [ $rc = 124 ]; then
-            echo "$tool $t: TIMED OUT after 300 s (see $(basename "$log"))"
-            status=1
-        else
-            echo "$tool $t: ERRORS rc=$rc (${secs} s): $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY|Error' "$log")"
-            status=1
-        fi
+        : >"$log"
+        cases=("")
+        [ $per_case = 1 ] && mapfile -t cases < <("$exe" --list)
+        for c in "${cases[@]}"; do
+            name=$t${c:+ $c}
+            echo "===== $name" >>"$log"
+            t0=$(date +%s)
+            timeout "$san_limit" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+                "$exe" ${c:+"=$c"} >>"$log" 2>&1
+            rc=$?
+            secs=$(($(date +%s) - t0))
+            if [ $rc = 0 ]; then
+                echo "$tool $name: clean (${secs} s)"
+            elif [ $rc = 77 ]; then
+                echo "$tool $name: skipped (no GPU)"
+            elif [ $rc = 124 ]; then
+                echo "$tool $name: TIMED OUT after $san_limit s (see $(basename "$log"))"
+                status=1
+            else
+                echo "$tool $name: ERRORS rc=$rc (${secs} s): $(sed -n "/^===== $name\$/,\$p" "$log" |
+                    grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY|Error')"
+                status=1
+            fi
+        done
     done
 done
 

@@ -6,7 +6,8 @@
 #   2. stages into .device/py what the QA needs there:
 #        lib/   libgnuradio-gpufft.so*
 #        site/  gnuradio/gpufft (the binding and the .py files): PYTHONPATH=.device/py/site
-#        qa/    python/gpufft/qa_*.py (with their helpers) and apps/gpufft-demo, in the
+#        qa/    python/gpufft/qa_*.py (with their helpers), apps/gpufft-demo and
+#               apps/gpufft-block-soak (scripts/gpu-check.sh -b), in the
 #               repository's layout (qa_demo_recording finds the demo at ../../apps)
 #        ld-dirs.txt  the library folders (under the unpacked root) the loader needs
 #   3. downloads into .device/pydebs the Debian 12 packages of the interpreter, its
@@ -48,7 +49,7 @@ for f in python/gpufft/*.py; do
     *) cp "$f" "$D/site/gnuradio/gpufft/" ;;
     esac
 done
-cp apps/gpufft-demo "$D/qa/apps/"
+cp apps/gpufft-demo apps/gpufft-block-soak "$D/qa/apps/"
 git rev-parse --short HEAD >"$D/commit.txt"
 git status --porcelain python apps lib include | head -5 >>"$D/commit.txt" || true
 

@@ -11,7 +11,9 @@
 //   GPUFFT_TEST(name) { GPUFFT_CHECK(x == 1); GPUFFT_CHECK_THROWS(f(),
 //   std::invalid_argument); } GPUFFT_SKIP("no GPU");   // the test is reported as skipped
 //
-// main() (from GPUFFT_TEST_MAIN) runs every test, prints a line per test and
+// main() (from GPUFFT_TEST_MAIN) runs every test (`test_x NAME_PART` those whose name
+// holds NAME_PART, `test_x =NAME` that one alone, `test_x --list` lists them), prints a
+// line per test and
 // "N passed, N failed, N skipped", and exits 0, 1 on any failure, or 77 when every test
 // skipped (ctest's SKIP_RETURN_CODE).
 
@@ -56,8 +58,16 @@ inline int run_all(int argc, char** argv)
 {
     int passed = 0, failures = 0, skips = 0;
     const std::string only = argc > 1 ? argv[1] : "";
+    if (only == "--list") {
+        for (const auto& t : registry())
+            std::printf("%s\n", t.name);
+        return 0;
+    }
+    // "=name" runs that test alone; any other argument, the tests whose name holds it.
+    const bool exact = !only.empty() && only[0] == '=';
     for (const auto& t : registry()) {
-        if (!only.empty() && std::string(t.name).find(only) == std::string::npos)
+        if (exact ? only.compare(1, std::string::npos, t.name) != 0
+                  : !only.empty() && std::string(t.name).find(only) == std::string::npos)
             continue;
         try {
             t.body();
