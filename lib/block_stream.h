@@ -13,6 +13,7 @@
 #define INCLUDED_GPUFFT_BLOCK_STREAM_H
 
 #include "stream/stream_timeline.h"
+#include "stream/time_input.h"
 #include <gnuradio/block.h>
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
@@ -83,6 +84,48 @@ inline std::size_t follow_tags(std::vector<gr::tag_t> tags,
         }
     }
     return times;
+}
+
+//! The rx_freq and rx_rate last seen on a NUFFT block's input.
+struct input_tuning {
+    double freq = 0.0, rate = 0.0;
+    bool have_freq = false, have_rate = false;
+};
+
+/*!
+ * The NUFFT blocks' input tags, which carry times in a time input: an rx_time anchors
+ * `clock` at the time `t[offset - first]` of the sample it tags; rx_freq and rx_rate go
+ * into `tuning`. A malformed tag is logged and ignored. Returns whether an rx_time came.
+ */
+inline bool follow_time_input_tags(const std::vector<gr::tag_t>& tags,
+                                   std::uint64_t first,
+                                   const double* t,
+                                   stream::stream_clock& clock,
+                                   input_tuning& tuning,
+                                   const gr::logger_ptr& logger)
+{
+    bool timed = false;
+    for (const auto& tag : tags) {
+        try {
+            if (pmt::eqv(tag.key, key_rx_time())) {
+                clock.anchor(pmt::to_uint64(pmt::tuple_ref(tag.value, 0)),
+                             pmt::to_double(pmt::tuple_ref(tag.value, 1)),
+                             t[tag.offset - first]);
+                timed = true;
+            } else if (pmt::eqv(tag.key, key_rx_freq())) {
+                tuning.freq = pmt::to_double(tag.value);
+                tuning.have_freq = true;
+            } else if (pmt::eqv(tag.key, key_rx_rate())) {
+                tuning.rate = pmt::to_double(tag.value);
+                tuning.have_rate = true;
+            }
+        } catch (const std::exception&) {
+            logger->warn("ignored a malformed {:s} tag at sample {:d}",
+                         pmt::symbol_to_string(tag.key),
+                         tag.offset);
+        }
+    }
+    return timed;
 }
 
 /*!

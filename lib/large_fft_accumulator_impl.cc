@@ -242,21 +242,5 @@ void large_fft_accumulator_impl::publish_spectrum(const stream::integrated_spect
     message_port_pub(k_spectrum, spectrum_pdu(s, at, axes, f, out));
 }
 
-stream::stream_state
-large_fft_accumulator_impl::state_of(const stream::integrated_spectrum& s,
-                                     stream::spectrum_axes& axes)
-{
-    // The tag rule (docs/stream.md): the tags of an integration's first frame apply.
-    const stream::stream_state at =
-        d_clock.timeline().frame(s.first_sample, d_config.fft_size);
-    axes = stream::axes_of(d_reducer,
-                           d_config.fft_size,
-                           d_config.overlap,
-                           s.n_integrations,
-                           at.freq,
-                           at.rate);
-    return at;
-}
-
 } // namespace gpufft
 } // namespace gr

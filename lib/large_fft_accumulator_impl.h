@@ -76,7 +76,10 @@ private:
                           bool partial);
     //! The stream state of the integration's first frame (the tag rule) and its axes.
     stream::stream_state state_of(const stream::integrated_spectrum& s,
-                                  stream::spectrum_axes& axes);
+                                  stream::spectrum_axes& axes)
+    {
+        return stream::spectrum_state(d_clock.timeline(), d_reducer, d_config, s, axes);
+    }
 
     stream::spectrometer_setup d_setup; // pinned frames and their device: the engine's
     const stream::pipeline_config& d_config = d_setup.config;

@@ -153,22 +153,7 @@ void nufft3_spectrum_impl::follow_tags(std::uint64_t first, const double* t)
     // the clock's origin at the time of the sample it tags.
     std::vector<gr::tag_t> tags;
     get_tags_in_range(tags, 0, first, first + std::uint64_t(d_frame_len));
-    for (const auto& tag : tags) {
-        try {
-            if (pmt::eqv(tag.key, key_rx_time()))
-                d_clock.anchor(pmt::to_uint64(pmt::tuple_ref(tag.value, 0)),
-                               pmt::to_double(pmt::tuple_ref(tag.value, 1)),
-                               t[tag.offset - first]);
-            else if (pmt::eqv(tag.key, key_rx_freq()))
-                d_rx_freq = pmt::to_double(tag.value), d_have_freq = true;
-            else if (pmt::eqv(tag.key, key_rx_rate()))
-                d_rx_rate = pmt::to_double(tag.value), d_have_rate = true;
-        } catch (const std::exception&) {
-            d_logger->warn("ignored a malformed {:s} tag at sample {:d}",
-                           pmt::symbol_to_string(tag.key),
-                           tag.offset);
-        }
-    }
+    follow_time_input_tags(tags, first, t, d_clock, d_tuning, d_logger);
 }
 
 int nufft3_spectrum_impl::general_work(int noutput_items,
@@ -244,10 +229,10 @@ int nufft3_spectrum_impl::general_work(int noutput_items,
         const std::uint64_t item = nitems_written(0) + produced;
         const stream::absolute_time at = d_clock.at(t0);
         add_item_tag(0, item, key_rx_time(), time_pmt(at.seconds, at.fraction));
-        if (d_have_freq && d_freq_out.changed(d_rx_freq))
-            add_item_tag(0, item, key_rx_freq(), pmt::from_double(d_rx_freq));
-        if (d_have_rate && d_rate_out.changed(d_rx_rate))
-            add_item_tag(0, item, key_rx_rate(), pmt::from_double(d_rx_rate));
+        if (d_tuning.have_freq && d_freq_out.changed(d_tuning.freq))
+            add_item_tag(0, item, key_rx_freq(), pmt::from_double(d_tuning.freq));
+        if (d_tuning.have_rate && d_rate_out.changed(d_tuning.rate))
+            add_item_tag(0, item, key_rx_rate(), pmt::from_double(d_tuning.rate));
         ++produced;
         ++d_processed;
     }

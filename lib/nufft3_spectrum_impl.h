@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_SPECTRUM_IMPL_H
 #define INCLUDED_GPUFFT_NUFFT3_SPECTRUM_IMPL_H
 
+#include "block_stream.h"
 #include "stream/engine_failure.h"
 #include "stream/stream_timeline.h"
 #include "stream/time_input.h"
@@ -64,9 +65,8 @@ private:
     std::atomic<gpufft::backend> d_backend; // of d_plan, read from any thread
     std::vector<double> d_t, d_x, d_s;
     std::vector<std::complex<double>> d_c, d_F;
-    stream::stream_clock d_clock; // epoch, or the latest input rx_time
-    double d_rx_freq = 0.0, d_rx_rate = 0.0;
-    bool d_have_freq = false, d_have_rate = false;
+    stream::stream_clock d_clock;               // epoch, or the latest input rx_time
+    input_tuning d_tuning;                      // rx_freq / rx_rate of the input
     stream::change_gate d_freq_out, d_rate_out; // rx_freq / rx_rate out on change only
     std::atomic<std::uint64_t> d_processed{ 0 }, d_skipped{ 0 };
     bool d_stopped = false; // the engine failed; the stream ends

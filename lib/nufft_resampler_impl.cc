@@ -177,8 +177,8 @@ int nufft_resampler_impl::flush(gr_complex* out, int noutput_items, int produced
     }
     if (d_pending_pos == 0 && d_rate_out.changed(d_rate))
         add_item_tag(0, item, key_rx_rate(), pmt::from_double(d_rate));
-    if (d_pending_pos == 0 && d_have_freq && d_freq_out.changed(d_rx_freq))
-        add_item_tag(0, item, key_rx_freq(), pmt::from_double(d_rx_freq));
+    if (d_pending_pos == 0 && d_tuning.have_freq && d_freq_out.changed(d_tuning.freq))
+        add_item_tag(0, item, key_rx_freq(), pmt::from_double(d_tuning.freq));
     const std::size_t n = std::min<std::size_t>(d_pending.size() - d_pending_pos,
                                                 std::size_t(noutput_items - produced));
     std::copy(d_pending.begin() + d_pending_pos,
@@ -209,23 +209,9 @@ int nufft_resampler_impl::general_work(int noutput_items,
     // Tags in the samples this call consumes apply to this frame (docs/stream.md).
     std::vector<gr::tag_t> tags;
     get_tags_in_range(tags, 0, nitems_read(0), nitems_read(0) + hop);
-    for (const auto& tag : tags) {
-        try {
-            if (pmt::eqv(tag.key, key_rx_time())) {
-                d_clock.anchor(pmt::to_uint64(pmt::tuple_ref(tag.value, 0)),
-                               pmt::to_double(pmt::tuple_ref(tag.value, 1)),
-                               d_times[tag.offset - nitems_read(0)]);
-                d_clock_moved = true;
-            } else if (pmt::eqv(tag.key, key_rx_freq())) {
-                d_rx_freq = pmt::to_double(tag.value);
-                d_have_freq = true;
-            }
-        } catch (const std::exception&) {
-            d_logger->warn("ignored a malformed {:s} tag at sample {:d}",
-                           pmt::symbol_to_string(tag.key),
-                           tag.offset);
-        }
-    }
+    if (follow_time_input_tags(
+            tags, nitems_read(0), d_times.data(), d_clock, d_tuning, d_logger))
+        d_clock_moved = true;
     try {
         process_frame(static_cast<const gr_complex*>(input_items[0]), d_times.data());
     } catch (const stream::engine_stopped& e) {

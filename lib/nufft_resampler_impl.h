@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_NUFFT_RESAMPLER_IMPL_H
 #define INCLUDED_GPUFFT_NUFFT_RESAMPLER_IMPL_H
 
+#include "block_stream.h"
 #include "nufft/band_limited_fit.h"
 #include "stream/engine_failure.h"
 #include "stream/resample_grid.h"
@@ -75,8 +76,7 @@ private:
     bool d_pending_starts_grid = false;
     stream::stream_clock d_clock; // epoch, or the latest input rx_time
     bool d_clock_moved = false;   // an rx_time since the last output was dated
-    double d_rx_freq = 0.0;
-    bool d_have_freq = false;
+    input_tuning d_tuning; // rx_freq of the input (rx_rate: the output rate is ours)
     stream::change_gate d_freq_out, d_rate_out; // rx_freq / rx_rate out on change only
     std::atomic<std::uint64_t> d_processed{ 0 }, d_skipped{ 0 };
     // Input samples seen but not consumed after the last call: the tail a stream ends

@@ -13,6 +13,18 @@ namespace gr {
 namespace gpufft {
 namespace stream {
 
+stream_state spectrum_state(const stream_timeline& timeline,
+                            const power::band_reducer& reducer,
+                            const pipeline_config& config,
+                            const integrated_spectrum& s,
+                            spectrum_axes& axes)
+{
+    const stream_state at = timeline.frame(s.first_sample, config.fft_size);
+    axes = axes_of(
+        reducer, config.fft_size, config.overlap, s.n_integrations, at.freq, at.rate);
+    return at;
+}
+
 spectrum_axes axes_of(const power::band_reducer& reducer,
                       std::int64_t fft_size,
                       std::int64_t overlap,

@@ -9,6 +9,8 @@
 #define INCLUDED_GPUFFT_STREAM_SPECTRUM_AXES_H
 
 #include "../large/power/band_reducer.h"
+#include "spectrometer_pipeline.h"
+#include "stream_timeline.h"
 #include <cstdint>
 #include <vector>
 
@@ -36,6 +38,16 @@ spectrum_axes axes_of(const power::band_reducer& reducer,
                       int n_integrations,
                       double freq,
                       double rate);
+
+/*!
+ * When, where and how wide an integrated spectrum is: the stream state of its first
+ * frame on `timeline` (the tag rule, docs/stream.md), and its axes from there.
+ */
+stream_state spectrum_state(const stream_timeline& timeline,
+                            const power::band_reducer& reducer,
+                            const pipeline_config& config,
+                            const integrated_spectrum& s,
+                            spectrum_axes& axes);
 
 //! Power as the block outputs it: 10 log10 (of at least 1e-30) with `db`, else as is.
 void output_power(const std::vector<float>& power, bool db, float* out);
