@@ -12,6 +12,7 @@
 // that did not wait would read the poisoned buffer. The answers must equal the same
 // plan's on host input.
 
+#include "gpu_skip.h"
 #include "reference.h"
 #include "test_harness.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
@@ -35,15 +36,6 @@ using cf = std::complex<float>;
 using cd = std::complex<double>;
 
 namespace {
-
-void require_gpu()
-{
-#ifndef GPUFFT_HAVE_CUDA
-    GPUFFT_SKIP("built without CUDA");
-#endif
-    if (!cuda_available(0))
-        GPUFFT_SKIP("no usable CUDA device: " + describe_backend(0));
-}
 
 #ifdef GPUFFT_HAVE_CUDA
 //! A device copy of `host`, poisoned (all bits set: NaN), whose real contents arrive

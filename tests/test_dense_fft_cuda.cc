@@ -6,6 +6,7 @@
  */
 
 #include "dense_fft_checks.h"
+#include "gpu_skip.h"
 #include <gnuradio/gpufft/device.h>
 
 #ifdef GPUFFT_HAVE_CUDA
@@ -18,11 +19,6 @@ using namespace gpufft_test;
 namespace {
 const backend gpu = backend::cuda;
 
-void require_gpu()
-{
-    if (!cuda_available(0))
-        GPUFFT_SKIP("no usable CUDA device: " + describe_backend(0));
-}
 } // namespace
 
 GPUFFT_TEST(host_arrays_sizes)

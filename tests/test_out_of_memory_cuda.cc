@@ -11,6 +11,7 @@
 // "cudaMalloc failed", not a crash), and the device must stay usable afterwards.
 
 #include "core/memory_error.h"
+#include "gpu_skip.h"
 #include "reference.h"
 #include "stream/engine_failure.h"
 #include "stream/sparse_frame_analyzer.h"
@@ -34,15 +35,6 @@ using namespace gr::gpufft;
 using namespace gpufft_test;
 
 namespace {
-
-void require_gpu()
-{
-#ifndef GPUFFT_HAVE_CUDA
-    GPUFFT_SKIP("built without CUDA");
-#endif
-    if (!cuda_available(0))
-        GPUFFT_SKIP("no usable CUDA device: " + describe_backend(0));
-}
 
 #ifdef GPUFFT_HAVE_CUDA
 // Holds all of device 0's free memory but `leave` bytes for its lifetime.

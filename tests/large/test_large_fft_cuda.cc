@@ -10,6 +10,7 @@
 // host arrays, in place and out of place, with each way of transforming the passes and
 // of issuing the copies (large_fft_config).
 
+#include "gpu_skip.h"
 #include "large/large_fft_plan_impl.h"
 #include "large_fft_checks.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
@@ -23,12 +24,6 @@ using namespace gr::gpufft;
 using namespace gpufft_test;
 
 namespace {
-
-void require_gpu()
-{
-    if (!cuda_available(0))
-        GPUFFT_SKIP("no usable CUDA device");
-}
 
 large_fft_options opts(backend b, std::size_t budget, precision p = precision::double_)
 {

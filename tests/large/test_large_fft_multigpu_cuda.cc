@@ -12,6 +12,7 @@
 // standing in for two and three (large_fft_config::repeat_devices); with more GPUs,
 // also on [0, 1]. Then the bad lists, and spectrum_integrator's devices.
 
+#include "gpu_skip.h"
 #include "large/large_fft_plan_impl.h"
 #include "large/power/integrator_backend.h"
 #include "large_fft_checks.h"
@@ -29,12 +30,6 @@ using namespace gpufft_test;
 using i64 = std::int64_t;
 
 namespace {
-
-void require_gpu()
-{
-    if (!cuda_available(0))
-        GPUFFT_SKIP("no usable CUDA device");
-}
 
 large_fft_options opts(std::size_t budget, std::vector<int> devices, precision p)
 {

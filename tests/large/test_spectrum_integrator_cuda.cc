@@ -11,6 +11,7 @@
 // and a few channels of millions of bins summed in pieces), NaN and infinite frames,
 // pinned and pageable frames, the host fallback when the budget is too small.
 
+#include "gpu_skip.h"
 #include "spectrum_integrator_checks.h"
 #include "stream/host_frame.h"
 #include <gnuradio/gpufft/device.h>
@@ -21,12 +22,6 @@ using namespace gr::gpufft;
 using namespace gpufft_test;
 
 namespace {
-
-void require_gpu()
-{
-    if (!cuda_available(0))
-        GPUFFT_SKIP("no usable CUDA device");
-}
 
 spectrum_integrator
 make(const band_spec& b, integration_mode mode, backend be, std::size_t budget = 0)

@@ -10,6 +10,7 @@
 // same input, batches, device-resident arrays, crowded bins, re-use, bad input, the
 // per-stage trace.
 
+#include "gpu_skip.h"
 #include "nufft/nufft3_checks.h"
 #include "test_harness.h"
 #include <gnuradio/gpufft/device.h>
@@ -28,12 +29,6 @@ using namespace gr::gpufft;
 using namespace gpufft_test;
 
 namespace {
-
-void require_gpu()
-{
-    if (!cuda_available(0))
-        GPUFFT_SKIP("no usable CUDA device");
-}
 
 nufft3_options
 opts(backend b, precision p, nufft_kernel k = nufft_kernel::es, double up = 0)

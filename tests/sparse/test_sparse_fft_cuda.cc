@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "gpu_skip.h"
 #include "sparse_checks.h"
 #include <gnuradio/gpufft/device.h>
 #include <limits>
@@ -23,12 +24,6 @@ using namespace gpufft_test;
 #ifdef GPUFFT_HAVE_CUDA
 
 namespace {
-
-void require_gpu()
-{
-    if (!cuda_available(0))
-        GPUFFT_SKIP("no usable CUDA device");
-}
 
 sparse_fft_options cuda_options(std::uint64_t seed = 0,
                                 sparse_fft_transfer t = sparse_fft_transfer::automatic)

@@ -9,6 +9,7 @@
 // against the truth and against the CPU backend with the same seed (same permutations),
 // for device input, host input (gathered) and the dense FFT + threshold path.
 
+#include "gpu_skip.h"
 #include "sparse/robust_checks.h"
 #include <gnuradio/gpufft/device.h>
 #include <cmath>
@@ -25,12 +26,6 @@ using namespace gpufft_test;
 #ifdef GPUFFT_HAVE_CUDA
 
 namespace {
-
-void require_gpu()
-{
-    if (!cuda_available(0))
-        GPUFFT_SKIP("no usable CUDA device");
-}
 
 // buckets > 0 keeps the sparse path where the GPU cost model would pick the dense one
 // for these test sizes (the CPU plan gets the same override, so the same parameters).

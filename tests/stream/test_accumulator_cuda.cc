@@ -9,6 +9,7 @@
 // frames, in card and out of card, cross-checked against the same pipeline on the CPU
 // engine (itself checked against a direct DFT in test_spectrometer_pipeline).
 
+#include "gpu_skip.h"
 #include "reference.h"
 #include "stream/spectrometer_pipeline.h"
 #include "test_harness.h"
@@ -21,14 +22,9 @@
 
 using namespace gr::gpufft;
 using namespace gr::gpufft::stream;
+using gpufft_test::require_gpu;
 
 namespace {
-
-void require_gpu()
-{
-    if (!cuda_available(0))
-        GPUFFT_SKIP("no usable CUDA device");
-}
 
 frame_transform engine(backend b, std::int64_t n, std::size_t budget)
 {
