@@ -4,7 +4,7 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""QA: wrong inputs to every engine binding (plans, module functions) on every backend
+"""QA: wrong inputs to every binding (plans, blocks, module functions) on every backend
 this machine has. Each must raise ValueError or TypeError (RuntimeError where the
 environment is at fault) whose message names the parameter, never pybind's own
 "incompatible function arguments" or "Unable to cast" text, and never a bare
@@ -250,6 +250,76 @@ class qa_bad_inputs(gr_unittest.TestCase):
                 self.assertFalse(s.accumulate(y))
                 self.assertEqual(s.frames, 0)
         self.report("spectrum_integrator")
+
+    def test_blocks(self):
+        # The four GNU Radio blocks' constructors and setters: made, not run.
+        for b in backends():
+            with self.subTest(backend=b):
+                F = gpufft.sparse_fft
+                self.bad("fft_size", F, "1024", 8, 1e6, backend=b)
+                self.bad("fft_size", F, 1024.5, 8, 1e6, backend=b)
+                self.bad("k", F, 1024, None, 1e6, backend=b)
+                self.bad("k", F, 1024, 8.5, 1e6, backend=b)
+                self.bad("k", F, 1024, 0, 1e6, backend=b)
+                self.bad("samp_rate", F, 1024, 8, "1e6", backend=b)
+                self.bad("samp_rate", F, 1024, 8, -1.0, backend=b)
+                self.bad("display_bins", F, 1024, 8, 1e6, display_bins="64", backend=b)
+                self.bad("hop", F, 1024, 8, 1e6, hop=[1], backend=b)
+                self.bad("backend", F, 1024, 8, 1e6, backend=3)
+                self.bad("device_id", F, 1024, 8, 1e6, device_id="0", backend=b)
+                self.bad("mode", F, 1024, 8, 1e6, mode=None, backend=b)
+                self.bad("mode", F, 1024, 8, 1e6, mode="fast", backend=b)
+                self.bad("min_snr_db", F, 1024, 8, 1e6, min_snr_db="20", backend=b)
+                self.bad("false_alarm", F, 1024, 8, 1e6, false_alarm=2.0, backend=b)
+                f = F(1024, 8.0, 1e6, backend=b)  # whole floats are whole numbers
+                self.assertEqual(f.k(), 8)
+                self.bad("k", f.set_k, "9")
+                self.bad("samp_rate", f.set_samp_rate, None)
+
+                N = gpufft.nufft3_spectrum
+                self.bad("frame_len", N, "64", [0.0, 1.0], backend=b)
+                self.bad("frame_len", N, 0, [0.0, 1.0], backend=b)
+                self.bad("frequencies", N, 64, "abc", backend=b)
+                self.bad("frequencies", N, 64, 5.0, backend=b)
+                self.bad("frequencies", N, 64, np.zeros((2, 2)), backend=b)
+                self.bad("frequencies", N, 64, [0.0, "x"], backend=b)
+                self.bad("frequencies", N, 64, [], backend=b)
+                self.bad("frequencies", N, 64, [0.0, np.nan], backend=b)
+                self.bad("eps", N, 64, [0.0], eps="1e-6", backend=b)
+                self.bad("epoch", N, 64, [0.0], epoch=1.5, backend=b)
+                self.bad("nominal_rate", N, 64, [0.0], nominal_rate=None, backend=b)
+                n = N(64, np.array([0.0, 10.0]), backend=b)  # a numpy array is a list
+                self.assertEqual(list(n.frequencies()), [0.0, 10.0])
+                self.bad("frequencies", n.set_frequencies, "ab")
+                self.bad("frequencies", n.set_frequencies, [1.0, 2.0, 3.0])
+
+                R = gpufft.nufft_resampler
+                self.bad("output_rate", R, "400", 250.0, backend=b)
+                self.bad("bandwidth", R, 400.0, None, backend=b)
+                self.bad("frame_len", R, 400.0, 250.0, frame_len=1024.5, backend=b)
+                self.bad("overlap", R, 400.0, 250.0, overlap="128", backend=b)
+                self.bad("overlap", R, 400.0, 250.0, 1024, 1000, backend=b)
+                self.bad("eps", R, 400.0, 250.0, eps=[1e-6], backend=b)
+
+                A = gpufft.large_fft_accumulator
+                self.bad("fft_size", A, 1e6 + 0.5, 4, 1024, backend=b)
+                self.bad("fft_size", A, "65536", 4, 1024, backend=b)
+                self.bad("n_integrations", A, 1 << 16, None, 1024, backend=b)
+                self.bad("n_integrations", A, 1 << 16, 0, 1024, backend=b)
+                self.bad("output_bins", A, 1 << 16, 4, "1024", backend=b)
+                self.bad("window", A, 1 << 16, 4, 1024, window=3, backend=b)
+                self.bad("mode", A, 1 << 16, 4, 1024, mode=None, backend=b)
+                self.bad("output_db", A, 1 << 16, 4, 1024, output_db="yes", backend=b)
+                self.bad("samp_rate", A, 1 << 16, 4, 1024, samp_rate="1e6", backend=b)
+                self.bad("filterbank_path", A, 1 << 16, 4, 1024, filterbank_path=5, backend=b)
+                self.bad("memory_budget", A, 1 << 16, 4, 1024, memory_budget=-1, backend=b)
+                self.bad("file_format", A, 1 << 16, 4, 1024, file_format=None, backend=b)
+                a = A(float(1 << 16), 4, 1024, memory_budget=1e9, backend=b)
+                self.assertEqual(a.fft_size(), 1 << 16)
+                self.bad("n_integrations", a.set_n_integrations, "5")
+                self.bad("mode", a.set_mode, 1)
+                self.bad("output_db", a.set_output_db, "True")
+        self.report("blocks")
 
 
 if __name__ == "__main__":

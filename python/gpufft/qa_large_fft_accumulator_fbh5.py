@@ -157,7 +157,7 @@ class qa_large_fft_accumulator_fbh5(gr_unittest.TestCase):
         for bad in ("hdf5", "H5", "", "fits"):
             with self.assertRaisesRegex(ValueError, 'file_format must be "fil"'):
                 gpufft.large_fft_accumulator(64, 1, 64, backend="cpu", file_format=bad)
-        with self.assertRaises(TypeError):
+        with self.assertRaisesRegex(ValueError, "file_format"):
             gpufft.large_fft_accumulator(64, 1, 64, backend="cpu", file_format=5)
 
     def test_004_unwritable_h5_path(self):

@@ -37,75 +37,81 @@ void bind_large_fft_accumulator(py::module& m)
                std::shared_ptr<large_fft_accumulator>>(
         m, "large_fft_accumulator", D(large_fft_accumulator))
 
-        // memory_budget through whole_number(): 1e9 is accepted, anything not a whole
-        // number of bytes is a ValueError naming it.
-        .def(py::init([](std::int64_t fft_size,
-                         int n_integrations,
-                         std::int64_t output_bins,
-                         std::int64_t band_start,
-                         std::int64_t band_stop,
-                         std::int64_t overlap,
-                         const std::string& window,
-                         const std::string& mode,
-                         bool output_db,
-                         double samp_rate,
-                         double center_freq,
-                         const std::string& filterbank_path,
-                         const std::string& source_name,
-                         const std::string& backend,
-                         int device_id,
-                         py::object memory_budget,
-                         const std::string& file_format,
-                         py::object devices) {
-                 return large_fft_accumulator::make(
-                     fft_size,
-                     n_integrations,
-                     output_bins,
-                     band_start,
-                     band_stop,
-                     overlap,
-                     window,
-                     mode,
-                     output_db,
-                     samp_rate,
-                     center_freq,
-                     filterbank_path,
-                     source_name,
-                     backend,
-                     device_id,
-                     std::uint64_t(gpufft_python::whole_number(
-                         memory_budget,
-                         "memory_budget",
-                         0,
-                         "a whole number of bytes >= 0 (0: the engine's default)")),
-                     file_format,
-                     gpufft_python::device_list(devices, "devices"));
-             }),
-             py::arg("fft_size"),
-             py::arg("n_integrations"),
-             py::arg("output_bins"),
-             py::arg("band_start") = 0,
-             py::arg("band_stop") = 0,
-             py::arg("overlap") = 0,
-             py::arg("window") = "none",
-             py::arg("mode") = "mean",
-             py::arg("output_db") = false,
-             py::arg("samp_rate") = 1.,
-             py::arg("center_freq") = 0.,
-             py::arg("filterbank_path") = "",
-             py::arg("source_name") = "gpufft",
-             py::arg("backend") = "auto",
-             py::arg("device_id") = 0,
-             py::arg("memory_budget") = 0,
-             py::arg("file_format") = "fil",
-             py::arg("devices") = py::list(),
-             D(large_fft_accumulator, make))
+        // Every argument converted with an error naming it (a ValueError), never
+        // pybind's "incompatible constructor arguments"; memory_budget accepts 1e9.
+        .def(
+            py::init([](const py::object& fft_size,
+                        const py::object& n_integrations,
+                        const py::object& output_bins,
+                        const py::object& band_start,
+                        const py::object& band_stop,
+                        const py::object& overlap,
+                        const py::object& window,
+                        const py::object& mode,
+                        const py::object& output_db,
+                        const py::object& samp_rate,
+                        const py::object& center_freq,
+                        const py::object& filterbank_path,
+                        const py::object& source_name,
+                        const py::object& backend,
+                        const py::object& device_id,
+                        const py::object& memory_budget,
+                        const py::object& file_format,
+                        const py::object& devices) {
+                using namespace gpufft_python;
+                return large_fft_accumulator::make(
+                    int64_arg(fft_size, "fft_size", "a whole number of samples"),
+                    int_arg(n_integrations, "n_integrations", "a whole number of frames"),
+                    int64_arg(output_bins, "output_bins", "a whole number of channels"),
+                    int64_arg(band_start, "band_start", "a bin number"),
+                    int64_arg(band_stop, "band_stop", "a bin number (0: fft_size)"),
+                    int64_arg(overlap, "overlap", "a whole number of samples"),
+                    text(window, "window", "a window name such as 'hann' or 'none'"),
+                    text(mode, "mode", "'mean' or 'max'"),
+                    flag(output_db, "output_db"),
+                    real_number(samp_rate, "samp_rate", "a rate in Hz > 0", false),
+                    real_number(center_freq, "center_freq", "a frequency in Hz", false),
+                    text(filterbank_path, "filterbank_path", "a path ('': no file)"),
+                    text(source_name, "source_name", "a name"),
+                    backend_arg(backend),
+                    device_id_arg(device_id),
+                    std::uint64_t(whole_number(
+                        memory_budget,
+                        "memory_budget",
+                        0,
+                        "a whole number of bytes >= 0 (0: the engine's default)")),
+                    text(file_format, "file_format", "'fil' or 'h5'"),
+                    device_list(devices, "devices"));
+            }),
+            py::arg("fft_size"),
+            py::arg("n_integrations"),
+            py::arg("output_bins"),
+            py::arg("band_start") = 0,
+            py::arg("band_stop") = 0,
+            py::arg("overlap") = 0,
+            py::arg("window") = "none",
+            py::arg("mode") = "mean",
+            py::arg("output_db") = false,
+            py::arg("samp_rate") = 1.,
+            py::arg("center_freq") = 0.,
+            py::arg("filterbank_path") = "",
+            py::arg("source_name") = "gpufft",
+            py::arg("backend") = "auto",
+            py::arg("device_id") = 0,
+            py::arg("memory_budget") = 0,
+            py::arg("file_format") = "fil",
+            py::arg("devices") = py::list(),
+            D(large_fft_accumulator, make))
 
 
-        .def("set_n_integrations",
-             &large_fft_accumulator::set_n_integrations,
-             py::arg("n_integrations"),
-             D(large_fft_accumulator, set_n_integrations))
+        .def(
+            "set_n_integrations",
+            [](large_fft_accumulator& b, const py::object& n) {
+                b.set_n_integrations(gpufft_python::int_arg(
+                    n, "n_integrations", "a whole number of frames"));
+            },
+            py::arg("n_integrations"),
+            D(large_fft_accumulator, set_n_integrations))
 
 
         .def("n_integrations",
@@ -113,19 +119,25 @@ void bind_large_fft_accumulator(py::module& m)
              D(large_fft_accumulator, n_integrations))
 
 
-        .def("set_mode",
-             &large_fft_accumulator::set_mode,
-             py::arg("mode"),
-             D(large_fft_accumulator, set_mode))
+        .def(
+            "set_mode",
+            [](large_fft_accumulator& b, const py::object& mode) {
+                b.set_mode(gpufft_python::text(mode, "mode", "'mean' or 'max'"));
+            },
+            py::arg("mode"),
+            D(large_fft_accumulator, set_mode))
 
 
         .def("mode", &large_fft_accumulator::mode, D(large_fft_accumulator, mode))
 
 
-        .def("set_output_db",
-             &large_fft_accumulator::set_output_db,
-             py::arg("output_db"),
-             D(large_fft_accumulator, set_output_db))
+        .def(
+            "set_output_db",
+            [](large_fft_accumulator& b, const py::object& output_db) {
+                b.set_output_db(gpufft_python::flag(output_db, "output_db"));
+            },
+            py::arg("output_db"),
+            D(large_fft_accumulator, set_output_db))
 
 
         .def("output_db",

@@ -20,6 +20,7 @@
 
 namespace py = pybind11;
 
+#include "numpy_arrays.h"
 #include <gnuradio/gpufft/nufft3_spectrum.h>
 // pydoc.h is automatically generated in the build directory
 #include <nufft3_spectrum_pydoc.h>
@@ -36,7 +37,29 @@ void bind_nufft3_spectrum(py::module& m)
                std::shared_ptr<nufft3_spectrum>>
         cls(m, "nufft3_spectrum", D(nufft3_spectrum));
 
-    cls.def(py::init(&nufft3_spectrum::make),
+    // Every argument converted with an error naming it (a ValueError), never pybind's
+    // "incompatible constructor arguments".
+    cls.def(py::init([](const py::object& frame_len,
+                        const py::object& frequencies,
+                        const py::object& eps,
+                        const py::object& epoch,
+                        const py::object& nominal_rate,
+                        const py::object& backend,
+                        const py::object& device_id) {
+                using namespace gpufft_python;
+                return nufft3_spectrum::make(
+                    int_arg(frame_len, "frame_len", "a whole number of samples"),
+                    real_numbers(
+                        frequencies, "frequencies", "a list of frequencies in Hz"),
+                    real_number(eps, "eps", "a tolerance in [1e-14, 1e-1]", false),
+                    int64_arg(epoch, "epoch", "whole seconds since 1970"),
+                    real_number(nominal_rate,
+                                "nominal_rate",
+                                "0 (float64 times) or a sample rate in Hz",
+                                false),
+                    backend_arg(backend),
+                    device_id_arg(device_id));
+            }),
             py::arg("frame_len"),
             py::arg("frequencies"),
             py::arg("eps") = 1e-6,
@@ -46,10 +69,14 @@ void bind_nufft3_spectrum(py::module& m)
             py::arg("device_id") = 0,
             D(nufft3_spectrum, make))
 
-        .def("set_frequencies",
-             &nufft3_spectrum::set_frequencies,
-             py::arg("frequencies"),
-             D(nufft3_spectrum, set_frequencies))
+        .def(
+            "set_frequencies",
+            [](nufft3_spectrum& b, const py::object& frequencies) {
+                b.set_frequencies(gpufft_python::real_numbers(
+                    frequencies, "frequencies", "a list of frequencies in Hz"));
+            },
+            py::arg("frequencies"),
+            D(nufft3_spectrum, set_frequencies))
         .def(
             "frequencies", &nufft3_spectrum::frequencies, D(nufft3_spectrum, frequencies))
         .def("frame_len", &nufft3_spectrum::frame_len, D(nufft3_spectrum, frame_len))

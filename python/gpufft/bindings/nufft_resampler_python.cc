@@ -20,6 +20,7 @@
 
 namespace py = pybind11;
 
+#include "numpy_arrays.h"
 #include <gnuradio/gpufft/nufft_resampler.h>
 // pydoc.h is automatically generated in the build directory
 #include <nufft_resampler_pydoc.h>
@@ -36,7 +37,32 @@ void bind_nufft_resampler(py::module& m)
                std::shared_ptr<nufft_resampler>>
         cls(m, "nufft_resampler", D(nufft_resampler));
 
-    cls.def(py::init(&nufft_resampler::make),
+    // Every argument converted with an error naming it (a ValueError), never pybind's
+    // "incompatible constructor arguments".
+    cls.def(py::init([](const py::object& output_rate,
+                        const py::object& bandwidth,
+                        const py::object& frame_len,
+                        const py::object& overlap,
+                        const py::object& eps,
+                        const py::object& epoch,
+                        const py::object& nominal_rate,
+                        const py::object& backend,
+                        const py::object& device_id) {
+                using namespace gpufft_python;
+                return nufft_resampler::make(
+                    real_number(output_rate, "output_rate", "a rate in Hz > 0", false),
+                    real_number(bandwidth, "bandwidth", "a bandwidth in Hz > 0", false),
+                    int_arg(frame_len, "frame_len", "a whole number of samples"),
+                    int_arg(overlap, "overlap", "a whole number of samples"),
+                    real_number(eps, "eps", "a tolerance in [1e-14, 1e-1]", false),
+                    int64_arg(epoch, "epoch", "whole seconds since 1970"),
+                    real_number(nominal_rate,
+                                "nominal_rate",
+                                "0 (float64 times) or a sample rate in Hz",
+                                false),
+                    backend_arg(backend),
+                    device_id_arg(device_id));
+            }),
             py::arg("output_rate"),
             py::arg("bandwidth"),
             py::arg("frame_len") = 4096,

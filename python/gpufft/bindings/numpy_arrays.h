@@ -13,6 +13,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <climits>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -243,6 +244,39 @@ inline std::vector<int> device_list(const py::handle& v, const char* name)
                                         std::to_string(d) + " is out of range");
         out.push_back(int(d));
     }
+    return out;
+}
+
+//! A whole number of any sign that fits an int; the engine checks its range.
+inline int int_arg(const py::handle& v, const char* name, const char* valid)
+{
+    return whole_int(v, name, INT_MIN, INT_MAX, valid);
+}
+
+//! A whole number of any sign (64-bit); the engine checks its range.
+inline std::int64_t int64_arg(const py::handle& v, const char* name, const char* valid)
+{
+    return whole_number(v, name, LLONG_MIN, valid);
+}
+
+/*!
+ * Real numbers from a sequence or a 1-D numpy array of them (not a string, not one
+ * number); NaN and infinity pass, for the engine to refuse with its range.
+ */
+inline std::vector<double>
+real_numbers(const py::handle& v, const char* name, const char* valid)
+{
+    if (py::isinstance<py::str>(v) || py::isinstance<py::bytes>(v) ||
+        !(py::isinstance<py::sequence>(v) || py::isinstance<py::array>(v)))
+        throw std::invalid_argument(std::string(name) + ": must be " + valid +
+                                    ", got a " + type_name(v));
+    if (py::isinstance<py::array>(v) && v.attr("ndim").cast<int>() != 1)
+        throw std::invalid_argument(
+            std::string(name) + ": must be " + valid + ", got an array of " +
+            std::to_string(v.attr("ndim").cast<int>()) + " dimensions");
+    std::vector<double> out;
+    for (const auto& e : py::reinterpret_borrow<py::iterable>(v))
+        out.push_back(real_number(e, name, valid, false));
     return out;
 }
 

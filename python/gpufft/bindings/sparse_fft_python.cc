@@ -45,23 +45,33 @@ double rate_arg(const py::handle& v, const char* name)
     return gpufft_python::real_number(v, name, "a number of Hz > 0", false);
 }
 
+//! The arguments of make() as Python gives them: each converted with an error naming
+//! it (a ValueError), never pybind's "incompatible constructor arguments".
+struct make_args {
+    py::object fft_size, k, rate, display_bins, hop, backend, device_id, mode, min_snr_db,
+        false_alarm;
+};
+
 //! make() with the sample rate given under `rate_name`; errors name it as given.
-sparse_fft::sptr make_named(const char* rate_name,
-                            int fft_size,
-                            int k,
-                            const py::object& rate,
-                            int display_bins,
-                            int hop,
-                            const std::string& backend,
-                            int device_id,
-                            const std::string& mode,
-                            double min_snr_db,
-                            double false_alarm)
+sparse_fft::sptr make_named(const char* rate_name, const make_args& a)
 {
+    using namespace gpufft_python;
+    const int fft_size = int_arg(a.fft_size, "fft_size", "a whole number of samples");
+    const int k = int_arg(a.k, "k", "a whole number of coefficients or tones");
+    const double rate = rate_arg(a.rate, rate_name);
+    const int display_bins = int_arg(a.display_bins, "display_bins", "a whole number");
+    const int hop = int_arg(a.hop, "hop", "a whole number of samples (0: fft_size)");
+    const std::string backend = backend_arg(a.backend);
+    const int device_id = device_id_arg(a.device_id);
+    const std::string mode = text(a.mode, "mode", "'robust' or 'exact'");
+    const double min_snr_db =
+        real_number(a.min_snr_db, "min_snr_db", "a number of dB", false);
+    const double false_alarm =
+        real_number(a.false_alarm, "false_alarm", "a probability in (0, 1)", false);
     try {
         return sparse_fft::make(fft_size,
                                 k,
-                                rate_arg(rate, rate_name),
+                                rate,
                                 display_bins,
                                 hop,
                                 backend,
@@ -77,54 +87,54 @@ sparse_fft::sptr make_named(const char* rate_name,
     }
 }
 
-sparse_fft::sptr make(int fft_size,
-                      int k,
+sparse_fft::sptr make(const py::object& fft_size,
+                      const py::object& k,
                       const py::object& samp_rate,
-                      int display_bins,
-                      int hop,
-                      const std::string& backend,
-                      int device_id,
-                      const std::string& mode,
-                      double min_snr_db,
-                      double false_alarm)
+                      const py::object& display_bins,
+                      const py::object& hop,
+                      const py::object& backend,
+                      const py::object& device_id,
+                      const py::object& mode,
+                      const py::object& min_snr_db,
+                      const py::object& false_alarm)
 {
     return make_named("samp_rate",
-                      fft_size,
-                      k,
-                      samp_rate,
-                      display_bins,
-                      hop,
-                      backend,
-                      device_id,
-                      mode,
-                      min_snr_db,
-                      false_alarm);
+                      { fft_size,
+                        k,
+                        samp_rate,
+                        display_bins,
+                        hop,
+                        backend,
+                        device_id,
+                        mode,
+                        min_snr_db,
+                        false_alarm });
 }
 
 //! make() called with the deprecated keyword sample_rate.
-sparse_fft::sptr make_deprecated(int fft_size,
-                                 int k,
+sparse_fft::sptr make_deprecated(const py::object& fft_size,
+                                 const py::object& k,
                                  const py::object& sample_rate,
-                                 int display_bins,
-                                 int hop,
-                                 const std::string& backend,
-                                 int device_id,
-                                 const std::string& mode,
-                                 double min_snr_db,
-                                 double false_alarm)
+                                 const py::object& display_bins,
+                                 const py::object& hop,
+                                 const py::object& backend,
+                                 const py::object& device_id,
+                                 const py::object& mode,
+                                 const py::object& min_snr_db,
+                                 const py::object& false_alarm)
 {
     warn_renamed("sample_rate=", "samp_rate=");
     return make_named("sample_rate",
-                      fft_size,
-                      k,
-                      sample_rate,
-                      display_bins,
-                      hop,
-                      backend,
-                      device_id,
-                      mode,
-                      min_snr_db,
-                      false_alarm);
+                      { fft_size,
+                        k,
+                        sample_rate,
+                        display_bins,
+                        hop,
+                        backend,
+                        device_id,
+                        mode,
+                        min_snr_db,
+                        false_alarm });
 }
 
 } // namespace
@@ -161,7 +171,13 @@ void bind_sparse_fft(py::module& m)
              py::arg("false_alarm") = 0.01,
              D(sparse_fft, make))
 
-        .def("set_k", &sparse_fft::set_k, py::arg("k"), D(sparse_fft, set_k))
+        .def(
+            "set_k",
+            [](sparse_fft& b, const py::object& k) {
+                b.set_k(gpufft_python::int_arg(k, "k", "a whole number"));
+            },
+            py::arg("k"),
+            D(sparse_fft, set_k))
         .def("k", &sparse_fft::k, D(sparse_fft, k))
         .def(
             "set_samp_rate",
