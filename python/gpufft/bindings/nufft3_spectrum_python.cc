@@ -51,12 +51,9 @@ void bind_nufft3_spectrum(py::module& m)
                     int_arg(frame_len, "frame_len", "a whole number of samples"),
                     real_numbers(
                         frequencies, "frequencies", "a list of frequencies in Hz"),
-                    real_number(eps, "eps", "a tolerance in [1e-14, 1e-1]", false),
-                    int64_arg(epoch, "epoch", "whole seconds since 1970"),
-                    real_number(nominal_rate,
-                                "nominal_rate",
-                                "0 (float64 times) or a sample rate in Hz",
-                                false),
+                    eps_arg(eps),
+                    epoch_arg(epoch),
+                    nominal_rate_arg(nominal_rate),
                     backend_arg(backend),
                     device_id_arg(device_id));
             }),

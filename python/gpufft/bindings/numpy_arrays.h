@@ -280,6 +280,21 @@ real_numbers(const py::handle& v, const char* name, const char* valid)
     return out;
 }
 
+// The NUFFT blocks' shared arguments.
+inline double eps_arg(const py::handle& v)
+{
+    return real_number(v, "eps", "a tolerance such as 1e-6", false);
+}
+inline std::int64_t epoch_arg(const py::handle& v)
+{
+    return int64_arg(v, "epoch", "whole seconds since 1970");
+}
+inline double nominal_rate_arg(const py::handle& v)
+{
+    return real_number(
+        v, "nominal_rate", "0 (float64 times) or a sample rate in Hz", false);
+}
+
 // The options every plan shares, read the same way by every binding.
 inline int device_id_arg(const py::handle& v)
 {
