@@ -45,51 +45,16 @@ double rate_arg(const py::handle& v, const char* name)
     return gpufft_python::real_number(v, name, "a number of Hz > 0", false);
 }
 
-//! The arguments of make() as Python gives them: each converted with an error naming
-//! it (a ValueError), never pybind's "incompatible constructor arguments".
-struct make_args {
-    py::object fft_size, k, rate, display_bins, hop, backend, device_id, mode, min_snr_db,
-        false_alarm;
-};
-
-//! make() with the sample rate given under `rate_name`; errors name it as given.
-sparse_fft::sptr make_named(const char* rate_name, const make_args& a)
-{
-    using namespace gpufft_python;
-    const int fft_size = int_arg(a.fft_size, "fft_size", "a whole number of samples");
-    const int k = int_arg(a.k, "k", "a whole number of coefficients or tones");
-    const double rate = rate_arg(a.rate, rate_name);
-    const int display_bins = int_arg(a.display_bins, "display_bins", "a whole number");
-    const int hop = int_arg(a.hop, "hop", "a whole number of samples (0: fft_size)");
-    const std::string backend = backend_arg(a.backend);
-    const int device_id = device_id_arg(a.device_id);
-    const std::string mode = text(a.mode, "mode", "'robust' or 'exact'");
-    const double min_snr_db =
-        real_number(a.min_snr_db, "min_snr_db", "a number of dB", false);
-    const double false_alarm =
-        real_number(a.false_alarm, "false_alarm", "a probability in (0, 1)", false);
-    try {
-        return sparse_fft::make(fft_size,
-                                k,
-                                rate,
-                                display_bins,
-                                hop,
-                                backend,
-                                device_id,
-                                mode,
-                                min_snr_db,
-                                false_alarm);
-    } catch (const std::invalid_argument& e) {
-        const std::string what = e.what();
-        if (std::string(rate_name) != "samp_rate" && what.rfind("samp_rate:", 0) == 0)
-            throw std::invalid_argument(rate_name + what.substr(9));
-        throw;
-    }
-}
-
+/*!
+ * make() as Python calls it, each argument converted with an error naming it (a
+ * ValueError, never pybind's "incompatible constructor arguments"): with samp_rate, or
+ * (`deprecated`) with the old keyword sample_rate, which warns and is named in errors as
+ * given.
+ */
+template <bool deprecated>
 sparse_fft::sptr make(const py::object& fft_size,
                       const py::object& k,
-                      const py::object& samp_rate,
+                      const py::object& rate,
                       const py::object& display_bins,
                       const py::object& hop,
                       const py::object& backend,
@@ -98,43 +63,28 @@ sparse_fft::sptr make(const py::object& fft_size,
                       const py::object& min_snr_db,
                       const py::object& false_alarm)
 {
-    return make_named("samp_rate",
-                      { fft_size,
-                        k,
-                        samp_rate,
-                        display_bins,
-                        hop,
-                        backend,
-                        device_id,
-                        mode,
-                        min_snr_db,
-                        false_alarm });
-}
-
-//! make() called with the deprecated keyword sample_rate.
-sparse_fft::sptr make_deprecated(const py::object& fft_size,
-                                 const py::object& k,
-                                 const py::object& sample_rate,
-                                 const py::object& display_bins,
-                                 const py::object& hop,
-                                 const py::object& backend,
-                                 const py::object& device_id,
-                                 const py::object& mode,
-                                 const py::object& min_snr_db,
-                                 const py::object& false_alarm)
-{
-    warn_renamed("sample_rate=", "samp_rate=");
-    return make_named("sample_rate",
-                      { fft_size,
-                        k,
-                        sample_rate,
-                        display_bins,
-                        hop,
-                        backend,
-                        device_id,
-                        mode,
-                        min_snr_db,
-                        false_alarm });
+    using namespace gpufft_python;
+    if (deprecated)
+        warn_renamed("sample_rate=", "samp_rate=");
+    const char* rate_name = deprecated ? "sample_rate" : "samp_rate";
+    try {
+        return sparse_fft::make(
+            int_arg(fft_size, "fft_size", "a whole number of samples"),
+            int_arg(k, "k", "a whole number of coefficients or tones"),
+            rate_arg(rate, rate_name),
+            int_arg(display_bins, "display_bins", "a whole number"),
+            int_arg(hop, "hop", "a whole number of samples (0: fft_size)"),
+            backend_arg(backend),
+            device_id_arg(device_id),
+            text(mode, "mode", "'robust' or 'exact'"),
+            real_number(min_snr_db, "min_snr_db", "a number of dB", false),
+            real_number(false_alarm, "false_alarm", "a probability in (0, 1)", false));
+    } catch (const std::invalid_argument& e) {
+        const std::string what = e.what();
+        if (deprecated && what.rfind("samp_rate:", 0) == 0)
+            throw std::invalid_argument(rate_name + what.substr(9));
+        throw;
+    }
 }
 
 } // namespace
@@ -144,7 +94,7 @@ void bind_sparse_fft(py::module& m)
     py::class_<sparse_fft, gr::block, gr::basic_block, std::shared_ptr<sparse_fft>> cls(
         m, "sparse_fft", D(sparse_fft));
 
-    cls.def(py::init(&make),
+    cls.def(py::init(&make<false>),
             py::arg("fft_size"),
             py::arg("k"),
             py::arg("samp_rate"),
@@ -157,7 +107,7 @@ void bind_sparse_fft(py::module& m)
             py::arg("false_alarm") = 0.01,
             D(sparse_fft, make))
         // The deprecated keyword: only by name, so positional calls take the above.
-        .def(py::init(&make_deprecated),
+        .def(py::init(&make<true>),
              py::arg("fft_size"),
              py::arg("k"),
              py::kw_only(),
