@@ -321,6 +321,35 @@ class qa_bad_inputs(gr_unittest.TestCase):
                 self.bad("output_db", a.set_output_db, "True")
         self.report("blocks")
 
+    def test_wrong_calls(self):
+        # Unknown keywords, missing, repeated or extra arguments to every constructor:
+        # a TypeError naming the argument, not pybind's list of signatures.
+        calls = [
+            ("foo", gpufft.dense_fft_plan, (1024,), dict(foo=1)),
+            ("sign", gpufft.dense_fft_plan, (1024,), dict(sign=-1)),
+            ("n", gpufft.dense_fft_plan, (), {}),
+            ("bucket", gpufft.sparse_fft_plan, (1024, 8), dict(bucket=4)),
+            ("k", gpufft.sparse_fft_plan, (1024,), {}),
+            ("eps", gpufft.nufft3_plan, (1,), {}),
+            ("at most 10", gpufft.nufft3_plan, (1, 1e-6) + (0,) * 9, {}),
+            ("budget", gpufft.large_fft_plan, ([1024],), dict(budget=1)),
+            ("shape", gpufft.large_fft_plan, ([1024],), dict(shape=[1024])),
+            ("bins", gpufft.spectrum_integrator, (1024,), dict(bins=8)),
+            ("foo", gpufft.sparse_fft, (1024, 8, 1e6), dict(foo=1)),
+            ("samp_rate", gpufft.sparse_fft, (1024, 8), {}),
+            ("samp_rate given twice", gpufft.sparse_fft, (1024, 8, 1e6),
+             dict(sample_rate=1e6)),
+            ("k", gpufft.sparse_fft, (1024, 8, 1e6), dict(k=8)),
+            ("freqs", gpufft.nufft3_spectrum, (64,), dict(freqs=[0.0])),
+            ("rate", gpufft.nufft_resampler, (400.0, 250.0), dict(rate=1.0)),
+            ("n_integration", gpufft.large_fft_accumulator, (1024,),
+             dict(n_integration=4, output_bins=64)),
+            ("n_integrations", gpufft.large_fft_accumulator, (1024,), {}),
+        ]
+        for name, fn, args, kwargs in calls:
+            self.bad(name, fn, *args, exc=TypeError, **kwargs)
+        self.report("wrong calls")
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_bad_inputs)

@@ -127,6 +127,16 @@ void bind_core(py::module& m)
              py::arg("backend") = "auto",
              py::arg("device_id") = 0,
              py::arg("threads") = 0)
+        .def(gpufft_python::refuse_other_calls<dense_fft_plan>("dense_fft_plan",
+                                                               { "n",
+                                                                 "batch",
+                                                                 "forward",
+                                                                 "precision",
+                                                                 "backend",
+                                                                 "device_id",
+                                                                 "threads" },
+                                                               1),
+             "Any other call: a TypeError naming the argument at fault.")
         .def(
             "execute",
             [](dense_fft_plan& p, py::object x) -> py::array {

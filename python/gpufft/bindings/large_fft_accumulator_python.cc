@@ -102,6 +102,28 @@ void bind_large_fft_accumulator(py::module& m)
             py::arg("file_format") = "fil",
             py::arg("devices") = py::list(),
             D(large_fft_accumulator, make))
+        .def(gpufft_python::refuse_other_calls<large_fft_accumulator>(
+                 "large_fft_accumulator",
+                 { "fft_size",
+                   "n_integrations",
+                   "output_bins",
+                   "band_start",
+                   "band_stop",
+                   "overlap",
+                   "window",
+                   "mode",
+                   "output_db",
+                   "samp_rate",
+                   "center_freq",
+                   "filterbank_path",
+                   "source_name",
+                   "backend",
+                   "device_id",
+                   "memory_budget",
+                   "file_format",
+                   "devices" },
+                 3),
+             "Any other call: a TypeError naming the argument at fault.")
 
 
         .def(

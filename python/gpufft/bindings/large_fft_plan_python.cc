@@ -133,6 +133,18 @@ void bind_large_fft_plan(py::module& m)
             "(memory_budget per device). trace=True writes each round's time (and on "
             "CUDA each pass's copy and "
             "compute times) to stderr after every execute.")
+        .def(gpufft_python::refuse_other_calls<large_fft_plan>("large_fft_plan",
+                                                               { "shape",
+                                                                 "forward",
+                                                                 "memory_budget",
+                                                                 "precision",
+                                                                 "backend",
+                                                                 "device_id",
+                                                                 "threads",
+                                                                 "trace",
+                                                                 "devices" },
+                                                               1),
+             "Any other call: a TypeError naming the argument at fault.")
         .def(
             "execute",
             [](large_fft_plan& p, py::object x, py::object in_place) -> py::array {

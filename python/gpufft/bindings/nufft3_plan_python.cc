@@ -202,6 +202,19 @@ void bind_nufft3_plan(py::module& m)
              py::arg("upsampling") = 0.0,
              py::arg("memory_budget") = 0,
              py::arg("trace") = false)
+        .def(gpufft_python::refuse_other_calls<nufft3_plan>("nufft3_plan",
+                                                            { "dim",
+                                                              "eps",
+                                                              "precision",
+                                                              "backend",
+                                                              "device_id",
+                                                              "sign",
+                                                              "kernel",
+                                                              "upsampling",
+                                                              "memory_budget",
+                                                              "trace" },
+                                                            2),
+             "Any other call: a TypeError naming the argument at fault.")
         .def("set_points",
              &set_points,
              "set_points(x, s) in 1-D, set_points(x, y, s, t) in 2-D, "

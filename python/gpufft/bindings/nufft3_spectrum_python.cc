@@ -65,6 +65,16 @@ void bind_nufft3_spectrum(py::module& m)
             py::arg("backend") = "auto",
             py::arg("device_id") = 0,
             D(nufft3_spectrum, make))
+        .def(gpufft_python::refuse_other_calls<nufft3_spectrum>("nufft3_spectrum",
+                                                                { "frame_len",
+                                                                  "frequencies",
+                                                                  "eps",
+                                                                  "epoch",
+                                                                  "nominal_rate",
+                                                                  "backend",
+                                                                  "device_id" },
+                                                                2),
+             "Any other call: a TypeError naming the argument at fault.")
 
         .def(
             "set_frequencies",

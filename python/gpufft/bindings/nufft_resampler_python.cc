@@ -70,6 +70,18 @@ void bind_nufft_resampler(py::module& m)
             py::arg("backend") = "auto",
             py::arg("device_id") = 0,
             D(nufft_resampler, make))
+        .def(gpufft_python::refuse_other_calls<nufft_resampler>("nufft_resampler",
+                                                                { "output_rate",
+                                                                  "bandwidth",
+                                                                  "frame_len",
+                                                                  "overlap",
+                                                                  "eps",
+                                                                  "epoch",
+                                                                  "nominal_rate",
+                                                                  "backend",
+                                                                  "device_id" },
+                                                                2),
+             "Any other call: a TypeError naming the argument at fault.")
 
         .def(
             "output_rate", &nufft_resampler::output_rate, D(nufft_resampler, output_rate))

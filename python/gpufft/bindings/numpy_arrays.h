@@ -280,6 +280,60 @@ real_numbers(const py::handle& v, const char* name, const char* valid)
     return out;
 }
 
+/*!
+ * What is wrong with a constructor call that no overload took: an unknown keyword, a
+ * missing or repeated argument, or too many of them, naming it and what `name` takes.
+ * `params` are the constructor's parameters in order; the first `required` have no
+ * default.
+ */
+inline std::string call_error(const char* name,
+                              const std::vector<const char*>& params,
+                              std::size_t required,
+                              const py::args& args,
+                              const py::kwargs& kwargs)
+{
+    std::string takes;
+    for (std::size_t i = 0; i < params.size(); ++i)
+        takes += (i ? ", " : "") + std::string(params[i]);
+    const std::string lead = std::string(name) + ": ";
+    const std::string tail = "; it takes (" + takes + ")";
+    auto position = [&](const std::string& key) {
+        for (std::size_t i = 0; i < params.size(); ++i)
+            if (key == params[i])
+                return i;
+        return params.size();
+    };
+    for (const auto& kv : kwargs) {
+        const std::string key = py::str(kv.first).cast<std::string>();
+        const std::size_t i = position(key);
+        if (i == params.size())
+            return lead + "unknown keyword argument '" + key + "'" + tail;
+        if (i < args.size())
+            return lead + "'" + key + "' given by position and by keyword" + tail;
+    }
+    if (args.size() > params.size())
+        return lead + "takes at most " + std::to_string(params.size()) +
+               " arguments, got " + std::to_string(args.size()) + tail;
+    for (std::size_t i = args.size(); i < required; ++i)
+        if (!kwargs.contains(params[i]))
+            return lead + "missing argument '" + params[i] + "'" + tail;
+    return lead + "these arguments are not accepted" + tail;
+}
+
+/*!
+ * A last constructor overload for class T: any call the others did not take becomes a
+ * TypeError from call_error(), in place of pybind's list of signatures.
+ */
+template <typename T>
+auto refuse_other_calls(const char* name,
+                        std::vector<const char*> params,
+                        std::size_t required)
+{
+    return py::init([=](const py::args& args, const py::kwargs& kwargs) -> T* {
+        throw py::type_error(call_error(name, params, required, args, kwargs));
+    });
+}
+
 // The NUFFT blocks' shared arguments.
 inline double eps_arg(const py::handle& v)
 {

@@ -120,6 +120,34 @@ void bind_sparse_fft(py::module& m)
              py::arg("min_snr_db") = 20.0,
              py::arg("false_alarm") = 0.01,
              D(sparse_fft, make))
+        // Any other call: a TypeError naming the argument at fault. The deprecated
+        // sample_rate counts as samp_rate there.
+        .def(py::init([](const py::args& args, const py::kwargs& kwargs) -> sparse_fft* {
+                 py::dict kw(kwargs);
+                 if (kw.contains("sample_rate")) {
+                     if (kw.contains("samp_rate") || args.size() > 2)
+                         throw py::type_error("sparse_fft: samp_rate given twice "
+                                              "(sample_rate is its deprecated name)");
+                     kw["samp_rate"] = kw.attr("pop")("sample_rate");
+                 }
+                 throw py::type_error(
+                     gpufft_python::call_error("sparse_fft",
+                                               { "fft_size",
+                                                 "k",
+                                                 "samp_rate",
+                                                 "display_bins",
+                                                 "hop",
+                                                 "backend",
+                                                 "device_id",
+                                                 "mode",
+                                                 "min_snr_db",
+                                                 "false_alarm" },
+                                               3,
+                                               args,
+                                               py::reinterpret_borrow<py::kwargs>(kw)));
+             }),
+             "Any other call: a TypeError naming the argument at fault.")
+
 
         .def(
             "set_k",
