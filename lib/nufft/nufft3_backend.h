@@ -31,6 +31,7 @@ struct nufft3_config {
     int threads = 1;               //!< resolved (CPU)
     int device_id = 0;             //!< resolved (CUDA)
     bool trace = false;            //!< per-stage device times to `log` (CUDA)
+    nufft_spread spread = nufft_spread::automatic; //!< (CUDA)
     log_handler log;
 };
 

@@ -265,11 +265,14 @@ private:
             buf.allocate(count, "the points");
     }
 
-    //! Bins whose shared-memory tile (bin + taps - 1 cells per axis) fits
-    //! max_tile_bytes: 1D 1024 cells, 2D 32 x 32, 3D 16 x 16 x 8, the largest axis
-    //! (the last among equals) halved until the tile fits.
-    void choose_bins(int dim, int W)
+    //! Bins and the form of spreading (nufft3_spread_kernels.cu). Scatter: bins of
+    //! 1D 1024 cells, 2D 32 x 32, 3D 16 x 16 x 8, the largest axis (the last among
+    //! equals) halved until the tile (bin + taps - 1 cells per axis) fits
+    //! max_tile_bytes. Gather (2D and 3D): the square or cubic bin of least modelled
+    //! cost.
+    void choose_bins(const geometry& g, std::int64_t n_src)
     {
+        const int dim = g.dim, W = g.kernel.taps;
         int b[max_dim] = { 1, 1, 1 };
         if (dim == 1)
             b[0] = bin_1d;
@@ -277,13 +280,13 @@ private:
             b[0] = b[1] = 32;
         else
             b[0] = b[1] = 16, b[2] = 8;
-        auto tile = [&] {
+        auto tile_cells = [&] {
             std::size_t cells = 1;
             for (int a = 0; a < dim; ++a)
                 cells *= std::size_t(b[a] + W - 1);
-            return cells * sizeof(C);
+            return cells;
         };
-        while (dim > 1 && tile() > max_tile_bytes) {
+        while (dim > 1 && tile_cells() * sizeof(C) > max_tile_bytes) {
             int widest = 0;
             for (int a = 1; a < dim; ++a)
                 if (b[a] >= b[widest])
@@ -292,9 +295,63 @@ private:
                 break;
             b[widest] /= 2;
         }
+        d_gather =
+            dim >= 2 && W <= gather_max_taps && d_cfg.spread != nufft_spread::scatter;
+        if (d_gather) {
+            const int side = gather_side(g, n_src);
+            for (int a = 0; a < dim; ++a)
+                b[a] = side;
+        }
         for (int a = 0; a < max_dim; ++a)
             d_bin[a] = b[a];
-        d_tile_bytes = tile();
+        d_tile_bytes = tile_cells() * sizeof(C) +
+                       (d_gather ? gather_stage_bytes(dim, W, sizeof(T)) : 0);
+    }
+
+    /*!
+     * The gather form's bin side. Its cost per source, in tests of one (cell, source)
+     * pair, is the tile's cells rounded up to whole passes of the block's threads, plus
+     * the tile's flush (a global atomic per cell, worth about ten tests) shared by the
+     * sources of one block. A small bin wastes least on cells outside a source's taps,
+     * a large one shares its flush among more sources: dense sources take bins of a few
+     * cells a side, sparse ones of ten or more. Any side will do (bins need not divide
+     * the grid), so the tile can fill whole passes of the threads.
+     */
+    int gather_side(const geometry& g, std::int64_t n_src) const
+    {
+        const int dim = g.dim, W = g.kernel.taps;
+        // The sources fill about M / sigma cells of an axis of M (plus the taps).
+        double occupied = 1;
+        for (int a = 0; a < dim; ++a) {
+            const double M = double(g.axis[a].cells);
+            occupied *= std::min(M, M / g.sigma + W);
+        }
+        const double density = double(n_src) / occupied;
+        const double flush_tests = 10;
+        const std::size_t smem =
+            std::min<std::size_t>(std::size_t(d_max_smem), 2 * max_tile_bytes);
+        int best = 0;
+        double best_cost = 0;
+        for (int side = 1; side <= (dim == 2 ? 32 : 16); ++side) {
+            const double tile = std::pow(double(side + W - 1), dim);
+            const std::size_t bytes =
+                std::size_t(tile) * sizeof(C) + gather_stage_bytes(dim, W, sizeof(T));
+            double bins = 1;
+            for (int a = 0; a < dim; ++a)
+                bins *= std::ceil(double(g.axis[a].cells) / side);
+            if (bytes > smem || bins > max_gather_bins)
+                continue;
+            const double passes = std::ceil(tile / threads_per_block) * threads_per_block;
+            const double per_block = std::max(
+                1.0,
+                std::min(density * std::pow(double(side), dim), double(max_subproblem)));
+            const double cost = passes * (1 + flush_tests / per_block);
+            if (best == 0 || cost < best_cost) {
+                best = side;
+                best_cost = cost;
+            }
+        }
+        return best ? best : 1;
     }
 
     void configure(const geometry& g, std::int64_t n_src, std::int64_t n_tgt)
@@ -311,7 +368,7 @@ private:
         d_n_tgt = n_tgt;
         const int W = g.kernel.taps;
 
-        choose_bins(dim, W);
+        choose_bins(g, n_src);
         if (d_tile_bytes > std::size_t(d_max_smem)) {
             std::ostringstream os;
             os << "kernel: " << W << " taps need a " << d_tile_bytes
@@ -454,7 +511,9 @@ private:
                                d_sub_offset.get(),
                                d_sub_total.get(),
                                st);
-        d_spread_blocks = unsigned(nbins + d_n_src / max_subproblem + 1);
+        // Every subproblem but one per bin holds max_subproblem sources.
+        d_spread_blocks = unsigned(std::min<std::int64_t>(nbins, d_n_src) +
+                                   d_n_src / max_subproblem + 1);
     }
 
     void prepare_targets(const double* const* tgt)
@@ -508,6 +567,7 @@ private:
             a.cells[d] = d_geom.axis[d].cells;
         }
         a.taps = d_geom.kernel.taps;
+        a.gather = d_gather;
         a.n_sources = d_n_src;
         a.grid_cells = d_geom.total_cells();
         const T* precorr[max_dim] = { d_precorr[0].get(),
@@ -552,8 +612,9 @@ private:
     bool d_have_geom = false;
     std::int64_t d_n_src = 0, d_n_tgt = 0;
     int d_bin[max_dim] = { 1, 1, 1 }, d_nbins[max_dim] = { 1, 1, 1 };
-    double d_free_bytes = 0; //!< budget left for grids after the point arrays
-    std::size_t d_tile_bytes = 0;
+    double d_free_bytes = 0;      //!< budget left for grids after the point arrays
+    std::size_t d_tile_bytes = 0; //!< the spread's shared memory
+    bool d_gather = false;        //!< the gather form of spreading
     unsigned d_spread_blocks = 0;
     bool d_use_prephase = false;
 

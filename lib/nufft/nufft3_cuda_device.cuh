@@ -20,8 +20,6 @@ namespace gr {
 namespace gpufft {
 namespace nufft {
 
-constexpr int threads_per_block = 256;
-
 template <typename T>
 struct complex_of;
 template <>

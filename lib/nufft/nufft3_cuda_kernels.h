@@ -30,6 +30,8 @@ namespace gr {
 namespace gpufft {
 namespace nufft {
 
+//! Threads of every kernel's block.
+constexpr int threads_per_block = 256;
 //! Blocks of the extent reduction: each writes (min, max, non-finite count).
 constexpr int extent_blocks = 256;
 //! Sources one block spreads at most: bounds the work of a crowded bin.
@@ -38,6 +40,19 @@ constexpr int max_subproblem = 1024;
 //! first) until the tile with the kernel's margin fits max_tile_bytes.
 constexpr int bin_1d = 1024;
 constexpr std::size_t max_tile_bytes = 96 * 1024;
+//! The gather form of spreading (launch_spread): sources staged in shared memory at a
+//! time, and the widest kernel it takes (wider ones scatter).
+constexpr int gather_chunk = 64;
+constexpr int gather_max_taps = 16;
+//! Most bins the gather form's planner accepts (four int arrays of this length).
+constexpr double max_gather_bins = 1 << 23;
+//! Shared-memory bytes the gather form stages beside its tile: per source its strength,
+//! dim tile offsets and dim rows of kernel values (8 or 16 wide).
+inline std::size_t gather_stage_bytes(int dim, int taps, std::size_t real_bytes)
+{
+    const std::size_t row = taps <= 8 ? 8 : 16;
+    return gather_chunk * ((2 + dim * row) * real_bytes + dim * sizeof(int));
+}
 //! Most dimensions (mirrors nufft3_params.h, which nvcc does not see).
 constexpr int max_axes = 3;
 
@@ -83,6 +98,7 @@ struct spread_args {
     int bin[max_axes], nbins[max_axes];
     long long cells[max_axes]; // M0, M1, M2 (1 past dim)
     int taps;
+    bool gather;          // gather form (2D and 3D, taps <= gather_max_taps)
     long long n_sources;  // distance between strength vectors
     long long grid_cells; // distance between grids
 };
@@ -188,8 +204,9 @@ void launch_precorrection(const kernel_spec& ker, std::int64_t M, T* out, void* 
 /*!
  * Adds ntransf strength vectors c (each times prephase when not null) spread with `ker`
  * and pre-corrected by precorr[0] x precorr[1] x precorr[2] to ntransf grids: a launch
- * of `blocks` x ntransf blocks, one subproblem of one vector each, with a shared-memory
- * tile of tile_bytes. Unused axes' arrays are null.
+ * of `blocks` x ntransf blocks, one subproblem of one vector each, with tile_bytes of
+ * shared memory (the tile, and with a.gather the staging area of gather_stage_bytes).
+ * Unused axes' arrays are null.
  */
 template <typename T>
 void launch_spread(const spread_args& a,

@@ -6,8 +6,8 @@
  */
 
 // Interpolation of the type-3 NUFFT (nufft3_cuda_kernels.h): one thread per target (and
-// strength vector) sums
-// the kernel-weighted grid cells around it and applies the target's correction.
+// strength vector) sums the kernel-weighted grid cells around it and applies the
+// target's correction.
 
 #include "nufft3_cuda_device.cuh"
 
@@ -17,7 +17,8 @@ namespace nufft {
 
 namespace {
 
-__device__ __forceinline__ long long wrap(long long m, long long M)
+//! m folded into [0, M): a target's taps may run past either end of the periodic grid.
+__device__ __forceinline__ int wrap(int m, int M)
 {
     return m < 0 ? m + M : (m >= M ? m - M : m);
 }
@@ -30,7 +31,9 @@ struct grid_shape {
 /*!
  * One thread per target and strength vector (blockIdx.y): kernel-weighted sum of grid
  * cells, times the correction. DIM is a template parameter so the 1D and 2D loops carry
- * no branch for the third axis.
+ * no branch for the third axis. The grid index p = n + M/2 puts a factor (-1)^m on FFT
+ * output m: folded into each axis's weights, with the axis's wrapped cell indices worked
+ * out once per target, so a tap costs one load and two multiply-adds.
  */
 template <typename T, int DIM, int MAXW>
 __global__ void interp_kernel(long long n,
@@ -49,55 +52,57 @@ __global__ void interp_kernel(long long n,
         return;
     grid += blockIdx.y * gs.total;
     out += blockIdx.y * n;
-    const long long M0 = gs.cells[0], M1 = gs.cells[1], M2 = gs.cells[2];
+    // Axes hold at most 2^30 cells (nufft3_params.cc), so cell indices are ints.
+    const int M0 = int(gs.cells[0]), M1 = int(gs.cells[1]), M2 = int(gs.cells[2]);
     T kx[MAXW];
+    int col[MAXW];
     const T zx = tgt.z0[0][k];
+    const int f0 = tgt.first[0][k];
 #pragma unroll
     for (int q = 0; q < MAXW; ++q)
-        if (q < W)
-            kx[q] = kernel_value<T>(ker, zx + T(q));
-    const long long f0 = tgt.first[0][k];
-    // Grid index p = n + M/2 puts a factor (-1)^m on FFT output m: folded in the weights.
+        if (q < W) {
+            const T v = kernel_value<T>(ker, zx + T(q));
+            kx[q] = ((f0 + q) & 1) ? -v : v;
+            col[q] = wrap(f0 + q, M0);
+        }
     T ax = 0, ay = 0;
     if (DIM == 1) {
 #pragma unroll
         for (int q = 0; q < MAXW; ++q)
             if (q < W) {
-                const long long m = f0 + q;
-                const C g = grid[wrap(m, M0)];
-                const T w = (m & 1) ? -kx[q] : kx[q];
-                ax += w * g.x;
-                ay += w * g.y;
+                const C g = grid[col[q]];
+                ax += kx[q] * g.x;
+                ay += kx[q] * g.y;
             }
     } else {
         const T zy = tgt.z0[1][k];
-        const long long f1 = tgt.first[1][k];
+        const int f1 = tgt.first[1][k];
         const int planes = DIM == 3 ? W : 1;
         const T zz = DIM == 3 ? tgt.z0[2][k] : T(0);
-        const long long f2 = DIM == 3 ? tgt.first[2][k] : 0;
+        const int f2 = DIM == 3 ? tgt.first[2][k] : 0;
         for (int l = 0; l < planes; ++l) {
-            const long long m2 = f2 + l;
-            const C* plane = DIM == 3 ? grid + wrap(m2, M2) * M0 * M1 : grid;
+            const C* plane =
+                DIM == 3 ? grid + (long long)wrap(f2 + l, M2) * M0 * M1 : grid;
             T px = 0, py = 0;
             for (int r = 0; r < W; ++r) {
-                const long long m1 = f1 + r;
-                const T ky = kernel_value<T>(ker, zy + T(r));
-                const C* row = plane + wrap(m1, M1) * M0;
+                const int m1 = f1 + r;
+                const T v = kernel_value<T>(ker, zy + T(r));
+                const T ky = (m1 & 1) ? -v : v;
+                const C* row = plane + (long long)wrap(m1, M1) * M0;
                 T rx = 0, ry = 0;
 #pragma unroll
                 for (int q = 0; q < MAXW; ++q)
                     if (q < W) {
-                        const long long m0 = f0 + q;
-                        const C g = row[wrap(m0, M0)];
-                        const T w = ((m0 + m1 + m2) & 1) ? -kx[q] : kx[q];
-                        rx += w * g.x;
-                        ry += w * g.y;
+                        const C g = row[col[q]];
+                        rx += kx[q] * g.x;
+                        ry += kx[q] * g.y;
                     }
                 px += ky * rx;
                 py += ky * ry;
             }
             if (DIM == 3) {
-                const T kz = kernel_value<T>(ker, zz + T(l));
+                const T v = kernel_value<T>(ker, zz + T(l));
+                const T kz = ((f2 + l) & 1) ? -v : v;
                 ax += kz * px;
                 ay += kz * py;
             } else {

@@ -32,6 +32,25 @@ std::string to_string(nufft_kernel k)
     return k == nufft_kernel::es ? "es" : "gaussian";
 }
 
+nufft_spread parse_nufft_spread(const std::string& name)
+{
+    if (name == "auto")
+        return nufft_spread::automatic;
+    if (name == "scatter")
+        return nufft_spread::scatter;
+    if (name == "gather")
+        return nufft_spread::gather;
+    throw std::invalid_argument("spread: '" + name +
+                                "' is unknown; use 'auto', 'scatter' or 'gather'");
+}
+
+std::string to_string(nufft_spread s)
+{
+    return s == nufft_spread::automatic ? "auto"
+           : s == nufft_spread::scatter ? "scatter"
+                                        : "gather";
+}
+
 class nufft3_plan::impl
 {
 public:
@@ -87,6 +106,7 @@ nufft3_plan::nufft3_plan(int dim, double eps, const nufft3_options& options)
     c.memory_budget = options.memory_budget;
     c.threads = detail::cpu_threads(options.threads, 1 << 20);
     c.trace = options.trace;
+    c.spread = options.spread;
     c.log = options.log;
     // The Gaussian's rule for a given eps must be representable before any points come.
     // A kernel that cannot reach eps is a constructor error, not a set_points one.

@@ -6,9 +6,14 @@
  */
 
 // Spreading of the type-3 NUFFT (nufft3_cuda_kernels.h): one block per subproblem and
-// strength vector spreads its sources into a shared-memory tile (shared atomics only),
-// then adds the tile, pre-corrected, into the grid (one global atomic per non-zero tile
-// cell).
+// strength vector fills a shared-memory tile, then adds it, pre-corrected, into the grid
+// (one global atomic per non-zero tile cell). Two ways to fill the tile:
+//   scatter: each thread adds one source's taps (shared atomics: compare-and-swap loops
+//            for double, and for float on the GPUs we target);
+//   gather:  the block stages a chunk of sources with their kernel values, and each
+//            thread sums, for the tile cells it owns, the sources that reach them (no
+//            atomics; a share of the pairs tested lie outside the taps, which the planner
+//            bounds by its choice of bin).
 
 #include "nufft3_cuda_device.cuh"
 
@@ -31,6 +36,37 @@ template <typename T>
 struct precorrections {
     const T* p[max_axes];
 };
+
+//! Adds tile cell i of (tx, ty, tz), pre-corrected, into the grid; zeros are skipped
+//! (cells past the grid's edge only ever hold zeros).
+template <typename T, int DIM>
+__device__ __forceinline__ void flush_cell(const spread_args& a,
+                                           const precorrections<T>& pc,
+                                           int i,
+                                           int tx,
+                                           int ty,
+                                           int ox,
+                                           int oy,
+                                           int oz,
+                                           typename complex_of<T>::type v,
+                                           typename complex_of<T>::type* grid)
+{
+    using C = typename complex_of<T>::type;
+    if (v.x == T(0) && v.y == T(0))
+        return;
+    const long long gx = ox + i % tx;
+    const long long gy = DIM >= 2 ? oy + (i / tx) % ty : 0;
+    const long long gz = DIM == 3 ? oz + i / (tx * ty) : 0;
+    if (gx >= a.cells[0] || gy >= a.cells[1] || gz >= a.cells[2])
+        return;
+    T corr = pc.p[0][gx];
+    if (DIM >= 2)
+        corr *= pc.p[1][gy];
+    if (DIM == 3)
+        corr *= pc.p[2][gz];
+    atomic_add<T>(grid + (gz * a.cells[1] + gy) * a.cells[0] + gx,
+                  C{ v.x * corr, v.y * corr });
+}
 
 /*!
  * One block per subproblem and strength vector (blockIdx.y): spread into a shared
@@ -116,23 +152,104 @@ __global__ void spread_kernel(spread_args a,
     }
     __syncthreads();
 
-    for (int i = threadIdx.x; i < tx * ty * tz; i += blockDim.x) {
-        const C v = tile[i];
-        if (v.x == T(0) && v.y == T(0))
-            continue;
-        const long long gx = ox + i % tx;
-        const long long gy = DIM >= 2 ? oy + (i / tx) % ty : 0;
-        const long long gz = DIM == 3 ? oz + i / (tx * ty) : 0;
-        if (gx >= a.cells[0] || gy >= a.cells[1] || gz >= a.cells[2])
-            continue; // only zeros live past the grid's edge
-        T corr = pc.p[0][gx];
-        if (DIM >= 2)
-            corr *= pc.p[1][gy];
-        if (DIM == 3)
-            corr *= pc.p[2][gz];
-        atomic_add<T>(grid + (gz * a.cells[1] + gy) * a.cells[0] + gx,
-                      C{ v.x * corr, v.y * corr });
+    for (int i = threadIdx.x; i < tx * ty * tz; i += blockDim.x)
+        flush_cell<T, DIM>(a, pc, i, tx, ty, ox, oy, oz, tile[i], grid);
+}
+
+/*!
+ * The gather form of spread_kernel (2D and 3D): per chunk of gather_chunk sources the
+ * block stages strength, tile offsets and kernel values in shared memory; then each
+ * thread walks its tile cells and adds every staged source whose taps cover the cell.
+ */
+template <typename T, int DIM, int MAXW>
+__global__ void gather_kernel(spread_args a,
+                              point_arrays<T> src,
+                              const typename complex_of<T>::type* c,
+                              const typename complex_of<T>::type* prephase,
+                              precorrections<T> pc,
+                              kernel_spec ker,
+                              typename complex_of<T>::type* grid)
+{
+    using C = typename complex_of<T>::type;
+    extern __shared__ unsigned char smem_raw[];
+    const int sub = blockIdx.x;
+    if (sub >= *a.sub_total)
+        return;
+    c += blockIdx.y * a.n_sources;
+    grid += blockIdx.y * a.grid_cells;
+    const int b = a.sub_bin[sub];
+    const int begin = a.bin_start[b] + a.sub_offset[sub];
+    const int count = min(max_subproblem, a.bin_count[b] - a.sub_offset[sub]);
+    const int W = a.taps;
+    const int bx = b % a.nbins[0];
+    const int by = DIM == 2 ? b / a.nbins[0] : (b / a.nbins[0]) % a.nbins[1];
+    const int bz = DIM == 3 ? b / (a.nbins[0] * a.nbins[1]) : 0;
+    const int ox = bx * a.bin[0], oy = by * a.bin[1], oz = bz * a.bin[2];
+    const int tx = a.bin[0] + W - 1, ty = a.bin[1] + W - 1;
+    const int tz = DIM == 3 ? a.bin[2] + W - 1 : 1;
+    const int cells = tx * ty * tz;
+
+    // Layout: tile | strengths | kernel values [source][axis][tap] | offsets
+    // [source][axis]
+    C* tile = reinterpret_cast<C*>(smem_raw);
+    C* sv = tile + cells;
+    T* sk = reinterpret_cast<T*>(sv + gather_chunk);
+    int* sl = reinterpret_cast<int*>(sk + gather_chunk * DIM * MAXW);
+
+    for (int i = threadIdx.x; i < cells; i += blockDim.x)
+        tile[i] = C{ 0, 0 };
+
+    for (int c0 = 0; c0 < count; c0 += gather_chunk) {
+        const int n = min(gather_chunk, count - c0);
+        __syncthreads(); // the last chunk is summed (and the tile cleared)
+        for (int s = threadIdx.x; s < n; s += blockDim.x) {
+            const int pos = begin + c0 + s;
+            C v = c[a.perm[pos]];
+            if (prephase) {
+                const C p = prephase[pos];
+                v = C{ v.x * p.x - v.y * p.y, v.x * p.y + v.y * p.x };
+            }
+            sv[s] = v;
+            sl[s * DIM] = src.first[0][pos] - ox;
+            sl[s * DIM + 1] = src.first[1][pos] - oy;
+            if (DIM == 3)
+                sl[s * DIM + 2] = src.first[2][pos] - oz;
+        }
+        for (int e = threadIdx.x; e < n * DIM * W; e += blockDim.x) {
+            const int s = e / (DIM * W), d = (e / W) % DIM, q = e % W;
+            const T z = src.z0[d][begin + c0 + s];
+            sk[(s * DIM + d) * MAXW + q] = kernel_value<T>(ker, z + T(q));
+        }
+        __syncthreads();
+
+        for (int i = threadIdx.x; i < cells; i += blockDim.x) {
+            const int ix = i % tx;
+            const int iy = DIM == 2 ? i / tx : (i / tx) % ty;
+            const int iz = DIM == 3 ? i / (tx * ty) : 0;
+            T re = 0, im = 0;
+            for (int s = 0; s < n; ++s) {
+                const unsigned dx = unsigned(ix - sl[s * DIM]);
+                const unsigned dy = unsigned(iy - sl[s * DIM + 1]);
+                const unsigned dz = DIM == 3 ? unsigned(iz - sl[s * DIM + 2]) : 0u;
+                if (dx >= unsigned(W) || dy >= unsigned(W) || dz >= unsigned(W))
+                    continue;
+                const T* k = sk + s * DIM * MAXW;
+                T w = k[dx] * k[MAXW + dy];
+                if (DIM == 3)
+                    w *= k[2 * MAXW + dz];
+                const C v = sv[s];
+                re += v.x * w;
+                im += v.y * w;
+            }
+            if (re != T(0) || im != T(0)) {
+                C t = tile[i];
+                tile[i] = C{ t.x + re, t.y + im };
+            }
+        }
     }
+    __syncthreads();
+    for (int i = threadIdx.x; i < cells; i += blockDim.x)
+        flush_cell<T, DIM>(a, pc, i, tx, ty, ox, oy, oz, tile[i], grid);
 }
 
 template <typename T, int DIM, int MAXW>
@@ -149,6 +266,9 @@ void spread_with(const spread_args& a,
                  cudaStream_t st)
 {
     auto fn = spread_kernel<T, DIM, MAXW>;
+    if constexpr (DIM >= 2 && MAXW <= gather_max_taps)
+        if (a.gather)
+            fn = gather_kernel<T, DIM, MAXW>;
     if (tile_bytes > 48 * 1024)
         GPUFFT_CUDA_CHECK(cudaFuncSetAttribute(
             fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(tile_bytes)));

@@ -155,6 +155,8 @@ class qa_bad_inputs(gr_unittest.TestCase):
                 self.bad("memory_budget", P, 1, 1e-6, memory_budget="1e9", backend=b)
                 self.bad("memory_budget", P, 1, 1e-6, memory_budget=1.5, backend=b)
                 self.bad("trace", P, 1, 1e-6, trace="yes", backend=b)
+                self.bad("spread", P, 2, 1e-6, spread="atomic", backend=b)
+                self.bad("spread", P, 2, 1e-6, spread=2, backend=b)
                 P(1, 1e-6, memory_budget=1e9, backend=b)  # a whole float budget is fine
                 rng = np.random.default_rng(2)
                 x, s = rng.uniform(-3, 3, 50), rng.uniform(-10, 10, 40)
@@ -331,7 +333,7 @@ class qa_bad_inputs(gr_unittest.TestCase):
             ("bucket", gpufft.sparse_fft_plan, (1024, 8), dict(bucket=4)),
             ("k", gpufft.sparse_fft_plan, (1024,), {}),
             ("eps", gpufft.nufft3_plan, (1,), {}),
-            ("at most 10", gpufft.nufft3_plan, (1, 1e-6) + (0,) * 9, {}),
+            ("at most 11", gpufft.nufft3_plan, (1, 1e-6) + (0,) * 10, {}),
             ("budget", gpufft.large_fft_plan, ([1024],), dict(budget=1)),
             ("shape", gpufft.large_fft_plan, ([1024],), dict(shape=[1024])),
             ("bins", gpufft.spectrum_integrator, (1024,), dict(bins=8)),

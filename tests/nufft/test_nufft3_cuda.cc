@@ -156,6 +156,68 @@ GPUFFT_TEST(cuda_eps_promise)
         }
 }
 
+/*!
+ * Both forms of spreading on the same points: each within eps of the direct sum, and
+ * within eps of each other. Dense (many sources per cell: small bins, several
+ * subproblems per bin), sparse (large bins) and every layout, 2D and 3D, both
+ * precisions, narrow and wide kernels.
+ */
+template <typename T>
+void check_spread_forms(int dim, double eps, layout l, std::size_t n, double s_half)
+{
+    const std::uint64_t seed = fresh_seed();
+    const std::size_t m = 300;
+    const auto p = random_points(dim, n, m, 2.0, s_half, seed, l);
+    const auto c = random_complex<T>(n, seed + 1);
+    const std::size_t check = m;
+    const auto ref = direct_nudft(p, c.data(), -1, check);
+    std::vector<std::complex<T>> F[2];
+    double err[2];
+    const nufft_spread forms[2] = { nufft_spread::scatter, nufft_spread::gather };
+    for (int f = 0; f < 2; ++f) {
+        auto o = opts(backend::cuda, prec_of<T>());
+        o.spread = forms[f];
+        nufft3_plan plan(dim, eps, o);
+        set_points(plan, p);
+        F[f].assign(m, poison<T>());
+        plan.execute(c.data(), F[f].data());
+        GPUFFT_CHECK(all_finite(F[f].data(), m));
+        err[f] = rel_l2_error(F[f].data(), ref.data(), check);
+    }
+    const double diff = rel_l2_error(F[1].data(), F[0].data(), m);
+    std::printf("    dim %d %s %s eps %.0e n %zu S %g: scatter %.2e gather %.2e, "
+                "apart %.2e (seed %llu)\n",
+                dim,
+                sizeof(T) == 4 ? "float" : "double",
+                to_string(l),
+                eps,
+                n,
+                s_half,
+                err[0],
+                err[1],
+                diff,
+                (unsigned long long)seed);
+    GPUFFT_CHECK_LE(err[0], eps);
+    GPUFFT_CHECK_LE(err[1], eps);
+    GPUFFT_CHECK_LE(diff, eps);
+}
+
+GPUFFT_TEST(cuda_spread_forms_agree)
+{
+    require_gpu();
+    for (layout l : { layout::uniform, layout::clustered, layout::crowded }) {
+        // Dense: 2e5 sources on a grid of about 60^2 / 24^3 cells.
+        check_spread_forms<double>(2, 1e-10, l, 200000, 8.0);
+        check_spread_forms<float>(2, 1e-5, l, 200000, 8.0);
+        check_spread_forms<double>(3, 1e-9, l, 200000, 3.0);
+        check_spread_forms<float>(3, 1e-4, l, 200000, 3.0);
+        // Sparse: 3e4 sources on grids of about 700^2 / 100^3 cells.
+        check_spread_forms<double>(2, 1e-12, l, 30000, 150.0);
+        check_spread_forms<float>(2, 1e-3, l, 30000, 150.0);
+        check_spread_forms<double>(3, 1e-6, l, 30000, 20.0);
+    }
+}
+
 GPUFFT_TEST(cuda_batch_equals_single_executes)
 {
     require_gpu();

@@ -7,7 +7,7 @@
 // Hand-written numpy bindings of the type-3 NUFFT plan (an engine, not a block):
 //   p = gpufft.nufft3_plan(dim, eps, precision="double", backend="auto", device_id=0,
 //                          sign=-1, kernel="es", upsampling=0, memory_budget=0,
-//                          trace=False)
+//                          trace=False, spread="auto")
 //   p.set_points(x, s)  /  p.set_points(x, y, s, t)  /  p.set_points(x, y, z, s, t, u)
 //   F = p.execute(c)     c (n_sources,) -> F (n_targets,), complex64 or complex128;
 //                        c (ntransf, n_sources) -> F (ntransf, n_targets) in one call
@@ -169,7 +169,8 @@ void bind_nufft3_plan(py::module& m)
                          py::object kernel_name,
                          py::object upsampling,
                          py::object memory_budget,
-                         py::object trace) {
+                         py::object trace,
+                         py::object spread) {
                  namespace gp = gpufft_python;
                  nufft3_options o;
                  o.precision =
@@ -187,6 +188,8 @@ void bind_nufft3_plan(py::module& m)
                      0,
                      "a whole number of bytes >= 0 (0: a share of the free memory)"));
                  o.trace = gp::flag(trace, "trace");
+                 o.spread = parse_nufft_spread(
+                     gp::text(spread, "spread", "'auto', 'scatter' or 'gather'"));
                  const int dim_ = gp::whole_int(dim, "dim", 1, 3, "1, 2 or 3");
                  const double eps_ =
                      gp::real_number(eps, "eps", "a tolerance such as 1e-6");
@@ -201,7 +204,8 @@ void bind_nufft3_plan(py::module& m)
              py::arg("kernel") = "es",
              py::arg("upsampling") = 0.0,
              py::arg("memory_budget") = 0,
-             py::arg("trace") = false)
+             py::arg("trace") = false,
+             py::arg("spread") = "auto")
         .def(gpufft_python::refuse_other_calls<nufft3_plan>("nufft3_plan",
                                                             { "dim",
                                                               "eps",
@@ -212,7 +216,8 @@ void bind_nufft3_plan(py::module& m)
                                                               "kernel",
                                                               "upsampling",
                                                               "memory_budget",
-                                                              "trace" },
+                                                              "trace",
+                                                              "spread" },
                                                             2),
              "Any other call: a TypeError naming the argument at fault.")
         .def("set_points",
