@@ -16,7 +16,7 @@
 //                       [--memory device|host|both] [--trace 0|1] [--ntransf N]
 //                       [--spread auto|scatter|gather]
 //
-// Cases: 1d, 2d, 1d-big, 2d-big (the issue's), 3d-f32-s32, 3d-f64-s32, 3d-f32-s64,
+// Cases: 1d, 2d, 1d-big, 2d-big, 1d-f64, 2d-f32 (the issue's), 3d-f32-s32, 3d-f64-s32, 3d-f32-s64,
 // 3d-f64-s64 (1e6 -> 1e6 in [-pi, pi]^3 -> [-S, S]^3), 2d-big-batch16 (2d-big with 16
 // strength vectors per execute), 3d-f32-1e7, 3d-f64-2e20, 3d-f32-1e6 (cuFINUFFT's 3-D
 // cases in the project's anchors). --ntransf N sets the vectors per execute of every
@@ -71,6 +71,9 @@ std::vector<bench_case> all_cases()
         { "2d", 2, precision::double_, 1 << 20, 1024, 1e-10, 16, 3.8 },
         { "1d-big", 1, precision::single, 10000000, 10000000, 1e-6, 5000000, 0 },
         { "2d-big", 2, precision::double_, 1 << 20, 1 << 20, 1e-10, 512, 0 },
+        // The type-3 issue's other rows: 1-D double at 1e-12, 2-D single 1e7 -> 1e6.
+        { "1d-f64", 1, precision::double_, 1000000, 1000000, 1e-12, 500000, 0 },
+        { "2d-f32", 2, precision::single, 10000000, 1000000, 1e-5, 500, 0 },
         // Interferometric imaging sizes: a million sources and targets in 3D.
         { "3d-f32-s32", 3, precision::single, 1000000, 1000000, 1e-5, 32, 0 },
         { "3d-f64-s32", 3, precision::double_, 1000000, 1000000, 1e-10, 32, 0 },
@@ -389,7 +392,7 @@ int bench_nufft3(const options& opt)
 GPUFFT_BENCH_COMMAND(
     nufft3,
     "type-3 NUFFT, set_points/execute apart, es vs gaussian "
-    "[--cases 1d,2d,1d-big,2d-big,3d-f32-s32,3d-f64-s32,3d-f32-s64,3d-f64-s64,"
+    "[--cases 1d,2d,1d-big,2d-big,1d-f64,2d-f32,3d-f32-s32,3d-f64-s32,3d-f32-s64,3d-f64-s64,"
     "2d-big-batch16,3d-f32-1e7,3d-f64-2e20,3d-f32-1e6] [--kernels es,gaussian] "
     "[--check 100] "
     "[--memory device|host|both] [--upsampling 0|1.25|2] [--trace 0|1] [--ntransf N] "
