@@ -350,7 +350,78 @@ class qa_bad_inputs(gr_unittest.TestCase):
         ]
         for name, fn, args, kwargs in calls:
             self.bad(name, fn, *args, exc=TypeError, **kwargs)
+
+        # The same for every method that takes arguments: an unknown keyword, a missing
+        # argument, too many by position (and a few given twice).
+        x = cx(1024)
+        methods = [
+            (gpufft.dense_fft_plan(1024, backend="cpu"), "execute", (x,), {}),
+            (gpufft.sparse_fft_plan(1024, 8, backend="cpu"), "execute", (x,), {}),
+            (gpufft.sparse_fft_plan(1024, 8, backend="cpu"), "detect", (x,), {}),
+            (gpufft.nufft3_plan(1, 1e-6, backend="cpu"), "execute", (x,), {}),
+            (gpufft.large_fft_plan([1024], backend="cpu"), "execute", (x,),
+             dict(in_place=False)),
+            (gpufft.spectrum_integrator(1024, output_bins=64, backend="cpu"),
+             "accumulate", (x,), dict(in_place=False)),
+            (gpufft.spectrum_integrator(1024, output_bins=64, backend="cpu"), "reset",
+             (), dict(mode="max")),
+            (gpufft.sparse_fft(1024, 8, 1e6, backend="cpu"), "set_k", (8,), {}),
+            (gpufft.sparse_fft(1024, 8, 1e6, backend="cpu"), "set_samp_rate", (1e6,),
+             {}),
+            (gpufft.sparse_fft(1024, 8, 1e6, backend="cpu"), "set_sample_rate", (1e6,),
+             {}),
+            (gpufft.nufft3_spectrum(64, [0.0], backend="cpu"), "set_frequencies",
+             ([0.0],), {}),
+            (gpufft.large_fft_accumulator(1024, 4, 64, backend="cpu"),
+             "set_n_integrations", (4,), {}),
+            (gpufft.large_fft_accumulator(1024, 4, 64, backend="cpu"), "set_mode",
+             ("max",), {}),
+            (gpufft.large_fft_accumulator(1024, 4, 64, backend="cpu"), "set_output_db",
+             (True,), {}),
+        ]
+        for obj, method, args, kwargs in methods:
+            fn = getattr(obj, method)
+            every = args + tuple(kwargs.values())
+            # The message names "class.method" and the argument at fault.
+            where = f"{type(obj).__name__}.{method}"
+            self.bad(f"{where}: unknown keyword argument 'foo'", fn, *args, exc=TypeError,
+                     foo=1, **kwargs)
+            self.bad(f"{where}: takes at most {len(every)} argument", fn, *every, 0,
+                     exc=TypeError)
+            if args:
+                # args are the required arguments: leave the first one out.
+                self.bad(f"{where}: missing argument", fn, *args[1:], exc=TypeError,
+                         **kwargs)
+        d = gpufft.dense_fft_plan(1024, backend="cpu")
+        self.bad("'x' given by position and by keyword", d.execute, x, exc=TypeError, x=x)
+        s = gpufft.spectrum_integrator(1024, output_bins=64, backend="cpu")
+        self.bad("'in_place' given by position and by keyword", s.accumulate, x, False,
+                 exc=TypeError, in_place=False)
         self.report("wrong calls")
+
+    def test_wrong_types_to_methods(self):
+        # The methods' catch-alls take only calls no real overload took: a wrong type
+        # still reaches the method's own conversion, a ValueError naming the parameter.
+        x = cx(1024)
+        cases = [
+            ("x", gpufft.dense_fft_plan(1024, backend="cpu").execute, ("abc",), {}),
+            ("x", gpufft.sparse_fft_plan(1024, 8, backend="cpu").detect, ("abc",), {}),
+            ("in_place", gpufft.large_fft_plan([1024], backend="cpu").execute, (x,),
+             dict(in_place="yes")),
+            ("mode", gpufft.spectrum_integrator(1024, output_bins=64,
+                                                backend="cpu").reset, (3,), {}),
+            ("k", gpufft.sparse_fft(1024, 8, 1e6, backend="cpu").set_k, (), dict(k="9")),
+            ("sample_rate", gpufft.sparse_fft(1024, 8, 1e6, backend="cpu").set_sample_rate,
+             (None,), {}),
+            ("frequencies", gpufft.nufft3_spectrum(64, [0.0], backend="cpu").set_frequencies,
+             ("ab",), {}),
+            ("output_db", gpufft.large_fft_accumulator(1024, 4, 64,
+                                                       backend="cpu").set_output_db,
+             ("True",), {}),
+        ]
+        for name, fn, args, kwargs in cases:
+            self.bad(name, fn, *args, exc=ValueError, **kwargs)
+        self.report("wrong types to methods")
 
 
 if __name__ == "__main__":

@@ -148,6 +148,10 @@ void bind_core(py::module& m)
             "Transform of x (n*batch elements, any shape; batch transforms back to "
             "back). "
             "Returns a new array of the same shape.")
+        .def("execute",
+             gpufft_python::refuse_other_method_calls<dense_fft_plan>(
+                 "dense_fft_plan.execute", { "x" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
         .def_property_readonly("n", &dense_fft_plan::size)
         .def_property_readonly("batch", &dense_fft_plan::batch)
         .def_property_readonly(

@@ -134,6 +134,10 @@ void bind_large_fft_accumulator(py::module& m)
             },
             py::arg("n_integrations"),
             D(large_fft_accumulator, set_n_integrations))
+        .def("set_n_integrations",
+             gpufft_python::refuse_other_method_calls<large_fft_accumulator>(
+                 "large_fft_accumulator.set_n_integrations", { "n_integrations" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
 
 
         .def("n_integrations",
@@ -148,6 +152,10 @@ void bind_large_fft_accumulator(py::module& m)
             },
             py::arg("mode"),
             D(large_fft_accumulator, set_mode))
+        .def("set_mode",
+             gpufft_python::refuse_other_method_calls<large_fft_accumulator>(
+                 "large_fft_accumulator.set_mode", { "mode" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
 
 
         .def("mode", &large_fft_accumulator::mode, D(large_fft_accumulator, mode))
@@ -160,6 +168,10 @@ void bind_large_fft_accumulator(py::module& m)
             },
             py::arg("output_db"),
             D(large_fft_accumulator, set_output_db))
+        .def("set_output_db",
+             gpufft_python::refuse_other_method_calls<large_fft_accumulator>(
+                 "large_fft_accumulator.set_output_db", { "output_db" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
 
 
         .def("output_db",

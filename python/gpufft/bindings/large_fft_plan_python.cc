@@ -159,6 +159,10 @@ void bind_large_fft_plan(py::module& m)
             "with "
             "in_place=True, transforms x itself (a writeable C-contiguous array of the "
             "plan's dtype) and returns it. ValueError for NaN/inf samples.")
+        .def("execute",
+             gpufft_python::refuse_other_method_calls<large_fft_plan>(
+                 "large_fft_plan.execute", { "x", "in_place" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
         .def_property_readonly("shape", &large_fft_plan::shape)
         .def_property_readonly("size", &large_fft_plan::size)
         .def_property_readonly(

@@ -239,6 +239,10 @@ void bind_nufft3_plan(py::module& m)
             "c of shape (ntransf, n_sources) gives F of shape (ntransf, n_targets), "
             "every "
             "vector in one pass.")
+        .def("execute",
+             gpufft_python::refuse_other_method_calls<nufft3_plan>(
+                 "nufft3_plan.execute", { "c" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
         .def_property_readonly("dim", &nufft3_plan::dim)
         .def_property_readonly("eps", &nufft3_plan::eps)
         .def_property_readonly("sign", &nufft3_plan::sign)

@@ -281,9 +281,9 @@ real_numbers(const py::handle& v, const char* name, const char* valid)
 }
 
 /*!
- * What is wrong with a constructor call that no overload took: an unknown keyword, a
- * missing or repeated argument, or too many of them, naming it and what `name` takes.
- * `params` are the constructor's parameters in order; the first `required` have no
+ * What is wrong with a constructor or method call that no overload took: an unknown
+ * keyword, a missing or repeated argument, or too many of them, naming it and what
+ * `name` takes. `params` are the parameters in order; the first `required` have no
  * default.
  */
 inline std::string call_error(const char* name,
@@ -313,7 +313,8 @@ inline std::string call_error(const char* name,
     }
     if (args.size() > params.size())
         return lead + "takes at most " + std::to_string(params.size()) +
-               " arguments, got " + std::to_string(args.size()) + tail;
+               (params.size() == 1 ? " argument" : " arguments") + ", got " +
+               std::to_string(args.size()) + tail;
     for (std::size_t i = args.size(); i < required; ++i)
         if (!kwargs.contains(params[i]))
             return lead + "missing argument '" + params[i] + "'" + tail;
@@ -332,6 +333,24 @@ auto refuse_other_calls(const char* name,
     return py::init([=](const py::args& args, const py::kwargs& kwargs) -> T* {
         throw py::type_error(call_error(name, params, required, args, kwargs));
     });
+}
+
+/*!
+ * The same for a method of class T: registered as the method's last overload, after
+ * the real ones, any call they did not take becomes a TypeError from call_error(). The
+ * real overloads take py::object arguments and convert them inside, so a wrong type
+ * still reaches them (and their ValueError naming the parameter), never this one.
+ * `name` is "class.method"; `params` the union of the overloads' parameter names in
+ * order, `required` the fewest any overload needs.
+ */
+template <typename T>
+auto refuse_other_method_calls(const char* name,
+                               std::vector<const char*> params,
+                               std::size_t required)
+{
+    return [=](T&, const py::args& args, const py::kwargs& kwargs) -> py::object {
+        throw py::type_error(call_error(name, params, required, args, kwargs));
+    };
 }
 
 // The NUFFT blocks' shared arguments.

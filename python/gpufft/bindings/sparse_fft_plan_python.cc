@@ -245,6 +245,10 @@ void bind_sparse_fft_plan(py::module& m)
              "values): int64 bins ascending and complex64 X[bins]; at most k of them "
              "(robust "
              "mode: the bins of the detected tones that stand above the noise floor).")
+        .def("execute",
+             gpufft_python::refuse_other_method_calls<sparse_fft_plan>(
+                 "sparse_fft_plan.execute", { "x" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
         .def("detect",
              &run_detect,
              py::arg("x"),
@@ -252,6 +256,10 @@ void bind_sparse_fft_plan(py::module& m)
              "first, at most k: float64 fractional bins in [0, n), complex128 n a for a "
              "tone a exp(2j pi f t / n) (an on-grid tone's amplitude is X[f]), and the "
              "tone's power over the noise floor of one bin of an n-point FFT in dB.")
+        .def("detect",
+             gpufft_python::refuse_other_method_calls<sparse_fft_plan>(
+                 "sparse_fft_plan.detect", { "x" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
         .def_property_readonly("not_sparse",
                                &sparse_fft_plan::not_sparse,
                                "Exact mode: the last frame was not exactly sparse; only "

@@ -156,6 +156,10 @@ void bind_sparse_fft(py::module& m)
             },
             py::arg("k"),
             D(sparse_fft, set_k))
+        .def("set_k",
+             gpufft_python::refuse_other_method_calls<sparse_fft>(
+                 "sparse_fft.set_k", { "k" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
         .def("k", &sparse_fft::k, D(sparse_fft, k))
         .def(
             "set_samp_rate",
@@ -164,6 +168,10 @@ void bind_sparse_fft(py::module& m)
             },
             py::arg("samp_rate"),
             D(sparse_fft, set_samp_rate))
+        .def("set_samp_rate",
+             gpufft_python::refuse_other_method_calls<sparse_fft>(
+                 "sparse_fft.set_samp_rate", { "samp_rate" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
         .def("samp_rate", &sparse_fft::samp_rate, D(sparse_fft, samp_rate))
         .def(
             "set_sample_rate",
@@ -173,6 +181,10 @@ void bind_sparse_fft(py::module& m)
             },
             py::arg("sample_rate"),
             D(sparse_fft, set_sample_rate))
+        .def("set_sample_rate",
+             gpufft_python::refuse_other_method_calls<sparse_fft>(
+                 "sparse_fft.set_sample_rate", { "sample_rate" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
         .def(
             "sample_rate",
             [](const sparse_fft& b) {

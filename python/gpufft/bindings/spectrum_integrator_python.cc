@@ -141,6 +141,10 @@ void bind_spectrum_integrator(py::module& m)
              "Adds one frame of fft_size samples; False (frame left out) when it holds "
              "a NaN or infinity. in_place=True uses x itself as scratch (a writeable "
              "C-contiguous complex64 array; its contents are undefined afterwards).")
+        .def("accumulate",
+             gpufft_python::refuse_other_method_calls<spectrum_integrator>(
+                 "spectrum_integrator.accumulate", { "x", "in_place" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
         .def(
             "read",
             [](spectrum_integrator& s) -> py::object {
@@ -168,6 +172,10 @@ void bind_spectrum_integrator(py::module& m)
             },
             py::arg("mode") = py::none(),
             "Starts a new integration (optionally in another mode: 'mean' or 'max').")
+        .def("reset",
+             gpufft_python::refuse_other_method_calls<spectrum_integrator>(
+                 "spectrum_integrator.reset", { "mode" }, 0),
+             "Any other call: a TypeError naming the argument at fault.")
         .def_property_readonly("fft_size", &spectrum_integrator::fft_size)
         .def_property_readonly("band_start", &spectrum_integrator::band_start)
         .def_property_readonly("band_stop", &spectrum_integrator::band_stop)
