@@ -16,10 +16,10 @@
 //                       [--memory device|host|both] [--trace 0|1] [--ntransf N]
 //                       [--spread auto|scatter|gather]
 //
-// Cases: 1d, 2d, 1d-big, 2d-big, 1d-f64, 2d-f32 (the issue's), 3d-f32-s32, 3d-f64-s32, 3d-f32-s64,
-// 3d-f64-s64 (1e6 -> 1e6 in [-pi, pi]^3 -> [-S, S]^3), 2d-big-batch16 (2d-big with 16
-// strength vectors per execute), 3d-f32-1e7, 3d-f64-2e20, 3d-f32-1e6 (cuFINUFFT's 3-D
-// cases in the project's anchors). --ntransf N sets the vectors per execute of every
+// Cases: 1d, 2d, 1d-big, 2d-big, 1d-f64, 2d-f32 (the issue's), 3d-f32-s32, 3d-f64-s32,
+// 3d-f32-s64, 3d-f64-s64 (1e6 -> 1e6 in [-pi, pi]^3 -> [-S, S]^3), 2d-big-batch16 (2d-big
+// with 16 strength vectors per execute), 3d-f32-1e7, 3d-f64-2e20, 3d-f32-1e6 (cuFINUFFT's
+// 3-D cases in the project's anchors). --ntransf N sets the vectors per execute of every
 // case. A batch's execute row reports the whole call, ms_per_transform beside it, and
 // N single executes as its baseline (ratio > 1: the batch is faster).
 //
@@ -392,7 +392,8 @@ int bench_nufft3(const options& opt)
 GPUFFT_BENCH_COMMAND(
     nufft3,
     "type-3 NUFFT, set_points/execute apart, es vs gaussian "
-    "[--cases 1d,2d,1d-big,2d-big,1d-f64,2d-f32,3d-f32-s32,3d-f64-s32,3d-f32-s64,3d-f64-s64,"
+    "[--cases "
+    "1d,2d,1d-big,2d-big,1d-f64,2d-f32,3d-f32-s32,3d-f64-s32,3d-f32-s64,3d-f64-s64,"
     "2d-big-batch16,3d-f32-1e7,3d-f64-2e20,3d-f32-1e6] [--kernels es,gaussian] "
     "[--check 100] "
     "[--memory device|host|both] [--upsampling 0|1.25|2] [--trace 0|1] [--ntransf N] "
