@@ -304,8 +304,9 @@ private:
         }
         for (int a = 0; a < max_dim; ++a)
             d_bin[a] = b[a];
-        d_tile_bytes = tile_cells() * sizeof(C) +
-                       (d_gather ? gather_stage_bytes(dim, W, sizeof(T)) : 0);
+        d_tile_cells = tile_cells();
+        d_tile_bytes = d_gather ? gather_shared_bytes(dim, W, sizeof(T), d_tile_cells, 1)
+                                : d_tile_cells * sizeof(C);
     }
 
     /*!
@@ -335,7 +336,7 @@ private:
         for (int side = 1; side <= (dim == 2 ? 32 : 16); ++side) {
             const double tile = std::pow(double(side + W - 1), dim);
             const std::size_t bytes =
-                std::size_t(tile) * sizeof(C) + gather_stage_bytes(dim, W, sizeof(T));
+                gather_shared_bytes(dim, W, sizeof(T), std::size_t(tile), 1);
             double bins = 1;
             for (int a = 0; a < dim; ++a)
                 bins *= std::ceil(double(g.axis[a].cells) / side);
@@ -567,7 +568,22 @@ private:
             a.cells[d] = d_geom.axis[d].cells;
         }
         a.taps = d_geom.kernel.taps;
-        a.gather = d_gather;
+        // The gather form serves up to 4 vectors per block where their tiles fit, so
+        // a batch tests each (cell, source) pair once for all of them.
+        int vectors = d_gather ? 1 : 0;
+        std::size_t shared = d_tile_bytes;
+        for (int v : { 4, 2 }) {
+            const std::size_t bytes = gather_shared_bytes(
+                d_geom.dim, d_geom.kernel.taps, sizeof(T), d_tile_cells, v);
+            if (d_gather && v <= ntransf &&
+                bytes <=
+                    std::min<std::size_t>(std::size_t(d_max_smem), 2 * max_tile_bytes)) {
+                vectors = v;
+                shared = bytes;
+                break;
+            }
+        }
+        a.gather_vectors = vectors;
         a.n_sources = d_n_src;
         a.grid_cells = d_geom.total_cells();
         const T* precorr[max_dim] = { d_precorr[0].get(),
@@ -577,7 +593,7 @@ private:
                       d_geom.dim,
                       d_spread_blocks,
                       ntransf,
-                      d_tile_bytes,
+                      shared,
                       source_arrays(),
                       c,
                       d_use_prephase ? d_prephase.get() : nullptr,
@@ -613,7 +629,8 @@ private:
     std::int64_t d_n_src = 0, d_n_tgt = 0;
     int d_bin[max_dim] = { 1, 1, 1 }, d_nbins[max_dim] = { 1, 1, 1 };
     double d_free_bytes = 0;      //!< budget left for grids after the point arrays
-    std::size_t d_tile_bytes = 0; //!< the spread's shared memory
+    std::size_t d_tile_cells = 0; //!< of one spread tile
+    std::size_t d_tile_bytes = 0; //!< the spread's shared memory for one vector
     bool d_gather = false;        //!< the gather form of spreading
     unsigned d_spread_blocks = 0;
     bool d_use_prephase = false;

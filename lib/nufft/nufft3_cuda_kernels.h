@@ -46,12 +46,15 @@ constexpr int gather_chunk = 64;
 constexpr int gather_max_taps = 16;
 //! Most bins the gather form's planner accepts (four int arrays of this length).
 constexpr double max_gather_bins = 1 << 23;
-//! Shared-memory bytes the gather form stages beside its tile: per source its strength,
-//! dim tile offsets and dim rows of kernel values (8 or 16 wide).
-inline std::size_t gather_stage_bytes(int dim, int taps, std::size_t real_bytes)
+//! Shared-memory bytes of the gather form for `vectors` strength vectors per block: a
+//! tile of tile_cells per vector, and per staged source its strengths, dim tile offsets
+//! and dim rows of kernel values (8 or 16 wide).
+inline std::size_t gather_shared_bytes(
+    int dim, int taps, std::size_t real_bytes, std::size_t tile_cells, int vectors)
 {
     const std::size_t row = taps <= 8 ? 8 : 16;
-    return gather_chunk * ((2 + dim * row) * real_bytes + dim * sizeof(int));
+    return vectors * tile_cells * 2 * real_bytes +
+           gather_chunk * ((2 * vectors + dim * row) * real_bytes + dim * sizeof(int));
 }
 //! Most dimensions (mirrors nufft3_params.h, which nvcc does not see).
 constexpr int max_axes = 3;
@@ -98,7 +101,7 @@ struct spread_args {
     int bin[max_axes], nbins[max_axes];
     long long cells[max_axes]; // M0, M1, M2 (1 past dim)
     int taps;
-    bool gather;          // gather form (2D and 3D, taps <= gather_max_taps)
+    int gather_vectors;   // gather form with 1, 2 or 4 vectors per block; 0: scatter
     long long n_sources;  // distance between strength vectors
     long long grid_cells; // distance between grids
 };
@@ -204,9 +207,9 @@ void launch_precorrection(const kernel_spec& ker, std::int64_t M, T* out, void* 
 /*!
  * Adds ntransf strength vectors c (each times prephase when not null) spread with `ker`
  * and pre-corrected by precorr[0] x precorr[1] x precorr[2] to ntransf grids: a launch
- * of `blocks` x ntransf blocks, one subproblem of one vector each, with tile_bytes of
- * shared memory (the tile, and with a.gather the staging area of gather_stage_bytes).
- * Unused axes' arrays are null.
+ * of `blocks` x ntransf blocks, one subproblem of one vector each (the gather form:
+ * a.gather_vectors vectors each), with tile_bytes of shared memory (scatter: the tile;
+ * gather: gather_shared_bytes). Unused axes' arrays are null.
  */
 template <typename T>
 void launch_spread(const spread_args& a,

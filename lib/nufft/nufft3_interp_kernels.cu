@@ -29,14 +29,16 @@ struct grid_shape {
 };
 
 /*!
- * One thread per target and strength vector (blockIdx.y): kernel-weighted sum of grid
- * cells, times the correction. DIM is a template parameter so the 1D and 2D loops carry
- * no branch for the third axis. The grid index p = n + M/2 puts a factor (-1)^m on FFT
- * output m: folded into each axis's weights, with the axis's wrapped cell indices worked
- * out once per target, so a tap costs one load and two multiply-adds.
+ * One thread per target and group of NV strength vectors (blockIdx.y): kernel-weighted
+ * sum of grid cells, times the correction. The weights and cell indices are worked out
+ * once for the group. DIM is a template parameter so the 1D and 2D loops carry no branch
+ * for the third axis. The grid index p = n + M/2 puts a factor (-1)^m on FFT output m:
+ * folded into each axis's weights, with the axis's wrapped cell indices worked out once
+ * per target, so a tap costs one load and two multiply-adds per vector.
  */
-template <typename T, int DIM, int MAXW>
+template <typename T, int DIM, int MAXW, int NV>
 __global__ void interp_kernel(long long n,
+                              int ntransf,
                               const int* __restrict__ order,
                               point_arrays<T> tgt,
                               const typename complex_of<T>::type* post,
@@ -50,8 +52,10 @@ __global__ void interp_kernel(long long n,
     const long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (k >= n)
         return;
-    grid += blockIdx.y * gs.total;
-    out += blockIdx.y * n;
+    const int v0 = blockIdx.y * NV;
+    const int nv = min(NV, ntransf - v0);
+    grid += v0 * gs.total;
+    out += v0 * n;
     // Axes hold at most 2^30 cells (nufft3_params.cc), so cell indices are ints.
     const int M0 = int(gs.cells[0]), M1 = int(gs.cells[1]), M2 = int(gs.cells[2]);
     T kx[MAXW];
@@ -65,15 +69,31 @@ __global__ void interp_kernel(long long n,
             kx[q] = ((f0 + q) & 1) ? -v : v;
             col[q] = wrap(f0 + q, M0);
         }
-    T ax = 0, ay = 0;
-    if (DIM == 1) {
+    T ax[NV], ay[NV];
 #pragma unroll
-        for (int q = 0; q < MAXW; ++q)
-            if (q < W) {
-                const C g = grid[col[q]];
-                ax += kx[q] * g.x;
-                ay += kx[q] * g.y;
-            }
+    for (int v = 0; v < NV; ++v)
+        ax[v] = ay[v] = 0;
+    // The vectors of a group are the same for the whole block: no divergence.
+    auto row_sum = [&](const C* row, T wr, T* sx, T* sy) {
+#pragma unroll
+        for (int v = 0; v < NV; ++v) {
+            if (v >= nv)
+                break;
+            const C* r = row + v * gs.total;
+            T rx = 0, ry = 0;
+#pragma unroll
+            for (int q = 0; q < MAXW; ++q)
+                if (q < W) {
+                    const C g = r[col[q]];
+                    rx += kx[q] * g.x;
+                    ry += kx[q] * g.y;
+                }
+            sx[v] += wr * rx;
+            sy[v] += wr * ry;
+        }
+    };
+    if (DIM == 1) {
+        row_sum(grid, T(1), ax, ay);
     } else {
         const T zy = tgt.z0[1][k];
         const int f1 = tgt.first[1][k];
@@ -83,38 +103,28 @@ __global__ void interp_kernel(long long n,
         for (int l = 0; l < planes; ++l) {
             const C* plane =
                 DIM == 3 ? grid + (long long)wrap(f2 + l, M2) * M0 * M1 : grid;
-            T px = 0, py = 0;
+            T kz = 1;
+            if (DIM == 3) {
+                const T v = kernel_value<T>(ker, zz + T(l));
+                kz = ((f2 + l) & 1) ? -v : v;
+            }
             for (int r = 0; r < W; ++r) {
                 const int m1 = f1 + r;
                 const T v = kernel_value<T>(ker, zy + T(r));
                 const T ky = (m1 & 1) ? -v : v;
-                const C* row = plane + (long long)wrap(m1, M1) * M0;
-                T rx = 0, ry = 0;
-#pragma unroll
-                for (int q = 0; q < MAXW; ++q)
-                    if (q < W) {
-                        const C g = row[col[q]];
-                        rx += kx[q] * g.x;
-                        ry += kx[q] * g.y;
-                    }
-                px += ky * rx;
-                py += ky * ry;
-            }
-            if (DIM == 3) {
-                const T v = kernel_value<T>(ker, zz + T(l));
-                const T kz = ((f2 + l) & 1) ? -v : v;
-                ax += kz * px;
-                ay += kz * py;
-            } else {
-                ax = px;
-                ay = py;
+                row_sum(plane + (long long)wrap(m1, M1) * M0, kz * ky, ax, ay);
             }
         }
     }
     const C p = post[k];
-    out[order ? order[k] : k] = C{ ax * p.x - ay * p.y, ax * p.y + ay * p.x };
+    const long long at = order ? order[k] : k;
+#pragma unroll
+    for (int v = 0; v < NV; ++v)
+        if (v < nv)
+            out[v * n + at] = C{ ax[v] * p.x - ay[v] * p.y, ax[v] * p.y + ay[v] * p.x };
 }
 
+//! Strength vectors per thread: the weights are shared among them.
 template <typename T, int DIM, int MAXW>
 void interp_with(std::int64_t n,
                  int ntransf,
@@ -127,16 +137,21 @@ void interp_with(std::int64_t n,
                  std::complex<T>* out,
                  cudaStream_t st)
 {
-    const dim3 shape(blocks_for(n, 128), unsigned(ntransf));
-    interp_kernel<T, DIM, MAXW><<<shape, 128, 0, st>>>(n,
-                                                       order,
-                                                       tgt,
-                                                       device_complex(post),
-                                                       device_complex(grid),
-                                                       gs,
-                                                       ker.taps,
-                                                       ker,
-                                                       device_complex(out));
+    const int nv = ntransf >= 4 ? 4 : ntransf >= 2 ? 2 : 1;
+    auto fn = nv == 4   ? interp_kernel<T, DIM, MAXW, 4>
+              : nv == 2 ? interp_kernel<T, DIM, MAXW, 2>
+                        : interp_kernel<T, DIM, MAXW, 1>;
+    const dim3 shape(blocks_for(n, 128), unsigned((ntransf + nv - 1) / nv));
+    fn<<<shape, 128, 0, st>>>(n,
+                              ntransf,
+                              order,
+                              tgt,
+                              device_complex(post),
+                              device_complex(grid),
+                              gs,
+                              ker.taps,
+                              ker,
+                              device_complex(out));
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 

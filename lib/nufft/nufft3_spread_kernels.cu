@@ -158,11 +158,14 @@ __global__ void spread_kernel(spread_args a,
 
 /*!
  * The gather form of spread_kernel (2D and 3D): per chunk of gather_chunk sources the
- * block stages strength, tile offsets and kernel values in shared memory; then each
+ * block stages strengths, tile offsets and kernel values in shared memory; then each
  * thread walks its tile cells and adds every staged source whose taps cover the cell.
+ * A block serves NV strength vectors (blockIdx.y the group of vectors; vectors past
+ * ntransf stage zeros and are not written): the pairs' tests and weights are shared.
  */
-template <typename T, int DIM, int MAXW>
+template <typename T, int DIM, int MAXW, int NV>
 __global__ void gather_kernel(spread_args a,
+                              int ntransf,
                               point_arrays<T> src,
                               const typename complex_of<T>::type* c,
                               const typename complex_of<T>::type* prephase,
@@ -175,8 +178,10 @@ __global__ void gather_kernel(spread_args a,
     const int sub = blockIdx.x;
     if (sub >= *a.sub_total)
         return;
-    c += blockIdx.y * a.n_sources;
-    grid += blockIdx.y * a.grid_cells;
+    const int v0 = blockIdx.y * NV;
+    const int nv = min(NV, ntransf - v0);
+    c += v0 * a.n_sources;
+    grid += v0 * a.grid_cells;
     const int b = a.sub_bin[sub];
     const int begin = a.bin_start[b] + a.sub_offset[sub];
     const int count = min(max_subproblem, a.bin_count[b] - a.sub_offset[sub]);
@@ -189,27 +194,32 @@ __global__ void gather_kernel(spread_args a,
     const int tz = DIM == 3 ? a.bin[2] + W - 1 : 1;
     const int cells = tx * ty * tz;
 
-    // Layout: tile | strengths | kernel values [source][axis][tap] | offsets
-    // [source][axis]
+    // Layout (gather_shared_bytes): NV tiles | NV rows of staged strengths | kernel
+    // values [source][axis][tap] | offsets [source][axis]
     C* tile = reinterpret_cast<C*>(smem_raw);
-    C* sv = tile + cells;
-    T* sk = reinterpret_cast<T*>(sv + gather_chunk);
+    C* sv = tile + NV * cells;
+    T* sk = reinterpret_cast<T*>(sv + NV * gather_chunk);
     int* sl = reinterpret_cast<int*>(sk + gather_chunk * DIM * MAXW);
 
-    for (int i = threadIdx.x; i < cells; i += blockDim.x)
+    for (int i = threadIdx.x; i < NV * cells; i += blockDim.x)
         tile[i] = C{ 0, 0 };
 
     for (int c0 = 0; c0 < count; c0 += gather_chunk) {
         const int n = min(gather_chunk, count - c0);
-        __syncthreads(); // the last chunk is summed (and the tile cleared)
+        __syncthreads(); // the last chunk is summed (and the tiles cleared)
         for (int s = threadIdx.x; s < n; s += blockDim.x) {
             const int pos = begin + c0 + s;
-            C v = c[a.perm[pos]];
-            if (prephase) {
-                const C p = prephase[pos];
-                v = C{ v.x * p.x - v.y * p.y, v.x * p.y + v.y * p.x };
+            const int j = a.perm[pos];
+            const C p = prephase ? prephase[pos] : C{ 1, 0 };
+#pragma unroll
+            for (int v = 0; v < NV; ++v) {
+                C x = C{ 0, 0 };
+                if (v < nv) {
+                    const C cv = c[v * a.n_sources + j];
+                    x = C{ cv.x * p.x - cv.y * p.y, cv.x * p.y + cv.y * p.x };
+                }
+                sv[v * gather_chunk + s] = x;
             }
-            sv[s] = v;
             sl[s * DIM] = src.first[0][pos] - ox;
             sl[s * DIM + 1] = src.first[1][pos] - oy;
             if (DIM == 3)
@@ -226,7 +236,11 @@ __global__ void gather_kernel(spread_args a,
             const int ix = i % tx;
             const int iy = DIM == 2 ? i / tx : (i / tx) % ty;
             const int iz = DIM == 3 ? i / (tx * ty) : 0;
-            T re = 0, im = 0;
+            T re[NV], im[NV];
+#pragma unroll
+            for (int v = 0; v < NV; ++v)
+                re[v] = im[v] = 0;
+            bool hit = false;
             for (int s = 0; s < n; ++s) {
                 const unsigned dx = unsigned(ix - sl[s * DIM]);
                 const unsigned dy = unsigned(iy - sl[s * DIM + 1]);
@@ -237,19 +251,65 @@ __global__ void gather_kernel(spread_args a,
                 T w = k[dx] * k[MAXW + dy];
                 if (DIM == 3)
                     w *= k[2 * MAXW + dz];
-                const C v = sv[s];
-                re += v.x * w;
-                im += v.y * w;
+                hit = true;
+#pragma unroll
+                for (int v = 0; v < NV; ++v) {
+                    const C x = sv[v * gather_chunk + s];
+                    re[v] += x.x * w;
+                    im[v] += x.y * w;
+                }
             }
-            if (re != T(0) || im != T(0)) {
-                C t = tile[i];
-                tile[i] = C{ t.x + re, t.y + im };
-            }
+            if (hit)
+#pragma unroll
+                for (int v = 0; v < NV; ++v) {
+                    C t = tile[v * cells + i];
+                    tile[v * cells + i] = C{ t.x + re[v], t.y + im[v] };
+                }
         }
     }
     __syncthreads();
-    for (int i = threadIdx.x; i < cells; i += blockDim.x)
-        flush_cell<T, DIM>(a, pc, i, tx, ty, ox, oy, oz, tile[i], grid);
+    for (int v = 0; v < nv; ++v)
+        for (int i = threadIdx.x; i < cells; i += blockDim.x)
+            flush_cell<T, DIM>(a,
+                               pc,
+                               i,
+                               tx,
+                               ty,
+                               ox,
+                               oy,
+                               oz,
+                               tile[v * cells + i],
+                               grid + v * a.grid_cells);
+}
+
+//! One launch of gather_kernel for NV vectors per block.
+template <typename T, int DIM, int MAXW, int NV>
+void gather_with(const spread_args& a,
+                 unsigned blocks,
+                 int ntransf,
+                 std::size_t shared_bytes,
+                 const point_arrays<T>& src,
+                 const std::complex<T>* c,
+                 const std::complex<T>* prephase,
+                 const precorrections<T>& pc,
+                 const kernel_spec& ker,
+                 std::complex<T>* grid,
+                 cudaStream_t st)
+{
+    auto fn = gather_kernel<T, DIM, MAXW, NV>;
+    if (shared_bytes > 48 * 1024)
+        GPUFFT_CUDA_CHECK(cudaFuncSetAttribute(
+            fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)));
+    const dim3 shape(blocks, unsigned((ntransf + NV - 1) / NV));
+    fn<<<shape, threads_per_block, shared_bytes, st>>>(a,
+                                                       ntransf,
+                                                       src,
+                                                       device_complex(c),
+                                                       device_complex(prephase),
+                                                       pc,
+                                                       ker,
+                                                       device_complex(grid));
+    GPUFFT_CUDA_CHECK_LAUNCH();
 }
 
 template <typename T, int DIM, int MAXW>
@@ -265,10 +325,16 @@ void spread_with(const spread_args& a,
                  std::complex<T>* grid,
                  cudaStream_t st)
 {
+    if constexpr (DIM >= 2 && MAXW <= gather_max_taps) {
+        if (a.gather_vectors > 0) {
+            auto g = a.gather_vectors >= 4   ? gather_with<T, DIM, MAXW, 4>
+                     : a.gather_vectors == 2 ? gather_with<T, DIM, MAXW, 2>
+                                             : gather_with<T, DIM, MAXW, 1>;
+            g(a, blocks, ntransf, tile_bytes, src, c, prephase, pc, ker, grid, st);
+            return;
+        }
+    }
     auto fn = spread_kernel<T, DIM, MAXW>;
-    if constexpr (DIM >= 2 && MAXW <= gather_max_taps)
-        if (a.gather)
-            fn = gather_kernel<T, DIM, MAXW>;
     if (tile_bytes > 48 * 1024)
         GPUFFT_CUDA_CHECK(cudaFuncSetAttribute(
             fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(tile_bytes)));

@@ -222,7 +222,7 @@ GPUFFT_TEST(cuda_batch_equals_single_executes)
 {
     require_gpu();
     for (int dim : { 1, 2, 3 }) {
-        for (int ntransf : { 1, 4, 16 }) {
+        for (int ntransf : { 1, 3, 4, 16 }) {
             const std::uint64_t seed = fresh_seed();
             const auto p = dim == 1   ? random_points(1, 20001, 3001, 3.0, 80.0, seed)
                            : dim == 2 ? random_points(2, 20001, 2001, 2.0, 30.0, seed)
