@@ -4,7 +4,8 @@
 #   run the tests (ctest; `gpu`-labelled ones need the GPU), then each benchmark given.
 #
 #   scripts/gpu-check.sh [-t CTEST_REGEX] [-L LABEL] [-n] [-s] [-S TOOLS] [-k SECS] [-f ARGS]
-#                        [-C] [-T SECS] [-p] [-P QA_NAMES] [-b SECS] ['BENCH ARGS' ...]
+#                        [-C] [-T SECS] [-p] [-P QA_NAMES] [-b SECS [-B BLOCKS]]
+#                        ['BENCH ARGS' ...]
 #     -t REGEX  only the tests whose name matches (default: all)
 #     -L LABEL  only tests with this label (gpu, cpu)
 #     -n        no tests
@@ -26,6 +27,8 @@
 #     -b SECS   block soak: apps/gpufft-block-soak runs each of the four blocks SECS
 #               seconds on cuda in a GNU Radio flowgraph, with the carried Python (as
 #               -p; needs no build): exact item counts, tags, host and device memory
+#     -B BLOCKS with -b: only these blocks, in turn, e.g. -B nufft3_spectrum (one block
+#               alone for 560 s fills one device command)
 #     each further argument is one gpufft-bench command line, e.g. 'fft --sizes 2^20,2^24',
 #               optionally led by environment settings: 'GPUFFT_DEVICE=1 large ...'
 #
@@ -37,8 +40,8 @@ set -uo pipefail
 OUT=${OUT:-/tmp/gpufft-out}
 mkdir -p "$OUT"
 regex="" label="" run_tests=1 tools="" soak=0 flowgraphs=() python_qa=0 python_names=""
-block_soak=0 per_case=0 san_limit=300
-while getopts "t:L:nsS:CT:k:f:pP:b:" opt; do
+block_soak=0 soak_blocks="" per_case=0 san_limit=300
+while getopts "t:L:nsS:CT:k:f:pP:b:B:" opt; do
     case $opt in
     t) regex=$OPTARG ;;
     L) label=$OPTARG ;;
@@ -50,9 +53,10 @@ while getopts "t:L:nsS:CT:k:f:pP:b:" opt; do
     p) python_qa=1 ;;
     P) python_qa=1 python_names=$OPTARG ;;
     b) block_soak=$OPTARG ;;
+    B) soak_blocks=$OPTARG ;;
     C) per_case=1 ;;
     T) san_limit=$OPTARG ;;
-    *) echo "usage: $0 [-t regex] [-L label] [-n] [-s] [-S tools] [-C] [-T secs] [-k secs] [-f 'flowgraph args'] [-p] [-P qa_names] [-b secs] ['bench args' ...]" >&2
+    *) echo "usage: $0 [-t regex] [-L label] [-n] [-s] [-S tools] [-C] [-T secs] [-k secs] [-f 'flowgraph args'] [-p] [-P qa_names] [-b secs [-B blocks]] ['bench args' ...]" >&2
        exit 2 ;;
     esac
 done
@@ -93,10 +97,15 @@ if [ "$block_soak" != 0 ]; then
     if compgen -G ".device/pydebs/*.deb" >/dev/null; then
         mkdir -p /opt/grrt
         for f in .device/pydebs/*.deb; do dpkg -x "$f" /opt/grrt; done
-        echo "== gpufft-block-soak --backend cuda --seconds $block_soak"
-        # four blocks, each with two probes of ~2 s and its soak
-        scripts/device-python-qa.sh -t $((4 * (block_soak + 30) + 60)) \
-            -r "gpufft-block-soak --backend cuda --seconds $block_soak" /opt/grrt "$OUT" ||
+        nblocks=4 select=""
+        if [ -n "$soak_blocks" ]; then
+            nblocks=$(echo "$soak_blocks" | tr ',' '\n' | wc -l)
+            select="--blocks $soak_blocks"
+        fi
+        echo "== gpufft-block-soak --backend cuda --seconds $block_soak $select"
+        # each block: two probes of ~2 s, its soak and the flowgraph's start and stop
+        scripts/device-python-qa.sh -t $((nblocks * (block_soak + 20) + 20)) \
+            -r "gpufft-block-soak --backend cuda --seconds $block_soak $select" /opt/grrt "$OUT" ||
             status=1
     else
         echo "-b: no .device/pydebs: run scripts/prepare-device-python.sh here and carry .device" >&2
