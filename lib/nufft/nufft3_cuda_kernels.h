@@ -208,7 +208,7 @@ void launch_precorrection(const kernel_spec& ker, std::int64_t M, T* out, void* 
  * Adds ntransf strength vectors c (each times prephase when not null) spread with `ker`
  * and pre-corrected by precorr[0] x precorr[1] x precorr[2] to ntransf grids: a launch
  * of `blocks` x ntransf blocks, one subproblem of one vector each (the gather form:
- * a.gather_vectors vectors each), with tile_bytes of shared memory (scatter: the tile;
+ * a.gather_vectors vectors each), with shared_bytes of shared memory (scatter: the tile;
  * gather: gather_shared_bytes). Unused axes' arrays are null.
  */
 template <typename T>
@@ -216,7 +216,7 @@ void launch_spread(const spread_args& a,
                    int dim,
                    unsigned blocks,
                    int ntransf,
-                   std::size_t tile_bytes,
+                   std::size_t shared_bytes,
                    const point_arrays<T>& src,
                    const std::complex<T>* c,
                    const std::complex<T>* prephase,

@@ -37,6 +37,35 @@ struct precorrections {
     const T* p[max_axes];
 };
 
+//! A subproblem's sources (begin, count) and its tile: origin and extent in grid cells.
+struct subproblem_tile {
+    int begin, count;
+    int ox, oy, oz;
+    int tx, ty, tz;
+};
+
+template <int DIM>
+__device__ __forceinline__ subproblem_tile locate(const spread_args& a, int sub)
+{
+    const int b = a.sub_bin[sub];
+    const int W = a.taps;
+    const int bx = DIM == 1 ? b : b % a.nbins[0];
+    const int by = DIM == 1   ? 0
+                   : DIM == 2 ? b / a.nbins[0]
+                              : (b / a.nbins[0]) % a.nbins[1];
+    const int bz = DIM == 3 ? b / (a.nbins[0] * a.nbins[1]) : 0;
+    subproblem_tile t;
+    t.begin = a.bin_start[b] + a.sub_offset[sub];
+    t.count = min(max_subproblem, a.bin_count[b] - a.sub_offset[sub]);
+    t.ox = bx * a.bin[0];
+    t.oy = by * a.bin[1];
+    t.oz = bz * a.bin[2];
+    t.tx = a.bin[0] + W - 1;
+    t.ty = DIM >= 2 ? a.bin[1] + W - 1 : 1;
+    t.tz = DIM == 3 ? a.bin[2] + W - 1 : 1;
+    return t;
+}
+
 //! Adds tile cell i of (tx, ty, tz), pre-corrected, into the grid; zeros are skipped
 //! (cells past the grid's edge only ever hold zeros).
 template <typename T, int DIM>
@@ -90,18 +119,9 @@ __global__ void spread_kernel(spread_args a,
         return;
     c += blockIdx.y * a.n_sources;
     grid += blockIdx.y * a.grid_cells;
-    const int b = a.sub_bin[sub];
-    const int begin = a.bin_start[b] + a.sub_offset[sub];
-    const int count = min(max_subproblem, a.bin_count[b] - a.sub_offset[sub]);
-    const int W = a.taps;
-    const int bx = DIM == 1 ? b : b % a.nbins[0];
-    const int by = DIM == 1   ? 0
-                   : DIM == 2 ? b / a.nbins[0]
-                              : (b / a.nbins[0]) % a.nbins[1];
-    const int bz = DIM == 3 ? b / (a.nbins[0] * a.nbins[1]) : 0;
-    const int ox = bx * a.bin[0], oy = by * a.bin[1], oz = bz * a.bin[2];
-    const int tx = a.bin[0] + W - 1, ty = DIM >= 2 ? a.bin[1] + W - 1 : 1;
-    const int tz = DIM == 3 ? a.bin[2] + W - 1 : 1;
+    const subproblem_tile t = locate<DIM>(a, sub);
+    const int begin = t.begin, count = t.count, W = a.taps;
+    const int ox = t.ox, oy = t.oy, oz = t.oz, tx = t.tx, ty = t.ty, tz = t.tz;
     for (int i = threadIdx.x; i < tx * ty * tz; i += blockDim.x)
         tile[i] = C{ 0, 0 };
     __syncthreads();
@@ -182,16 +202,9 @@ __global__ void gather_kernel(spread_args a,
     const int nv = min(NV, ntransf - v0);
     c += v0 * a.n_sources;
     grid += v0 * a.grid_cells;
-    const int b = a.sub_bin[sub];
-    const int begin = a.bin_start[b] + a.sub_offset[sub];
-    const int count = min(max_subproblem, a.bin_count[b] - a.sub_offset[sub]);
-    const int W = a.taps;
-    const int bx = b % a.nbins[0];
-    const int by = DIM == 2 ? b / a.nbins[0] : (b / a.nbins[0]) % a.nbins[1];
-    const int bz = DIM == 3 ? b / (a.nbins[0] * a.nbins[1]) : 0;
-    const int ox = bx * a.bin[0], oy = by * a.bin[1], oz = bz * a.bin[2];
-    const int tx = a.bin[0] + W - 1, ty = a.bin[1] + W - 1;
-    const int tz = DIM == 3 ? a.bin[2] + W - 1 : 1;
+    const subproblem_tile t = locate<DIM>(a, sub);
+    const int begin = t.begin, count = t.count, W = a.taps;
+    const int ox = t.ox, oy = t.oy, oz = t.oz, tx = t.tx, ty = t.ty, tz = t.tz;
     const int cells = tx * ty * tz;
 
     // Layout (gather_shared_bytes): NV tiles | NV rows of staged strengths | kernel
@@ -282,92 +295,71 @@ __global__ void gather_kernel(spread_args a,
                                grid + v * a.grid_cells);
 }
 
+//! What every spreading launch takes, as the kernels see it.
+template <typename T>
+struct spread_launch {
+    spread_args a;
+    unsigned blocks;
+    int ntransf;
+    std::size_t shared_bytes;
+    point_arrays<T> src;
+    const typename complex_of<T>::type* c;
+    const typename complex_of<T>::type* prephase;
+    precorrections<T> pc;
+    kernel_spec ker;
+    typename complex_of<T>::type* grid;
+    cudaStream_t st;
+};
+
+//! Raises the kernel's dynamic shared-memory limit where it asks for more than 48 KiB.
+template <typename F>
+void allow_shared(F fn, std::size_t bytes)
+{
+    if (bytes > 48 * 1024)
+        GPUFFT_CUDA_CHECK(cudaFuncSetAttribute(
+            fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+}
+
 //! One launch of gather_kernel for NV vectors per block.
 template <typename T, int DIM, int MAXW, int NV>
-void gather_with(const spread_args& a,
-                 unsigned blocks,
-                 int ntransf,
-                 std::size_t shared_bytes,
-                 const point_arrays<T>& src,
-                 const std::complex<T>* c,
-                 const std::complex<T>* prephase,
-                 const precorrections<T>& pc,
-                 const kernel_spec& ker,
-                 std::complex<T>* grid,
-                 cudaStream_t st)
+void gather_with(const spread_launch<T>& l)
 {
     auto fn = gather_kernel<T, DIM, MAXW, NV>;
-    if (shared_bytes > 48 * 1024)
-        GPUFFT_CUDA_CHECK(cudaFuncSetAttribute(
-            fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)));
-    const dim3 shape(blocks, unsigned((ntransf + NV - 1) / NV));
-    fn<<<shape, threads_per_block, shared_bytes, st>>>(a,
-                                                       ntransf,
-                                                       src,
-                                                       device_complex(c),
-                                                       device_complex(prephase),
-                                                       pc,
-                                                       ker,
-                                                       device_complex(grid));
+    allow_shared(fn, l.shared_bytes);
+    const dim3 shape(l.blocks, unsigned((l.ntransf + NV - 1) / NV));
+    fn<<<shape, threads_per_block, l.shared_bytes, l.st>>>(
+        l.a, l.ntransf, l.src, l.c, l.prephase, l.pc, l.ker, l.grid);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 
 template <typename T, int DIM, int MAXW>
-void spread_with(const spread_args& a,
-                 unsigned blocks,
-                 int ntransf,
-                 std::size_t tile_bytes,
-                 const point_arrays<T>& src,
-                 const std::complex<T>* c,
-                 const std::complex<T>* prephase,
-                 const precorrections<T>& pc,
-                 const kernel_spec& ker,
-                 std::complex<T>* grid,
-                 cudaStream_t st)
+void spread_with(const spread_launch<T>& l)
 {
     if constexpr (DIM >= 2 && MAXW <= gather_max_taps) {
-        if (a.gather_vectors > 0) {
-            auto g = a.gather_vectors >= 4   ? gather_with<T, DIM, MAXW, 4>
-                     : a.gather_vectors == 2 ? gather_with<T, DIM, MAXW, 2>
-                                             : gather_with<T, DIM, MAXW, 1>;
-            g(a, blocks, ntransf, tile_bytes, src, c, prephase, pc, ker, grid, st);
+        const int v = l.a.gather_vectors;
+        if (v > 0) {
+            (v >= 4   ? gather_with<T, DIM, MAXW, 4>
+             : v == 2 ? gather_with<T, DIM, MAXW, 2>
+                      : gather_with<T, DIM, MAXW, 1>)(l);
             return;
         }
     }
     auto fn = spread_kernel<T, DIM, MAXW>;
-    if (tile_bytes > 48 * 1024)
-        GPUFFT_CUDA_CHECK(cudaFuncSetAttribute(
-            fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(tile_bytes)));
-    const dim3 shape(blocks, unsigned(ntransf));
-    fn<<<shape, threads_per_block, tile_bytes, st>>>(a,
-                                                     src,
-                                                     device_complex(c),
-                                                     device_complex(prephase),
-                                                     pc,
-                                                     ker,
-                                                     device_complex(grid));
+    allow_shared(fn, l.shared_bytes);
+    const dim3 shape(l.blocks, unsigned(l.ntransf));
+    fn<<<shape, threads_per_block, l.shared_bytes, l.st>>>(
+        l.a, l.src, l.c, l.prephase, l.pc, l.ker, l.grid);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 
 template <typename T, int DIM>
-void spread_dim(const spread_args& a,
-                unsigned blocks,
-                int ntransf,
-                std::size_t tile_bytes,
-                const point_arrays<T>& src,
-                const std::complex<T>* c,
-                const std::complex<T>* prephase,
-                const precorrections<T>& pc,
-                const kernel_spec& ker,
-                std::complex<T>* grid,
-                cudaStream_t st)
+void spread_dim(const spread_launch<T>& l)
 {
     // Tap counts are compile-time bounds so the tap loops unroll into registers.
-    const int W = ker.taps;
-    auto f = W <= 8    ? spread_with<T, DIM, 8>
-             : W <= 16 ? spread_with<T, DIM, 16>
-                       : spread_with<T, DIM, max_taps>;
-    f(a, blocks, ntransf, tile_bytes, src, c, prephase, pc, ker, grid, st);
+    const int W = l.ker.taps;
+    (W <= 8    ? spread_with<T, DIM, 8>
+     : W <= 16 ? spread_with<T, DIM, 16>
+               : spread_with<T, DIM, max_taps>)(l);
 }
 
 } // namespace
@@ -377,7 +369,7 @@ void launch_spread(const spread_args& a,
                    int dim,
                    unsigned blocks,
                    int ntransf,
-                   std::size_t tile_bytes,
+                   std::size_t shared_bytes,
                    const point_arrays<T>& src,
                    const std::complex<T>* c,
                    const std::complex<T>* prephase,
@@ -386,19 +378,25 @@ void launch_spread(const spread_args& a,
                    std::complex<T>* grid,
                    void* stream)
 {
-    precorrections<T> pc{};
+    spread_launch<T> l{ a,
+                        blocks,
+                        ntransf,
+                        shared_bytes,
+                        src,
+                        device_complex(c),
+                        device_complex(prephase),
+                        {},
+                        ker,
+                        device_complex(grid),
+                        as_stream(stream) };
     for (int d = 0; d < dim; ++d)
-        pc.p[d] = precorr[d];
-    const cudaStream_t st = as_stream(stream);
+        l.pc.p[d] = precorr[d];
     if (dim == 1)
-        spread_dim<T, 1>(
-            a, blocks, ntransf, tile_bytes, src, c, prephase, pc, ker, grid, st);
+        spread_dim<T, 1>(l);
     else if (dim == 2)
-        spread_dim<T, 2>(
-            a, blocks, ntransf, tile_bytes, src, c, prephase, pc, ker, grid, st);
+        spread_dim<T, 2>(l);
     else
-        spread_dim<T, 3>(
-            a, blocks, ntransf, tile_bytes, src, c, prephase, pc, ker, grid, st);
+        spread_dim<T, 3>(l);
 }
 
 #define GPUFFT_NUFFT3_SPREAD(T)                            \
