@@ -10,6 +10,8 @@ environment is at fault) whose message names the parameter, never pybind's own
 "incompatible function arguments" or "Unable to cast" text, and never a bare
 MemoryError."""
 
+import re
+
 import numpy as np
 from gnuradio import gr_unittest
 
@@ -398,6 +400,62 @@ class qa_bad_inputs(gr_unittest.TestCase):
         self.bad("'in_place' given by position and by keyword", s.accumulate, x, False,
                  exc=TypeError, in_place=False)
         self.report("wrong calls")
+
+    def test_catch_all_names_match_signatures(self):
+        """Every catch-all overload (refuse_other_calls, refuse_other_method_calls) lists
+        the parameter names of its function a second time, for its message. Those lists
+        must be the names of the real overloads, or the message would misname them: read
+        both from the binding (the overloads' signatures in __doc__, the list from the
+        TypeError of an unknown keyword) and compare."""
+        catch_all = "Any other call: a TypeError naming the argument at fault."
+        sig = re.compile(r"^\d+\. \w+\(self: [^,)]+(?:, )?(.*)\) -> ", re.M)
+        x = cx(1024)
+        instances = {
+            "dense_fft_plan": lambda: gpufft.dense_fft_plan(1024, backend="cpu"),
+            "sparse_fft_plan": lambda: gpufft.sparse_fft_plan(1024, 8, backend="cpu"),
+            "nufft3_plan": lambda: gpufft.nufft3_plan(1, 1e-6, backend="cpu"),
+            "large_fft_plan": lambda: gpufft.large_fft_plan([1024], backend="cpu"),
+            "spectrum_integrator": lambda: gpufft.spectrum_integrator(
+                1024, output_bins=64, backend="cpu"),
+            "sparse_fft": lambda: gpufft.sparse_fft(1024, 8, 1e6, backend="cpu"),
+            "nufft3_spectrum": lambda: gpufft.nufft3_spectrum(64, [0.0], backend="cpu"),
+            "nufft_resampler": lambda: gpufft.nufft_resampler(400.0, 250.0,
+                                                              backend="cpu"),
+            "large_fft_accumulator": lambda: gpufft.large_fft_accumulator(
+                1024, 4, 64, backend="cpu"),
+        }
+        checked = 0
+        for cls_name, make in instances.items():
+            cls = getattr(gpufft, cls_name)
+            obj = make()
+            for attr in ["__init__"] + sorted(dir(cls)):
+                fn = getattr(cls, attr, None)
+                doc = getattr(fn, "__doc__", None) or ""
+                if catch_all not in doc or (attr != "__init__" and attr.startswith("_")):
+                    continue
+                signed = []
+                for params in sig.findall(doc):
+                    if params.startswith("*args"):
+                        continue
+                    for p in params.split(", "):
+                        name = p.split(":")[0].strip()
+                        if name and name != "*" and name not in signed:
+                            signed.append(name)
+                # sparse_fft's deprecated keyword has an overload of its own and is
+                # left out of the message on purpose.
+                if (cls_name, attr) == ("sparse_fft", "__init__"):
+                    signed.remove("sample_rate")
+                call = cls if attr == "__init__" else getattr(obj, attr)
+                with self.assertRaises(TypeError, msg=f"{cls_name}.{attr}") as cm:
+                    call(zzz_unknown=1)
+                listed = str(cm.exception).rsplit("it takes (", 1)[-1].rstrip(")")
+                listed = [n for n in listed.split(", ") if n]
+                self.assertEqual(set(listed), set(signed),
+                                 f"{cls_name}.{attr}: the catch-all lists {listed}, "
+                                 f"the overloads take {signed}")
+                checked += 1
+        print(f"{checked} catch-all overloads list their function's parameters")
+        self.assertGreaterEqual(checked, 20)
 
     def test_wrong_types_to_methods(self):
         # The methods' catch-alls take only calls no real overload took: a wrong type
