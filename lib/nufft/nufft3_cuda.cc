@@ -17,12 +17,13 @@
 //     `max_subproblem` sources per bin; the targets sorted by the tile of grid cells
 //     they read (CUB radix sort), and per target its first cell, offset and the
 //     correction 1 / khat times the centring phase, in that order.
-//   execute: spread each subproblem into a shared-memory tile (shared atomics only),
-//     add the tile into the grid with the pre-correction applied (one global atomic per
-//     touched tile cell), one multi-dimensional cuFFT over every grid of the batch
-//     (nufft3_grid_fft.h), interpolate one thread per target in sorted order (neighbours
-//     read neighbouring cells) and write F in the caller's order; strength vectors of a
-//     batch are the launches' second grid axis.
+//   execute: fill a shared-memory tile per subproblem (the gather or scatter form,
+//     nufft3_spread_layout.h), add the tile into the grid with the pre-correction
+//     applied (one global atomic per touched tile cell), one multi-dimensional cuFFT
+//     over every grid of the batch (nufft3_grid_fft.h), interpolate one thread per
+//     target in sorted order (neighbours read neighbouring cells) and write F in the
+//     caller's order; groups of strength vectors of a batch are the launches' second
+//     grid axis.
 //
 // One class, because every stage reads the buffers, bins and geometry the last
 // set_points chose; the kernels and the grid FFT are in their own files.
@@ -32,6 +33,7 @@
 #include "nufft3_backend.h"
 #include "nufft3_cuda_kernels.h"
 #include "nufft3_grid_fft.h"
+#include "nufft3_spread_layout.h"
 #include "nufft3_trace.h"
 #include <algorithm>
 #include <cmath>
@@ -265,96 +267,6 @@ private:
             buf.allocate(count, "the points");
     }
 
-    //! Bins and the form of spreading (nufft3_spread_kernels.cu). Scatter: bins of
-    //! 1D 1024 cells, 2D 32 x 32, 3D 16 x 16 x 8, the largest axis (the last among
-    //! equals) halved until the tile (bin + taps - 1 cells per axis) fits
-    //! max_tile_bytes. Gather (2D and 3D): the square or cubic bin of least modelled
-    //! cost.
-    void choose_bins(const geometry& g, std::int64_t n_src)
-    {
-        const int dim = g.dim, W = g.kernel.taps;
-        int b[max_dim] = { 1, 1, 1 };
-        if (dim == 1)
-            b[0] = bin_1d;
-        else if (dim == 2)
-            b[0] = b[1] = 32;
-        else
-            b[0] = b[1] = 16, b[2] = 8;
-        auto tile_cells = [&] {
-            std::size_t cells = 1;
-            for (int a = 0; a < dim; ++a)
-                cells *= std::size_t(b[a] + W - 1);
-            return cells;
-        };
-        while (dim > 1 && tile_cells() * sizeof(C) > max_tile_bytes) {
-            int widest = 0;
-            for (int a = 1; a < dim; ++a)
-                if (b[a] >= b[widest])
-                    widest = a;
-            if (b[widest] == 1)
-                break;
-            b[widest] /= 2;
-        }
-        d_gather =
-            dim >= 2 && W <= gather_max_taps && d_cfg.spread != nufft_spread::scatter;
-        if (d_gather) {
-            const int side = gather_side(g, n_src);
-            for (int a = 0; a < dim; ++a)
-                b[a] = side;
-        }
-        for (int a = 0; a < max_dim; ++a)
-            d_bin[a] = b[a];
-        d_tile_cells = tile_cells();
-        d_tile_bytes = d_gather ? gather_shared_bytes(dim, W, sizeof(T), d_tile_cells, 1)
-                                : d_tile_cells * sizeof(C);
-    }
-
-    /*!
-     * The gather form's bin side. Its cost per source, in tests of one (cell, source)
-     * pair, is the tile's cells rounded up to whole passes of the block's threads, plus
-     * the tile's flush (a global atomic per cell, worth about ten tests) shared by the
-     * sources of one block. A small bin wastes least on cells outside a source's taps,
-     * a large one shares its flush among more sources: dense sources take bins of a few
-     * cells a side, sparse ones of ten or more. Any side will do (bins need not divide
-     * the grid), so the tile can fill whole passes of the threads.
-     */
-    int gather_side(const geometry& g, std::int64_t n_src) const
-    {
-        const int dim = g.dim, W = g.kernel.taps;
-        // The sources fill about M / sigma cells of an axis of M (plus the taps).
-        double occupied = 1;
-        for (int a = 0; a < dim; ++a) {
-            const double M = double(g.axis[a].cells);
-            occupied *= std::min(M, M / g.sigma + W);
-        }
-        const double density = double(n_src) / occupied;
-        const double flush_tests = 10;
-        const std::size_t smem =
-            std::min<std::size_t>(std::size_t(d_max_smem), 2 * max_tile_bytes);
-        int best = 0;
-        double best_cost = 0;
-        for (int side = 1; side <= (dim == 2 ? 32 : 16); ++side) {
-            const double tile = std::pow(double(side + W - 1), dim);
-            const std::size_t bytes =
-                gather_shared_bytes(dim, W, sizeof(T), std::size_t(tile), 1);
-            double bins = 1;
-            for (int a = 0; a < dim; ++a)
-                bins *= std::ceil(double(g.axis[a].cells) / side);
-            if (bytes > smem || bins > max_gather_bins)
-                continue;
-            const double passes = std::ceil(tile / threads_per_block) * threads_per_block;
-            const double per_block = std::max(
-                1.0,
-                std::min(density * std::pow(double(side), dim), double(max_subproblem)));
-            const double cost = passes * (1 + flush_tests / per_block);
-            if (best == 0 || cost < best_cost) {
-                best = side;
-                best_cost = cost;
-            }
-        }
-        return best ? best : 1;
-    }
-
     void configure(const geometry& g, std::int64_t n_src, std::int64_t n_tgt)
     {
         const int dim = g.dim;
@@ -369,17 +281,19 @@ private:
         d_n_tgt = n_tgt;
         const int W = g.kernel.taps;
 
-        choose_bins(g, n_src);
-        if (d_tile_bytes > std::size_t(d_max_smem)) {
+        d_layout = choose_spread_layout(
+            g, n_src, d_cfg.spread, sizeof(T), std::size_t(d_max_smem));
+        if (d_layout.shared_bytes > std::size_t(d_max_smem)) {
             std::ostringstream os;
-            os << "kernel: " << W << " taps need a " << d_tile_bytes
+            os << "kernel: " << W << " taps need a " << d_layout.shared_bytes
                << "-byte shared-memory tile; this GPU offers " << d_max_smem
                << " per block (use a larger eps or the es kernel)";
             throw std::invalid_argument(os.str());
         }
         int nbins = 1;
         for (int a = 0; a < max_dim; ++a) {
-            d_nbins[a] = a < dim ? int((g.axis[a].cells + d_bin[a] - 1) / d_bin[a]) : 1;
+            const int bin = d_layout.bin[a];
+            d_nbins[a] = a < dim ? int((g.axis[a].cells + bin - 1) / bin) : 1;
             nbins *= d_nbins[a];
         }
         const std::size_t max_subs = std::size_t(nbins) + n_src / max_subproblem + 1;
@@ -433,7 +347,7 @@ private:
             a.axis[d].centre = d_geom.axis[d].x_centre;
             a.axis[d].h = d_geom.axis[d].h;
             a.axis[d].half_cells = int(d_geom.axis[d].cells / 2);
-            a.axis[d].bin = d_bin[d];
+            a.axis[d].bin = d_layout.bin[d];
             a.axis[d].nbins = d_nbins[d];
         }
         a.half_width = d_geom.kernel.half_width;
@@ -563,26 +477,16 @@ private:
         a.bin_count = d_bin_count.get();
         a.perm = d_perm.get();
         for (int d = 0; d < max_dim; ++d) {
-            a.bin[d] = d_bin[d];
+            a.bin[d] = d_layout.bin[d];
             a.nbins[d] = d_nbins[d];
             a.cells[d] = d_geom.axis[d].cells;
         }
         a.taps = d_geom.kernel.taps;
         // The gather form serves up to 4 vectors per block where their tiles fit, so
         // a batch tests each (cell, source) pair once for all of them.
-        int vectors = d_gather ? 1 : 0;
-        std::size_t shared = d_tile_bytes;
-        for (int v : { 4, 2 }) {
-            const std::size_t bytes = gather_shared_bytes(
-                d_geom.dim, d_geom.kernel.taps, sizeof(T), d_tile_cells, v);
-            if (d_gather && v <= ntransf &&
-                bytes <=
-                    std::min<std::size_t>(std::size_t(d_max_smem), 2 * max_tile_bytes)) {
-                vectors = v;
-                shared = bytes;
-                break;
-            }
-        }
+        std::size_t shared = 0;
+        const int vectors = gather_vectors(
+            d_layout, d_geom, sizeof(T), ntransf, std::size_t(d_max_smem), &shared);
         a.gather_vectors = vectors;
         a.n_sources = d_n_src;
         a.grid_cells = d_geom.total_cells();
@@ -627,11 +531,9 @@ private:
     geometry d_geom;
     bool d_have_geom = false;
     std::int64_t d_n_src = 0, d_n_tgt = 0;
-    int d_bin[max_dim] = { 1, 1, 1 }, d_nbins[max_dim] = { 1, 1, 1 };
-    double d_free_bytes = 0;      //!< budget left for grids after the point arrays
-    std::size_t d_tile_cells = 0; //!< of one spread tile
-    std::size_t d_tile_bytes = 0; //!< the spread's shared memory for one vector
-    bool d_gather = false;        //!< the gather form of spreading
+    spread_layout d_layout; //!< bins and the form of spreading
+    int d_nbins[max_dim] = { 1, 1, 1 };
+    double d_free_bytes = 0; //!< budget left for grids after the point arrays
     unsigned d_spread_blocks = 0;
     bool d_use_prephase = false;
 

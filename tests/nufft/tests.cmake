@@ -5,3 +5,4 @@
 gpufft_add_test(test_nufft3_cpu SOURCES nufft/test_nufft3_cpu.cc)
 gpufft_add_test(test_nufft3_cuda SOURCES nufft/test_nufft3_cuda.cc GPU)
 gpufft_add_test(test_band_limited_fit SOURCES nufft/test_band_limited_fit.cc)
+gpufft_add_test(test_nufft3_spread_layout SOURCES nufft/test_nufft3_spread_layout.cc)
