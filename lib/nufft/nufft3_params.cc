@@ -157,10 +157,10 @@ kernel_spec make_es_kernel(double eps, double sigma, int dim)
         beta = beta_over_w * w;
     } else {
         // FINUFFT's low-upsampling rule aims at eps for one kernel; as above, spreading
-        // and interpolation each get a share, eps / 4 (with ln(2 / eps), eps = 1e-2
-        // landed at 1.1e-2; with ln(4 / eps), crowded sources reached 0.87 eps at 1e-1
-        // over 20 seeds).
-        w = int(std::ceil(std::log(8 / eps) / (pi * std::sqrt(1 - 1 / sigma))));
+        // and interpolation each get a share, and eps / 16 keeps about 2x margin where
+        // the ceiling leaves no slack (with eps / 8, crowded 1-D sources at 1.75 and 10
+        // taps reached 1.02 eps over 20 seeds, clustered 3-D ones 2.6 eps at 5 taps).
+        w = int(std::ceil(std::log(16 / eps) / (pi * std::sqrt(1 - 1 / sigma))));
         w = std::max(w, 2);
         beta = 0.97 * pi * (1 - 0.5 / sigma) * w;
     }
@@ -215,17 +215,27 @@ kernel_spec make_gaussian_kernel(double eps, double R)
     return k;
 }
 
+double correction_gain(const kernel_spec& k, double sigma, int dim)
+{
+    // Both corrections divide by the kernel's transform, which falls by this much
+    // towards the band edge pi / sigma: rounding in the grid is amplified by as much.
+    return std::pow(
+        kernel_transform<double>(k, 0) / kernel_transform<double>(k, pi / sigma), dim);
+}
+
+double rounding_floor(const kernel_spec& k, double sigma, int dim, precision prec)
+{
+    const double unit = prec == precision::single ? 6e-8 : 1.1e-16;
+    return 2 * unit * correction_gain(k, sigma, dim);
+}
+
 kernel_spec
 make_kernel(nufft_kernel kind, int dim, double eps, double sigma, precision prec)
 {
     kernel_spec k = kind == nufft_kernel::es ? make_es_kernel(eps, sigma, dim)
                                              : make_gaussian_kernel(eps, sigma);
-    // Both corrections divide by the kernel's transform, which falls by `ratio` towards
-    // the band edge pi / sigma: rounding in the grid is amplified by as much.
-    const double ratio = std::pow(
-        kernel_transform<double>(k, 0) / kernel_transform<double>(k, pi / sigma), dim);
-    const double unit = prec == precision::single ? 6e-8 : 1.1e-16;
-    const double floor = 2 * unit * ratio;
+    const double ratio = correction_gain(k, sigma, dim);
+    const double floor = rounding_floor(k, sigma, dim, prec);
     if (floor > eps) {
         std::ostringstream os;
         os << "eps: " << eps << " is below what the " << to_string(kind)
@@ -242,8 +252,10 @@ std::vector<double> candidate_upsampling(nufft_kernel kind, double upsampling)
 {
     if (upsampling != 0)
         return { upsampling };
+    // Lower upsampling shrinks the grid by sigma^dim and widens the kernel: which wins
+    // depends on the points per cell, so choose_geometry weighs them all.
     if (kind == nufft_kernel::es)
-        return { 2.0, 1.25 };
+        return { 2.0, 1.75, 1.5, 1.25 };
     // The paper leaves R > 2 free; a larger R narrows the Gaussian and tames its
     // correction factors, at the price of a larger grid.
     return { 2.2, 2.5, 3.0, 4.0 };
@@ -262,6 +274,18 @@ void check_reachable(
                 throw;
         }
     }
+}
+
+double execute_cost(const geometry& g, std::int64_t n_sources, std::int64_t n_targets)
+{
+    // Spreading and interpolation touch taps^dim cells per point; the FFT costs about M
+    // log2 M. A tap and an FFT element-pass cost about the same: with that weight the
+    // choice among 2, 1.75 and 1.5 (at equal taps) was within 3% of the fastest on each
+    // of the bench's nine cases, where half the weight on the FFT kept 2-D grids too
+    // large.
+    const double cells = double(g.total_cells());
+    const double taps = std::pow(double(g.kernel.taps), g.dim);
+    return double(n_sources + n_targets) * taps + cells * std::log2(std::max(2.0, cells));
 }
 
 geometry choose_geometry(const plan_request& req, const extent* x, const extent* s)
@@ -322,6 +346,13 @@ geometry choose_geometry(const plan_request& req, const extent* x, const extent*
             last_error = std::current_exception();
             continue; // eps too small for this upsampling: another one may do
         }
+        // Chosen freely, a lower upsampling must leave most of eps to the kernel: its
+        // larger correction factors bring the rounding floor close to eps (1-D single
+        // precision at 1.75 landed at 0.99 eps with 1e7 sources). Asked for, it only has
+        // to reach eps (make_kernel).
+        if (req.kernel == nufft_kernel::es && sigmas.size() > 1 && sigma != 2.0 &&
+            rounding_floor(g.kernel, sigma, g.dim, req.prec) > req.eps / 3)
+            continue;
         const double bytes = grid_bytes(g);
         if (smallest_bytes == 0 || bytes < smallest_bytes) {
             smallest = g;
@@ -329,13 +360,7 @@ geometry choose_geometry(const plan_request& req, const extent* x, const extent*
         }
         if (bytes + point_bytes > budget)
             continue;
-        // Cost model: spreading and interpolation touch taps^dim cells per point; the FFT
-        // costs about M log2 M. On both backends a tap and an FFT element-pass cost about
-        // the same memory traffic, with the FFT's streaming access about twice as cheap.
-        const double cells = bytes / cell_bytes;
-        const double taps = std::pow(double(g.kernel.taps), g.dim);
-        const double cost = double(req.n_sources + req.n_targets) * taps +
-                            0.5 * cells * std::log2(std::max(2.0, cells));
+        const double cost = execute_cost(g, req.n_sources, req.n_targets);
         if (!have || cost < best_cost) {
             best = g;
             best_cost = cost;

@@ -86,7 +86,15 @@ kernel_spec make_gaussian_kernel(double eps, double R);
 kernel_spec
 make_kernel(nufft_kernel kind, int dim, double eps, double sigma, precision prec);
 
-//! Upsampling factors a plan may choose from (one when the user fixed it).
+//! How much the correction factors of kernel k at upsampling sigma amplify rounding in
+//! the grid (the ratio of its transform at 0 and at the band edge, to the power dim).
+double correction_gain(const kernel_spec& k, double sigma, int dim);
+
+//! The error that rounding in `prec` alone leaves after the corrections.
+double rounding_floor(const kernel_spec& k, double sigma, int dim, precision prec);
+
+//! Upsampling factors a plan may choose from (one when the user fixed it), the default
+//! first.
 std::vector<double> candidate_upsampling(nufft_kernel kind, double upsampling);
 
 //! Throws make_kernel's error when no candidate upsampling reaches eps.
@@ -105,8 +113,14 @@ struct plan_request {
     std::int64_t n_sources = 0, n_targets = 0;
 };
 
+//! The cost model that picks the upsampling: relative work of one execute on g.
+double execute_cost(const geometry& g, std::int64_t n_sources, std::int64_t n_targets);
+
 /*!
- * The geometry for sources with extents x[0..dim) and targets s[0..dim). Throws
+ * The geometry for sources with extents x[0..dim) and targets s[0..dim): among the
+ * candidate upsampling factors, the one of least execute_cost whose grid fits the
+ * budget. For the es kernel a factor below 2 is taken only where its rounding floor
+ * stays below eps / 3. Throws
  * std::invalid_argument when the grid plus point arrays exceed the budget, naming the
  * grid, the space-bandwidth product and what would fit.
  */

@@ -56,8 +56,9 @@ struct nufft3_options {
     nufft_kernel kernel = nufft_kernel::es;
     /*!
      * Fine-grid upsampling factor. 0 picks one by a cost model among those that reach eps
-     * in the plan's precision: 2 or 1.25 (es), R in {2.2, 2.5, 3, 4} (gaussian, whose
-     * rules need R > 2). es accepts 1.25 <= upsampling <= 2, gaussian 2 < R <= 4.
+     * in the plan's precision: 2, 1.75, 1.5 or 1.25 (es; below 2 only where rounding
+     * leaves most of eps to the kernel), R in {2.2, 2.5, 3, 4} (gaussian, whose rules
+     * need R > 2). es accepts 1.25 <= upsampling <= 2, gaussian 2 < R <= 4.
      */
     double upsampling = 0;
     //! Largest fine grid plus point arrays, in bytes; 0: 3/4 of the device's free memory
