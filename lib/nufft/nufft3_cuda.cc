@@ -12,11 +12,12 @@
 // from set_points to the result:
 //
 //   set_points: extents (one small read-back: the grid size depends on them), then per
-//     source its bin; a counting sort by bin (atomic ranks, CUB scan, permutation), then
-//     first cell and offset gathered in sorted order; subproblems of at most
-//     `max_subproblem` sources per bin; the targets sorted by the tile of grid cells
-//     they read (CUB radix sort), and per target its first cell, offset and the
-//     correction 1 / khat times the centring phase, in that order.
+//     source its bin; the sources sorted by bin (CUB radix sort of (bin, index) pairs,
+//     bin starts and counts from the sorted bins), then first cell and offset gathered
+//     in sorted order; subproblems of at most `max_subproblem` sources per bin; the
+//     targets sorted by the tile of grid cells they read (CUB radix sort), and per
+//     target its first cell, offset and the correction 1 / khat times the centring
+//     phase, in that order.
 //   execute: fill a shared-memory tile per subproblem (the gather or scatter form,
 //     nufft3_spread_layout.h), add the tile into the grid with the pre-correction
 //     applied (one global atomic per touched tile cell), one multi-dimensional cuFFT
@@ -145,9 +146,11 @@ public:
         req.upsampling = d_cfg.upsampling;
         req.n_sources = n_src;
         req.n_targets = n_tgt;
-        // Sorted sources: perm, first, offset, prephase, rank; c staging. Targets: first,
-        // offset, post, sort keys and order; F staging. Coordinates staged from the host.
-        req.bytes_per_source = 8 + dim * (4.0 + sizeof(T)) + 2 * sizeof(C) +
+        // Sorted sources: perm, first, offset, prephase; their sort's keys (two words),
+        // second index buffer and CUB scratch (its counters per tile of thousands of
+        // sources: under a byte each); c staging. Targets: first, offset, post, sort
+        // keys and order; F staging. Coordinates staged from the host.
+        req.bytes_per_source = 17 + dim * (4.0 + sizeof(T)) + 2 * sizeof(C) +
                                (where == memory::host ? 8.0 * dim : 0);
         req.bytes_per_target = dim * (4.0 + sizeof(T)) + 2 * sizeof(C) +
                                (dim > 1 ? 16 : 0) +
@@ -252,8 +255,9 @@ private:
     std::size_t held_bytes() const
     {
         std::size_t b = d_grid.bytes() + d_coords.bytes() + d_perm.bytes() +
-                        d_rank.bytes() + d_prephase.bytes() + d_post.bytes() +
-                        d_c.bytes() + d_F.bytes() + d_tkeys.bytes() + d_torder.bytes();
+                        d_perm_alt.bytes() + d_skeys.bytes() + d_scan_temp.bytes() +
+                        d_prephase.bytes() + d_post.bytes() + d_c.bytes() + d_F.bytes() +
+                        d_tkeys.bytes() + d_torder.bytes();
         for (int a = 0; a < max_dim; ++a)
             b += d_first[a].bytes() + d_z0[a].bytes() + d_tfirst[a].bytes() +
                  d_tz0[a].bytes();
@@ -299,7 +303,8 @@ private:
         const std::size_t max_subs = std::size_t(nbins) + n_src / max_subproblem + 1;
 
         ensure(d_perm, n_src);
-        ensure(d_rank, n_src);
+        ensure(d_perm_alt, n_src);
+        ensure(d_skeys, 2 * std::size_t(n_src));
         ensure(d_c, n_src);
         for (int a = 0; a < dim; ++a) {
             ensure(d_first[a], n_src);
@@ -322,7 +327,8 @@ private:
         ensure(d_sub_start, nbins);
         ensure(d_sub_bin, max_subs);
         ensure(d_sub_offset, max_subs);
-        ensure(d_scan_temp, exclusive_scan_bytes(nbins));
+        ensure(d_scan_temp,
+               std::max(exclusive_scan_bytes(nbins), sort_sources_bytes(n_src, nbins)));
 
         cudaStream_t st = d_stream->get();
         if (!same_grid) {
@@ -389,15 +395,23 @@ private:
         const int dim = d_geom.dim;
         const int nbins = d_nbins[0] * d_nbins[1] * d_nbins[2];
         const source_args a = make_source_args(src);
-        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_bin_count.get(), 0, nbins * sizeof(int), st));
-        launch_bin_count(a, dim, d_bin_count.get(), d_rank.get(), st);
-        launch_exclusive_scan(d_bin_count.get(),
-                              d_bin_start.get(),
-                              nbins,
-                              d_scan_temp.get(),
-                              d_scan_temp.size(),
-                              st);
-        launch_permutation(a, dim, d_bin_start.get(), d_rank.get(), d_perm.get(), st);
+        // A radix sort rather than a counting sort with atomic ranks: with few bins,
+        // most sources' atomics meet on the same counters.
+        const int* sorted = launch_sort_sources(a,
+                                                dim,
+                                                nbins,
+                                                d_skeys.get(),
+                                                d_perm.get(),
+                                                d_perm_alt.get(),
+                                                d_bin_start.get(),
+                                                d_bin_count.get(),
+                                                d_scan_temp.get(),
+                                                d_scan_temp.size(),
+                                                st);
+        // The sort leaves the indices in either buffer; d_perm is the one spreading
+        // reads.
+        if (sorted != d_perm.get())
+            std::swap(d_perm, d_perm_alt);
         const bool pre = d_geom.needs_prephase();
         double s_centre[max_dim];
         for (int d = 0; d < max_dim; ++d)
@@ -544,12 +558,13 @@ private:
     cuda::pinned_buffer<double> d_partial_host;
     device_buffer<double> d_coords;
     // Sources, sorted by bin.
-    device_buffer<int> d_perm, d_rank, d_first[max_dim];
+    device_buffer<int> d_perm, d_perm_alt, d_first[max_dim];
+    device_buffer<unsigned> d_skeys; //!< the sort's bins, unsorted then sorted
     device_buffer<T> d_z0[max_dim];
     device_buffer<C> d_prephase, d_c;
     device_buffer<int> d_bin_count, d_bin_start, d_nsub, d_sub_start, d_sub_bin,
         d_sub_offset, d_sub_total;
-    device_buffer<unsigned char> d_scan_temp;
+    device_buffer<unsigned char> d_scan_temp; //!< CUB scratch: scans, source sort
     // Targets, in interpolation order (sorted_order()); F in the caller's order.
     device_buffer<int> d_tfirst[max_dim];
     device_buffer<T> d_tz0[max_dim];

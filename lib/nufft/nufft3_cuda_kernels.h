@@ -8,7 +8,7 @@
 // The type-3 NUFFT's device kernels behind plain C++ launchers (no CUDA types here
 // beyond an opaque stream), one .cu file per stage as in cuFINUFFT:
 //
-//   nufft3_setpoints_kernels.cu  extents, binning and counting sort of the sources,
+//   nufft3_setpoints_kernels.cu  extents, binning and radix sort of the sources,
 //                                subproblems, target placement and corrections,
 //                                the grid's pre-correction
 //   nufft3_spread_kernels.cu     sources onto the fine grid (shared-memory tiles)
@@ -123,16 +123,26 @@ void launch_exclusive_scan(const int* in,
                            std::size_t scratch_bytes,
                            void* stream);
 
-//! Per source its bin: count[bin] += 1 (count zeroed by the caller), rank = old count.
-void launch_bin_count(const source_args& a, int dim, int* count, int* rank, void* stream);
-
-//! perm[start[bin] + rank[j]] = j: the sources sorted by bin.
-void launch_permutation(const source_args& a,
-                        int dim,
-                        const int* start,
-                        const int* rank,
-                        int* perm,
-                        void* stream);
+/*!
+ * The sources sorted by bin, stably (a bin's sources in index order): per source its bin
+ * (place() in the kernels) and index, a CUB radix sort of these pairs over the bits that
+ * nbins needs, then from the sorted bins per bin its first sorted position bin_start and
+ * bin_count (an empty bin: count 0, start where it would begin). keys: 2 n words; perm
+ * and alt: n words each, the two halves of the indices' double buffer. Returns the one
+ * (perm or alt) that holds the sorted indices. scratch: sort_sources_bytes(n, nbins).
+ */
+std::size_t sort_sources_bytes(std::int64_t n, int nbins);
+int* launch_sort_sources(const source_args& a,
+                         int dim,
+                         int nbins,
+                         unsigned* keys,
+                         int* perm,
+                         int* alt,
+                         int* bin_start,
+                         int* bin_count,
+                         void* scratch,
+                         std::size_t scratch_bytes,
+                         void* stream);
 
 /*!
  * First cell and kernel offset per axis of every source in sorted order, and its

@@ -6,14 +6,17 @@
  */
 
 // set_points kernels of the type-3 NUFFT (nufft3_cuda_kernels.h): extents (block
-// partials, reduced on the host), a counting sort of the sources by bin (atomic ranks,
-// CUB scan, permutation), first cell / offset / centring phase gathered in sorted order,
+// partials, reduced on the host), the sources sorted by bin (a CUB radix sort of
+// (bin, index) pairs over the bits the bins need; bin starts and counts from the
+// sorted keys), first cell / offset / centring phase gathered in sorted order,
 // subproblems of at most max_subproblem sources per bin, per target its placement and
 // correction, and the grid's pre-correction.
 
 #include "nufft3_cuda_device.cuh"
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <type_traits>
+#include <algorithm>
 
 namespace gr {
 namespace gpufft {
@@ -56,47 +59,86 @@ __global__ void extent_kernel(const double* v, long long n, double* partial)
     }
 }
 
-__device__ __forceinline__ void place(const source_args& a,
-                                      int dim,
-                                      long long j,
-                                      int first[max_axes],
-                                      double z0[max_axes],
-                                      int& bin)
+/*!
+ * Kernels that loop over axes take their number as a template argument (with_dim): with
+ * a bound known only at run time, the per-axis arrays below and the by-value pointer
+ * arrays they index (source_args, point_arrays, centres) are kept in local memory, which
+ * every thread writes and which goes to DRAM like any global store once L2 evicts it,
+ * on top of the kernel's real outputs.
+ */
+template <typename F>
+void with_dim(int dim, F&& f)
 {
-    bin = 0;
-    for (int d = dim - 1; d >= 0; --d) {
-        long long f;
-        split_coordinate(
-            a.x[d][j], a.axis[d].centre, a.axis[d].h, a.half_width, f, z0[d]);
-        first[d] = int(f) + a.axis[d].half_cells;
-        bin = bin * a.axis[d].nbins + first[d] / a.axis[d].bin;
+    switch (dim) {
+    case 1:
+        f(std::integral_constant<int, 1>{});
+        break;
+    case 2:
+        f(std::integral_constant<int, 2>{});
+        break;
+    default:
+        f(std::integral_constant<int, 3>{});
+        break;
     }
 }
 
-__global__ void bin_count_kernel(source_args a, int dim, int* count, int* rank)
+//! Source j's first cell and offset per axis; returns its bin, axis 0 fastest.
+template <int Dim>
+__device__ __forceinline__ int
+place(const source_args& a, long long j, int first[max_axes], double z0[max_axes])
 {
-    const long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (j >= a.n)
-        return;
-    int first[max_axes];
-    double z0[max_axes];
-    int bin;
-    place(a, dim, j, first, z0, bin);
-    rank[j] = atomicAdd(count + bin, 1);
+    int bin = 0;
+#pragma unroll
+    for (int d = Dim - 1; d >= 0; --d) {
+        long long f;
+        split_coordinate(
+            __ldg(a.x[d] + j), a.axis[d].centre, a.axis[d].h, a.half_width, f, z0[d]);
+        first[d] = int(f) + a.axis[d].half_cells;
+        bin = bin * a.axis[d].nbins + first[d] / a.axis[d].bin;
+    }
+    return bin;
 }
 
-//! Sorted position of every source: its bin's start plus its rank inside the bin.
-__global__ void
-permutation_kernel(source_args a, int dim, const int* start, const int* rank, int* perm)
+//! The sort's input pairs: key = the source's bin, value = its index.
+template <int Dim>
+__global__ void source_key_kernel(source_args a, unsigned* keys, int* index)
 {
     const long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (j >= a.n)
         return;
     int first[max_axes];
     double z0[max_axes];
-    int bin;
-    place(a, dim, j, first, z0, bin);
-    perm[start[bin] + rank[j]] = int(j);
+    keys[j] = unsigned(place<Dim>(a, j, first, z0));
+    index[j] = int(j);
+}
+
+//! end[bin] = one past the last sorted position of each bin that holds sources, found
+//! where the sorted key changes (end zeroed by the caller; each entry written once).
+__global__ void bin_end_kernel(const unsigned* keys, long long n, int* end)
+{
+    const long long pos = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (pos >= n)
+        return;
+    const unsigned k = keys[pos];
+    if (pos + 1 == n || keys[pos + 1] != k)
+        end[k] = int(pos + 1);
+}
+
+//! Bins are contiguous in sorted order, so a bin starts where the last non-empty bin
+//! before it ends: start = exclusive max-scan of end (0 for the first), also for an
+//! empty bin, whose end is 0.
+struct max_op {
+    __host__ __device__ int operator()(int x, int y) const { return x > y ? x : y; }
+};
+
+//! count[b] = end[b] - start[b] in place; 0 for an empty bin (end 0).
+__global__ void bin_count_kernel(const int* start, int nbins, int* end_count)
+{
+    const int b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= nbins)
+        return;
+    const int e = end_count[b];
+    end_count[b] = e > start[b] ? e - start[b] : 0;
 }
 
 /*!
@@ -107,10 +149,9 @@ struct centres {
     double s[max_axes];
 };
 
-template <typename T>
+template <typename T, int Dim>
 __global__ void gather_sources_kernel(source_args a,
-                                      int dim,
-                                      const int* perm,
+                                      const int* __restrict__ perm,
                                       point_arrays<T> out,
                                       typename complex_of<T>::type* prephase,
                                       centres sc,
@@ -122,13 +163,13 @@ __global__ void gather_sources_kernel(source_args a,
     const int j = perm[pos];
     int first[max_axes];
     double z0[max_axes];
-    int bin;
-    place(a, dim, j, first, z0, bin);
+    place<Dim>(a, j, first, z0);
     double phase = 0;
-    for (int d = 0; d < dim; ++d) {
+#pragma unroll
+    for (int d = 0; d < Dim; ++d) {
         out.first[d][pos] = first[d];
         out.z0[d][pos] = T(z0[d]);
-        phase += sc.s[d] * (a.x[d][j] - a.axis[d].centre);
+        phase += sc.s[d] * (__ldg(a.x[d] + j) - a.axis[d].centre);
     }
     if (prephase) {
         double sn, cs;
@@ -168,9 +209,8 @@ struct target_axes {
     target_axis a[max_axes];
 };
 
-template <typename T>
+template <typename T, int Dim>
 __global__ void targets_kernel(target_axes ta,
-                               int dim,
                                long long n,
                                kernel_spec ker,
                                double sign,
@@ -184,7 +224,8 @@ __global__ void targets_kernel(target_axes ta,
     const long long k = order ? order[j] : j;
     double phase = 0;
     T khat = 1;
-    for (int d = 0; d < dim; ++d) {
+#pragma unroll
+    for (int d = 0; d < Dim; ++d) {
         const target_axis& a = ta.a[d];
         const double s = a.s[k];
         const double v = (s - a.centre) / a.ds;
@@ -203,8 +244,8 @@ __global__ void targets_kernel(target_axes ta,
 
 // The tile of each target's first cell, tiles numbered with axis 0 fastest (the grid's
 // layout); order = the identity, for the sort to carry along.
+template <int Dim>
 __global__ void target_key_kernel(target_axes ta,
-                                  int dim,
                                   long long n,
                                   double half_width,
                                   long long tiles0,
@@ -220,7 +261,8 @@ __global__ void target_key_kernel(target_axes ta,
         return;
     const long long cells[3] = { cells0, cells1, cells2 };
     long long key = 0, scale = 1;
-    for (int d = 0; d < dim; ++d) {
+#pragma unroll
+    for (int d = 0; d < Dim; ++d) {
         const target_axis& a = ta.a[d];
         long long f;
         double z;
@@ -274,23 +316,71 @@ void launch_exclusive_scan(const int* in,
         scratch, scratch_bytes, in, out, n, as_stream(stream)));
 }
 
-void launch_bin_count(const source_args& a, int dim, int* count, int* rank, void* stream)
+namespace {
+
+//! Bits of the sort keys: enough for bins 0 .. nbins - 1 (fewer bits, fewer passes).
+int bin_key_bits(int nbins)
 {
-    bin_count_kernel<<<blocks_for(a.n), threads_per_block, 0, as_stream(stream)>>>(
-        a, dim, count, rank);
-    GPUFFT_CUDA_CHECK_LAUNCH();
+    int bits = 0;
+    while (bits < 32 && (1ll << bits) < nbins)
+        ++bits;
+    return bits;
 }
 
-void launch_permutation(const source_args& a,
-                        int dim,
-                        const int* start,
-                        const int* rank,
-                        int* perm,
-                        void* stream)
+} // namespace
+
+std::size_t sort_sources_bytes(std::int64_t n, int nbins)
 {
-    permutation_kernel<<<blocks_for(a.n), threads_per_block, 0, as_stream(stream)>>>(
-        a, dim, start, rank, perm);
+    cub::DoubleBuffer<unsigned> keys(nullptr, nullptr);
+    cub::DoubleBuffer<int> index(nullptr, nullptr);
+    std::size_t sort = 0, scan = 0;
+    GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        nullptr, sort, keys, index, int(n), 0, bin_key_bits(nbins)));
+    GPUFFT_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr,
+                                                     scan,
+                                                     static_cast<const int*>(nullptr),
+                                                     static_cast<int*>(nullptr),
+                                                     max_op{},
+                                                     0,
+                                                     nbins));
+    return std::max(sort, scan);
+}
+
+int* launch_sort_sources(const source_args& a,
+                         int dim,
+                         int nbins,
+                         unsigned* keys,
+                         int* perm,
+                         int* alt,
+                         int* bin_start,
+                         int* bin_count,
+                         void* scratch,
+                         std::size_t scratch_bytes,
+                         void* stream)
+{
+    const cudaStream_t st = as_stream(stream);
+    const long long n = a.n;
+    with_dim(dim, [&](auto D) {
+        source_key_kernel<decltype(D)::value>
+            <<<blocks_for(n), threads_per_block, 0, st>>>(a, keys, perm);
+    });
     GPUFFT_CUDA_CHECK_LAUNCH();
+    // The double-buffer form: the pointer form would add a copy of the keys and indices
+    // to the scratch. CUB says which half ends up holding them.
+    cub::DoubleBuffer<unsigned> k(keys, keys + n);
+    cub::DoubleBuffer<int> index(perm, alt);
+    GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+        scratch, scratch_bytes, k, index, int(n), 0, bin_key_bits(nbins), st));
+    GPUFFT_CUDA_CHECK(cudaMemsetAsync(bin_count, 0, nbins * sizeof(int), st));
+    bin_end_kernel<<<blocks_for(n), threads_per_block, 0, st>>>(
+        k.Current(), n, bin_count);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+    GPUFFT_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(
+        scratch, scratch_bytes, bin_count, bin_start, max_op{}, 0, nbins, st));
+    bin_count_kernel<<<blocks_for(nbins), threads_per_block, 0, st>>>(
+        bin_start, nbins, bin_count);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+    return index.Current();
 }
 
 template <typename T>
@@ -306,9 +396,11 @@ void launch_gather_sources(const source_args& a,
     centres sc{};
     for (int d = 0; d < dim; ++d)
         sc.s[d] = s_centre[d];
-    gather_sources_kernel<T>
-        <<<blocks_for(a.n), threads_per_block, 0, as_stream(stream)>>>(
-            a, dim, perm, out, device_complex(prephase), sc, sign);
+    with_dim(dim, [&](auto D) {
+        gather_sources_kernel<T, decltype(D)::value>
+            <<<blocks_for(a.n), threads_per_block, 0, as_stream(stream)>>>(
+                a, perm, out, device_complex(prephase), sc, sign);
+    });
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 
@@ -351,8 +443,11 @@ void launch_targets(const target_axis* axes,
     target_axes ta{};
     for (int d = 0; d < dim; ++d)
         ta.a[d] = axes[d];
-    targets_kernel<T><<<blocks_for(n), threads_per_block, 0, as_stream(stream)>>>(
-        ta, dim, n, ker, sign, order, out, device_complex(post));
+    with_dim(dim, [&](auto D) {
+        targets_kernel<T, decltype(D)::value>
+            <<<blocks_for(n), threads_per_block, 0, as_stream(stream)>>>(
+                ta, n, ker, sign, order, out, device_complex(post));
+    });
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 
@@ -394,17 +489,19 @@ void launch_target_order(const target_axis* axes,
     const cudaStream_t st = as_stream(stream);
     // keys[0..n) and order[0..n) hold the unsorted pairs, keys[n..2n) and order[n..2n)
     // the sorted ones.
-    target_key_kernel<<<blocks_for(n), threads_per_block, 0, st>>>(ta,
-                                                                   dim,
-                                                                   n,
-                                                                   half_width,
-                                                                   tiles[0],
-                                                                   tiles[1],
-                                                                   cells[0],
-                                                                   cells[1],
-                                                                   cells[2],
-                                                                   keys,
-                                                                   order);
+    with_dim(dim, [&](auto D) {
+        target_key_kernel<decltype(D)::value>
+            <<<blocks_for(n), threads_per_block, 0, st>>>(ta,
+                                                          n,
+                                                          half_width,
+                                                          tiles[0],
+                                                          tiles[1],
+                                                          cells[0],
+                                                          cells[1],
+                                                          cells[2],
+                                                          keys,
+                                                          order);
+    });
     GPUFFT_CUDA_CHECK_LAUNCH();
     GPUFFT_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
         scratch, scratch_bytes, keys, keys + n, order, order + n, int(n), 0, bits, st));
