@@ -235,18 +235,25 @@ public:
     }
 
 private:
-    //! The plan for `batch` grids, made on first use and kept while the grid stays.
+    //! The plan for `batch` grids, made on first use and kept while the grid and the
+    //! points' supports on it stay (set_points may keep the grid and move the points).
     grid_fft_cuda& fft(int batch)
     {
+        grid_fft_shape sh;
+        sh.dim = d_geom.dim;
+        for (int a = 0; a < max_dim; ++a) {
+            const axis_geometry& ax = d_geom.axis[a];
+            sh.cells[a] = ax.cells;
+            sh.in_lo[a] = ax.in_lo;
+            sh.in_hi[a] = ax.in_hi;
+            sh.out_half[a] = ax.out_half;
+        }
+        sh.batch = batch;
+        sh.sign = d_cfg.sign;
+        sh.prec = d_cfg.prec;
         auto& p = d_fft[batch];
-        if (!p) {
-            grid_fft_shape sh;
-            sh.dim = d_geom.dim;
-            for (int a = 0; a < max_dim; ++a)
-                sh.cells[a] = d_geom.axis[a].cells;
-            sh.batch = batch;
-            sh.sign = d_cfg.sign;
-            sh.prec = d_cfg.prec;
+        if (!p || p->shape() != sh) {
+            p.reset();
             p = std::make_unique<grid_fft_cuda>(sh);
         }
         return *p;

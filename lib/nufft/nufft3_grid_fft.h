@@ -6,9 +6,17 @@
  */
 
 // The FFT of the type-3 NUFFT's fine grids: `batch` grids of dim axes (axis 0 fastest)
-// one after the other, transformed in place by one multi-dimensional plan (FFTW's guru
-// interface on the CPU, cuFFT's plan-many on the GPU), so a batch of strength vectors
-// costs one call and the 2D/3D axes need no strided 1-D passes.
+// one after the other, transformed in place. The CPU transforms them whole with one
+// multi-dimensional plan (FFTW's guru interface), so a batch of strength vectors costs
+// one call. The GPU skips what the NUFFT does not need where that saves enough: the
+// input is zero outside a band of about M / sigma cells per axis (the sources' taps) and
+// interpolation reads only outputs within about M / (2 sigma) of 0 (mod M), so in 3D it
+// transforms the (x, y) planes in the input band of z, then the z lines of the needed
+// output rows of y, a few cuFFT calls per grid; the other cells are left unfinished,
+// never read, and cleared with the grid before the next spreading. 1D and 2D grids
+// (where cuFFT's strided column pass costs more than the fused plan), grids too small
+// for the calls to pay, and supports of most of an axis get one plan-many over every
+// grid and axis, as on the CPU.
 
 #ifndef INCLUDED_GPUFFT_NUFFT3_GRID_FFT_H
 #define INCLUDED_GPUFFT_NUFFT3_GRID_FFT_H
@@ -27,6 +35,22 @@ struct grid_fft_shape {
     int batch = 1;
     int sign = -1; //!< of the exponent
     precision prec = precision::double_;
+    //! Per axis, the cells [in_lo, in_hi) that can be nonzero on input and the outputs
+    //! m < out_half or m >= cells - out_half that must be computed
+    //! (axis_geometry's fields of the same names). in_hi = 0 or out_half = 0: the whole
+    //! axis. The CPU transform ignores them.
+    std::int64_t in_lo[3] = { 0, 0, 0 };
+    std::int64_t in_hi[3] = { 0, 0, 0 };
+    std::int64_t out_half[3] = { 0, 0, 0 };
+    bool operator==(const grid_fft_shape& o) const
+    {
+        for (int a = 0; a < 3; ++a)
+            if (cells[a] != o.cells[a] || in_lo[a] != o.in_lo[a] ||
+                in_hi[a] != o.in_hi[a] || out_half[a] != o.out_half[a])
+                return false;
+        return dim == o.dim && batch == o.batch && sign == o.sign && prec == o.prec;
+    }
+    bool operator!=(const grid_fft_shape& o) const { return !(*this == o); }
 };
 
 //! One FFTW plan for grids at `data` (planned with FFTW_ESTIMATE, which leaves the data
@@ -46,7 +70,11 @@ private:
 };
 
 #ifdef GPUFFT_HAVE_CUDA
-//! One cuFFT plan (64-bit sizes) for grids on the current device.
+/*!
+ * cuFFT plans (64-bit sizes) for grids on the current device: one plan-many over the
+ * whole batch, or the pruned passes (see the top of the file), which share one work
+ * area and are run grid by grid.
+ */
 class grid_fft_cuda
 {
 public:
@@ -54,8 +82,15 @@ public:
     ~grid_fft_cuda();
     grid_fft_cuda(const grid_fft_cuda&) = delete;
     grid_fft_cuda& operator=(const grid_fft_cuda&) = delete;
-    //! Enqueues the in-place transform of device array `data` on `stream`.
+    /*!
+     * Enqueues the in-place transform of device array `data` on `stream`. Pruned, only
+     * the outputs in the needed set are the transform's; the input must be zero outside
+     * the input support.
+     */
     void execute_async(void* data, void* stream);
+    const grid_fft_shape& shape() const { return d_shape; }
+    //! The share of the full transform's work (n log n per line) it does: 1 unpruned.
+    double work_fraction() const;
 
 private:
     struct handle;

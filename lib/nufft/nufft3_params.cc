@@ -82,6 +82,34 @@ axis_geometry gaussian_axis(double X, double S, double R, double msp)
     return g;
 }
 
+/*!
+ * The supports of an axis (axis_geometry::in_lo, in_hi, out_half) for points within X
+ * of x_centre and S of s_centre, placed as split_coordinate does with half-width hw and
+ * w taps. A source at u = (x - x_centre) / h, |u| <= U = X / h, has its first tap at
+ * ceil(u - hw) + M/2 >= M/2 - U - hw and its last below M/2 + U - hw + w; a target at
+ * |v| <= V = S / ds reads m = ceil(v - hw) + q (q < w), so -V - hw <= m < V - hw + w.
+ * `margin` cells each side absorb the rounding of u and v past U and V (an ulp of the
+ * extents may move a ceil by one cell). Ranges that run off the grid cover all of it.
+ */
+void set_supports(axis_geometry& g, double X, double S, double hw, int w)
+{
+    constexpr std::int64_t margin = 2;
+    const std::int64_t M = g.cells;
+    const double U = X / g.h, V = S / g.ds, half = double(M / 2);
+    const double lo = std::floor(half - U - hw) - margin;
+    const double hi = std::ceil(half + U - hw + w) + margin;
+    if (!(lo >= 0 && hi <= double(M))) {
+        g.in_lo = 0;
+        g.in_hi = M;
+    } else {
+        g.in_lo = std::int64_t(lo);
+        g.in_hi = std::int64_t(hi);
+    }
+    // |m| <= floor(V + hw) below 0 and m <= ceil(V - hw + w) - 1 above it.
+    const double a = std::max(std::floor(V + hw) + 1, std::ceil(V - hw + w)) + margin;
+    g.out_half = a >= half ? M / 2 : std::int64_t(a);
+}
+
 //! Half-widths that are never zero: a point set with no spread still needs a grid, and
 //! any X' >= X, S' >= S is a valid bound.
 void safe_halves(double& X, double& S)
@@ -308,6 +336,10 @@ geometry choose_geometry(const plan_request& req, const extent* x, const extent*
                     : gaussian_axis(X, S, sigma, g.kernel.half_width - 0.5);
             ax.x_centre = x[a].centre();
             ax.s_centre = s[a].centre();
+            // X and S bound the points' distances from the centres (safe_halves only
+            // widens them).
+            if (ax.cells <= max_axis_cells)
+                set_supports(ax, X, S, g.kernel.half_width, g.kernel.taps);
             g.axis[a] = ax;
             // Cell indices are 32-bit in both backends (and 2^30 cells of one axis are
             // already 8 GiB of complex64).

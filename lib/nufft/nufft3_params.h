@@ -44,6 +44,12 @@ struct axis_geometry {
     double h = 1;           //!< source-space spacing of a cell
     double ds = 1;          //!< target-space spacing of a cell, 2 pi / (M h)
     std::int64_t cells = 1; //!< M (even)
+    //! Grid indices [in_lo, in_hi) hold every tap of every source (p = n + M/2), so the
+    //! rest of the axis is zero when the FFT starts (the CUDA grid FFT skips it).
+    std::int64_t in_lo = 0, in_hi = 1;
+    //! FFT outputs m with m < out_half or m >= M - out_half hold every tap any target
+    //! reads (wrapped mod M): the others need not be computed. 2 out_half >= M: all.
+    std::int64_t out_half = 1;
 };
 
 //! Most dimensions of a plan.

@@ -133,6 +133,46 @@ GPUFFT_TEST(cuda_3d_meets_eps_and_matches_cpu)
     GPUFFT_CHECK_THROWS(set_points(wide, p), std::invalid_argument, "shared-memory tile");
 }
 
+GPUFFT_TEST(cuda_large_grids_prune_the_fft)
+{
+    require_gpu();
+    // 3-D grids of millions of cells, where the FFT skips the planes no source reaches
+    // and the lines no target reads (nufft3_grid_fft.h), and 2-D ones of as many (one
+    // plan): against the direct sum and the CPU.
+    check_case<double>(3, 1e-9, nufft_kernel::es, 20001, 200000);
+    check_case<float>(3, 1e-5, nufft_kernel::es, 20001, 200000);
+    check_case<double>(2, 1e-10, nufft_kernel::es, 20000, 200000);
+    // A batch, and new points on a grid of the same size (the supports move with them).
+    const std::uint64_t seed = fresh_seed();
+    nufft3_plan plan(3, 1e-9, opts(backend::cuda, precision::double_));
+    auto p = random_points(3, 20001, 50001, 1.5, 60.0, seed);
+    set_points(plan, p);
+    const auto cells = [&] {
+        return double(plan.grid_size(0)) * plan.grid_size(1) * plan.grid_size(2);
+    };
+    double diff = 0;
+    double err = batch_error<double>(plan, p, 5, seed + 1, 64, &diff);
+    std::printf(
+        "    batch of 5 on %lld^3 cells: err %.2e, batch-single %.1e (seed %llu)\n",
+        (long long)plan.grid_size(0),
+        err,
+        diff,
+        (unsigned long long)seed);
+    GPUFFT_CHECK(cells() > double(1 << 20));
+    GPUFFT_CHECK_LE(err, 1e-9);
+    GPUFFT_CHECK_LE(diff, 1e-13);
+    const std::int64_t grid = plan.grid_size(0);
+    p = random_points(3, 20001, 50001, 1.4, 63.0, seed + 2);
+    set_points(plan, p);
+    err = batch_error<double>(plan, p, 2, seed + 3, 64, &diff);
+    std::printf("    new points, %lld^3 cells (was %lld^3): err %.2e\n",
+                (long long)plan.grid_size(0),
+                (long long)grid,
+                err);
+    GPUFFT_CHECK_LE(err, 1e-9);
+    GPUFFT_CHECK_LE(diff, 1e-13);
+}
+
 //! eps as a promise on the GPU (as on the CPU, larger point sets): every promised
 //! decade of eps, 20 fresh seeds each (printed).
 template <typename T>
@@ -222,7 +262,8 @@ GPUFFT_TEST(cuda_batch_equals_single_executes)
 {
     require_gpu();
     for (int dim : { 1, 2, 3 }) {
-        for (int ntransf : { 1, 3, 4, 16 }) {
+        // 11: two groups of 4 vectors and a partial one of 3 (gather_vectors).
+        for (int ntransf : { 1, 3, 4, 11, 16 }) {
             const std::uint64_t seed = fresh_seed();
             const auto p = dim == 1   ? random_points(1, 20001, 3001, 3.0, 80.0, seed)
                            : dim == 2 ? random_points(2, 20001, 2001, 2.0, 30.0, seed)
