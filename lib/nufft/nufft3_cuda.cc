@@ -20,11 +20,11 @@
 //     phase, in that order.
 //   execute: fill a shared-memory tile per subproblem (the gather or scatter form,
 //     nufft3_spread_layout.h), add the tile into the grid with the pre-correction
-//     applied (one global atomic per touched tile cell), one multi-dimensional cuFFT
-//     over every grid of the batch (nufft3_grid_fft.h), interpolate one thread per
-//     target in sorted order (neighbours read neighbouring cells) and write F in the
-//     caller's order; groups of strength vectors of a batch are the launches' second
-//     grid axis.
+//     applied (one global atomic per touched tile cell), the grids' FFT
+//     (nufft3_grid_fft.h: one multi-dimensional cuFFT, pruned passes in 3D),
+//     interpolate the targets in sorted order (neighbours read neighbouring cells;
+//     nufft3_interp_kernels.cu) and write F in the caller's order; groups of strength
+//     vectors of a batch are the launches' second grid axis.
 //
 // One class, because every stage reads the buffers, bins and geometry the last
 // set_points chose; the kernels and the grid FFT are in their own files.
