@@ -349,37 +349,32 @@ void interp_with(std::int64_t n,
 {
     const int nv = ntransf >= 4 ? 4 : ntransf >= 2 ? 2 : 1;
     const unsigned groups = unsigned((ntransf + nv - 1) / nv);
+    // Both forms take the same arguments; they differ in threads per target.
+    auto launch = [&](auto kernel, unsigned blocks, int threads) {
+        kernel<<<dim3(blocks, groups), threads, 0, st>>>(n,
+                                                         ntransf,
+                                                         order,
+                                                         tgt,
+                                                         device_complex(post),
+                                                         device_complex(grid),
+                                                         gs,
+                                                         ker.taps,
+                                                         ker,
+                                                         device_complex(out));
+    };
     if constexpr (DIM == 1) {
-        auto fn = nv == 4   ? interp_kernel<T, MAXW, 4>
-                  : nv == 2 ? interp_kernel<T, MAXW, 2>
-                            : interp_kernel<T, MAXW, 1>;
-        const dim3 shape(blocks_for(n, 128), groups);
-        fn<<<shape, 128, 0, st>>>(n,
-                                  ntransf,
-                                  order,
-                                  tgt,
-                                  device_complex(post),
-                                  device_complex(grid),
-                                  gs,
-                                  ker.taps,
-                                  ker,
-                                  device_complex(out));
+        launch(nv == 4   ? interp_kernel<T, MAXW, 4>
+               : nv == 2 ? interp_kernel<T, MAXW, 2>
+                         : interp_kernel<T, MAXW, 1>,
+               blocks_for(n, 128),
+               128);
     } else {
         constexpr int G = group_lanes(MAXW);
-        auto fn = nv == 4   ? interp_group_kernel<T, DIM, MAXW, 4>
-                  : nv == 2 ? interp_group_kernel<T, DIM, MAXW, 2>
-                            : interp_group_kernel<T, DIM, MAXW, 1>;
-        const dim3 shape(blocks_for(n * G, interp_block), groups);
-        fn<<<shape, interp_block, 0, st>>>(n,
-                                           ntransf,
-                                           order,
-                                           tgt,
-                                           device_complex(post),
-                                           device_complex(grid),
-                                           gs,
-                                           ker.taps,
-                                           ker,
-                                           device_complex(out));
+        launch(nv == 4   ? interp_group_kernel<T, DIM, MAXW, 4>
+               : nv == 2 ? interp_group_kernel<T, DIM, MAXW, 2>
+                         : interp_group_kernel<T, DIM, MAXW, 1>,
+               blocks_for(n * G, interp_block),
+               interp_block);
     }
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
