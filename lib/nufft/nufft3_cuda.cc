@@ -235,8 +235,8 @@ public:
     }
 
 private:
-    //! The plan for `batch` grids, made on first use and kept while the grid and the
-    //! points' supports on it stay (set_points may keep the grid and move the points).
+    //! The plan for `batch` grids, made on first use and kept while it serves the grid
+    //! and the points' supports on it (set_points may keep the grid and move the points).
     grid_fft_cuda& fft(int batch)
     {
         grid_fft_shape sh;
@@ -252,7 +252,7 @@ private:
         sh.sign = d_cfg.sign;
         sh.prec = d_cfg.prec;
         auto& p = d_fft[batch];
-        if (!p || p->shape() != sh) {
+        if (!p || !p->serves(sh)) {
             p.reset();
             p = std::make_unique<grid_fft_cuda>(sh);
         }

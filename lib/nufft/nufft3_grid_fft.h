@@ -42,15 +42,14 @@ struct grid_fft_shape {
     std::int64_t in_lo[3] = { 0, 0, 0 };
     std::int64_t in_hi[3] = { 0, 0, 0 };
     std::int64_t out_half[3] = { 0, 0, 0 };
-    bool operator==(const grid_fft_shape& o) const
+    //! The same grids and transform, whatever the supports.
+    bool same_grids(const grid_fft_shape& o) const
     {
         for (int a = 0; a < 3; ++a)
-            if (cells[a] != o.cells[a] || in_lo[a] != o.in_lo[a] ||
-                in_hi[a] != o.in_hi[a] || out_half[a] != o.out_half[a])
+            if (cells[a] != o.cells[a])
                 return false;
         return dim == o.dim && batch == o.batch && sign == o.sign && prec == o.prec;
     }
-    bool operator!=(const grid_fft_shape& o) const { return !(*this == o); }
 };
 
 //! One FFTW plan for grids at `data` (planned with FFTW_ESTIMATE, which leaves the data
@@ -88,9 +87,12 @@ public:
      * the input support.
      */
     void execute_async(void* data, void* stream);
-    const grid_fft_shape& shape() const { return d_shape; }
-    //! The share of the full transform's work (n log n per line) it does: 1 unpruned.
-    double work_fraction() const;
+    /*!
+     * Whether this plan transforms grids of shape s correctly: the same grids, and, if
+     * it skips work, supports of s inside the ones it was made for (points that move
+     * within them, as a stream's frames do, keep the plan).
+     */
+    bool serves(const grid_fft_shape& s) const;
 
 private:
     struct handle;

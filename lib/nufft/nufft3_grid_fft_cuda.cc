@@ -70,7 +70,6 @@ struct grid_fft_cuda::handle {
     pass pass_[2];
     int passes = 0;
     long long grid_cells = 0;
-    double fraction = 1;
     cuda::device_buffer<unsigned char> work;
 };
 
@@ -156,7 +155,6 @@ grid_fft_cuda::grid_fft_cuda(const grid_fft_shape& shape)
             H.work.allocate(std::max(w[0], w[1]), "the grid FFT's work area");
         }
         if (H.passes) {
-            H.fraction = kept;
             for (int p = 0; p < H.passes; ++p)
                 if (H.work.get())
                     GPUFFT_CUFFT_CHECK(
@@ -187,7 +185,18 @@ grid_fft_cuda::grid_fft_cuda(const grid_fft_shape& shape)
 
 grid_fft_cuda::~grid_fft_cuda() = default;
 
-double grid_fft_cuda::work_fraction() const { return d_handle->fraction; }
+bool grid_fft_cuda::serves(const grid_fft_shape& s) const
+{
+    if (!d_shape.same_grids(s))
+        return false;
+    if (!d_handle->passes)
+        return true;
+    // The pruned passes read axis 2's input band and axis 1's needed outputs.
+    long long lo, hi, new_lo, new_hi;
+    input_band(d_shape, 2, lo, hi);
+    input_band(s, 2, new_lo, new_hi);
+    return new_lo >= lo && new_hi <= hi && output_half(s, 1) <= output_half(d_shape, 1);
+}
 
 namespace {
 
