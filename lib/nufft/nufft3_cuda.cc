@@ -20,7 +20,8 @@
 //     phase, in that order.
 //   execute: fill a shared-memory tile per subproblem (the gather or scatter form,
 //     nufft3_spread_layout.h), add the tile into the grid with the pre-correction
-//     applied (one global atomic per touched tile cell), the grids' FFT
+//     applied (one global atomic per touched tile cell), or, in the direct form (2D
+//     batches), write each cell once from the sources that reach it; the grids' FFT
 //     (nufft3_grid_fft.h: one multi-dimensional cuFFT, pruned passes in 3D),
 //     interpolate the targets in sorted order (neighbours read neighbouring cells;
 //     nufft3_interp_kernels.cu) and write F in the caller's order; groups of strength
@@ -213,8 +214,9 @@ public:
                 F = d_F.get();
             }
             d_trace.mark("upload");
-            GPUFFT_CUDA_CHECK(
-                cudaMemsetAsync(d_grid.get(), 0, b * cells * sizeof(C), st));
+            if (!spread_direct(d_layout, b)) // the direct form writes every cell
+                GPUFFT_CUDA_CHECK(
+                    cudaMemsetAsync(d_grid.get(), 0, b * cells * sizeof(C), st));
             d_trace.mark("clear");
             spread(c, b);
             d_trace.mark("spread");
@@ -514,6 +516,18 @@ private:
         const T* precorr[max_dim] = { d_precorr[0].get(),
                                       d_precorr[1].get(),
                                       d_precorr[2].get() };
+        if (spread_direct(d_layout, ntransf)) {
+            launch_spread_direct(a,
+                                 ntransf,
+                                 source_arrays(),
+                                 c,
+                                 d_use_prephase ? d_prephase.get() : nullptr,
+                                 precorr,
+                                 d_geom.kernel,
+                                 d_grid.get(),
+                                 d_stream->get());
+            return;
+        }
         launch_spread(a,
                       d_geom.dim,
                       d_spread_blocks,

@@ -56,6 +56,23 @@ inline std::size_t gather_shared_bytes(
     return vectors * tile_cells * 2 * real_bytes +
            gather_chunk * ((2 * vectors + dim * row) * real_bytes + dim * sizeof(int));
 }
+//! The direct form of spreading (launch_spread_direct): regions of direct_side^2 cells,
+//! one thread per cell.
+constexpr int direct_side = 16;
+//! Where `auto` spreads a batch in the direct form (nufft3_spread_layout.h): at least
+//! this many vectors, at most this many sources per occupied cell.
+constexpr int direct_min_vectors = 8;
+constexpr double direct_max_density = 1.0;
+//! Strength vectors one direct block serves: 16, 8, 4, 2 or 1, the most up to ntransf
+//! (no tile per vector, so only registers bound them).
+inline int direct_vectors(int ntransf)
+{
+    return ntransf >= 16  ? 16
+           : ntransf >= 8 ? 8
+           : ntransf >= 4 ? 4
+           : ntransf >= 2 ? 2
+                          : 1;
+}
 //! Most dimensions (mirrors nufft3_params.h, which nvcc does not see).
 constexpr int max_axes = 3;
 
@@ -234,6 +251,23 @@ void launch_spread(const spread_args& a,
                    const kernel_spec& ker,
                    std::complex<T>* grid,
                    void* stream);
+
+/*!
+ * The direct form in 2D: writes (not adds) every cell of ntransf grids, the sources'
+ * spread strengths pre-corrected, from the sources sorted into the bins of `a`; one
+ * launch of direct_side^2-cell regions and groups of direct_vectors() vectors. Kernels
+ * of up to gather_max_taps taps.
+ */
+template <typename T>
+void launch_spread_direct(const spread_args& a,
+                          int ntransf,
+                          const point_arrays<T>& src,
+                          const std::complex<T>* c,
+                          const std::complex<T>* prephase,
+                          const T* const* precorr, // 2 device arrays (host array of them)
+                          const kernel_spec& ker,
+                          std::complex<T>* grid,
+                          void* stream);
 
 /*!
  * out[v n + k] = post[k] times the kernel-weighted sum of grid v (cells[0] x cells[1] x

@@ -40,15 +40,18 @@ nufft_spread parse_nufft_spread(const std::string& name)
         return nufft_spread::scatter;
     if (name == "gather")
         return nufft_spread::gather;
-    throw std::invalid_argument("spread: '" + name +
-                                "' is unknown; use 'auto', 'scatter' or 'gather'");
+    if (name == "direct")
+        return nufft_spread::direct;
+    throw std::invalid_argument(
+        "spread: '" + name + "' is unknown; use 'auto', 'scatter', 'gather' or 'direct'");
 }
 
 std::string to_string(nufft_spread s)
 {
     return s == nufft_spread::automatic ? "auto"
            : s == nufft_spread::scatter ? "scatter"
-                                        : "gather";
+           : s == nufft_spread::gather  ? "gather"
+                                        : "direct";
 }
 
 class nufft3_plan::impl

@@ -24,6 +24,18 @@ std::size_t tile_cells(int dim, const int* bin, int taps)
     return cells;
 }
 
+//! Sources per cell of the part of the grid they occupy: about M / sigma cells of an
+//! axis of M (plus the taps).
+double source_density(const geometry& g, std::int64_t n_sources)
+{
+    double occupied = 1;
+    for (int a = 0; a < g.dim; ++a) {
+        const double M = double(g.axis[a].cells);
+        occupied *= std::min(M, M / g.sigma + g.kernel.taps);
+    }
+    return double(n_sources) / occupied;
+}
+
 //! The gather form's bin side (choose_spread_layout's model); 0 when no tile fits.
 int gather_side(const geometry& g,
                 std::int64_t n_sources,
@@ -31,13 +43,7 @@ int gather_side(const geometry& g,
                 std::size_t max_shared)
 {
     const int dim = g.dim, W = g.kernel.taps;
-    // The sources fill about M / sigma cells of an axis of M (plus the taps).
-    double occupied = 1;
-    for (int a = 0; a < dim; ++a) {
-        const double M = double(g.axis[a].cells);
-        occupied *= std::min(M, M / g.sigma + W);
-    }
-    const double density = double(n_sources) / occupied;
+    const double density = source_density(g, n_sources);
     const double flush_tests = 10;
     int best = 0;
     double best_cost = 0;
@@ -96,6 +102,12 @@ spread_layout choose_spread_layout(const geometry& g,
         l.gather = side > 0;
         for (int a = 0; l.gather && a < dim; ++a)
             b[a] = side;
+        if (l.gather && dim == 2) {
+            l.direct = form == nufft_spread::direct;
+            if (form == nufft_spread::automatic &&
+                source_density(g, n_sources) <= direct_max_density)
+                l.direct_from = direct_min_vectors;
+        }
     }
     l.tile_cells = tile_cells(dim, b, W);
     l.shared_bytes = l.gather ? gather_shared_bytes(dim, W, real_bytes, l.tile_cells, 1)

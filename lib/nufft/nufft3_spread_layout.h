@@ -22,7 +22,10 @@ namespace gpufft {
 namespace nufft {
 
 struct spread_layout {
-    bool gather = false;          //!< the gather form; else scatter
+    bool gather = false; //!< the gather form; else scatter
+    bool direct = false; //!< the direct form (2D), over the gather form's bins
+    int direct_from =
+        0; //!< else batches of at least this many vectors go direct (0: none)
     int bin[3] = { 1, 1, 1 };     //!< cells per bin and axis (1 past dim)
     std::size_t tile_cells = 0;   //!< cells of one tile: bin + taps - 1 per axis
     std::size_t shared_bytes = 0; //!< shared memory of one block serving one vector
@@ -42,6 +45,15 @@ struct spread_layout {
  * source's taps, a large one shares its flush among more sources: dense sources take bins
  * of a few cells a side, sparse ones of ten or more. Any side will do (bins need not
  * divide the grid), so the tile can fill whole passes of the threads.
+ *
+ * Direct (2D, where the gather form would run): regions of direct_side^2 cells find
+ * their sources through the gather form's bins, so both forms share them and the choice
+ * can be made per execute. `form` direct takes it always; `automatic` for batches of at
+ * least direct_min_vectors strength vectors where the sources are sparse (at most
+ * direct_max_density per occupied cell). A direct block shares its tests and weights
+ * among up to 16 vectors and leaves no tile to add into the grid, but it stages a source
+ * once per region its taps reach and tests more pairs: one vector, or dense sources,
+ * gather faster.
  */
 spread_layout choose_spread_layout(const geometry& g,
                                    std::int64_t n_sources,
@@ -54,6 +66,12 @@ spread_layout choose_spread_layout(const geometry& g,
  * ntransf, whose tiles fit max_shared; 0 for the scatter form. *shared_bytes: what the
  * block then needs.
  */
+//! Whether a batch of ntransf vectors spreads in the direct form.
+inline bool spread_direct(const spread_layout& l, int ntransf)
+{
+    return l.direct || (l.direct_from > 0 && ntransf >= l.direct_from);
+}
+
 int gather_vectors(const spread_layout& l,
                    const geometry& g,
                    std::size_t real_bytes,

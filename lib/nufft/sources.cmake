@@ -7,7 +7,8 @@ list(APPEND GPUFFT_SOURCES nufft/nufft3_plan.cc nufft/nufft3_params.cc nufft/nuf
      nufft/nufft3_grid_fft_cpu.cc nufft/nufft3_spread_layout.cc)
 list(APPEND GPUFFT_CUDA_SOURCES nufft/nufft3_cuda.cc nufft/nufft3_grid_fft_cuda.cc
      nufft/nufft3_setpoints_kernels.cu
-     nufft/nufft3_spread_kernels.cu nufft/nufft3_interp_kernels.cu)
+     nufft/nufft3_spread_kernels.cu nufft/nufft3_direct_kernels.cu
+     nufft/nufft3_interp_kernels.cu)
 list(APPEND GPUFFT_BLOCK_SOURCES nufft3_spectrum_impl.cc)
 list(APPEND GPUFFT_SOURCES nufft/band_limited_fit.cc)
 list(APPEND GPUFFT_BLOCK_SOURCES nufft_resampler_impl.cc)

@@ -231,7 +231,7 @@ class qa_nufft3(gr_unittest.TestCase):
                     c = self.strengths(n, np.complex128)
                     ref = direct_nudft(c, x[0], s[0], x[1], s[1], -1,
                                        *((x[2], s[2]) if dim == 3 else ()))
-                    for spread in ("auto", "scatter", "gather"):
+                    for spread in ("auto", "scatter", "gather", "direct"):
                         plan = gpufft.nufft3_plan(dim, 1e-9, backend=backend, spread=spread)
                         plan.set_points(*x, *s)
                         self.assertLessEqual(rel_error(plan.execute(c), ref), 1e-9, spread)

@@ -211,10 +211,13 @@ void check_spread_forms(int dim, double eps, layout l, std::size_t n, double s_h
     const auto c = random_complex<T>(n, seed + 1);
     const std::size_t check = m;
     const auto ref = direct_nudft(p, c.data(), -1, check);
-    std::vector<std::complex<T>> F[2];
-    double err[2];
-    const nufft_spread forms[2] = { nufft_spread::scatter, nufft_spread::gather };
-    for (int f = 0; f < 2; ++f) {
+    std::vector<std::complex<T>> F[3];
+    double err[3];
+    // direct runs in 2D; in 3D it must fall back to a form that works.
+    const nufft_spread forms[3] = { nufft_spread::scatter,
+                                    nufft_spread::gather,
+                                    nufft_spread::direct };
+    for (int f = 0; f < 3; ++f) {
         auto o = opts(backend::cuda, prec_of<T>());
         o.spread = forms[f];
         nufft3_plan plan(dim, eps, o);
@@ -224,9 +227,10 @@ void check_spread_forms(int dim, double eps, layout l, std::size_t n, double s_h
         GPUFFT_CHECK(all_finite(F[f].data(), m));
         err[f] = rel_l2_error(F[f].data(), ref.data(), check);
     }
-    const double diff = rel_l2_error(F[1].data(), F[0].data(), m);
-    std::printf("    dim %d %s %s eps %.0e n %zu S %g: scatter %.2e gather %.2e, "
-                "apart %.2e (seed %llu)\n",
+    const double diff = std::max(rel_l2_error(F[1].data(), F[0].data(), m),
+                                 rel_l2_error(F[2].data(), F[0].data(), m));
+    std::printf("    dim %d %s %s eps %.0e n %zu S %g: scatter %.2e gather %.2e "
+                "direct %.2e, apart %.2e (seed %llu)\n",
                 dim,
                 sizeof(T) == 4 ? "float" : "double",
                 to_string(l),
@@ -235,10 +239,12 @@ void check_spread_forms(int dim, double eps, layout l, std::size_t n, double s_h
                 s_half,
                 err[0],
                 err[1],
+                err[2],
                 diff,
                 (unsigned long long)seed);
     GPUFFT_CHECK_LE(err[0], eps);
     GPUFFT_CHECK_LE(err[1], eps);
+    GPUFFT_CHECK_LE(err[2], eps);
     GPUFFT_CHECK_LE(diff, eps);
 }
 
@@ -255,6 +261,58 @@ GPUFFT_TEST(cuda_spread_forms_agree)
         check_spread_forms<double>(2, 1e-12, l, 30000, 150.0);
         check_spread_forms<float>(2, 1e-3, l, 30000, 150.0);
         check_spread_forms<double>(3, 1e-6, l, 30000, 20.0);
+    }
+}
+
+/*!
+ * The direct form on small 2-D grids (regions that cross the grid's edge, a handful of
+ * sources per region, some regions with none): every vector of batches of 1 to 17
+ * within eps of the direct sum and within rounding of the gather form's. Small enough
+ * for the sanitizers.
+ */
+GPUFFT_TEST(cuda_direct_form_small_grids)
+{
+    require_gpu();
+    for (double s_half : { 5.0, 23.0 }) {
+        const std::uint64_t seed = fresh_seed();
+        const auto p = random_points(2,
+                                     3001,
+                                     301,
+                                     2.5,
+                                     s_half,
+                                     seed,
+                                     s_half < 10 ? layout::uniform : layout::crowded);
+        for (int ntransf : { 1, 2, 5, 16, 17 }) {
+            const auto c = random_complex<double>(p.x.size() * ntransf, seed + ntransf);
+            std::vector<std::complex<double>> F[2];
+            const nufft_spread forms[2] = { nufft_spread::gather, nufft_spread::direct };
+            for (int f = 0; f < 2; ++f) {
+                auto o = opts(backend::cuda, precision::double_);
+                o.spread = forms[f];
+                nufft3_plan plan(2, 1e-11, o);
+                set_points(plan, p);
+                F[f].assign(p.s.size() * ntransf, poison<double>());
+                plan.execute(c.data(), F[f].data(), memory::host, ntransf);
+                GPUFFT_CHECK(all_finite(F[f].data(), F[f].size()));
+            }
+            const std::size_t m = p.s.size();
+            double err = 0, apart = 0;
+            for (int v = 0; v < ntransf; ++v) {
+                const auto ref = direct_nudft(p, c.data() + v * p.x.size(), -1, m);
+                err = std::max(err, rel_l2_error(F[1].data() + v * m, ref.data(), m));
+                apart = std::max(
+                    apart, rel_l2_error(F[1].data() + v * m, F[0].data() + v * m, m));
+            }
+            std::printf("    S %g ntransf %d: direct err %.2e, direct-gather %.1e "
+                        "(seed %llu)\n",
+                        s_half,
+                        ntransf,
+                        err,
+                        apart,
+                        (unsigned long long)seed);
+            GPUFFT_CHECK_LE(err, 1e-11);
+            GPUFFT_CHECK_LE(apart, 1e-13);
+        }
     }
 }
 
@@ -292,6 +350,32 @@ GPUFFT_TEST(cuda_batch_equals_single_executes)
             GPUFFT_CHECK_LE(diff, 1e-13);
             GPUFFT_CHECK_LE(err_f, 1e-5);
             GPUFFT_CHECK_LE(diff_f, 1e-5);
+            if (dim != 2)
+                continue;
+            // The direct form: groups of 8, 4, 2 and 1 vectors, partial groups included.
+            auto o = opts(backend::cuda, precision::double_);
+            o.spread = nufft_spread::direct;
+            nufft3_plan dd(dim, 1e-11, o);
+            set_points(dd, p);
+            double diff_d = 0;
+            const double err_d =
+                batch_error<double>(dd, p, ntransf, seed + 3, 64, &diff_d);
+            o.precision = precision::single;
+            nufft3_plan df(dim, 1e-5, o);
+            set_points(df, p);
+            double diff_df = 0;
+            const double err_df =
+                batch_error<float>(df, p, ntransf, seed + 4, 64, &diff_df);
+            std::printf("    direct: double err %.2e (batch-single %.1e), float err %.2e "
+                        "(batch-single %.1e)\n",
+                        err_d,
+                        diff_d,
+                        err_df,
+                        diff_df);
+            GPUFFT_CHECK_LE(err_d, 1e-11);
+            GPUFFT_CHECK_LE(diff_d, 1e-13);
+            GPUFFT_CHECK_LE(err_df, 1e-5);
+            GPUFFT_CHECK_LE(diff_df, 1e-5);
         }
     }
     // A budget with room for about two grids: 9 vectors in chunks.

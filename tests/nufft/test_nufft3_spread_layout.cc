@@ -163,4 +163,44 @@ GPUFFT_TEST(batches_group_what_fits)
     GPUFFT_CHECK(!turing.gather);
 }
 
+GPUFFT_TEST(direct_form_for_batches_of_sparse_sources)
+{
+    // The batch bench case: 2^20 sources on 3200^2 cells (sigma 1.75), 13 taps, about
+    // 0.31 sources per occupied cell. One vector gathers; 8 or more go direct.
+    const geometry big = grid(2, 3200, 13, 1.75);
+    const auto l = layout(big, 1 << 20, 8);
+    GPUFFT_CHECK(l.gather);
+    GPUFFT_CHECK(!l.direct);
+    GPUFFT_CHECK_EQ(l.direct_from, direct_min_vectors);
+    for (int ntransf : { 1, 2, 4, 7 })
+        GPUFFT_CHECK(!spread_direct(l, ntransf));
+    for (int ntransf : { 8, 11, 16, 100 })
+        GPUFFT_CHECK(spread_direct(l, ntransf));
+    // Dense sources (2^20 on 180^2 cells) never go direct under auto; 1e7 on 3200^2
+    // (about 3 per cell) neither.
+    const auto dense = layout(grid(2, 180, 12), 1 << 20, 8);
+    GPUFFT_CHECK_EQ(dense.direct_from, 0);
+    GPUFFT_CHECK(!spread_direct(dense, 16));
+    GPUFFT_CHECK_EQ(layout(grid(2, 3200, 7, 1.75), 10000000, 4).direct_from, 0);
+    // Asked for: always in 2D, with the gather form's bins.
+    const auto asked = layout(grid(2, 180, 12), 1 << 20, 8, nufft_spread::direct);
+    GPUFFT_CHECK(asked.direct && asked.gather);
+    GPUFFT_CHECK(spread_direct(asked, 1));
+    GPUFFT_CHECK_EQ(asked.bin[0], dense.bin[0]);
+    // Not in 3D, nor where the gather form does not apply: there `direct` is `auto`.
+    const auto cube = layout(grid(3, 180, 13), 1 << 20, 8, nufft_spread::direct);
+    GPUFFT_CHECK(cube.gather && !cube.direct && cube.direct_from == 0);
+    GPUFFT_CHECK(!spread_direct(cube, 16));
+    const auto one = layout(grid(1, 4050000, 8), 10000000, 4, nufft_spread::direct);
+    GPUFFT_CHECK(!one.gather && !one.direct && !spread_direct(one, 16));
+    const auto scatter = layout(big, 1 << 20, 8, nufft_spread::scatter);
+    GPUFFT_CHECK(!scatter.gather && !spread_direct(scatter, 16));
+    for (int n : { 1, 3, 4, 7, 8, 15, 16, 17 }) {
+        const int v = direct_vectors(n);
+        GPUFFT_CHECK(v == 1 || v == 2 || v == 4 || v == 8 || v == 16);
+        GPUFFT_CHECK_LE(v, n);
+        GPUFFT_CHECK(2 * v > std::min(n, 16)); // the largest that fits
+    }
+}
+
 GPUFFT_TEST_MAIN()

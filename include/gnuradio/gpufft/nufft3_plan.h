@@ -37,12 +37,16 @@ enum class nufft_spread {
     //! Each thread sums, for the cells it owns, the sources whose taps reach them: no
     //! atomics. 2D and 3D with up to 16 taps; scatter elsewhere.
     gather,
+    //! Each thread sums the sources whose taps reach its one grid cell and writes the
+    //! cell: no tile to add into the grid, no atomics, no clearing of the grids first.
+    //! 2D with up to 16 taps; as `automatic` elsewhere.
+    direct,
 };
 
 //! "es" or "gaussian" -> nufft_kernel; anything else throws std::invalid_argument.
 GPUFFT_API nufft_kernel parse_nufft_kernel(const std::string& name);
 GPUFFT_API std::string to_string(nufft_kernel k);
-//! "auto", "scatter" or "gather" -> nufft_spread; anything else throws
+//! "auto", "scatter", "gather" or "direct" -> nufft_spread; anything else throws
 //! std::invalid_argument.
 GPUFFT_API nufft_spread parse_nufft_spread(const std::string& name);
 GPUFFT_API std::string to_string(nufft_spread s);
@@ -75,8 +79,8 @@ struct nufft3_options {
      * CUDA backend only; the CPU backend ignores it. Off, no CUDA events are recorded.
      */
     bool trace = false;
-    //! How spreading fills its tiles (CUDA backend only; the CPU backend ignores it;
-    //! Python: spread="auto", "scatter" or "gather").
+    //! How spreading fills the grids (CUDA backend only; the CPU backend ignores it;
+    //! Python: spread="auto", "scatter", "gather" or "direct").
     //! The forms agree to rounding; automatic is the faster on every case measured.
     nufft_spread spread = nufft_spread::automatic;
 };

@@ -188,8 +188,8 @@ void bind_nufft3_plan(py::module& m)
                      0,
                      "a whole number of bytes >= 0 (0: a share of the free memory)"));
                  o.trace = gp::flag(trace, "trace");
-                 o.spread = parse_nufft_spread(
-                     gp::text(spread, "spread", "'auto', 'scatter' or 'gather'"));
+                 o.spread = parse_nufft_spread(gp::text(
+                     spread, "spread", "'auto', 'scatter', 'gather' or 'direct'"));
                  const int dim_ = gp::whole_int(dim, "dim", 1, 3, "1, 2 or 3");
                  const double eps_ =
                      gp::real_number(eps, "eps", "a tolerance such as 1e-6");
