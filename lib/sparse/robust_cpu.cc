@@ -354,8 +354,9 @@ private:
 };
 
 // Dense FFT of the frame, its windowed spectrum (robust_windowed_bin()), the noise floor
-// from the median bin, every bin above the threshold, tones fitted to their lobes and
-// then to the unwindowed bins (refine_tones_plain()): the reference robust mode is
+// from the median bin, every bin above the threshold, tones fitted to their lobes, then
+// to the unwindowed bins (refine_tones_plain()), and tones that share a lobe fitted
+// together (resolve_close_tones()): the reference robust mode is
 // measured against, and its path when reading fewer samples cannot reach the
 // sensitivity asked for.
 class dense_threshold_cpu final : public sparse_robust_backend
@@ -409,8 +410,18 @@ public:
                 d_values.emplace_back(d_xw[i].real(), d_xw[i].imag());
             }
         out.tones.clear();
-        tones_from_peaks(d_p.rc, d_bins, d_values, out.tones);
-        refine_tones_plain(d_p.rc, d_X.data(), noise / d_p.window_power, out.tones);
+        d_peaks.clear();
+        tones_from_peaks(d_p.rc, d_bins, d_values, out.tones, &d_peaks);
+        const double plain_noise = noise / d_p.window_power;
+        refine_tones_plain(d_p.rc, d_X.data(), plain_noise, out.tones, &d_plain_ok);
+        resolve_close_tones(d_p.rc,
+                            d_X.data(),
+                            plain_noise,
+                            d_p.eta,
+                            d_peaks,
+                            d_plain_ok,
+                            out.tones,
+                            out.joint);
         out.bin_noise = noise;
     }
 
@@ -421,6 +432,8 @@ private:
     std::vector<float> d_power;
     std::vector<std::int64_t> d_bins;
     std::vector<std::complex<double>> d_values;
+    std::vector<std::int64_t> d_peaks;     //!< per tone, its lobe's peak bin
+    std::vector<unsigned char> d_plain_ok; //!< per tone, its unwindowed fit stood
 };
 
 } // namespace

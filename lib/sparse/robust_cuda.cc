@@ -39,16 +39,26 @@ double read_tones(const unsigned char* block, int cap, robust_frame& out)
         reinterpret_cast<const robust_device_tone*>(block + sizeof(robust_device_header));
     const int count = std::min(hdr->tones, cap);
     out.ordered = hdr->ordered != 0;
-    out.tones.resize(count);
-    out.near.resize(out.ordered ? count : 0);
+    out.tones.clear();
+    out.near.clear();
+    out.joint.clear();
+    bool joint = false;
     for (int i = 0; i < count; ++i) {
-        out.tones[i].frequency = t[i].frequency;
-        out.tones[i].amplitude = std::complex<double>(t[i].re, t[i].im);
+        if (t[i].flags & robust_tone_dropped) // a joint fit's (the order kernel left
+            continue;                         // them out, unless too many to order)
+        sparse_tone tone;
+        tone.frequency = t[i].frequency;
+        tone.amplitude = std::complex<double>(t[i].re, t[i].im);
         if (out.ordered) {
-            out.tones[i].snr_db = t[i].snr_db;
-            out.near[i] = t[i].near ? 1 : 0;
+            tone.snr_db = t[i].snr_db;
+            out.near.push_back(t[i].near ? 1 : 0);
         }
+        out.tones.push_back(tone);
+        out.joint.push_back((t[i].flags & robust_tone_joint) ? 1 : 0);
+        joint = joint || (t[i].flags & robust_tone_joint);
     }
+    if (!joint)
+        out.joint.clear();
     return hdr->noise;
 }
 
@@ -298,7 +308,7 @@ private:
 
 // Dense path: copy (host input), cuFFT, the windowed spectrum's noise from sampled bins,
 // a tone per peak above the threshold, fitted on the device to its lobe, then to the
-// unwindowed bins.
+// unwindowed bins, and the tones that share a lobe fitted together.
 class dense_threshold_cuda final : public sparse_robust_backend
 {
 public:
@@ -324,7 +334,17 @@ public:
         h_out.allocate(out_bytes);
         d_xptr.allocate(1);
         h_xptr.allocate(1);
+        const std::size_t table = robust_peak_table_size(d_tone_cap);
+        d_seeds.allocate(d_tone_cap);
+        d_seed_count.allocate(1);
+        d_peak_keys.allocate(table);
+        d_peak_slots.allocate(table);
         auto& s = d_state;
+        s.seeds = d_seeds.get();
+        s.seed_count = d_seed_count.get();
+        s.peak_keys = d_peak_keys.get();
+        s.peak_slots = d_peak_slots.get();
+        s.peak_mask = table - 1;
         s.c = p.rc;
         s.plain = robust_plain_consts(p.rc);
         s.plain_scale = 1.0 / p.window_power;
@@ -396,6 +416,10 @@ private:
     cuda::pinned_buffer<unsigned char> h_out;
     cuda::device_buffer<const void*> d_xptr;
     cuda::pinned_buffer<const void*> h_xptr;
+    cuda::device_buffer<robust_pair_seed> d_seeds; //!< the joint fits' (robust_pairs.h)
+    cuda::device_buffer<int> d_seed_count;
+    cuda::device_buffer<unsigned long long> d_peak_keys;
+    cuda::device_buffer<int> d_peak_slots;
     robust_dense_state d_state;
     graph_runner d_graph;
 };

@@ -66,22 +66,47 @@ struct warp_lanes {
             v += __shfl_down_sync(0xffffffffu, v, o);
         return __shfl_sync(0xffffffffu, v, 0);
     }
+    //! v[0..count) summed over the lanes in place, by a butterfly: each step adds a
+    //! lane's value and its partner's in either order, so every lane ends with the same
+    //! bits (robust_pairs.h's fit takes the same branches in every lane).
+    __device__ void sum_n(double* v, int count) const
+    {
+        for (int o = 16; o > 0; o >>= 1)
+            for (int i = 0; i < count; ++i)
+                v[i] += __shfl_xor_sync(0xffffffffu, v[i], o);
+    }
+    __device__ void sync() const { __syncwarp(); }
+    //! The largest v over the lanes and its index (ties: the lowest index), in every
+    //! lane.
+    __device__ void best(double& v, int& at) const
+    {
+        for (int o = 16; o > 0; o >>= 1) {
+            const double ov = __shfl_xor_sync(0xffffffffu, v, o);
+            const int oa = __shfl_xor_sync(0xffffffffu, at, o);
+            if (ov > v || (ov == v && oa >= 0 && (at < 0 || oa < at))) {
+                v = ov;
+                at = oa;
+            }
+        }
+    }
 };
 
-//! Appends the tone at fractional offset delta from peak `bin` to the result block.
-__device__ inline void append_tone(robust_device_header* header,
-                                   robust_device_tone* tones,
-                                   int cap,
-                                   const robust_consts& c,
-                                   long long bin,
-                                   double delta,
-                                   double ar,
-                                   double ai)
+//! Appends the tone at fractional offset delta from peak `bin` to the result block;
+//! returns its slot (>= cap: not stored).
+__device__ inline int append_tone(robust_device_header* header,
+                                  robust_device_tone* tones,
+                                  int cap,
+                                  const robust_consts& c,
+                                  long long bin,
+                                  double delta,
+                                  double ar,
+                                  double ai)
 {
     const double f = robust_wrap_frequency(c, double(bin) + delta);
     const int at = atomicAdd(&header->tones, 1);
     if (at < cap)
         tones[at] = robust_device_tone{ f, ar, ai };
+    return at;
 }
 
 /*!

@@ -26,6 +26,21 @@ struct robust_device_tone {
     double re, im;
     double snr_db; //!< set by launch_robust_order()
     int near;      //!< another tone within robust_tone_reach bins (launch_robust_order())
+    int flags;     //!< robust_tone_joint, robust_tone_dropped (dense path)
+};
+
+//! robust_device_tone::flags: a cluster's joint fit gave the tone (finish_tones() keeps
+//! it), or dropped it (launch_robust_order() and the host leave it out).
+constexpr int robust_tone_joint = 1;
+constexpr int robust_tone_dropped = 2;
+
+//! A dense-path tone before the joint fits (which read these, never the tones they
+//! write): its fit, its lobe's peak bin and whether its unwindowed fit stood.
+struct robust_pair_seed {
+    double frequency;
+    double re, im;
+    long long bin;
+    int plain_ok;
     int pad;
 };
 
@@ -148,7 +163,8 @@ void launch_copy_frame(std::int64_t n,
  * (robust_windowed_bin()), the median (a radix selection over every stride-th bin's
  * power), the threshold, a tone per bin that is the largest above the threshold within
  * the main lobe, fitted to its lobe, then fitted again to the unwindowed bins around it
- * where robust_plain_fit_ok() (refine_tones_plain() on the CPU).
+ * where robust_plain_fit_ok() (refine_tones_plain() on the CPU), and the tones that
+ * share a lobe fitted together, a warp per cluster (resolve_close_tones() on the CPU).
  */
 struct robust_dense_state {
     robust_consts c;
@@ -165,7 +181,16 @@ struct robust_dense_state {
     robust_device_tone* tones = nullptr;
     int tone_cap = 0;
     double eta = 0;
+    //! The joint fits (robust_pairs.h): per tone its seed, their count, and a hash table
+    //! of the tones' peak bins (empty key ~0) to their slots.
+    robust_pair_seed* seeds = nullptr;
+    int* seed_count = nullptr;
+    unsigned long long* peak_keys = nullptr;
+    int* peak_slots = nullptr;
+    unsigned long long peak_mask = 0;
 };
+//! Slots of the dense path's peak table for `cap` tones (a power of two, half full).
+std::size_t robust_peak_table_size(int cap);
 void launch_dense_tones(const robust_dense_state& s, void* stream);
 
 } // namespace detail

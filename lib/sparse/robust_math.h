@@ -62,7 +62,8 @@ struct robust_consts {
     double wt_r[2 * robust_window_terms - 1] = {};
     double wt_i[2 * robust_window_terms - 1] = {};
     double wc[2 * robust_window_terms - 1] = {}; //!< c_m itself
-    int lobe = 0; //!< half-width of the main lobe in bins (a tone's coefficients)
+    int lobe = 0;      //!< half-width of the main lobe in bins (a tone's coefficients)
+    int joint_fit = 1; //!< the dense path fits close tones together (robust_pairs.h)
 };
 
 //! The time window's weight at sample index i of an n-sample frame.
@@ -632,6 +633,11 @@ struct serial_lanes {
     static constexpr int width = 1;
     SFFT_HD int lane() const { return 0; }
     SFFT_HD double sum(double v) const { return v; }
+    //! v[0..count) summed over the lanes, in place (robust_pairs.h).
+    SFFT_HD void sum_n(double*, int) const {}
+    SFFT_HD void sync() const {}
+    //! The largest value over the lanes and its index (ties: the lowest index).
+    SFFT_HD void best(double&, int&) const {}
 };
 
 /*!

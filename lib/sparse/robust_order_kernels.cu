@@ -69,17 +69,24 @@ __global__ void __launch_bounds__(order_threads)
                  double noise_scale)
 {
     __shared__ unsigned long long keys[robust_order_max];
-    const int count = header->tones < cap ? header->tones : cap;
-    if (count > robust_order_max)
+    __shared__ int dropped;
+    const int all = header->tones < cap ? header->tones : cap;
+    if (all > robust_order_max)
         return; // the host orders them
+    if (threadIdx.x == 0)
+        dropped = 0;
+    __syncthreads();
     int size = 1;
-    while (size < count)
+    while (size < all)
         size <<= 1;
     // Strongest first: the complemented bits of the power (a non-negative float orders
-    // as its bits), then the position (ties: the order they came in).
+    // as its bits), then the position (ties: the order they came in). Tones a joint fit
+    // dropped (dense path) sort last and are left out.
     for (int i = threadIdx.x; i < (size < 32 ? 32 : size); i += order_threads) {
         unsigned long long key = ~0ull;
-        if (i < count) {
+        if (i < all && (tones[i].flags & robust_tone_dropped))
+            atomicAdd(&dropped, 1);
+        else if (i < all) {
             const double p = tones[i].re * tones[i].re + tones[i].im * tones[i].im;
             key = ((unsigned long long)(~__float_as_uint(float(p))) << 32) | unsigned(i);
         }
@@ -87,6 +94,7 @@ __global__ void __launch_bounds__(order_threads)
     }
     __syncthreads();
     bitonic_sort(keys, size);
+    const int count = all - dropped;
     robust_device_tone mine[order_per_thread];
 #pragma unroll
     for (int k = 0; k < order_per_thread; ++k) {
@@ -128,8 +136,11 @@ __global__ void __launch_bounds__(order_threads)
         const bool near = count > 1 && (f - prev <= reach || next - f <= reach);
         tones[keys[q] & ((1u << order_index_bits) - 1u)].near = near ? 1 : 0;
     }
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) {
         header->ordered = 1;
+        if (dropped)
+            header->tones = count;
+    }
 }
 
 } // namespace

@@ -131,6 +131,7 @@ void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend
         power += m == 0 ? ws.a[0] * ws.a[0] : 0.5 * ws.a[m] * ws.a[m];
     }
     rc.window_terms = ws.terms;
+    rc.joint_fit = o.resolve_close_tones ? 1 : 0;
     // The window's DFT: c_0 = a_0, c_{+-m} = (-1)^m a_m / 2 (no window: c_0 = 1).
     for (int m = -(robust_window_terms - 1); m < robust_window_terms; ++m) {
         const int am = m < 0 ? -m : m;
@@ -297,7 +298,8 @@ std::string describe_robust(const sparse_params& p)
                                                                : "none")
        << " min_snr_db=" << p.min_snr_db << " false_alarm=" << p.false_alarm << ": ";
     if (p.dense) {
-        os << "dense FFT + threshold (" << p.dense_reason << ")";
+        os << "dense FFT + threshold (" << p.dense_reason << ")"
+           << (p.rc.joint_fit ? "" : ", close tones not resolved");
         return os.str();
     }
     const auto& rc = p.rc;

@@ -9,6 +9,7 @@
 // the same robust_fit_tone() in a kernel), and from tones back to plain-spectrum
 // coefficients. The work is O(coefficients found), never O(n).
 
+#include "robust_pairs.h"
 #include "sparse_exact_backend.h"
 #include "sparse_robust_backend.h"
 #include <algorithm>
@@ -37,7 +38,8 @@ cd dirichlet(double nu, std::int64_t n)
 void tones_from_peaks(const robust_consts& c,
                       const std::vector<std::int64_t>& bins,
                       const std::vector<cd>& values,
-                      std::vector<sparse_tone>& tones)
+                      std::vector<sparse_tone>& tones,
+                      std::vector<std::int64_t>* peak_bins)
 {
     const std::size_t count = bins.size();
     std::vector<std::size_t> order(count);
@@ -89,19 +91,25 @@ void tones_from_peaks(const robust_consts& c,
         t.frequency = robust_wrap_frequency(c, double(bin[i]) + delta);
         t.amplitude = cd(ar, ai);
         tones.push_back(t);
+        if (peak_bins)
+            peak_bins->push_back(bin[i]);
     }
 }
 
 void refine_tones_plain(const robust_consts& c,
                         const std::complex<float>* X,
                         double plain_noise,
-                        std::vector<sparse_tone>& tones)
+                        std::vector<sparse_tone>& tones,
+                        std::vector<unsigned char>* plain_ok)
 {
     const robust_consts pc = robust_plain_consts(c);
+    if (plain_ok)
+        plain_ok->assign(tones.size(), 0);
     const int h = c.lobe;
     double yr[2 * robust_window_terms + 1], yi[2 * robust_window_terms + 1];
     unsigned char present[2 * robust_window_terms + 1];
-    for (sparse_tone& t : tones) {
+    for (std::size_t i = 0; i < tones.size(); ++i) {
+        sparse_tone& t = tones[i];
         std::int64_t b0;
         double lo, hi;
         robust_plain_range(c, t.frequency, b0, lo, hi);
@@ -121,27 +129,152 @@ void refine_tones_plain(const robust_consts& c,
             continue;
         t.frequency = robust_wrap_frequency(c, double(b0) + delta);
         t.amplitude = cd(ar, ai);
+        if (!plain_ok || !robust_pair_enabled(c))
+            continue;
+        double residual = 0; // over the joint fit's window (robust_pair_hint)
+        for (int j = -robust_pair_hint; j <= robust_pair_hint; ++j) {
+            std::int64_t q = (b0 + j) % c.n;
+            q = q < 0 ? q + c.n : q;
+            double mr, mi;
+            robust_pair_model(c, q, t.frequency, ar, ai, mr, mi);
+            const double er = X[q].real() - mr, ei = X[q].imag() - mi;
+            residual += er * er + ei * ei;
+        }
+        (*plain_ok)[i] = robust_pair_quiet(residual, plain_noise) ? 1 : 0;
     }
+}
+
+void resolve_close_tones(const robust_consts& c,
+                         const std::complex<float>* X,
+                         double plain_noise,
+                         double eta,
+                         const std::vector<std::int64_t>& peak_bins,
+                         const std::vector<unsigned char>& plain_ok,
+                         std::vector<sparse_tone>& tones,
+                         std::vector<unsigned char>& joint)
+{
+    const std::size_t count = tones.size();
+    joint.assign(count, 0);
+    if (!robust_pair_enabled(c) || !(plain_noise > 0))
+        return;
+    // Tone index by peak bin (the bins are distinct: one peak per lobe).
+    std::vector<std::pair<std::int64_t, std::size_t>> by_bin(count);
+    for (std::size_t i = 0; i < count; ++i)
+        by_bin[i] = { peak_bins[i], i };
+    std::sort(by_bin.begin(), by_bin.end());
+    const auto find = [&](std::int64_t b) -> long long {
+        b %= c.n;
+        b = b < 0 ? b + c.n : b;
+        const auto it = std::lower_bound(
+            by_bin.begin(), by_bin.end(), std::make_pair(b, std::size_t(0)));
+        return it != by_bin.end() && it->first == b ? (long long)(it->second) : -1;
+    };
+    const std::vector<sparse_tone> before = tones; // every cluster reads these
+    const double min_power = robust_pair_min_power(c, eta, plain_noise);
+    std::vector<unsigned char> dropped(count, 0);
+    robust_pair_work w;
+    for (std::size_t lead = 0; lead < count; ++lead) {
+        long long members[robust_pair_max_tones + 1];
+        std::int64_t offset[robust_pair_max_tones + 1];
+        const int m = robust_pair_members(peak_bins[lead], find, members, offset);
+        if (m <= 0 || (m == 1 && plain_ok[lead]))
+            continue;
+        // The window's bins, the tones outside the cluster taken out.
+        const std::int64_t span = offset[m - 1];
+        const int W = robust_pair_window(span);
+        const std::int64_t b0 = peak_bins[lead] - robust_pair_margin - 1;
+        for (int j = 0; j < W; ++j) {
+            std::int64_t q = (b0 + j) % c.n;
+            q = q < 0 ? q + c.n : q;
+            double pr, pi;
+            robust_pair_phase(c.n, double(j), pr, pi);
+            const double xr = X[q].real(), xi = X[q].imag();
+            w.yr[j] = xr * pr - xi * pi;
+            w.yi[j] = xr * pi + xi * pr;
+        }
+        double leak[robust_pair_max_bins] = {};
+        double lr[robust_pair_max_bins] = {}, li[robust_pair_max_bins] = {};
+        for (std::int64_t o = -robust_tone_reach; o <= span + robust_tone_reach; ++o) {
+            const long long t = find(peak_bins[lead] + o);
+            bool member = false;
+            for (int i = 0; i < m; ++i)
+                member = member || members[i] == t;
+            if (t < 0 || member)
+                continue;
+            const sparse_tone& u = before[std::size_t(t)];
+            robust_pair_subtract(
+                c, w, W, b0, u.frequency, u.amplitude.real(), u.amplitude.imag(), lr, li);
+        }
+        for (int j = 0; j < W; ++j)
+            leak[j] = lr[j] * lr[j] + li[j] * li[j];
+        if (!robust_pair_leak_ok(leak, W, plain_noise))
+            continue;
+        double d[robust_pair_max_tones], br[robust_pair_max_basis],
+            bi[robust_pair_max_basis];
+        for (int i = 0; i < m; ++i)
+            d[i] = robust_pair_offset(c, before[std::size_t(members[i])].frequency, b0);
+        const int p = robust_pair_fit(
+            c, w, W, m, d, br, bi, plain_noise, eta, min_power, serial_lanes());
+        if (p == 0)
+            continue;
+        for (int i = 0; i < p; ++i) {
+            double f, ar, ai;
+            robust_pair_tone(c, b0, d[i], br[i], bi[i], f, ar, ai);
+            sparse_tone t;
+            t.frequency = f;
+            t.amplitude = cd(ar, ai);
+            if (i < m) {
+                tones[std::size_t(members[i])] = t;
+                joint[std::size_t(members[i])] = 1;
+            } else {
+                tones.push_back(t);
+                joint.push_back(1);
+                dropped.push_back(0);
+            }
+        }
+        for (int i = p; i < m; ++i)
+            dropped[std::size_t(members[i])] = 1;
+    }
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < tones.size(); ++i)
+        if (!dropped[i]) {
+            tones[kept] = tones[i];
+            joint[kept] = joint[i];
+            ++kept;
+        }
+    tones.resize(kept);
+    joint.resize(kept);
 }
 
 void finish_tones(const robust_consts& c,
                   std::int64_t k,
                   double raw_bin_noise,
                   std::vector<sparse_tone>& tones,
-                  const std::vector<unsigned char>* near)
+                  const std::vector<unsigned char>* near,
+                  const std::vector<unsigned char>* joint)
 {
+    std::vector<unsigned char> vouched;
+    if (joint)
+        vouched = *joint;
+    vouched.resize(tones.size(), 0);
     if (!near) {
         // Strongest first, by a precomputed power (std::norm goes through hypot).
-        std::vector<std::pair<double, sparse_tone>> by_power(tones.size());
+        std::vector<std::pair<double, std::size_t>> by_power(tones.size());
         for (std::size_t i = 0; i < tones.size(); ++i) {
             const auto a = tones[i].amplitude;
-            by_power[i] = { a.real() * a.real() + a.imag() * a.imag(), tones[i] };
+            by_power[i] = { a.real() * a.real() + a.imag() * a.imag(), i };
         }
-        std::sort(by_power.begin(), by_power.end(), [](const auto& a, const auto& b) {
-            return a.first > b.first;
-        });
-        for (std::size_t i = 0; i < tones.size(); ++i)
-            tones[i] = by_power[i].second;
+        std::stable_sort(by_power.begin(),
+                         by_power.end(),
+                         [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::vector<sparse_tone> sorted(tones.size());
+        std::vector<unsigned char> flags(tones.size());
+        for (std::size_t i = 0; i < tones.size(); ++i) {
+            sorted[i] = tones[by_power[i].second];
+            flags[i] = vouched[by_power[i].second];
+        }
+        tones.swap(sorted);
+        vouched.swap(flags);
     }
     // A peak that a stronger tone's window leakage explains (within 10 dB) is that
     // leakage, not a tone: the sidelobes of a strong carrier stand above a low floor.
@@ -180,7 +313,7 @@ void finish_tones(const robust_consts& c,
             return own_power < 10.0 * std::norm(tones[j].amplitude) * (wr * wr + wi * wi);
         };
         bool leak = false;
-        if (indexed(i)) {
+        if (indexed(i) && !vouched[i]) { // a joint fit's tone is no leakage
             const std::size_t m = by_freq.size();
             for (std::size_t r = at[i];
                  !leak && r-- > 0 && tones[by_freq[r]].frequency >= t.frequency - reach;)

@@ -58,7 +58,8 @@ public:
                              params.k,
                              noise_floor,
                              tones,
-                             frame.ordered ? &frame.near : nullptr);
+                             frame.ordered ? &frame.near : nullptr,
+                             frame.joint.empty() ? nullptr : &frame.joint);
     }
 };
 

@@ -32,6 +32,9 @@ struct robust_frame {
     //! near[i] whether another tone lies within robust_tone_reach bins.
     bool ordered = false;
     std::vector<unsigned char> near;
+    //! Dense path: joint[i] when a cluster's joint fit gave tone i
+    //! (resolve_close_tones()); empty when none did. finish_tones() keeps such a tone.
+    std::vector<unsigned char> joint;
 };
 
 //! One backend of robust mode (sublinear path or dense FFT + threshold).
@@ -57,35 +60,58 @@ std::unique_ptr<sparse_robust_backend> make_dense_threshold_cuda(const sparse_pa
  * The dense path's second fit of each tone, on the unwindowed spectrum X around it (the
  * first, on the window's lobe, gave frequency and amplitude): kept where
  * robust_plain_fit_ok() says nothing else leaks into those bins. plain_noise: the noise
- * power of one unwindowed bin.
+ * power of one unwindowed bin. plain_ok (optional): per tone, whether it was kept.
  */
 void refine_tones_plain(const robust_consts& c,
                         const std::complex<float>* X,
                         double plain_noise,
-                        std::vector<sparse_tone>& tones);
+                        std::vector<sparse_tone>& tones,
+                        std::vector<unsigned char>* plain_ok = nullptr);
+
+/*!
+ * The dense path's last step (robust_pairs.h): tones whose lobe peaks lie within
+ * robust_pair_gap bins of each other, and tones whose second fit failed
+ * (plain_ok[i] == 0), are fitted again together on the unwindowed spectrum X around
+ * them, where a tone hidden in another's lobe is added, and a tone the joint fit finds
+ * too weak is dropped. peak_bins[i]: tone i's lobe peak (tones_from_peaks()). The
+ * clusters' tones are replaced by their joint fits (added ones appended); joint[i] says
+ * which tones a joint fit gave.
+ */
+void resolve_close_tones(const robust_consts& c,
+                         const std::complex<float>* X,
+                         double plain_noise,
+                         double eta,
+                         const std::vector<std::int64_t>& peak_bins,
+                         const std::vector<unsigned char>& plain_ok,
+                         std::vector<sparse_tone>& tones,
+                         std::vector<unsigned char>& joint);
 
 /*!
  * Tones from coefficients of the windowed spectrum (bins unordered): every coefficient
  * that is the largest of the found ones within the window's main lobe is a tone's peak,
- * fitted by robust_fit_tone() to the lobe's found coefficients. Appends to `tones`.
+ * fitted by robust_fit_tone() to the lobe's found coefficients. Appends to `tones`
+ * (and each one's peak bin to peak_bins, when given).
  */
 void tones_from_peaks(const robust_consts& c,
                       const std::vector<std::int64_t>& bins,
                       const std::vector<std::complex<double>>& values,
-                      std::vector<sparse_tone>& tones);
+                      std::vector<sparse_tone>& tones,
+                      std::vector<std::int64_t>* peak_bins = nullptr);
 
 /*!
  * The plan's answer from a frame: the k strongest tones, strongest first, less the
  * peaks that a stronger tone's window leakage explains, with their SNR over
  * raw_bin_noise (noise per bin of the unwindowed spectrum). near: from a backend that
  * ordered the tones already (robust_frame::ordered: strongest first, snr_db set), which
- * of them have a neighbour within robust_tone_reach bins; only those are tested.
+ * of them have a neighbour within robust_tone_reach bins; only those are tested. joint:
+ * per tone, a joint fit gave it (robust_frame::joint): it is never taken for leakage.
  */
 void finish_tones(const robust_consts& c,
                   std::int64_t k,
                   double raw_bin_noise,
                   std::vector<sparse_tone>& tones,
-                  const std::vector<unsigned char>* near = nullptr);
+                  const std::vector<unsigned char>* near = nullptr,
+                  const std::vector<unsigned char>* joint = nullptr);
 
 //! The dense path estimates the noise from every stride-th bin: at most 2^20 of them.
 inline std::int64_t dense_noise_stride(std::int64_t n)

@@ -116,6 +116,8 @@ class qa_bad_inputs(gr_unittest.TestCase):
                 self.bad("false_alarm", P, n, 4, false_alarm=None, backend=b)
                 self.bad("window", P, n, 4, window="kaiser", backend=b)
                 self.bad("window", P, n, 4, window=None, backend=b)
+                self.bad("resolve_close_tones", P, n, 4, resolve_close_tones="no",
+                         backend=b)
                 self.bad("buckets", P, n, 4, buckets=-1, backend=b)
                 self.bad("loops", P, n, 4, loops=-1, backend=b)
                 self.bad("filter_width", P, n, 4, filter_width="x", backend=b)

@@ -135,6 +135,135 @@ noisy_tones_fft(std::int64_t n,
     return x;
 }
 
+/*!
+ * The Cramer-Rao bound of two tones a_1, a_2 (n a_i = amps[i]) at f_1, f_2 (bins) in an
+ * n-sample frame with complex white noise of variance noise_var per sample: the
+ * standard deviation of each tone's frequency (bins) and of its |a| over |a|, from the
+ * 6 x 6 Fisher information of (f_i, Re a_i, Im a_i).
+ */
+inline void pair_crb(std::int64_t n,
+                     const double f[2],
+                     const std::complex<double> amps[2],
+                     double noise_var,
+                     double sigma_f[2],
+                     double sigma_rel[2])
+{
+    using cd = std::complex<double>;
+    const double N = double(n);
+    const cd a[2] = { amps[0] / N, amps[1] / N };
+    // Sum_t t^m exp(2 pi i (f_k - f_i) t / n), m = 0..2, for k - i = -1, 0, 1.
+    cd sum[3][3] = {};
+    for (std::int64_t t = 0; t < n; ++t) {
+        const double tt = double(t);
+        const cd e = std::polar(1.0, 2 * M_PI * (f[1] - f[0]) * tt / N);
+        const cd es[3] = { std::conj(e), 1.0, e };
+        for (int d = 0; d < 3; ++d) {
+            sum[d][0] += es[d];
+            sum[d][1] += tt * es[d];
+            sum[d][2] += tt * tt * es[d];
+        }
+    }
+    const double w = 2 * M_PI / N;
+    // Columns of dx/dtheta: f_i -> a_i (i w t) e_i, Re a_i -> e_i, Im a_i -> i e_i;
+    // each is c t^m e_i: (coefficient, power of t, tone).
+    struct col {
+        cd c;
+        int m, tone;
+    } cols[6];
+    for (int i = 0; i < 2; ++i) {
+        cols[3 * i] = { a[i] * cd(0, w), 1, i };
+        cols[3 * i + 1] = { cd(1, 0), 0, i };
+        cols[3 * i + 2] = { cd(0, 1), 0, i };
+    }
+    double F[6][6], C[6][12];
+    for (int r = 0; r < 6; ++r)
+        for (int q = 0; q < 6; ++q) {
+            const cd v = std::conj(cols[r].c) * cols[q].c *
+                         sum[cols[q].tone - cols[r].tone + 1][cols[r].m + cols[q].m];
+            F[r][q] = 2.0 / noise_var * v.real();
+        }
+    for (int r = 0; r < 6; ++r)
+        for (int q = 0; q < 12; ++q)
+            C[r][q] = q < 6 ? F[r][q] : (q - 6 == r ? 1.0 : 0.0);
+    for (int c = 0; c < 6; ++c) { // Gauss-Jordan with partial pivoting
+        int piv = c;
+        for (int r = c + 1; r < 6; ++r)
+            if (std::fabs(C[r][c]) > std::fabs(C[piv][c]))
+                piv = r;
+        for (int q = 0; q < 12; ++q)
+            std::swap(C[c][q], C[piv][q]);
+        const double d = C[c][c];
+        for (int q = 0; q < 12; ++q)
+            C[c][q] /= d;
+        for (int r = 0; r < 6; ++r)
+            if (r != c) {
+                const double m = C[r][c];
+                for (int q = 0; q < 12; ++q)
+                    C[r][q] -= m * C[c][q];
+            }
+    }
+    for (int i = 0; i < 2; ++i) {
+        sigma_f[i] = std::sqrt(C[3 * i][6 + 3 * i]);
+        const double ur = a[i].real() / std::abs(a[i]), ui = a[i].imag() / std::abs(a[i]);
+        const int R = 3 * i + 1, I = 3 * i + 2;
+        const double var =
+            ur * ur * C[R][6 + R] + 2 * ur * ui * C[R][6 + I] + ui * ui * C[I][6 + I];
+        sigma_rel[i] = std::sqrt(var) / std::abs(a[i]);
+    }
+}
+
+/*!
+ * A frame of `pairs` close pairs, one every n / pairs bins: separation uniform in
+ * [min_sep, max_sep] bins, random fractional offsets and phases; the weaker tone at a
+ * per-bin SNR uniform in [weak_lo_db, weak_hi_db], the stronger up to spread_db above
+ * it; unit complex noise per sample. truth holds the tones (pair by pair), sigma_f and
+ * sigma_rel each tone's Cramer-Rao bound (pair_crb()).
+ */
+inline std::vector<std::complex<float>> close_pairs(std::int64_t n,
+                                                    int pairs,
+                                                    double min_sep,
+                                                    double max_sep,
+                                                    double weak_lo_db,
+                                                    double weak_hi_db,
+                                                    double spread_db,
+                                                    std::uint64_t seed,
+                                                    tone_truth& truth,
+                                                    std::vector<double>& sigma_f,
+                                                    std::vector<double>& sigma_rel)
+{
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0, 1);
+    truth = tone_truth{};
+    sigma_f.clear();
+    sigma_rel.clear();
+    const double noise_var = 1.0;
+    for (int p = 0; p < pairs; ++p) {
+        const double sep = min_sep + (max_sep - min_sep) * u(rng);
+        const double f0 = double(n) / pairs * (p + 0.25 + 0.5 * u(rng));
+        const double f[2] = { f0, f0 + sep };
+        const double weak = weak_lo_db + (weak_hi_db - weak_lo_db) * u(rng);
+        const double db[2] = { weak + spread_db * u(rng), weak };
+        const int order = u(rng) < 0.5 ? 0 : 1; // which of the two is the stronger
+        std::complex<double> amps[2];
+        for (int i = 0; i < 2; ++i) {
+            const double snr = std::pow(10.0, db[i ^ order] / 10); // n |a|^2 / var
+            amps[i] =
+                std::polar(std::sqrt(snr * noise_var * double(n)), 2 * M_PI * u(rng));
+        }
+        double sf[2], sr[2];
+        pair_crb(n, f, amps, noise_var, sf, sr);
+        for (int i = 0; i < 2; ++i) {
+            truth.freq.push_back(f[i]);
+            truth.amp.push_back(amps[i]);
+            sigma_f.push_back(sf[i]);
+            sigma_rel.push_back(sr[i]);
+        }
+    }
+    truth.bin_noise = noise_var * double(n);
+    return noisy_tones_fft(
+        n, truth.freq, truth.amp, noise_var, seed ^ 0x9e3779b97f4a7c15ull);
+}
+
 struct tone_score {
     int found = 0, missed = 0, false_tones = 0;
     double max_freq_error = 0;   //!< bins

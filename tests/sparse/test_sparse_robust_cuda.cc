@@ -176,6 +176,50 @@ GPUFFT_TEST(close_tones_and_sidelobes_match_cpu)
     }
 }
 
+// Close pairs (robust_pairs.h): the device's joint fits, a warp per cluster, against
+// the CPU's on the same frames and against the truth (as test_sparse_robust_cpu's
+// close_pairs_are_resolved: each tone within 7 of its pair's Cramer-Rao sigmas), with
+// pairs 1-6 bins apart and, in the last frame, 1-1.5 bins apart.
+GPUFFT_TEST(close_pairs_match_cpu)
+{
+    require_gpu();
+    const std::int64_t n = 1 << 16;
+    const int pairs = 8;
+    sparse_fft_plan gpu(n, 2 * pairs, robust_options(backend::cuda, 20, 0, 0, 1e-6));
+    sparse_fft_plan cpu(n, 2 * pairs, robust_options(backend::cpu, 20, 0, 0, 1e-6));
+    GPUFFT_CHECK(gpu.dense_fallback());
+    for (int frame = 0; frame < 4; ++frame) {
+        const std::uint64_t seed = fresh_seed();
+        const double widest = frame == 3 ? 1.5 : 6.0;
+        tone_truth t;
+        std::vector<double> sf, sr;
+        const auto x = close_pairs(n, pairs, 1.0, widest, 30, 34, 6, seed, t, sf, sr);
+        std::vector<sparse_tone> got, ref;
+        gpu.detect(x.data(), got);
+        cpu.detect(x.data(), ref);
+        const tone_score sc = score_tones(n, t, got);
+        print_score(
+            frame == 3 ? "gpu, pairs 1-1.5 bins" : "gpu, pairs 1-6 bins", seed, sc);
+        GPUFFT_CHECK_EQ(sc.missed, 0);
+        GPUFFT_CHECK_EQ(sc.false_tones, 0);
+        for (std::size_t j = 0; j < t.freq.size() && !got.empty(); ++j) {
+            std::size_t best = 0;
+            for (std::size_t i = 1; i < got.size(); ++i)
+                if (std::fabs(got[i].frequency - t.freq[j]) <
+                    std::fabs(got[best].frequency - t.freq[j]))
+                    best = i;
+            GPUFFT_CHECK_LE(std::fabs(got[best].frequency - t.freq[j]), 7 * sf[j]);
+        }
+        GPUFFT_CHECK_EQ(got.size(), ref.size());
+        for (std::size_t i = 0; i < std::min(got.size(), ref.size()); ++i) {
+            GPUFFT_CHECK_LE(std::fabs(got[i].frequency - ref[i].frequency), 1e-3);
+            GPUFFT_CHECK_LE(std::abs(got[i].amplitude - ref[i].amplitude),
+                            1e-3 * std::abs(ref[i].amplitude));
+            GPUFFT_CHECK_LE(std::fabs(got[i].snr_db - ref[i].snr_db), 0.1);
+        }
+    }
+}
+
 GPUFFT_TEST(pure_noise_and_zeros_give_nothing)
 {
     require_gpu();

@@ -93,6 +93,11 @@ struct sparse_fft_options {
     double false_alarm = 0.01;
     //! Robust mode: the time window for tones between bins.
     sparse_fft_window window = sparse_fft_window::automatic;
+    //! Robust mode, dense path: fit tones that share the window's main lobe together on
+    //! the unwindowed bins, which tells carriers apart down to about one bin. Off, each
+    //! keeps its own fit and closer tones merge: faster on the GPU, where a frame with
+    //! such tones spends a cluster's fit (0.1 to 1 ms) on it (docs/sparse_fft_robust.md).
+    bool resolve_close_tones = true;
     //! Seed of the random spectral permutations; 0 draws a fresh one per plan. Plans
     //! with the same n, k, seed and overrides use the same permutations on every backend.
     std::uint64_t seed = 0;

@@ -131,7 +131,7 @@ void bind_sparse_fft_plan(py::module& m)
         "or n has no usable bucket\n"
         "count (e.g. a prime), and says so on stderr.\n\n"
         "mode: 'robust' (default: noise, tones between bins, k an "
-        "upper bound; min_snr_db, false_alarm and window apply) or "
+        "upper bound; min_snr_db, false_alarm, window and resolve_close_tones apply) or "
         "'exact' (exactly k-sparse frames).\n"
         "seed: None or 0 draws fresh random permutations; plans "
         "with the same seed use the\n"
@@ -149,6 +149,7 @@ void bind_sparse_fft_plan(py::module& m)
                          py::object min_snr_db,
                          py::object false_alarm,
                          py::object window,
+                         py::object resolve_close_tones,
                          py::object buckets,
                          py::object loops,
                          py::object filter_width,
@@ -180,6 +181,8 @@ void bind_sparse_fft_plan(py::module& m)
                      false_alarm, "false_alarm", "a probability in (0, 1)");
                  o.window = parse_window(gp::text(
                      window, "window", "'auto', 'none', 'hann' or 'blackman-harris'"));
+                 o.resolve_close_tones =
+                     gp::flag(resolve_close_tones, "resolve_close_tones");
                  o.buckets = gp::whole_number(
                      buckets, "buckets", 0, "a whole number >= 0 (0: automatic)");
                  o.loops = gp::whole_int(
@@ -211,6 +214,7 @@ void bind_sparse_fft_plan(py::module& m)
              py::arg("min_snr_db") = 20.0,
              py::arg("false_alarm") = 0.01,
              py::arg("window") = "auto",
+             py::arg("resolve_close_tones") = true,
              py::arg("buckets") = 0,
              py::arg("loops") = 0,
              py::arg("filter_width") = 0,
@@ -228,6 +232,7 @@ void bind_sparse_fft_plan(py::module& m)
                                                                   "min_snr_db",
                                                                   "false_alarm",
                                                                   "window",
+                                                                  "resolve_close_tones",
                                                                   "buckets",
                                                                   "loops",
                                                                   "filter_width",
