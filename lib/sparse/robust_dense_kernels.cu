@@ -110,7 +110,7 @@ __device__ void fit_peaks(const robust_dense_state& s,
             continue;
         const int slot =
             append_tone(s.header, s.tones, s.tone_cap, s.c, at, delta, ar, ai);
-        if (slot >= s.tone_cap)
+        if (slot >= s.tone_cap || !robust_pair_enabled(s.c))
             continue;
         // The peak bin, for the joint fits' clusters (dense_pairs_kernel).
         s.seeds[slot].bin = at;
@@ -214,6 +214,8 @@ __global__ void dense_refine_kernel(const __grid_constant__ robust_dense_state s
             s.tones[w].re = ar;
             s.tones[w].im = ai;
         }
+        if (!robust_pair_enabled(s.c))
+            continue;
         robust_pair_seed& seed = s.seeds[w];
         seed.frequency = s.tones[w].frequency;
         seed.re = s.tones[w].re;
@@ -370,8 +372,11 @@ std::size_t robust_peak_table_size(int cap)
 void launch_dense_tones(const robust_dense_state& s, void* stream)
 {
     auto st = static_cast<cudaStream_t>(stream);
-    GPUFFT_CUDA_CHECK(cudaMemsetAsync(
-        s.peak_keys, 0xff, (s.peak_mask + 1) * sizeof(unsigned long long), st));
+    // The joint fits' table and kernel only where they run (resolve_close_tones).
+    const bool pairs = robust_pair_enabled(s.c);
+    if (pairs)
+        GPUFFT_CUDA_CHECK(cudaMemsetAsync(
+            s.peak_keys, 0xff, (s.peak_mask + 1) * sizeof(unsigned long long), st));
     // The whole result block, unused tone slots included: the host copies all of it.
     GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.header,
                                       0,
@@ -391,6 +396,8 @@ void launch_dense_tones(const robust_dense_state& s, void* stream)
     check_launch();
     dense_refine_kernel<<<warp_blocks(s.tone_cap, 128), 128, 0, st>>>(s);
     check_launch();
+    if (!pairs)
+        return;
     dense_pairs_kernel<<<warp_blocks(s.tone_cap, pair_threads), pair_threads, 0, st>>>(s);
     check_launch();
 }
