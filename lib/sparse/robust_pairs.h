@@ -36,9 +36,19 @@ constexpr int robust_pair_max_tones = 4;
 //! (4 bins) from it, and its frequency information lies in its +-3 bins.
 constexpr int robust_pair_margin = 6;
 constexpr int robust_pair_max_bins = 64;
-//! Two tones of a fit closer than this (bins) are one: below the Rayleigh limit (one
-//! bin) a pair at this SNR is not resolved, and the fit would split one tone in two.
-constexpr double robust_pair_min_sep = 0.6;
+//! An added tone's candidate positions stand this far (bins) from the fit's tones;
+//! closer pairs come from splitting a tone (robust_pair_split).
+constexpr double robust_pair_grid_sep = 0.6;
+//! Two tones of a fit are told apart when they stand this many standard deviations of
+//! their separation's noise error apart (the fit's own covariance). This, not the
+//! Rayleigh limit of one bin, is what the SNR allows: two tones a third of a bin apart
+//! are resolved from about 40 dB per bin. Below it the fit could split one tone in two.
+constexpr double robust_pair_resolution = 5.0;
+//! And never closer than this (bins): two kernels this close are nearly one vector, and
+//! the normal equations lose their precision.
+constexpr double robust_pair_min_sep = 0.1;
+//! A split replaces a tone by two this far (bins) on either side of it.
+constexpr double robust_pair_split = 0.2;
 //! Tones outside the cluster within robust_tone_reach bins are taken out of its bins
 //! with their fitted values; where their leakage exceeds this many bins' noise the
 //! subtraction's own error (the fits' resolution, float rounding) could pass for a
@@ -79,6 +89,7 @@ SFFT_HD double robust_pair_min_power(const robust_consts& c, double eta, double 
  */
 constexpr int robust_pair_far = 2;
 constexpr int robust_pair_max_basis = robust_pair_max_tones + robust_pair_far;
+constexpr int robust_pair_max_params = robust_pair_max_tones + 2 * robust_pair_max_basis;
 
 /*!
  * The residual a fit of p tones to W bins may leave, in units of one bin's noise: in
@@ -317,6 +328,44 @@ SFFT_HD bool robust_pair_amplitudes(const robust_consts& c,
 }
 
 /*!
+ * The normal equations of a fit of p tones from its sums S (robust_pair_pass()) and
+ * coefficients (br, bi). Parameters: the p offsets, then (Re B_k, Im B_k) per basis
+ * function. r = Y - sum B phi: dr/dd_i = B_i g_i', dr/dRe B_k = -phi_k, dr/dIm B_k =
+ * -i phi_k; a = Re(J^H J) (m x m, m = p + 2q), v = -Re(J^H r). The noise's covariance
+ * of the parameters is a^-1 times half a bin's noise power.
+ */
+SFFT_HD void robust_pair_normal(const robust_pair_sums& at,
+                                const double* S,
+                                const double* br,
+                                const double* bi,
+                                double* a,
+                                double* v)
+{
+    const int p = at.p, q = at.q, m = p + 2 * q;
+    for (int i = 0; i < p; ++i) {
+        for (int k = 0; k < p; ++k)
+            a[i * m + k] = (br[i] * br[k] + bi[i] * bi[k]) * S[at.H(i, k)];
+        for (int k = 0; k < q; ++k) {
+            const double ci = S[at.C(i, k)];
+            a[i * m + p + 2 * k] = a[(p + 2 * k) * m + i] = -br[i] * ci;
+            a[i * m + p + 2 * k + 1] = a[(p + 2 * k + 1) * m + i] = -bi[i] * ci;
+        }
+        v[i] = -(br[i] * S[at.dgr(i)] + bi[i] * S[at.dgr(i) + 1]);
+    }
+    for (int k = 0; k < q; ++k) {
+        for (int l = 0; l < q; ++l) {
+            const double g = S[at.G(k, l)];
+            a[(p + 2 * k) * m + p + 2 * l] = g;
+            a[(p + 2 * k + 1) * m + p + 2 * l + 1] = g;
+            a[(p + 2 * k) * m + p + 2 * l + 1] = 0;
+            a[(p + 2 * k + 1) * m + p + 2 * l] = 0;
+        }
+        v[p + 2 * k] = S[at.gr(k)];
+        v[p + 2 * k + 1] = S[at.gr(k) + 1];
+    }
+}
+
+/*!
  * Levenberg-Marquardt on the offsets of p tones and the coefficients of the basis from
  * (d, br, bi), over the bins in the work. Returns the residual energy at the end; the
  * work then holds that fit's basis and residual, and S its sums. It stops once an
@@ -344,33 +393,10 @@ SFFT_HD double robust_pair_lm(const robust_consts& c,
     double rss = S[0], lambda = 1e-3;
     bool current = true; // the work holds the fit at (d, br, bi)
     double S2[robust_pair_max_sums];
-    constexpr int M = robust_pair_max_tones + 2 * robust_pair_max_basis;
+    constexpr int M = robust_pair_max_params;
     for (int it = 0; it < iterations; ++it) {
-        // Parameters: the p offsets, then (Re B_k, Im B_k) per basis function.
-        // r = Y - sum B phi: dr/dd_i = B_i g_i', dr/dRe B_k = -phi_k, dr/dIm B_k =
-        // -i phi_k; a = J^T J (real parts), v = -J^T r.
         double a[M * M], v[M];
-        for (int i = 0; i < p; ++i) {
-            for (int k = 0; k < p; ++k)
-                a[i * m + k] = (br[i] * br[k] + bi[i] * bi[k]) * S[at.H(i, k)];
-            for (int k = 0; k < q; ++k) {
-                const double ci = S[at.C(i, k)];
-                a[i * m + p + 2 * k] = a[(p + 2 * k) * m + i] = -br[i] * ci;
-                a[i * m + p + 2 * k + 1] = a[(p + 2 * k + 1) * m + i] = -bi[i] * ci;
-            }
-            v[i] = -(br[i] * S[at.dgr(i)] + bi[i] * S[at.dgr(i) + 1]);
-        }
-        for (int k = 0; k < q; ++k) {
-            for (int l = 0; l < q; ++l) {
-                const double g = S[at.G(k, l)];
-                a[(p + 2 * k) * m + p + 2 * l] = g;
-                a[(p + 2 * k + 1) * m + p + 2 * l + 1] = g;
-                a[(p + 2 * k) * m + p + 2 * l + 1] = 0;
-                a[(p + 2 * k + 1) * m + p + 2 * l] = 0;
-            }
-            v[p + 2 * k] = S[at.gr(k)];
-            v[p + 2 * k + 1] = S[at.gr(k) + 1];
-        }
+        robust_pair_normal(at, S, br, bi, a, v);
         for (int k = 0; k < m; ++k)
             a[k * m + k] *= 1.0 + lambda;
         if (!robust_pair_factor(a, m)) {
@@ -427,7 +453,7 @@ SFFT_HD double robust_pair_lm(const robust_consts& c,
  * Where a further tone would take the most out of the residual the work holds (a fit
  * of p tones, S its sums): the energy it explains, |sum u r|^2 / |u projected off the
  * basis|^2 for u = g(j - x), over x on a grid of robust_pair_steps per bin inside the
- * window, robust_pair_min_sep from the tones. Lanes share the positions.
+ * window, robust_pair_grid_sep from the tones. Lanes share the positions.
  */
 template <typename Lanes>
 SFFT_HD double robust_pair_candidate(const robust_consts& c,
@@ -455,7 +481,7 @@ SFFT_HD double robust_pair_candidate(const robust_consts& c,
         const double x = 1.0 + double(n) / double(robust_pair_steps);
         bool apart = true;
         for (int i = 0; i < p; ++i)
-            apart = apart && fabs(x - d[i]) >= robust_pair_min_sep;
+            apart = apart && fabs(x - d[i]) >= robust_pair_grid_sep;
         if (!apart)
             continue;
         double ar = 0, ai = 0, uu = 0, b[robust_pair_max_basis] = {};
@@ -485,17 +511,81 @@ SFFT_HD double robust_pair_candidate(const robust_consts& c,
     return best_at < 0 ? 0.0 : best;
 }
 
-//! The tones of a fit stand apart and inside the window.
-SFFT_HD bool robust_pair_valid(int W, int p, const double* d)
+/*!
+ * The tones of a fit (p, d, B, its sums S) stand inside the window and apart: each two
+ * robust_pair_grid_sep apart, or closer but at least robust_pair_min_sep and
+ * robust_pair_resolution standard deviations of their separation, by the fit's
+ * covariance (a^-1 noise / 2), apart. Tones weaker than min_power (|B|^2) are not
+ * held to this.
+ */
+SFFT_HD bool robust_pair_valid(int W,
+                               int p,
+                               const double* d,
+                               const double* br,
+                               const double* bi,
+                               const double* S,
+                               double noise,
+                               double min_power)
 {
+    // A tone the fit leaves too weak to have been found is dropped afterwards (its
+    // offset has no meaning).
+    bool strong[robust_pair_max_tones];
+    int found = 0;
     for (int i = 0; i < p; ++i) {
-        if (!(d[i] >= 1.0 && d[i] <= double(W) - 2.0))
+        strong[i] = br[i] * br[i] + bi[i] * bi[i] >= min_power;
+        found += strong[i] ? 1 : 0;
+        if (strong[i] && !(d[i] >= 1.0 && d[i] <= double(W) - 2.0))
             return false;
-        for (int k = 0; k < i; ++k)
-            if (!(fabs(d[i] - d[k]) >= robust_pair_min_sep))
+    }
+    if (found < 2)
+        return true;
+    const robust_pair_sums at(p);
+    const int m = p + 2 * at.q;
+    double a[robust_pair_max_params * robust_pair_max_params], v[robust_pair_max_params];
+    robust_pair_normal(at, S, br, bi, a, v);
+    if (!robust_pair_factor(a, m))
+        return false;
+    for (int i = 0; i < p; ++i) {
+        for (int k = 0; k < i; ++k) {
+            if (!strong[i] || !strong[k])
+                continue;
+            const double sep = fabs(d[i] - d[k]);
+            double e[robust_pair_max_params] = {};
+            e[k] = 1.0;
+            e[i] = -1.0;
+            robust_pair_substitute(a, e, m, false); // |L^-1 e|^2 = e^T a^-1 e
+            double var = 0;
+            for (int j = 0; j < m; ++j)
+                var += e[j] * e[j];
+            var *= 0.5 * noise;
+            const double z = robust_pair_resolution;
+            if (!(sep >= robust_pair_grid_sep ||
+                  (sep >= robust_pair_min_sep && sep * sep >= z * z * var)))
                 return false;
+        }
     }
     return true;
+}
+
+/*!
+ * The tone of a fit (the work's residual) with the most residual energy within one bin
+ * of it: where a pair fitted as one tone leaves what the one cannot explain.
+ */
+template <typename Lanes>
+SFFT_HD int robust_pair_split_tone(
+    const robust_pair_work& w, int W, int p, const double* d, const Lanes& lanes)
+{
+    double e[robust_pair_max_tones] = {};
+    // The lanes' bins as robust_pair_pass() wrote them: no sync needed.
+    for (int j = lanes.lane(); j < W; j += Lanes::width)
+        for (int i = 0; i < p; ++i)
+            if (fabs(double(j) - d[i]) <= 1.0)
+                e[i] += w.rr[j] * w.rr[j] + w.ri[j] * w.ri[j];
+    lanes.sum_n(e, p);
+    int most = 0;
+    for (int i = 1; i < p; ++i)
+        most = e[i] > e[most] ? i : most;
+    return most;
 }
 
 /*!
@@ -506,14 +596,15 @@ SFFT_HD bool robust_pair_valid(int W, int p, const double* d)
  * false_alarm)); min_power: the weakest |A|^2 the windowed threshold could have found.
  * The tones are fitted together (Levenberg-Marquardt on offsets and amplitudes, with
  * the far-leakage terms); while the residual is larger than noise explains, a tone is
- * added where it takes the most out of it, and kept when it takes out more than eta
- * bins' noise (the threshold's test: noise alone does that about false_alarm / n times
- * per position), stands robust_pair_min_sep from the others and is strong enough to
- * have been found on its own; a tone the fit leaves weaker than that is dropped. Out:
+ * added where it takes the most out of it, or a tone is split in two, and kept when
+ * that takes out more than eta bins' noise (the threshold's test: noise alone does that
+ * about false_alarm / n times per position), the tones stand resolved
+ * (robust_pair_valid()) and the new ones are strong enough to have been found on their
+ * own; a tone the fit leaves weaker than that is dropped. Out:
  * the tones (d, and amplitudes B with the phase taken out: A = B exp(-i pi d (n-1)/n)),
  * br and bi holding robust_pair_max_basis; returns their count, or 0 when the fit is
- * not trusted (a tone left the window or merged with another, or the residual stays
- * larger than noise explains) and the lobe fits stand.
+ * not trusted (a tone left the window or is not resolved from another, or the residual
+ * stays larger than noise explains) and the lobe fits stand.
  */
 template <typename Lanes>
 SFFT_HD int robust_pair_fit(const robust_consts& c,
@@ -540,13 +631,16 @@ SFFT_HD int robust_pair_fit(const robust_consts& c,
         if (!(rss > noise * (half + 3.0 * sqrt(half))))
             break;
         double x = 0;
-        const double gain = robust_pair_candidate(c, w, W, p, d, S, x, lanes);
-        if (!(gain > eta * noise))
-            break;
-        // Two starts, the better fit kept: the tones where they are, and the nearest one
-        // mirrored about itself away from the new one. A fit of one tone to two puts it
-        // between them (nearer the stronger) and the new one near the other; from there
-        // the first start can end in a poorer minimum, a tone run off to one side.
+        const bool grid = robust_pair_candidate(c, w, W, p, d, S, x, lanes) > eta * noise;
+        // Up to four starts, the best fit kept. 0: the tones where they are, a tone added
+        // at x. 1: the same with the nearest one mirrored about itself away from x; a
+        // fit of one tone to two puts it between them (nearer the stronger) and x near
+        // the other, and from there start 0 can end in a poorer minimum, a tone run off
+        // to one side. 2: the tone with the most residual around it split in two; a pair
+        // closer than robust_pair_grid_sep fits as one tone between them, and leaves its
+        // residual there, not at x. 3: the nearest one and x replaced by a pair split
+        // about their midpoint; two close tones of opposite phase cancel in the middle
+        // and look like two weak tones a lobe's width apart.
         double d2[robust_pair_max_tones], br2[robust_pair_max_basis],
             bi2[robust_pair_max_basis], S2[robust_pair_max_sums];
         double d3[robust_pair_max_tones], br3[robust_pair_max_basis],
@@ -554,12 +648,27 @@ SFFT_HD int robust_pair_fit(const robust_consts& c,
         int kept = -1, nearest = 0;
         for (int i = 1; i < p; ++i)
             nearest = fabs(d[i] - x) < fabs(d[nearest] - x) ? i : nearest;
-        for (int start = 0; start < 2; ++start) {
+        const int split = robust_pair_split_tone(w, W, p, d, lanes);
+        const double mid = 0.5 * (d[nearest] + x);
+        const double quiet = robust_pair_dof(W, p + 1);
+        for (int start = grid ? 0 : 2; start < (grid ? 4 : 3); ++start) {
+            // The splits only where the added tone leaves more than noise: they cost
+            // two more trial fits, and a tone hidden a few bins away is the common case.
+            if (start == 2 && kept >= 0 && rss3 <= noise * (quiet + 3.0 * sqrt(quiet)))
+                break;
             for (int i = 0; i < p; ++i)
                 d2[i] = d[i];
             d2[p] = x;
             if (start == 1)
                 d2[nearest] = 2.0 * d[nearest] - x;
+            if (start == 2) {
+                d2[split] = d[split] - robust_pair_split;
+                d2[p] = d[split] + robust_pair_split;
+            }
+            if (start == 3) {
+                d2[nearest] = mid - robust_pair_split;
+                d2[p] = mid + robust_pair_split;
+            }
             if (!robust_pair_amplitudes(c, w, W, p + 1, d2, br2, bi2, lanes))
                 continue;
             const double rss2 = robust_pair_lm(c,
@@ -573,8 +682,11 @@ SFFT_HD int robust_pair_fit(const robust_consts& c,
                                                noise,
                                                lanes,
                                                robust_pair_trial_iterations);
-            if (rss2 < rss3 && robust_pair_valid(W, p + 1, d2) &&
-                br2[p] * br2[p] + bi2[p] * bi2[p] >= min_power) {
+            const int other = start == 2 ? split : (start == 3 ? nearest : p);
+            const double weaker = fmin(br2[p] * br2[p] + bi2[p] * bi2[p],
+                                       br2[other] * br2[other] + bi2[other] * bi2[other]);
+            if (rss2 < rss3 && weaker >= min_power &&
+                robust_pair_valid(W, p + 1, d2, br2, bi2, S2, noise, min_power)) {
                 kept = start;
                 rss3 = rss2;
                 for (int i = 0; i <= p; ++i)
@@ -618,7 +730,8 @@ SFFT_HD int robust_pair_fit(const robust_consts& c,
             return 0;
         rss = robust_pair_lm(c, w, W, p, d, br, bi, S, noise, lanes);
     }
-    if (!robust_pair_valid(W, p, d) || !(rss <= noise * robust_pair_residual(W, p)))
+    if (!robust_pair_valid(W, p, d, br, bi, S, noise, min_power) ||
+        !(rss <= noise * robust_pair_residual(W, p)))
         return 0;
     return p;
 }

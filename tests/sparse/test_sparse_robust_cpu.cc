@@ -315,6 +315,84 @@ GPUFFT_TEST(close_pairs_are_resolved)
                 worst_sigmas);
 }
 
+/*!
+ * Below a bin: pairs 0.3-0.6 bins apart (random phases, the weaker at 55-60 dB per bin,
+ * the stronger up to 6 dB above it), where the bound puts each pair's separation many
+ * of its sigmas apart. Every tone must come back, within 7 sigma of the bound, and
+ * nothing else.
+ */
+GPUFFT_TEST(sub_bin_pairs_are_resolved_at_high_snr)
+{
+    const std::int64_t n = 1 << 16;
+    const int pairs = 8;
+    sparse_fft_plan plan(n, 2 * pairs, robust_options(20, 0, no_false_tone));
+    double worst_sigmas = 0;
+    for (int frame = 0; frame < 4; ++frame) {
+        const std::uint64_t seed = fresh_seed();
+        tone_truth t;
+        std::vector<double> sf, sr;
+        const auto x = close_pairs(n, pairs, 0.3, 0.6, 55, 60, 6, seed, t, sf, sr);
+        std::vector<sparse_tone> got;
+        plan.detect(x.data(), got);
+        const tone_score sc = score_tones(n, t, got);
+        print_score("pairs 0.3-0.6 bin apart, 55-66 dB", seed, sc);
+        GPUFFT_CHECK_EQ(sc.missed, 0);
+        GPUFFT_CHECK_EQ(sc.false_tones, 0);
+        GPUFFT_CHECK_EQ(got.size(), t.freq.size());
+        for (std::size_t j = 0; j < t.freq.size() && got.size() == t.freq.size(); ++j) {
+            double df = 1e9;
+            for (const auto& g : got)
+                df = std::min(df, std::fabs(g.frequency - t.freq[j]));
+            if (df > 7 * sf[j])
+                std::printf(
+                    "  tone %.4f: off %.5f bin (sigma %.5f)\n", t.freq[j], df, sf[j]);
+            GPUFFT_CHECK_LE(df, 7 * sf[j]);
+            worst_sigmas = std::max(worst_sigmas, df / sf[j]);
+        }
+    }
+    std::printf("  worst: %.2f sigma in frequency\n", worst_sigmas);
+}
+
+/*!
+ * The same pairs at 30-34 dB per bin lie mostly below what the bound resolves: each
+ * comes back as one tone or two within 2 bins of it (a pair of nearly opposite phase
+ * cancels in the middle and can come back as one weak tone beside it), never as three,
+ * and nothing appears elsewhere.
+ */
+GPUFFT_TEST(unresolved_pairs_give_no_false_tones)
+{
+    const std::int64_t n = 1 << 16;
+    const int pairs = 8;
+    sparse_fft_plan plan(n, 2 * pairs, robust_options(20, 0, no_false_tone));
+    int resolved = 0;
+    for (int frame = 0; frame < 4; ++frame) {
+        const std::uint64_t seed = fresh_seed();
+        tone_truth t;
+        std::vector<double> sf, sr;
+        const auto x = close_pairs(n, pairs, 0.3, 0.6, 30, 34, 6, seed, t, sf, sr);
+        std::vector<sparse_tone> got;
+        plan.detect(x.data(), got);
+        print_score("pairs 0.3-0.6 bin apart, 30-40 dB", seed, score_tones(n, t, got));
+        std::vector<int> near(pairs, 0);
+        for (const auto& g : got) {
+            int owner = -1;
+            for (int p = 0; p < pairs; ++p)
+                if (std::fabs(g.frequency - 0.5 * (t.freq[2 * p] + t.freq[2 * p + 1])) <=
+                    2)
+                    owner = p;
+            if (owner < 0)
+                std::printf("  tone at %.3f near no pair\n", g.frequency);
+            GPUFFT_CHECK(owner >= 0);
+            ++near[owner];
+        }
+        for (int p = 0; p < pairs; ++p) {
+            GPUFFT_CHECK(near[p] == 1 || near[p] == 2);
+            resolved += near[p] == 2 ? 1 : 0;
+        }
+    }
+    std::printf("  %d of %d pairs came back as two tones\n", resolved, 4 * pairs);
+}
+
 // What the joint fit may not do: add tones to isolated ones. 200 tones at 50-80 dB per
 // bin, at least 12 bins apart: the frame's far leakage then fails most tones' 7-bin
 // unwindowed fit, so nearly every tone goes through the joint fit and its test for a
