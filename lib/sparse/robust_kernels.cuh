@@ -38,6 +38,17 @@ inline unsigned warp_blocks(long long items, int threads)
     const unsigned b = blocks_for(items * 32, threads);
     return b < 2048 ? b : 2048;
 }
+// The same for a thread per item: at most 2048 blocks, the threads striding.
+inline unsigned stride_blocks(long long items, int threads)
+{
+    const unsigned b = blocks_for(items, threads);
+    return b < 2048 ? b : 2048;
+}
+__device__ inline long long thread_index()
+{
+    return blockIdx.x * (long long)blockDim.x + threadIdx.x;
+}
+__device__ inline long long thread_count() { return (long long)gridDim.x * blockDim.x; }
 __device__ inline long long warp_index()
 {
     return (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32;

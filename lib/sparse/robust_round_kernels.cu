@@ -238,12 +238,12 @@ __global__ void subtract_kernel(const __grid_constant__ robust_device_state s, i
 {
     const int* found_at = s.counts + 2;
     const int first = found_at[round], last = s.counts[1];
-    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const long long t = first + i / s.c.loops;
-    if (t >= last)
-        return;
-    const int r = int(i % s.c.loops);
-    add_coefficient(s, s.found_f[t], r, -s.found_x[2 * t], -s.found_x[2 * t + 1]);
+    const long long items = (long long)(last - first) * s.c.loops;
+    for (long long i = thread_index(); i < items; i += thread_count()) {
+        const long long t = first + i / s.c.loops;
+        const int r = int(i % s.c.loops);
+        add_coefficient(s, s.found_f[t], r, -s.found_x[2 * t], -s.found_x[2 * t + 1]);
+    }
 }
 
 __global__ void refine_estimate_kernel(const __grid_constant__ robust_device_state s)
@@ -261,25 +261,25 @@ __global__ void refine_estimate_kernel(const __grid_constant__ robust_device_sta
 
 __global__ void refine_apply_kernel(const __grid_constant__ robust_device_state s)
 {
-    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    const long long t = i / s.c.loops;
-    if (t >= s.counts[1])
-        return;
-    const int r = int(i % s.c.loops);
-    add_coefficient(s,
-                    s.found_f[t],
-                    r,
-                    s.found_x[2 * t] - s.next_x[2 * t],
-                    s.found_x[2 * t + 1] - s.next_x[2 * t + 1]);
+    const long long items = (long long)s.counts[1] * s.c.loops;
+    for (long long i = thread_index(); i < items; i += thread_count()) {
+        const long long t = i / s.c.loops;
+        const int r = int(i % s.c.loops);
+        add_coefficient(s,
+                        s.found_f[t],
+                        r,
+                        s.found_x[2 * t] - s.next_x[2 * t],
+                        s.found_x[2 * t + 1] - s.next_x[2 * t + 1]);
+    }
 }
 
 __global__ void refine_store_kernel(const __grid_constant__ robust_device_state s)
 {
-    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (i >= s.counts[1])
-        return;
-    s.found_x[2 * i] = s.next_x[2 * i];
-    s.found_x[2 * i + 1] = s.next_x[2 * i + 1];
+    const long long count = s.counts[1];
+    for (long long i = thread_index(); i < count; i += thread_count()) {
+        s.found_x[2 * i] = s.next_x[2 * i];
+        s.found_x[2 * i + 1] = s.next_x[2 * i + 1];
+    }
 }
 
 } // namespace
@@ -295,8 +295,10 @@ void launch_robust_round(const robust_device_state& s, int round, void* stream)
     check_launch();
     estimate_kernel<<<warp_blocks(s.max_cand, 128), 128, 0, st>>>(s, round);
     check_launch();
-    subtract_kernel<<<blocks_for((long long)s.max_found * s.c.loops, 128), 128, 0, st>>>(
-        s, round);
+    subtract_kernel<<<stride_blocks((long long)s.max_found * s.c.loops, 128),
+                      128,
+                      0,
+                      st>>>(s, round);
     check_launch();
 }
 
@@ -305,12 +307,12 @@ void launch_robust_refine(const robust_device_state& s, void* stream)
     auto st = static_cast<cudaStream_t>(stream);
     refine_estimate_kernel<<<warp_blocks(s.max_found, 128), 128, 0, st>>>(s);
     check_launch();
-    refine_apply_kernel<<<blocks_for((long long)s.max_found * s.c.loops, 128),
+    refine_apply_kernel<<<stride_blocks((long long)s.max_found * s.c.loops, 128),
                           128,
                           0,
                           st>>>(s);
     check_launch();
-    refine_store_kernel<<<blocks_for(s.max_found, 256), 256, 0, st>>>(s);
+    refine_store_kernel<<<stride_blocks(s.max_found, 256), 256, 0, st>>>(s);
     check_launch();
 }
 

@@ -23,12 +23,12 @@ namespace {
 
 __global__ void threshold_kernel(const __grid_constant__ robust_device_state s)
 {
-    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (i >= s.counts[1])
-        return;
-    const double noise = robust_value_noise(s.c, s.found_f[i], s.sigma, s.scalars[0]);
-    const double vr = s.found_x[2 * i], vi = s.found_x[2 * i + 1];
-    s.above[i] = (vr * vr + vi * vi > s.eta * noise) ? 1 : 0;
+    const long long count = s.counts[1];
+    for (long long i = thread_index(); i < count; i += thread_count()) {
+        const double noise = robust_value_noise(s.c, s.found_f[i], s.sigma, s.scalars[0]);
+        const double vr = s.found_x[2 * i], vi = s.found_x[2 * i + 1];
+        s.above[i] = (vr * vr + vi * vi > s.eta * noise) ? 1 : 0;
+    }
 }
 
 /*!
@@ -76,17 +76,20 @@ __device__ bool lobe_entry(const robust_device_state& s,
 // The peaks go to a list for fit_kernel.
 __global__ void peak_kernel(const __grid_constant__ robust_device_state s)
 {
-    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (i >= s.counts[1] || !s.above[i])
-        return;
-    for (int j = 0; j <= 2 * s.c.lobe; ++j) {
-        double yr, yi;
-        bool present;
-        if (!lobe_entry(s, i, j, yr, yi, present))
-            return;
-    }
+    const long long found = s.counts[1];
     int* count = s.counts + robust_count_slots(s.rounds) - 1;
-    s.peaks[atomicAdd(count, 1)] = int(i);
+    for (long long i = thread_index(); i < found; i += thread_count()) {
+        if (!s.above[i])
+            continue;
+        bool peak = true;
+        for (int j = 0; j <= 2 * s.c.lobe && peak; ++j) {
+            double yr, yi;
+            bool present;
+            peak = lobe_entry(s, i, j, yr, yi, present);
+        }
+        if (peak)
+            s.peaks[atomicAdd(count, 1)] = int(i);
+    }
 }
 
 // A warp per peak: lanes gather the lobe, the warp fits it (warp_fit_tone), lane 0
@@ -129,9 +132,9 @@ __global__ void fit_kernel(const __grid_constant__ robust_device_state s)
 void launch_robust_tones(const robust_device_state& s, void* stream)
 {
     auto st = static_cast<cudaStream_t>(stream);
-    threshold_kernel<<<blocks_for(s.max_found, 128), 128, 0, st>>>(s);
+    threshold_kernel<<<stride_blocks(s.max_found, 128), 128, 0, st>>>(s);
     check_launch();
-    peak_kernel<<<blocks_for(s.max_found, 128), 128, 0, st>>>(s);
+    peak_kernel<<<stride_blocks(s.max_found, 128), 128, 0, st>>>(s);
     check_launch();
     fit_kernel<<<warp_blocks(s.max_found, 128), 128, 0, st>>>(s);
     check_launch();
