@@ -125,6 +125,17 @@ public:
         d_keys.allocate(table);
         d_tags.allocate(table);
         d_slot_found.allocate(table);
+        // A round claims at most its candidates' slots; more than that in a call is
+        // possible only in a frame far from sparse, and then the next reset clears all.
+        const std::size_t used_cap = LB + 2 * std::size_t(max_found);
+        d_used.allocate(used_cap);
+        d_used_count.allocate(3);
+        const int fresh[3] = { 0, 0, 1 }; // the first reset clears the whole table
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_used_count.get(),
+                                          fresh,
+                                          sizeof(fresh),
+                                          cudaMemcpyHostToDevice,
+                                          d_stream.get()));
         // A round's candidates: located ones and the lobe neighbours of the last
         // round's; two lists (launch_robust_round()).
         const std::size_t max_cand = LB + 2 * std::size_t(max_found);
@@ -154,6 +165,9 @@ public:
         s.tags = d_tags.get();
         s.slot_found = d_slot_found.get();
         s.table_mask = table - 1;
+        s.used = d_used.get();
+        s.used_count = d_used_count.get();
+        s.used_cap = int(used_cap);
         s.cand_slot = d_cand.get();
         s.max_cand = int(max_cand);
         s.found_f = d_found_f.get();
@@ -287,6 +301,8 @@ private:
     cuda::device_buffer<unsigned long long> d_keys;
     cuda::device_buffer<unsigned int> d_tags;
     cuda::device_buffer<int> d_slot_found;
+    cuda::device_buffer<long long> d_used;
+    cuda::device_buffer<int> d_used_count;
     cuda::device_buffer<long long> d_cand, d_found_f;
     cuda::device_buffer<double> d_found_x, d_next_x;
     cuda::device_buffer<unsigned char> d_above;

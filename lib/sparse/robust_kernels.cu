@@ -104,8 +104,9 @@ __global__ void __launch_bounds__(noise_threads)
 }
 
 // Clears the per-call state in one launch (a memset node each would cost a graph node
-// apiece): the frequency table, the counters and the whole result block, unused tone
-// slots included (the host copies all of it).
+// apiece): the frequency table's slots the last call claimed (all of them at the first
+// call, or when the list overflowed), the counters and the whole result block, unused
+// tone slots included (the host copies all of it).
 __global__ void reset_kernel(const __grid_constant__ robust_device_state s)
 {
     static_assert(sizeof(robust_device_header) % sizeof(unsigned) == 0 &&
@@ -117,10 +118,14 @@ __global__ void reset_kernel(const __grid_constant__ robust_device_state s)
                                    sizeof(unsigned);
     const long long stride = (long long)gridDim.x * blockDim.x;
     const long long first = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    for (long long i = first; i < slots; i += stride) {
-        s.keys[i] = ~0ull;
-        s.tags[i] = 0;
-        s.slot_found[i] = -1;
+    const long long claimed = s.used_count[0];
+    const bool whole = s.used_count[2] != 0 || claimed > s.used_cap;
+    const long long count = whole ? slots : claimed;
+    for (long long i = first; i < count; i += stride) {
+        const long long slot = whole ? i : s.used[i];
+        s.keys[slot] = ~0ull;
+        s.tags[slot] = 0;
+        s.slot_found[slot] = -1;
     }
     auto* result = reinterpret_cast<unsigned*>(s.header);
     for (long long i = first; i < result_words; i += stride)
@@ -129,6 +134,16 @@ __global__ void reset_kernel(const __grid_constant__ robust_device_state s)
         s.counts[i] = 0;
     if (first < 2)
         s.scalars[first] = 0;
+    // The last block to finish starts the new call's list: every block has read it.
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd(&s.used_count[1], 1) == int(gridDim.x) - 1) {
+            s.used_count[0] = 0;
+            s.used_count[1] = 0;
+            s.used_count[2] = 0;
+        }
+    }
 }
 
 } // namespace

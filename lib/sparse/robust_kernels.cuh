@@ -173,13 +173,18 @@ __device__ inline unsigned long long table_slot(unsigned long long key,
     return (h ^ (h >> 29)) & mask;
 }
 
-//! The slot holding key (inserting it when absent), or ~0 when the table is full.
-__device__ inline unsigned long long
-table_insert(unsigned long long* keys, unsigned long long mask, unsigned long long key)
+//! The slot holding key (inserting it when absent), or ~0 when the table is full;
+//! claimed: whether this call inserted it.
+__device__ inline unsigned long long table_insert(unsigned long long* keys,
+                                                  unsigned long long mask,
+                                                  unsigned long long key,
+                                                  bool* claimed = nullptr)
 {
     unsigned long long s = table_slot(key, mask);
     for (unsigned long long probe = 0; probe <= mask; ++probe) {
         const unsigned long long prev = atomicCAS(&keys[s], empty_key, key);
+        if (claimed)
+            *claimed = prev == empty_key;
         if (prev == empty_key || prev == key)
             return s;
         s = (s + 1) & mask;

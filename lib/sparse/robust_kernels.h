@@ -74,6 +74,13 @@ struct robust_device_state {
     unsigned int* tags = nullptr;       //!< per slot: (round + 1) << 1 | accepted
     int* slot_found = nullptr;          //!< per slot: index in found_f, or -1
     unsigned long long table_mask = 0;
+    //! The slots this call claimed in the table, for the next call's reset (a call uses
+    //! a few thousand of its millions of slots); used_cap of them.
+    long long* used = nullptr;
+    //! [0] slots claimed, [1] reset blocks done, [2] the whole table needs clearing (set
+    //! at construction)
+    int* used_count = nullptr;
+    int used_cap = 0;
     //! Candidates (table slots) of the even rounds, then of the odd ones, max_cand each
     long long* cand_slot = nullptr;
     int max_cand = 0;
@@ -94,7 +101,8 @@ struct robust_device_state {
 //! Entries of robust_device_state::counts for `rounds` outer rounds.
 constexpr int robust_count_slots(int rounds) { return 3 + 2 * (rounds + 1); }
 
-//! Clears the table, the counters and the header.
+//! Clears the table (the slots the last call claimed, or all of it after an overflow of
+//! that list), the counters and the header.
 void launch_robust_reset(const robust_device_state& s, void* stream);
 
 /*!

@@ -75,9 +75,15 @@ __device__ void
 enter_candidate(const robust_device_state& s, int round, unsigned long long f)
 {
     int* cand_count = s.counts + 2 + s.rounds + 1;
-    const unsigned long long slot = table_insert(s.keys, s.table_mask, f);
+    bool claimed = false;
+    const unsigned long long slot = table_insert(s.keys, s.table_mask, f, &claimed);
     if (slot == ~0ull)
         return;
+    if (claimed) { // for the next call's reset; past used_cap it clears the whole table
+        const int at = atomicAdd(&s.used_count[0], 1);
+        if (at < s.used_cap)
+            s.used[at] = (long long)slot;
+    }
     const unsigned int want = unsigned(round + 1) << 1;
     unsigned int tag = s.tags[slot];
     while (!(tag & 1u) && tag < want) {
