@@ -77,14 +77,46 @@ struct warp_lanes {
             v += __shfl_down_sync(0xffffffffu, v, o);
         return __shfl_sync(0xffffffffu, v, 0);
     }
-    //! v[0..count) summed over the lanes in place, by a butterfly: each step adds a
-    //! lane's value and its partner's in either order, so every lane ends with the same
-    //! bits (robust_pairs.h's fit takes the same branches in every lane).
+    //! v[0..count) summed over the lanes in place: a reduce-scatter by halving (at each
+    //! step a lane keeps half of its range and adds its partner's copy of that half), so
+    //! each sum ends in one lane, then every sum is broadcast from its lane. Every lane
+    //! ends with the same bits (robust_pairs.h's fit takes the same branches in every
+    //! lane), for about 2 count shuffles where a butterfly over all of v takes 5 count.
     __device__ void sum_n(double* v, int count) const
     {
-        for (int o = 16; o > 0; o >>= 1)
-            for (int i = 0; i < count; ++i)
-                v[i] += __shfl_xor_sync(0xffffffffu, v[i], o);
+        int lo = 0, hi = count;
+        for (int o = 16; o > 0; o >>= 1) {
+            const int mid = (lo + hi) / 2;
+            const bool upper = (lane_index & o) != 0;
+            const int keep = upper ? mid : lo, send = upper ? lo : mid;
+            const int keep_n = upper ? hi - mid : mid - lo,
+                      send_n = upper ? mid - lo : hi - mid;
+            // The same in every lane (each shuffle needs the whole warp): no half at this
+            // step is longer than count / (32 / o), rounded up.
+            const int parts = 32 / o, steps = (count + parts - 1) / parts;
+            for (int t = 0; t < steps; ++t) {
+                const double in =
+                    __shfl_xor_sync(0xffffffffu, t < send_n ? v[send + t] : 0.0, o);
+                if (t < keep_n)
+                    v[keep + t] += in;
+            }
+            lo = keep;
+            hi = keep + keep_n;
+        }
+        for (int i = 0; i < count; ++i) {
+            // The lane whose halvings kept index i.
+            int a = 0, b = count, owner = 0;
+            for (int o = 16; o > 0; o >>= 1) {
+                const int mid = (a + b) / 2;
+                if (i >= mid) {
+                    owner |= o;
+                    a = mid;
+                } else {
+                    b = mid;
+                }
+            }
+            v[i] = __shfl_sync(0xffffffffu, v[i], owner);
+        }
     }
     __device__ void sync() const { __syncwarp(); }
     //! The largest v over the lanes and its index (ties: the lowest index), in every
