@@ -40,8 +40,12 @@ QA=$DEV/qa/python/gpufft
 py=$ROOT/usr/bin/python3.11
 mkdir -p "$OUTDIR"
 log=$OUTDIR/python-qa.log summary=$OUTDIR/python-qa-summary.txt
-: >"$log"
-: >"$summary"
+# Only the QA starts its logs afresh: gpu-check.sh -p -b runs the QA, then an app (-r),
+# into the same OUTDIR.
+if [ -z "$app" ]; then
+    : >"$log"
+    : >"$summary"
+fi
 
 fail() { echo "python QA: $*" | tee -a "$summary" >&2; exit 1; }
 [ -d "$QA" ] || fail "no $QA: run scripts/prepare-device-python.sh on the build machine and carry .device"
