@@ -274,6 +274,29 @@ class qa_sparse_fft_plan(gr_unittest.TestCase):
             x, f, amps, snr = noisy_tones(rng, n, 12, 40, 60)
             self.check_tones(plan, x, f, amps, snr, seed)
 
+    def test_robust_close_pairs(self):
+        # 6 pairs of tones 0.35-0.6 bin apart (below the Rayleigh limit of one bin), random
+        # phases, 60-63 dB per bin, the pairs 64 bins or more from each other. The dense
+        # path's joint fit tells them apart (sparse_fft_robust.md, step 9: from about
+        # 40 dB per bin at a third of a bin); with resolve_close_tones=False each pair's
+        # window lobe gives one tone.
+        rng, seed = fresh_rng(self)
+        n, k = 1 << 16, 16
+        on = sparse_fft_plan(n, k, backend="cpu", min_snr_db=20, false_alarm=FALSE_ALARM)
+        off = sparse_fft_plan(n, k, backend="cpu", min_snr_db=20, false_alarm=FALSE_ALARM,
+                              resolve_close_tones=False)
+        self.assertTrue(on.dense_fallback)
+        for _ in range(2):
+            centres = separated_freqs(rng, n, 6, 64)
+            f = np.r_[centres, (centres + rng.uniform(0.35, 0.6, 6)) % n]
+            snr = rng.uniform(60, 63, 12)
+            amps = np.sqrt(10 ** (snr / 10) / n) * np.exp(2j * np.pi * rng.random(12))
+            noise = np.sqrt(0.5) * (rng.standard_normal(n) + 1j * rng.standard_normal(n))
+            x = (tone_sum(n, f, amps) + noise).astype(np.complex64)
+            self.check_tones(on, x, f, amps, snr, seed, amp_tol_db=1.0)
+            merged, _, _ = off.detect(x)
+            self.assertLess(len(merged), 12, f"seed {seed}: {merged}")
+
     def sparse_path_plan(self, min_snr_db):
         """A CPU plan for n = 2^22, k = 50 at min_snr_db that runs the sublinear path
         (reads a fraction of the frame), not the dense fallback."""
