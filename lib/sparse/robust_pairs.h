@@ -41,8 +41,8 @@ constexpr int robust_pair_max_bins = 64;
 constexpr double robust_pair_grid_sep = 0.6;
 //! Two tones of a fit are told apart when they stand this many standard deviations of
 //! their separation's noise error apart (the fit's own covariance). This, not the
-//! Rayleigh limit of one bin, is what the SNR allows: two tones a third of a bin apart
-//! are resolved from about 40 dB per bin. Below it the fit could split one tone in two.
+//! Rayleigh limit of one bin, is what tells two tones from one: the closer the pair, the
+//! more SNR it takes. Below it the fit could split one tone in two.
 constexpr double robust_pair_resolution = 5.0;
 //! And never closer than this (bins): two kernels this close are nearly one vector, and
 //! the normal equations lose their precision.

@@ -277,9 +277,8 @@ class qa_sparse_fft_plan(gr_unittest.TestCase):
     def test_robust_close_pairs(self):
         # 6 pairs of tones 0.35-0.6 bin apart (below the Rayleigh limit of one bin), random
         # phases, 60-63 dB per bin, the pairs 64 bins or more from each other. The dense
-        # path's joint fit tells them apart (sparse_fft_robust.md, step 9: from about
-        # 40 dB per bin at a third of a bin); with resolve_close_tones=False each pair's
-        # window lobe gives one tone.
+        # path's joint fit tells them apart at this SNR (sparse_fft_robust.md, step 9);
+        # with resolve_close_tones=False each pair's window lobe gives one tone.
         rng, seed = fresh_rng(self)
         n, k = 1 << 16, 16
         on = sparse_fft_plan(n, k, backend="cpu", min_snr_db=20, false_alarm=FALSE_ALARM)

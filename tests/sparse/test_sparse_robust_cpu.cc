@@ -354,10 +354,10 @@ GPUFFT_TEST(sub_bin_pairs_are_resolved_at_high_snr)
 }
 
 /*!
- * The same pairs at 30-34 dB per bin, where the bound resolves some and not others
- * (about three in four came back as two tones): each comes back as one tone or two
- * within 2 bins of it (a pair of nearly opposite phase cancels in the middle and can
- * come back as one weak tone beside it), never as three, and nothing appears elsewhere.
+ * The same pairs at 30-34 dB per bin, where the bound resolves some and not others:
+ * each comes back as one tone or two within 2 bins of it (a pair of nearly opposite
+ * phase cancels in the middle and can come back as one weak tone beside it), never as
+ * three, and nothing appears elsewhere.
  */
 GPUFFT_TEST(unresolved_pairs_give_no_false_tones)
 {
