@@ -331,8 +331,8 @@ SFFT_HD bool robust_pair_amplitudes(const robust_consts& c,
  * The normal equations of a fit of p tones from its sums S (robust_pair_pass()) and
  * coefficients (br, bi). Parameters: the p offsets, then (Re B_k, Im B_k) per basis
  * function. r = Y - sum B phi: dr/dd_i = B_i g_i', dr/dRe B_k = -phi_k, dr/dIm B_k =
- * -i phi_k; a = Re(J^H J) (m x m, m = p + 2q), v = -Re(J^H r). The noise's covariance
- * of the parameters is a^-1 times half a bin's noise power.
+ * -i phi_k; a = Re(J^H J) (m x m, m = p + 2q), v = -Re(J^H r) (v may be null). The
+ * noise's covariance of the parameters is a^-1 times half a bin's noise power.
  */
 SFFT_HD void robust_pair_normal(const robust_pair_sums& at,
                                 const double* S,
@@ -350,7 +350,8 @@ SFFT_HD void robust_pair_normal(const robust_pair_sums& at,
             a[i * m + p + 2 * k] = a[(p + 2 * k) * m + i] = -br[i] * ci;
             a[i * m + p + 2 * k + 1] = a[(p + 2 * k + 1) * m + i] = -bi[i] * ci;
         }
-        v[i] = -(br[i] * S[at.dgr(i)] + bi[i] * S[at.dgr(i) + 1]);
+        if (v)
+            v[i] = -(br[i] * S[at.dgr(i)] + bi[i] * S[at.dgr(i) + 1]);
     }
     for (int k = 0; k < q; ++k) {
         for (int l = 0; l < q; ++l) {
@@ -360,8 +361,10 @@ SFFT_HD void robust_pair_normal(const robust_pair_sums& at,
             a[(p + 2 * k) * m + p + 2 * l + 1] = 0;
             a[(p + 2 * k + 1) * m + p + 2 * l] = 0;
         }
-        v[p + 2 * k] = S[at.gr(k)];
-        v[p + 2 * k + 1] = S[at.gr(k) + 1];
+        if (v) {
+            v[p + 2 * k] = S[at.gr(k)];
+            v[p + 2 * k + 1] = S[at.gr(k) + 1];
+        }
     }
 }
 
@@ -530,26 +533,34 @@ SFFT_HD bool robust_pair_valid(int W,
     // A tone the fit leaves too weak to have been found is dropped afterwards (its
     // offset has no meaning).
     bool strong[robust_pair_max_tones];
-    int found = 0;
     for (int i = 0; i < p; ++i) {
         strong[i] = br[i] * br[i] + bi[i] * bi[i] >= min_power;
-        found += strong[i] ? 1 : 0;
         if (strong[i] && !(d[i] >= 1.0 && d[i] <= double(W) - 2.0))
             return false;
     }
-    if (found < 2)
+    // Only strong pairs closer than robust_pair_grid_sep need the covariance (a
+    // factorisation per trial fit, a warp's serial work on the GPU).
+    bool close = false;
+    for (int i = 0; i < p; ++i)
+        for (int k = 0; k < i; ++k)
+            if (strong[i] && strong[k] && fabs(d[i] - d[k]) < robust_pair_grid_sep) {
+                if (!(fabs(d[i] - d[k]) >= robust_pair_min_sep))
+                    return false;
+                close = true;
+            }
+    if (!close)
         return true;
     const robust_pair_sums at(p);
     const int m = p + 2 * at.q;
-    double a[robust_pair_max_params * robust_pair_max_params], v[robust_pair_max_params];
-    robust_pair_normal(at, S, br, bi, a, v);
+    double a[robust_pair_max_params * robust_pair_max_params];
+    robust_pair_normal(at, S, br, bi, a, nullptr);
     if (!robust_pair_factor(a, m))
         return false;
     for (int i = 0; i < p; ++i) {
         for (int k = 0; k < i; ++k) {
-            if (!strong[i] || !strong[k])
-                continue;
             const double sep = fabs(d[i] - d[k]);
+            if (!strong[i] || !strong[k] || sep >= robust_pair_grid_sep)
+                continue;
             double e[robust_pair_max_params] = {};
             e[k] = 1.0;
             e[i] = -1.0;
@@ -559,8 +570,7 @@ SFFT_HD bool robust_pair_valid(int W,
                 var += e[j] * e[j];
             var *= 0.5 * noise;
             const double z = robust_pair_resolution;
-            if (!(sep >= robust_pair_grid_sep ||
-                  (sep >= robust_pair_min_sep && sep * sep >= z * z * var)))
+            if (!(sep * sep >= z * z * var))
                 return false;
         }
     }
