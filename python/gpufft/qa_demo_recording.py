@@ -4,10 +4,12 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""QA for `gpufft-demo --input`: a recording made here (SigMF ci16_le, and raw .cfile)
-with carriers at random fractional frequencies in noise goes through the demo, whose
-detections.csv must hold every carrier at its frequency and little else; bad inputs end
-the demo with a message naming the file and the field."""
+"""QA for `gpufft-demo`: a recording made here (SigMF ci16_le, and raw .cfile) with
+carriers at random fractional frequencies in noise goes through the demo, whose
+detections.csv must hold every carrier once, at its frequency, and little else, and whose
+SigMF annotations must hold the same transmissions; the default frame follows the rate;
+the synthetic capture's check passes; bad inputs end the demo with a message naming the
+file and the field. Needs gpufft.sensing_plan (skips, exit 77, in a build without it)."""
 
 import csv
 import json
@@ -58,18 +60,30 @@ class qa_demo_recording(gr_unittest.TestCase):
         print(r.stdout[-3000:], r.stderr[-3000:])
         return r
 
-    def check_detections(self, out, center, freqs, bin_hz):
-        with open(os.path.join(out, "detections.csv")) as f:
+    def check_detections(self, out, center, freqs, bin_hz, duration):
+        path = os.path.join(out, "detections.csv")
+        with open(path) as f:
+            self.assertTrue(f.readline().startswith(
+                "start_s,length_s,frequency_hz,power_dbfs,snr_db,bandwidth_hz,"))
+        with open(path) as f:
             rows = list(csv.DictReader(f))
         found = [float(r["frequency_hz"]) for r in rows]
         for f in freqs:
-            err = min(abs(x - (center + f)) for x in found) if found else np.inf
-            self.assertLess(err, 2 * bin_hz, f"carrier at {center + f:.1f} Hz not found")
+            near = [r for r in rows if abs(float(r["frequency_hz"]) - center - f) < 2 * bin_hz]
+            self.assertTrue(near, f"carrier at {center + f:.1f} Hz not found")
+            # Always on: one transmission over the whole recording, a few bins wide.
+            self.assertEqual(len(near), 1, near)
+            self.assertLess(float(near[0]["start_s"]), 1e-9)
+            self.assertAlmostEqual(float(near[0]["length_s"]), duration, delta=1e-6)
+            self.assertLess(float(near[0]["bandwidth_hz"]), 8 * bin_hz)
+            self.assertLessEqual(float(near[0]["lower_hz"]), center + f)
+            self.assertGreaterEqual(float(near[0]["upper_hz"]), center + f)
         # Anything else is a false alarm: a few at most over the whole recording.
         other = [x for x in found if min(abs(x - center - f) for f in freqs) > 2 * bin_hz]
         self.assertLessEqual(len(other), 3, other)
         if self.has_matplotlib():
             self.assertGreater(os.path.getsize(os.path.join(out, "sensing.png")), 10000)
+        return rows
 
     @staticmethod
     def has_matplotlib():
@@ -105,7 +119,22 @@ class qa_demo_recording(gr_unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("24 frames of 65536 samples", r.stdout)
         self.assertIn("2026-11-24T10:00:00.500000Z", r.stdout)
-        self.check_detections(out, center, freqs, rate / n)
+        rows = self.check_detections(out, center, freqs, rate / n, 24 * n / rate)
+        # One SigMF annotation per transmission, beside the table (and where asked).
+        with open(os.path.join(out, "rec.detections.sigmf-meta")) as f:
+            notes = json.load(f)["annotations"]
+        self.assertEqual(len(notes), len(rows))
+        lower = sorted(round(float(r["lower_hz"])) for r in rows)
+        self.assertEqual(sorted(round(a["core:freq_lower_edge"]) for a in notes), lower)
+        for a in notes:
+            self.assertEqual(a["core:sample_start"], 0)
+            self.assertEqual(a["core:sample_count"], 24 * n)
+        path = os.path.join(self.d, "elsewhere.sigmf-meta")
+        r = self.demo("--input", stem + ".sigmf-meta", "--fft-size", str(n), "--output", out,
+                      "--annotations", path, "--duration", str(8 * n / rate))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(path) as f:
+            self.assertTrue(json.load(f)["annotations"])
 
     def test_002_cfile(self):
         rate, center = 1e6, 433.92e6
@@ -120,9 +149,12 @@ class qa_demo_recording(gr_unittest.TestCase):
         r = self.demo("--input", path, "--rate", str(rate), "--freq", str(center),
                       "--output", out)
         self.assertEqual(r.returncode, 0, r.stderr)
-        # The default frame: the power of two nearest 10 ms, at least 2^16.
-        self.assertIn("16 frames of 65536 samples", r.stdout)
-        self.check_detections(out, center, freqs, rate / n)
+        # The default frame: the power of two nearest 4 ms (4000 samples), and why.
+        self.assertIn("256 frames of 4096 samples", r.stdout)
+        self.assertIn("the power of two nearest 4 ms at 1 MS/s", r.stdout)
+        self.check_detections(out, center, freqs, rate / 4096, 16 * n / rate)
+        # No SigMF in, no annotations out (and none asked for).
+        self.assertFalse([f for f in os.listdir(out) if f.endswith(".sigmf-meta")])
 
     def test_003_bad_inputs(self):
         missing = os.path.join(self.d, "none.sigmf-meta")
@@ -144,18 +176,47 @@ class qa_demo_recording(gr_unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("odd.sigmf-meta: global.core:datatype: 'cf64_le'", r.stderr)
 
-        # Shorter than one frame.
+        # Shorter than one frame (1000 samples; at 1 MS/s the default frame is 4096).
         r = self.demo("--input", path, "--rate", "1e6")
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn("less than one frame of 65536", r.stderr)
+        self.assertIn("less than one frame of 4096", r.stderr)
 
-        r = self.demo("--rate", "1e6")
+        r = self.demo("--input", path, "--rate", "1e6", "--fft-size", "512")
         self.assertEqual(r.returncode, 2)
-        self.assertIn("--rate describes a recording", r.stderr)
+        self.assertIn("--fft-size: a power of two in [1024,", r.stderr)
+
+        # Annotations need SigMF in.
+        np.zeros(8192, np.complex64).tofile(path)
+        r = self.demo("--input", path, "--rate", "1e6", "--annotations",
+                      os.path.join(self.d, "x.sigmf-meta"), "--output", self.d)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("SigMF annotations need a SigMF input", r.stderr)
+
+        for opt in ("--rate", "--annotations"):
+            r = self.demo(opt, "1e6")
+            self.assertEqual(r.returncode, 2)
+            self.assertIn(f"{opt} describes a recording", r.stderr)
+
+    def test_004_synthetic(self):
+        # The synthetic capture, shortened (1.3 ms: 20 frames of 2^16 at 100 MS/s) over a
+        # lower noise floor so that its weakest carrier stands out at 2^16 bins; the
+        # demo's own check must pass (every transmitter found, few false signals).
+        out = os.path.join(self.d, "out")
+        r = self.demo("--fft-size", "65536", "--duration", str(20 * 65536 / 100e6),
+                      "--noise", "-75", "--seed", str(self.seed % 2**31), "--output", out)
+        self.assertEqual(r.returncode, 0, r.stdout[-3000:])
+        self.assertIn("20 frames of 65536 samples at 100 MS/s", r.stdout)
+        self.assertRegex(r.stdout, r"Against what was transmitted: (\d+) of \1 transmitters found")
+        with open(os.path.join(out, "detections.csv")) as f:
+            self.assertGreater(len(list(csv.DictReader(f))), 8)
 
 
 if __name__ == "__main__":
     if not os.path.exists(DEMO):
         print(f"no {DEMO}: run from the source tree")
+        sys.exit(77)
+    from gnuradio import gpufft
+    if not hasattr(gpufft, "sensing_plan"):
+        print("skip: this build's gnuradio.gpufft has no sensing_plan (the demo needs it)")
         sys.exit(77)
     gr_unittest.run(qa_demo_recording)
