@@ -15,3 +15,6 @@ from .gpufft_python import *
 
 # Recordings in (SigMF, raw .cfile) as a tagged GNU Radio source: pure Python.
 from .recording import open_recording, recording_error, recording_source
+
+# SigMF annotations out (transmissions -> .sigmf-meta): pure Python, no flowgraph.
+from .sigmf_annotations import write_annotations, write_sigmf_meta
