@@ -8,7 +8,7 @@
 files of every datatype and raw .cfile read through a flowgraph, samples against an
 independent conversion, the rx_rate / rx_freq / rx_time tags against the metadata,
 captures (retunes), start and length; bad inputs give errors naming the file and the
-field."""
+field; a first capture after sample 0 (issue 32 item 1), run with a deadline."""
 
 import json
 import os
@@ -27,6 +27,7 @@ except ImportError:
     from gnuradio import gpufft
 
 from gnuradio.gpufft.recording import parse_datetime
+from gnuradio.gpufft.qa_deadline import run_python
 
 
 def stored(rng, datatype, n):
@@ -149,8 +150,10 @@ class qa_recording(gr_unittest.TestCase):
         self.assertEqual(tags[(0, "rx_rate")], 1e6)
         self.assertEqual(tags[(0, "rx_freq")], 433.92e6)
         self.assertNotIn((0, "rx_time"), tags)
-        # Another datatype for a raw file (rtl_sdr's unsigned bytes).
+        # Another datatype for a raw file whose name does not say it (rtl_sdr's
+        # unsigned bytes in a .bin).
         raw8, ref8 = stored(self.rng, "cu8", n)
+        path = os.path.join(self.d, "capture.bin")
         raw8.tofile(path)
         x, _ = self.read(path, sample_rate=2.048e6, datatype="cu8")
         self.assertTrue(np.array_equal(x, ref8.astype(np.complex64)))
@@ -234,11 +237,13 @@ class qa_recording(gr_unittest.TestCase):
         with self.assertRaisesRegex(gpufft.recording_error,
                                     r"x\.cfile: 3998 bytes is not a whole number of cf32_le"):
             gpufft.open_recording(path, sample_rate=1e6)
-        with self.assertRaisesRegex(gpufft.recording_error, r"x\.cfile: datatype: 'cs16'"):
+        with self.assertRaisesRegex(gpufft.recording_error, r"x\.cfile: datatype: 'cs16' is "
+                                    r"not read; supported: .* \(cs16 is ci16_le\)"):
             gpufft.open_recording(path, sample_rate=1e6, datatype="cs16")
         with self.assertRaisesRegex(gpufft.recording_error, r"sample rate must be a number"):
             gpufft.open_recording(path, sample_rate=float("nan"))
-        with self.assertRaisesRegex(gpufft.recording_error, r"a SigMF archive"):
+        with self.assertRaisesRegex(gpufft.recording_error,
+                                    r"x\.sigmf: cannot read the SigMF archive: No such"):
             gpufft.open_recording(os.path.join(self.d, "x.sigmf"))
         # recording_error is a ValueError, and start / length are checked.
         write_sigmf(stem + "2", raw, good, cap)
@@ -246,6 +251,57 @@ class qa_recording(gr_unittest.TestCase):
             gpufft.recording_source(stem + "2.sigmf-meta", start=1000)
         with self.assertRaises(ValueError):
             gpufft.recording_source(stem + "2.sigmf-meta", max_samples=-1)
+
+    def test_006_first_capture_after_sample_0(self):
+        # Issue 32 item 1: "captures": [{"core:sample_start": 50, ...}] was accepted,
+        # then work() raised IndexError and tb.run() never returned. The samples before
+        # the first capture are read (sigmf-python reads them too), described by the
+        # first capture: its frequency, its time moved back by the samples between.
+        n, rate = int(self.rng.integers(3000, 9000)), float(self.rng.uniform(1e5, 1e7))
+        first = int(self.rng.integers(1, 1000))
+        second = int(self.rng.integers(first + 1, n))
+        raw, ref = stored(self.rng, "ci16_le", n)
+        meta = write_sigmf(os.path.join(self.d, "late"), raw,
+                           {"core:datatype": "ci16_le", "core:sample_rate": rate},
+                           [{"core:sample_start": first, "core:frequency": 433.92e6,
+                             "core:datetime": "2026-01-01T00:00:10Z"},
+                            {"core:sample_start": second, "core:frequency": 434e6}])
+        out = os.path.join(self.d, "out.npy")
+        code = f"""
+import json, numpy as np, pmt
+from gnuradio import blocks, gr, gpufft
+tb = gr.top_block()
+src = gpufft.recording_source({meta!r})
+sink = blocks.vector_sink_c()
+tb.connect(src, sink)
+tb.run()
+np.save({out!r}, np.array(sink.data(), np.complex64))
+print(json.dumps([[t.offset, pmt.symbol_to_string(t.key), pmt.to_python(t.value)]
+                  for t in sink.tags()]))
+"""
+        r = run_python(self, code)
+        self.assertEqual(r.returncode, 0, r.stderr[-3000:])
+        tags = {(o, k): v for o, k, v in json.loads(r.stdout.strip().splitlines()[-1])}
+        rec = gpufft.open_recording(meta)
+        self.assertEqual(rec.center_freq, 433.92e6)
+        secs, frac = rec.start_time  # 10 s - first / rate, normalised
+        self.assertAlmostEqual((secs - 1767225600) + frac, 10 - first / rate, places=9)
+        self.assertTrue(0 <= frac < 1)
+        self.assertTrue(np.array_equal(np.load(out), ref.astype(np.complex64)))
+        self.assertEqual(tags[(0, "rx_rate")], rate)
+        self.assertEqual(tags[(0, "rx_freq")], 433.92e6)
+        self.assertEqual(list(tags[(0, "rx_time")]), [secs, frac])
+        self.assertEqual(tags[(second, "rx_freq")], 434e6)
+        # The first capture is tagged once, at the first sample: no second rx_freq at
+        # its own start (downstream would take it for a retune).
+        self.assertEqual(sorted(tags), [(0, "rx_freq"), (0, "rx_rate"), (0, "rx_time"),
+                                        (second, "rx_freq")])
+        # From a sample before the first capture, and after it.
+        x, tags = self.read(meta, start=first - 1, max_samples=2)
+        self.assertTrue(np.array_equal(x, ref[first - 1:first + 1].astype(np.complex64)))
+        self.assertEqual((tags[(0, "rx_freq")], len(tags)), (433.92e6, 3))
+        x, tags = self.read(meta, start=first)
+        self.assertEqual(tags[(0, "rx_time")], (1767225610, 0.0))
 
     def test_005_datetime(self):
         self.assertEqual(parse_datetime("1970-01-01T00:00:00Z"), (0, 0.0))

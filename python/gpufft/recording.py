@@ -3,13 +3,13 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""Recordings in: SigMF (.sigmf-meta + .sigmf-data) and raw I/Q files such as GNU
-Radio's .cfile, read as a GNU Radio source of complex samples tagged the way a receiver
-tags its stream (rx_rate, rx_freq, rx_time), so the blocks sense a recording as they
-would a live capture.
+"""Recordings in: SigMF (.sigmf-meta + .sigmf-data, or a .sigmf archive, compressed or
+not) and raw I/Q files such as GNU Radio's .cfile or rtl_sdr's .cu8, read as a GNU Radio
+source of complex samples tagged the way a receiver tags its stream (rx_rate, rx_freq,
+rx_time), so the blocks sense a recording as they would a live capture.
 
-    rec = open_recording("capture.sigmf-meta")            # or .sigmf-data
-    rec = open_recording("capture.cfile", samp_rate=2.4e6, center_freq=100e6)
+    rec = open_recording("capture.sigmf-meta")            # or .sigmf-data, .sigmf.xz
+    rec = open_recording("capture.cu8", samp_rate=2.4e6, center_freq=100e6)
     src = recording_source("capture.sigmf-meta")           # a GNU Radio block
 
 Every problem with a file is a recording_error (a ValueError) whose message names the
@@ -29,6 +29,9 @@ import numpy as np
 import pmt
 from gnuradio import gr
 
+from .block_guard import guarded_work
+from . import sigmf_archive
+
 # SigMF core:datatype -> (numpy type of one stored number, numbers per sample, scale,
 # offset): sample = (stored - offset) * scale, full scale 1.0 as GNU Radio's
 # interleaved_*_to_complex blocks make it.
@@ -38,7 +41,41 @@ DATATYPES = {
     "ci8": (np.dtype("i1"), 2, 1.0 / 128, 0.0),
     "cu8": (np.dtype("u1"), 2, 1.0 / 128, 127.5),  # rtl_sdr's raw output
 }
-RAW_DEFAULT_DATATYPE = "cf32_le"  # GNU Radio's .cfile: complex64, little-endian here
+
+# A raw file's sample type from its extension, as the tools that write them name it:
+# GNU Radio's File Sink (.cfile: complex64), rtl_sdr (.cu8), hackrf_transfer (.cs8),
+# UHD's rx_samples_to_file and the SDR apps that follow it (.sc16 / .cs16 int16,
+# .sc8 / .cs8 int8, .fc32 / .cf32 float32). Any other raw file needs its datatype.
+RAW_EXTENSIONS = {
+    ".cfile": "cf32_le", ".cf32": "cf32_le", ".fc32": "cf32_le",
+    ".cs16": "ci16_le", ".sc16": "ci16_le",
+    ".cs8": "ci8", ".sc8": "ci8",
+    ".cu8": "cu8",
+}
+
+# Names that say the file holds something other than bare samples: never read as raw.
+NOT_RAW = (
+    ((".gz", ".xz", ".bz2", ".zst", ".lz4", ".zip", ".7z", ".tar", ".tgz"),
+     "a compressed or archived file: decompress it first"),
+    ((".wav",), "a WAV file: a header precedes its samples (convert it to SigMF first, "
+                "e.g. with sigmf-python's converter)"),
+    ((".h5", ".hdf5", ".fil"), "a filterbank of spectra, not I/Q samples"),
+    ((".json", ".sigmf-collection"), "JSON metadata, not samples"),
+)
+
+# The first bytes of files that are not bare samples (a raw file starts so by chance
+# once in 2^24 files or fewer: 3 to 8 bytes each).
+MAGIC = (
+    (((0, b"\x1f\x8b\x08"),), "gzip-compressed"),
+    (((0, b"\xfd7zXZ\x00"),), "xz-compressed"),
+    (((0, b"BZh"), (4, b"1AY&SY")), "bzip2-compressed"),
+    (((0, b"(\xb5/\xfd"),), "zstd-compressed"),
+    (((0, b"PK\x03\x04"),), "a zip archive"),
+    (((257, b"ustar"),), "a tar archive"),
+    (((0, b"RIFF"), (8, b"WAVE")), "a WAV file"),
+    (((0, b"\x89HDF\r\n\x1a\n"),), "an HDF5 file"),
+    (((0, b"\x0c\x00\x00\x00HEADER_START"),), "a SIGPROC filterbank"),
+)
 
 
 class recording_error(ValueError):
@@ -60,11 +97,18 @@ class capture:
 
 
 class recording:
-    """What open_recording found: the data file, its sample type, rate, frequency,
-    start time and length, and the captures (one for a raw file)."""
+    """What open_recording found: the data file, its sample type (and what said it),
+    rate, frequency, start time and length, and the captures (one for a raw file).
+
+    data_path: the file the samples are read from (for an archive: the archive);
+    meta_path: the metadata (for an archive: ARCHIVE:MEMBER), None for a raw file;
+    datatype_from: what gave the datatype ("the .cu8 extension", "the datatype given",
+    "x.sigmf-meta global.core:datatype"); archive: None, or the sigmf_archive.archive
+    the samples are in (data_member: their member)."""
 
     def __init__(self, data_path, meta_path, datatype, samp_rate, captures,
-                 num_samples, header_bytes=0):
+                 num_samples, header_bytes=0, datatype_from=None, archive=None,
+                 data_member=None):
         self.data_path = data_path
         self.meta_path = meta_path
         self.datatype = datatype
@@ -72,6 +116,9 @@ class recording:
         self.captures = captures
         self.num_samples = num_samples
         self.header_bytes = header_bytes
+        self.datatype_from = datatype_from
+        self.archive = archive
+        self.data_member = data_member
 
     @property
     def sample_rate(self):
@@ -80,30 +127,60 @@ class recording:
                       "release; use samp_rate", DeprecationWarning, stacklevel=2)
         return self.samp_rate
 
+    def capture_at(self, sample):
+        """The capture that describes a sample: the last one starting at or before it.
+        Samples before the first capture (core:sample_start > 0) are described by the
+        first: no capture says otherwise, and the blocks need a frequency from the
+        first sample on."""
+        found = self.captures[0]
+        for c in self.captures:
+            if c.sample_start > sample:
+                break
+            found = c
+        return found
+
+    def time_at(self, sample):
+        """(seconds, fraction in [0, 1)) since 1970 UTC of a sample: its capture's time
+        moved by the samples between them (backwards before the first capture), or
+        None when that capture has no time."""
+        c = self.capture_at(sample)
+        if c.time is None:
+            return None
+        secs, frac = c.time
+        frac += (sample - c.sample_start) / self.samp_rate
+        whole = math.floor(frac)
+        return int(secs + whole), frac - whole
+
     @property
     def center_freq(self):
-        """The first capture's frequency (Hz; 0 when unknown)."""
-        f = self.captures[0].center_freq
+        """The first sample's frequency (Hz; 0 when unknown)."""
+        f = self.capture_at(0).center_freq
         return 0.0 if f is None else f
 
     @property
     def start_time(self):
         """(seconds, fraction) since 1970 UTC of the first sample, or None."""
-        return self.captures[0].time
+        return self.time_at(0)
 
     @property
     def duration(self):
         return self.num_samples / self.samp_rate
 
     def describe(self):
-        what = "SigMF" if self.meta_path else "raw"
+        if self.archive is not None:
+            what = f"SigMF {self.archive.kind} archive,"
+        else:
+            what = "SigMF" if self.meta_path else "raw"
+        origin = ""
+        if self.meta_path is None and self.datatype_from:
+            origin = f" from {self.datatype_from}"
         when = ""
         if self.start_time is not None:
             secs, frac = self.start_time
             when = ", starts " + format_utc(secs, frac)
         retunes = f", {len(self.captures)} captures" if len(self.captures) > 1 else ""
-        return (f"{self.data_path} ({what} {self.datatype}): {self.num_samples} samples "
-                f"at {self.samp_rate / 1e6:g} MS/s ({self.duration:.3f} s), centre "
+        return (f"{self.data_path} ({what} {self.datatype}{origin}): {self.num_samples} "
+                f"samples at {self.samp_rate / 1e6:g} MS/s ({self.duration:.3f} s), centre "
                 f"{self.center_freq / 1e6:g} MHz{retunes}{when}")
 
 
@@ -183,11 +260,15 @@ def _renamed_keyword(func, old_kwargs, old, new, value, default):
 def open_recording(path, samp_rate=None, center_freq=None, datatype=None, **deprecated):
     """Reads what a recording holds without reading its samples.
 
-    path: a .sigmf-meta or .sigmf-data file (the other one beside it), or a raw file of
-    interleaved I/Q (GNU Radio's .cfile: cf32_le). samp_rate (Hz) and center_freq
-    (Hz): required / optional for a raw file; for SigMF they replace what the metadata
-    says. datatype: a SigMF core:datatype for a raw file (default cf32_le).
-    sample_rate=: the deprecated old name of samp_rate (goes in the next release).
+    path: a .sigmf-meta or .sigmf-data file (the other one beside it), a SigMF archive
+    (.sigmf tar, .sigmf.gz, .sigmf.xz, .sigmf.bz2, .sigmf.zip: read in place), a
+    .sigmf-collection of one recording (open_collection reads each of several), or a raw
+    file of interleaved I/Q. samp_rate (Hz) and center_freq (Hz): required / optional
+    for a raw file; for SigMF they replace what the metadata says. datatype: a SigMF
+    core:datatype for a raw file; by default its extension says it (.cfile, .cf32,
+    .fc32: cf32_le; .cs16, .sc16: ci16_le; .cs8, .sc8: ci8; .cu8: cu8), and any other
+    raw file must be given one. sample_rate=: the deprecated old name of samp_rate (goes
+    in the next release).
     """
     sample_rate = _renamed_keyword("open_recording", deprecated, "sample_rate",
                                    "samp_rate", samp_rate, None)
@@ -198,17 +279,63 @@ def open_recording(path, samp_rate=None, center_freq=None, datatype=None, **depr
     if center_freq is not None and not _number(center_freq):
         raise recording_error(f"{path}: centre frequency must be a finite number of Hz, "
                               f"got {center_freq!r}")
-    if path.endswith(".sigmf"):
-        raise recording_error(f"{path}: a SigMF archive (tar): extract it first "
-                              f"(tar xf {os.path.basename(path)}) and give the "
-                              f".sigmf-meta file")
+    sigmf = (sigmf_archive.is_archive_name(path) or path.endswith(".sigmf-collection")
+             or sigmf_paths(path) is not None)
+    if sigmf and datatype is not None:
+        raise recording_error(f"{path}: a SigMF recording says its own datatype "
+                              f"(global.core:datatype); no datatype may be given")
+    if path.endswith(".sigmf-collection"):
+        streams = _collection_streams(path)
+        if len(streams) != 1:
+            names = ", ".join(os.path.basename(m) for m in streams)
+            raise recording_error(
+                f"{path}: a SigMF collection of {len(streams)} recordings ({names}); "
+                f"open_recording and recording_source read one: give one of their "
+                f".sigmf-meta files, or read each with "
+                f"gnuradio.gpufft.recording.open_collection")
+        return _open_sigmf(*sigmf_paths(streams[0]), sample_rate, center_freq)
+    if sigmf_archive.is_archive_name(path):
+        return _open_archive(path, sample_rate, center_freq)
     pair = sigmf_paths(path)
     if pair is not None:
-        if datatype is not None:
-            raise recording_error(f"{path}: a SigMF recording says its own datatype "
-                                  f"(global.core:datatype); no datatype may be given")
         return _open_sigmf(*pair, sample_rate, center_freq)
-    return _open_raw(path, sample_rate, center_freq, datatype or RAW_DEFAULT_DATATYPE)
+    return _open_raw(path, sample_rate, center_freq, datatype)
+
+
+def open_collection(path, samp_rate=None, center_freq=None):
+    """Every recording of a SigMF collection (.sigmf-collection: core:streams, each the
+    base name of a recording beside it), opened as open_recording opens one, in the
+    collection's order. The streams' hashes are not checked."""
+    path = os.fspath(path)
+    if not path.endswith(".sigmf-collection"):
+        raise recording_error(f"{path}: a SigMF collection is a .sigmf-collection file")
+    return [open_recording(m, samp_rate, center_freq) for m in _collection_streams(path)]
+
+
+def _collection_streams(path):
+    """The .sigmf-meta path of each stream of a collection."""
+    _file_size(path, "SigMF collection")
+    doc = _load_json(path)
+    coll = doc.get("collection") if isinstance(doc, dict) else None
+    if not isinstance(coll, dict):
+        raise recording_error(f"{path}: collection: missing or not an object (not a "
+                              f"SigMF collection)")
+    streams = coll.get("core:streams")
+    if not isinstance(streams, list) or not streams:
+        raise recording_error(f"{path}: collection.core:streams: must be a list of one "
+                              f"or more recordings, got {streams!r}")
+    metas = []
+    for i, s in enumerate(streams):
+        # A SigMF Recording Object {"name": base name, "hash": ...}; older files give
+        # the base name alone.
+        name = s.get("name") if isinstance(s, dict) else s
+        if not isinstance(name, str) or not name:
+            raise recording_error(f"{path}: collection.core:streams[{i}].name: must be a "
+                                  f"recording's base name, got {name!r}")
+        if name.endswith(".sigmf-meta"):
+            name = name[:-len(".sigmf-meta")]
+        metas.append(os.path.join(os.path.dirname(path), name + ".sigmf-meta"))
+    return metas
 
 
 def _check_datatype(where, field, datatype):
@@ -218,8 +345,11 @@ def _check_datatype(where, field, datatype):
     if isinstance(datatype, str) and datatype.startswith("r"):
         raise recording_error(f"{where}: {field}: {datatype!r} is real; the sensing "
                               f"needs complex (I/Q) samples: one of {supported}")
+    hint = ""
+    if isinstance(datatype, str) and "." + datatype.lower() in RAW_EXTENSIONS:
+        hint = f" ({datatype} is {RAW_EXTENSIONS['.' + datatype.lower()]})"
     raise recording_error(f"{where}: {field}: {datatype!r} is not read; supported: "
-                          f"{supported}")
+                          f"{supported}{hint}")
 
 
 def _sample_count(data_path, size, datatype, where):
@@ -235,30 +365,114 @@ def _sample_count(data_path, size, datatype, where):
     return size // sample_bytes
 
 
-def _open_raw(path, sample_rate, center_freq, datatype):
+def _extensions_text():
+    by_type = {}
+    for ext, t in RAW_EXTENSIONS.items():
+        by_type.setdefault(t, []).append(ext)
+    return "; ".join(f"{', '.join(e)}: {t}" for t, e in by_type.items())
+
+
+def _raw_datatype(path, datatype):
+    """(datatype, what said it) for a raw file; refuses a name that says the file is
+    not bare samples, a datatype its extension contradicts, and a file neither its
+    name nor the caller types."""
+    name = os.path.basename(path).lower()
+    for suffixes, what in NOT_RAW:
+        if name.endswith(suffixes):
+            raise recording_error(f"{path}: not read as raw I/Q samples: its name says "
+                                  f"{what}")
+    ext = os.path.splitext(name)[1]
+    named = RAW_EXTENSIONS.get(ext)
+    if datatype is None:
+        if named is None:
+            raise recording_error(
+                f"{path}: a raw recording whose name does not say its sample type: give "
+                f"the datatype (gpufft-demo --datatype; recording_source datatype), one "
+                f"of {', '.join(DATATYPES)}; the extensions read: {_extensions_text()}")
+        return named, f"the {ext} extension"
     _check_datatype(path, "datatype", datatype)
+    if named is not None and named != datatype:
+        raise recording_error(f"{path}: datatype: {datatype!r} given, but the {ext} "
+                              f"extension says {named}: give {named!r} (or none), or "
+                              f"rename the file")
+    return datatype, "the datatype given"
+
+
+def _sniff(path):
+    """What the first bytes say the file is, when they say it is not bare samples."""
+    with open(path, "rb") as f:
+        head = f.read(512)
+    for marks, what in MAGIC:
+        if all(head[o:o + len(m)] == m for o, m in marks):
+            return what
+    return None
+
+
+def _open_raw(path, sample_rate, center_freq, datatype):
+    datatype, origin = _raw_datatype(path, datatype)
     size = _file_size(path, "recording")
     if sample_rate is None:
         raise recording_error(f"{path}: a raw recording does not say its sample rate: "
                               f"give the sample rate (gpufft-demo --rate; recording_source "
                               f"samp_rate)")
-    n = _sample_count(path, size, datatype, "the datatype given")
+    what = _sniff(path)
+    if what is not None:
+        raise recording_error(f"{path}: not read as raw I/Q samples: its first bytes say "
+                              f"it is {what}")
+    n = _sample_count(path, size, datatype, origin)
     return recording(path, None, datatype, float(sample_rate),
                      [capture(0, None if center_freq is None else float(center_freq),
-                              None)], n)
+                              None)], n, datatype_from=origin)
+
+
+def _load_json(path, text=None):
+    """The JSON of a metadata file (or of its bytes), errors naming the file."""
+    try:
+        if text is None:
+            with open(path, "rb") as f:
+                text = f.read()
+        return json.loads(text.decode("utf-8"))
+    except json.JSONDecodeError as e:
+        raise recording_error(f"{path}: not valid JSON: line {e.lineno} column "
+                              f"{e.colno}: {e.msg}") from None
+    except UnicodeDecodeError as e:
+        raise recording_error(f"{path}: not UTF-8 text (SigMF metadata is JSON): "
+                              f"{e.reason}") from None
 
 
 def _open_sigmf(meta_path, data_path, sample_rate, center_freq):
     _file_size(meta_path, "SigMF metadata")
-    try:
-        with open(meta_path, "r", encoding="utf-8") as f:
-            meta = json.load(f)
-    except json.JSONDecodeError as e:
-        raise recording_error(f"{meta_path}: not valid JSON: line {e.lineno} column "
-                              f"{e.colno}: {e.msg}") from None
-    except UnicodeDecodeError as e:
-        raise recording_error(f"{meta_path}: not UTF-8 text (SigMF metadata is JSON): "
-                              f"{e.reason}") from None
+    meta = _load_json(meta_path)
+
+    def locate(dataset):
+        path = data_path if dataset is None else \
+            os.path.join(os.path.dirname(meta_path), dataset)
+        return path, path, _file_size(path, "SigMF data (beside its .sigmf-meta)"), {}
+
+    return _sigmf_recording(meta, meta_path, locate, sample_rate, center_freq)
+
+
+def _open_archive(path, sample_rate, center_freq):
+    _file_size(path, "SigMF archive")
+    arc = sigmf_archive.read_archive(path, recording_error)
+    meta_where = arc.where(arc.meta_name)
+    meta = _load_json(meta_where, arc.meta_bytes)
+
+    def locate(dataset):
+        m = arc.data_member(dataset)
+        if m is None:
+            wanted = "core:dataset " + repr(dataset) if dataset else "its .sigmf-data"
+            raise recording_error(f"{meta_where}: the archive holds no {wanted} beside "
+                                  f"{arc.meta_name}")
+        return path, arc.where(m.name), m.size, {"archive": arc, "data_member": m}
+
+    return _sigmf_recording(meta, meta_where, locate, sample_rate, center_freq)
+
+
+def _sigmf_recording(meta, meta_path, locate, sample_rate, center_freq):
+    """The recording a SigMF metadata object describes. locate(core:dataset or None)
+    gives (the file the samples are read from, how messages name them, their size in
+    bytes, more recording fields)."""
     if not isinstance(meta, dict) or not isinstance(meta.get("global"), dict):
         raise recording_error(f"{meta_path}: global: missing or not an object (not "
                               f"SigMF metadata)")
@@ -290,7 +504,7 @@ def _open_sigmf(meta_path, data_path, sample_rate, center_freq):
         if not isinstance(dataset, str) or not dataset:
             raise recording_error(f"{meta_path}: global.core:dataset: must be a file "
                                   f"name, got {dataset!r}")
-        data_path = os.path.join(os.path.dirname(meta_path), dataset)
+    data_path, data_where, size, located = locate(dataset)
     trailing = g.get("core:trailing_bytes", 0)
     if not (isinstance(trailing, int) and not isinstance(trailing, bool) and trailing >= 0):
         raise recording_error(f"{meta_path}: global.core:trailing_bytes: must be a whole "
@@ -341,21 +555,20 @@ def _open_sigmf(meta_path, data_path, sample_rate, center_freq):
     if captures[0].center_freq is None:
         captures[0].center_freq = 0.0
 
-    size = _file_size(data_path, "SigMF data (beside its .sigmf-meta)")
     payload = size - header_bytes - trailing
     if payload < 0:
         raise recording_error(
-            f"{data_path}: {size} bytes, fewer than the header and trailing bytes "
+            f"{data_where}: {size} bytes, fewer than the header and trailing bytes "
             f"{meta_path} declares ({header_bytes} + {trailing})")
-    n = _sample_count(data_path, payload, datatype, f"{meta_path} global.core:datatype")
+    n = _sample_count(data_where, payload, datatype, f"{meta_path} global.core:datatype")
     for i, c in enumerate(captures):
         if c.sample_start >= n:
             raise recording_error(
                 f"{meta_path}: captures[{i}].core:sample_start: {c.sample_start} is past "
-                f"the end of {data_path} ({n} samples of {datatype}): metadata and data "
+                f"the end of {data_where} ({n} samples of {datatype}): metadata and data "
                 f"do not match")
     return recording(data_path, meta_path, datatype, sample_rate, captures, n,
-                     header_bytes)
+                     header_bytes, f"{meta_path} global.core:datatype", **located)
 
 
 class recording_source(gr.sync_block):
@@ -385,9 +598,9 @@ class recording_source(gr.sync_block):
                                   f"number >= 0 (0: all), got {max_samples!r}")
         dtype, per, self.scale, self.offset = DATATYPES[rec.datatype]
         self.per = per
-        self.raw = np.memmap(rec.data_path, dtype=dtype, mode="r",
-                             offset=rec.header_bytes,
-                             shape=(rec.num_samples * per,))
+        self.error = None  # the exception that ended work(), if one did (block_guard)
+        self.samples = _stream(rec, dtype, per, int(start)) if _compressed(rec) else \
+            _mapped(rec, dtype, per)
         self.pos = int(start)
         self.end = rec.num_samples if not max_samples else \
             min(rec.num_samples, int(start) + int(max_samples))
@@ -402,10 +615,10 @@ class recording_source(gr.sync_block):
             self.first = False
             self.add_item_tag(0, written, pmt.intern("rx_rate"),
                               pmt.from_double(rec.samp_rate))
-            # The capture holding the first sample describes it.
-            c = [c for c in rec.captures if c.sample_start <= begin][-1]
-            self._tag_capture(c, written, begin)
-        for c in rec.captures:
+            # The capture holding the first sample describes it (the first capture
+            # also describes the samples before it: recording.capture_at).
+            self._tag_capture(rec.capture_at(begin), written, begin)
+        for c in rec.captures[1:]:  # the first is tagged above, from wherever it holds
             if begin < c.sample_start < end:
                 self._tag_capture(c, written + c.sample_start - begin, c.sample_start)
 
@@ -413,21 +626,20 @@ class recording_source(gr.sync_block):
         if c.center_freq is not None:
             self.add_item_tag(0, offset, pmt.intern("rx_freq"),
                               pmt.from_double(c.center_freq))
-        if c.time is not None:
-            secs, frac = c.time
-            frac += (sample - c.sample_start) / self.rec.samp_rate
-            whole = math.floor(frac)
+        when = self.rec.time_at(sample)
+        if when is not None:
             self.add_item_tag(0, offset, pmt.intern("rx_time"),
-                              pmt.make_tuple(pmt.from_uint64(int(secs + whole)),
-                                             pmt.from_double(frac - whole)))
+                              pmt.make_tuple(pmt.from_uint64(when[0]),
+                                             pmt.from_double(when[1])))
 
+    @guarded_work  # an exception ends the flowgraph, logged, instead of hanging it
     def work(self, input_items, output_items):
         out = output_items[0]
         n = min(len(out), self.end - self.pos)
         if n <= 0:
             return -1  # the end of the recording: done
         self._tags(self.pos, self.pos + n, self.nitems_written(0))
-        raw = self.raw[self.pos * self.per:(self.pos + n) * self.per]
+        raw = self.samples.read(self.pos, n)
         flat = out[:n].view(np.float32)
         if self.offset:
             np.subtract(raw, np.float32(self.offset), out=flat, dtype=np.float32)
@@ -438,3 +650,45 @@ class recording_source(gr.sync_block):
             flat[:] = raw
         self.pos += n
         return n
+
+
+def _compressed(rec):
+    return rec.archive is not None and rec.data_member.offset is None
+
+
+class _mapped:
+    """Samples memory-mapped where they lie: a data file, or the member of an
+    uncompressed tar archive."""
+
+    def __init__(self, rec, dtype, per):
+        offset = rec.header_bytes
+        if rec.archive is not None:
+            offset += rec.data_member.offset
+        self.per = per
+        self.raw = np.memmap(rec.data_path, dtype=dtype, mode="r", offset=offset,
+                             shape=(rec.num_samples * per,))
+
+    def read(self, first, count):
+        """The stored numbers of samples [first, first + count)."""
+        return self.raw[first * self.per:(first + count) * self.per]
+
+
+class _stream:
+    """Samples decompressed as they are read, forwards from sample `first`, from the
+    member of a compressed archive (nothing is extracted to disk)."""
+
+    def __init__(self, rec, dtype, per, first):
+        self.dtype, self.per = dtype, per
+        self.sample_bytes = dtype.itemsize * per
+        self.next = first
+        self.stream = sigmf_archive.member_stream(
+            rec.archive, rec.data_member.name,
+            rec.header_bytes + first * self.sample_bytes, recording_error)
+
+    def read(self, first, count):
+        if first != self.next:  # work() reads forwards only
+            raise RuntimeError(f"recording_source: read at sample {first}, expected "
+                               f"{self.next}")
+        data = self.stream.read(count * self.sample_bytes)
+        self.next += count
+        return np.frombuffer(data, self.dtype)

@@ -23,6 +23,8 @@ import numpy as np
 import pmt
 from gnuradio import blocks, gr
 
+from .block_guard import guarded_work, raise_block_errors
+
 CSV_COLUMNS = ("start_s,length_s,frequency_hz,power_dbfs,snr_db,bandwidth_hz,"
                "lower_hz,upper_hz,frames,dc")
 MIN_FFT, MAX_FFT = 1 << 10, 1 << 20
@@ -84,21 +86,25 @@ class sensor:
         index0 = first_sample // self.n
         self._waterfall(index0, xs)
         for j, x in enumerate(xs):
-            index, first = index0 + j, first_sample + j * self.n
+            first = first_sample + j * self.n
             if not np.isfinite(x.view(np.float32)).all():
                 self.skipped += 1  # NaN or Inf: the tracker's hold bridges the gap
                 continue
-            r = self.plan.detect(x)
-            self.transmissions += self.tracker.update(first, r)
-            self.truncated += bool(r["truncated"])
-            hz = lambda key: self.center_freq + np.asarray(r[key], float) * self.df
-            self.per_frame.append(dict(
-                frame=index, first_sample=first, t0=first / self.samp_rate,
-                center_hz=hz("center_bin"), lower_hz=hz("lower_bin"),
-                upper_hz=hz("upper_bin"),
-                peak_power_dbfs=np.asarray(r["peak_power_dbfs"], float),
-                snr_db=np.asarray(r["snr_db"], float), dc=np.asarray(r["dc"], bool),
-                truncated=bool(r["truncated"]), noise_floor_dbfs=r["noise_floor_dbfs"]))
+            self.add(first, self.plan.detect(x))
+
+    def add(self, first_sample, r):
+        """One frame's signals, as sensing_plan.detect() gives them (or a detections PDU's
+        metadata, which carries the same keys): into the tracker and per_frame."""
+        self.transmissions += self.tracker.update(int(first_sample), r)
+        self.truncated += bool(r["truncated"])
+        hz = lambda key: self.center_freq + np.asarray(r[key], float) * self.df
+        self.per_frame.append(dict(
+            frame=int(first_sample) // self.n, first_sample=int(first_sample),
+            t0=first_sample / self.samp_rate, center_hz=hz("center_bin"),
+            lower_hz=hz("lower_bin"), upper_hz=hz("upper_bin"),
+            peak_power_dbfs=np.asarray(r["peak_power_dbfs"], float),
+            snr_db=np.asarray(r["snr_db"], float), dc=np.asarray(r["dc"], bool),
+            truncated=bool(r["truncated"]), noise_floor_dbfs=float(r["noise_floor_dbfs"])))
 
     def _waterfall(self, index0, xs):
         with np.errstate(invalid="ignore"):
@@ -134,7 +140,9 @@ class sensing_sink(gr.sync_block):
     def __init__(self, sens):
         gr.sync_block.__init__(self, "sensing_sink", [(np.complex64, sens.n)], None)
         self.sens = sens
+        self.error = None  # what ended work(), if anything did (block_guard)
 
+    @guarded_work  # an exception ends the flowgraph (logged) instead of hanging it
     def work(self, input_items, output_items):
         xs = input_items[0]
         self.sens.frames(self.nitems_read(0) * self.sens.n, xs)
@@ -156,7 +164,9 @@ class frame_source(gr.sync_block):
             self.tags.append(("rx_time", pmt.make_tuple(
                 pmt.from_uint64(int(start_time)), pmt.from_double(0.0))))
         self.buf, self.pos = np.zeros(0, np.complex64), 0
+        self.error = None  # what ended work(), if anything did (block_guard)
 
+    @guarded_work  # an exception ends the flowgraph (logged) instead of hanging it
     def work(self, input_items, output_items):
         out, done = output_items[0], self.nitems_written(0)
         if done == 0:
@@ -183,6 +193,7 @@ def run_flowgraph(source, sens):
     sink = sensing_sink(sens)
     tb.connect(source, s2v, sink)
     tb.run()
+    raise_block_errors(source, sink)  # a block's work() failed: the run is not whole
     del sink
     return sens.finish()
 
