@@ -202,7 +202,42 @@ class qa_sensing_run(gr_unittest.TestCase):
         np.testing.assert_array_equal(a.waterfall_db, b.waterfall_db)
 
     @unittest.skipUnless(HAVE_SENSING, "no gpufft.sensing_plan in this build")
-    def test_007_bad_inputs(self):
+    def test_007_detections_pdu(self):
+        # A frame's signals as a PDU (metadata dict with detect()'s keys, and a vector)
+        # give the sensor what detect() itself gives it.
+        import pmt
+        rate, n = 1e6, 2048
+        render, _, _ = self.carriers(rate, n, 2)
+        plan = gpufft.sensing_plan(n, backend="cpu")
+        r = plan.detect(render(0, n))
+        meta = pmt.make_dict()
+        meta = pmt.dict_add(meta, pmt.intern("first_sample"), pmt.from_uint64(5 * n))
+        for key, value in r.items():
+            if isinstance(value, np.ndarray):
+                value = pmt.init_u8vector(len(value), value.astype(np.uint8).tolist()) \
+                    if value.dtype == bool else pmt.init_f64vector(len(value), value.tolist())
+            else:
+                value = pmt.to_pmt(value)
+            meta = pmt.dict_add(meta, pmt.intern(key), value)
+        pdu = pmt.cons(meta, pmt.init_f32vector(len(r["center_bin"]),
+                                                 list(r["peak_power_dbfs"])))
+        first, got = sensing_run.detections_from_pdu(pdu)
+        self.assertEqual(first, 5 * n)
+        a = sensing_run.sensor(n, rate, 100e6, frames=8, backend="cpu")
+        b = sensing_run.sensor(n, rate, 100e6, frames=8, backend="cpu")
+        a.add(first, r)
+        b.add(first, got)
+        for key in ("center_hz", "lower_hz", "upper_hz", "snr_db", "dc"):
+            np.testing.assert_array_equal(a.per_frame[0][key], b.per_frame[0][key])
+        self.assertEqual(b.per_frame[0]["frame"], 5)
+        self.assertEqual(len(a.finish()), len(b.finish()))
+        with self.assertRaisesRegex(ValueError, "no first_sample"):
+            sensing_run.detections_from_pdu(pmt.cons(pmt.make_dict(), pdu))
+        with self.assertRaisesRegex(ValueError, "a pair of a metadata dict"):
+            sensing_run.detections_from_pdu(meta)
+
+    @unittest.skipUnless(HAVE_SENSING, "no gpufft.sensing_plan in this build")
+    def test_008_bad_inputs(self):
         for n in (512, 3000, 1 << 25):
             with self.assertRaisesRegex(ValueError, "n must be a power of two"):
                 sensing_run.sensor(n, 1e6, backend="cpu")

@@ -212,6 +212,27 @@ def run_recording(rec, frames, sens):
     return run_flowgraph(recording_source(rec, max_samples=frames * sens.n), sens)
 
 
+# What sensor.add() reads from a frame's signals (sensing_plan.detect()'s dict).
+FRAME_KEYS = ("center_bin", "lower_bin", "upper_bin", "peak_power_dbfs", "snr_db", "dc",
+              "truncated", "noise_floor_dbfs")
+
+
+def detections_from_pdu(pdu):
+    """(first_sample, r) from a `detections` PDU, a pair of a metadata dict and a vector
+    whose dict carries the frame's first sample ("first_sample") and sensing_plan.detect()'s
+    keys (vectors for the per-signal ones): what sensor.add() takes."""
+    if not (pmt.is_pair(pdu) and pmt.is_dict(pmt.car(pdu))):
+        raise ValueError("a detections PDU is a pair of a metadata dict and a vector")
+    meta = pmt.to_python(pmt.car(pdu)) or {}  # an empty dict comes back as None
+    missing = [k for k in ("first_sample",) + FRAME_KEYS if k not in meta]
+    if missing:
+        raise ValueError(f"detections PDU: its metadata has no {', '.join(missing)}")
+    r = {k: np.asarray(v) if isinstance(v, (list, tuple, np.ndarray)) else v
+         for k, v in meta.items()}
+    r["dc"] = np.asarray(r["dc"], bool)
+    return int(meta["first_sample"]), r
+
+
 def csv_rows(transmissions):
     """The detections.csv lines (header first) for the tracker's transmissions."""
     rows = [CSV_COLUMNS]
