@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufft authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Score gpufft.sensing_plan (and gpufft.transmission_tracker) against the independent
+reference detector (scripts/reference_detector.py) on real SigMF captures: the same
+frames through both, per capture.
+
+    scripts/score_sensing.py [--captures DIR] [--build BUILD] [--backend cpu]
+                             [--fft-size N] [--only NAME] [--json out.json]
+
+DIR defaults to $GPUFFT_CAPTURES, else ../shared/captures beside the source tree when it
+exists, else tests/data. BUILD is a build directory whose test_modules (or python/) hold
+gnuradio.gpufft; without it the installed module is used. With --reference-only (or when
+gnuradio.gpufft has no sensing_plan) only the reference half runs. --self-test scores
+the reference against itself (0 missed, 0 false, 0 bandwidth error expected) to check
+the scoring.
+
+Per capture it prints:
+- emitters: the reference's per-capture intervals (its per-frame band extents merged
+  across frames) with the frames each is found in; and how many Welch bands it finds;
+- found / missed / false: per frame a reference band is found when one of our signals
+  overlaps its extent (within --tol bins, default 1); missed otherwise; our signal is
+  false when it overlaps no reference band. Summed over frames, and per emitter
+  (frames where the reference finds it vs frames where we do);
+- below threshold: our signals with snr_db < --threshold-db (default: the CFAR
+  threshold of the plan's false_alarm per bin, 10 log10(-ln false_alarm)) and < 0 dB;
+- bandwidth error: for each found reference band, our signal with the largest overlap;
+  narrow bands (reference bandwidth <= --narrow-bins, default 8) in bins (target <= 2),
+  wide ones in % (target <= 10 %);
+- DC: reference bands touching DC, and how many of our matches have dc set;
+- time per frame: our detect() and the reference, ms (mean);
+- transmissions: our tracker's rows (and the reference's chained rows) assigned to the
+  emitter they overlap most in frequency; rows overlapping no emitter are listed.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import reference_detector as ref  # noqa: E402
+
+
+def default_captures():
+    env = os.environ.get("GPUFFT_CAPTURES")
+    if env:
+        return env
+    shared = os.path.join(os.path.dirname(ROOT), "shared", "captures")
+    return shared if os.path.isdir(shared) else os.path.join(ROOT, "tests", "data")
+
+
+def auto_fft_size(rate, num_samples, target_s=0.002, min_frames=8):
+    """A power of two near `target_s` of samples (a time resolution of a few ms, so
+    bursts of ~10 ms stay apart), 1024..65536, halved until the capture holds
+    min_frames frames."""
+    n = 1 << int(round(math.log2(max(1024, rate * target_s))))
+    n = min(max(n, 1024), 65536)
+    while n > 1024 and num_samples // n < min_frames:
+        n //= 2
+    return n
+
+
+def import_gpufft(build):
+    if build:
+        for sub in ("test_modules", "python"):
+            p = os.path.join(build, sub)
+            if os.path.isdir(os.path.join(p, "gnuradio")):
+                sys.path.insert(0, p)
+                break
+    try:
+        from gnuradio import gpufft
+    except ImportError as e:
+        return None, f"gnuradio.gpufft does not import: {e}"
+    if not hasattr(gpufft, "sensing_plan"):
+        return None, f"{gpufft.__file__} has no sensing_plan"
+    return gpufft, None
+
+
+class reference_as_plan:
+    """The reference wrapped in the sensing_plan result format (for --self-test)."""
+
+    def __init__(self, det):
+        self.det = det
+
+    def detect(self, x):
+        r = self.det.detect(x)
+        s = r["signals"]
+        col = lambda k, t=float: np.array([v[k] for v in s], t)  # noqa: E731
+        return {"center_bin": col("center_bin"), "lower_bin": col("lower_bin"),
+                "upper_bin": col("upper_bin"), "bandwidth_bins": col("bandwidth_bins"),
+                "peak_power_dbfs": col("peak_power_dbfs"), "snr_db": col("snr_db"),
+                "dc": col("dc", bool), "truncated": False,
+                "_extent": [(v["extent_lower_bin"], v["extent_upper_bin"]) for v in s]}
+
+
+def our_intervals(r):
+    if "_extent" in r:
+        return [(float(a), float(b)) for a, b in r["_extent"]]
+    return [(float(a), float(b)) for a, b in zip(r["lower_bin"], r["upper_bin"])]
+
+
+def overlap(a, b, tol):
+    return min(a[1], b[1]) - max(a[0], b[0]) + tol
+
+
+def score_capture(meta, args, gpufft):
+    x, info = ref.read_sigmf(meta)
+    rate, fc = info["sample_rate"], info["center_freq"]
+    n = args.fft_size or auto_fft_size(rate, len(x))
+    starts = ref.frame_starts(len(x), n, max_frames=args.max_frames)
+    det = ref.reference_detector(n, rate, fc, pfa=args.pfa)
+    plan = None
+    if args.self_test:
+        plan = reference_as_plan(ref.reference_detector(n, rate, fc, pfa=args.pfa))
+    elif gpufft is not None:
+        plan = gpufft.sensing_plan(n, backend=args.backend, false_alarm=args.false_alarm,
+                                   **args.plan_kw)
+    thr = args.threshold_db
+    if thr is None:
+        thr = 10 * math.log10(-math.log(args.false_alarm))
+    hz = rate / n
+    name = os.path.basename(meta)[: -len(".sigmf-meta")]
+    print(f"\n## {name}: {info['datatype']}, {rate / 1e6:g} MS/s, N = {n} "
+          f"({hz:.1f} Hz/bin, {n / rate * 1e3:.2f} ms/frame), {len(starts)} frames")
+
+    frames, ours, t_ref, t_our = [], [], 0.0, 0.0
+    for i, s in enumerate(starts):
+        xs = x[s: s + n]
+        if not np.all(np.isfinite(xs)):
+            continue
+        t0 = time.perf_counter()
+        r = det.detect(xs)
+        t_ref += time.perf_counter() - t0
+        r.update(index=i, first_sample=s, start_s=s / rate)
+        frames.append(r)
+        if plan is not None:
+            t0 = time.perf_counter()
+            o = plan.detect(np.ascontiguousarray(xs, np.complex64))
+            t_our += time.perf_counter() - t0
+            ours.append(o)
+    nf = max(1, len(frames))
+    emitters = ref.merge_emitters(frames, tol=max(1, n // 256))
+    welch = ref.reference_detector(n, rate, fc, pfa=args.pfa, averaged=len(frames))
+    wp = np.mean([welch.periodogram(x[f["first_sample"]: f["first_sample"] + n])
+                  for f in frames], axis=0)
+    wb = welch.detect_periodogram(wp)["signals"]
+    res = {"capture": name, "fft_size": n, "frames": len(frames), "bin_hz": hz,
+           "reference_ms_per_frame": t_ref / nf * 1e3,
+           "emitters": [dict(e, lower_hz=fc + (e["lower_bin"] - 0.5) * hz,
+                             upper_hz=fc + (e["upper_bin"] + 0.5) * hz) for e in emitters],
+           "welch_bands": len(wb)}
+    print(f"reference: {sum(len(f['signals']) for f in frames)} bands in {len(frames)} frames, "
+          f"{len(emitters)} emitters, {len(wb)} Welch bands, {t_ref / nf * 1e3:.2f} ms/frame")
+    big = sorted(emitters, key=lambda e: -e["frames"])[: args.list_emitters]
+    for e in sorted(big, key=lambda e: e["lower_bin"]):
+        print(f"  emitter {(e['lower_bin'] - 0.5) * hz:+12.0f} .. {(e['upper_bin'] + 0.5) * hz:+12.0f}"
+              f" Hz: {e['frames']:4d} frames, max snr {e['peak_snr_db']:5.1f} dB"
+              f"{', DC' if e['dc'] else ''}")
+    if len(emitters) > len(big):
+        print(f"  ... and {len(emitters) - len(big)} emitters seen in fewer frames")
+    if plan is None:
+        return res
+
+    tol = args.tol
+    found = missed = false = below = negative = truncated = 0
+    dc_ref = dc_ok = 0
+    bw_narrow, bw_wide = [], []
+    em_ref = np.zeros(len(emitters), int)
+    em_found = np.zeros(len(emitters), int)
+
+    def emitter_of(iv):
+        for j, e in enumerate(emitters):
+            if overlap(iv, (e["lower_bin"], e["upper_bin"]), tol) >= 0:
+                return j
+        return None
+
+    for f, o in zip(frames, ours):
+        mine = our_intervals(o)
+        snr = np.asarray(o["snr_db"], float)
+        below += int(np.sum(snr < thr))
+        negative += int(np.sum(snr < 0))
+        truncated += bool(o.get("truncated", False))
+        used = np.zeros(len(mine), bool)
+        seen_em, found_em = set(), set()
+        for s in f["signals"]:
+            iv = (s["extent_lower_bin"], s["extent_upper_bin"])
+            ov = [overlap(iv, m, tol) for m in mine]
+            hits = [k for k, v in enumerate(ov) if v >= 0]
+            j = emitter_of(iv)
+            if j is not None:
+                seen_em.add(j)
+            if s["dc"]:
+                dc_ref += 1
+            if not hits:
+                missed += 1
+                continue
+            found += 1
+            if j is not None:
+                found_em.add(j)
+            used[hits] = True
+            best = max(hits, key=lambda k: ov[k])
+            ob = float(o["bandwidth_bins"][best])
+            if s["bandwidth_bins"] <= args.narrow_bins:
+                bw_narrow.append(abs(ob - s["bandwidth_bins"]))
+            else:
+                bw_wide.append(abs(ob - s["bandwidth_bins"]) / s["bandwidth_bins"] * 100)
+            if s["dc"] and bool(o["dc"][best]):
+                dc_ok += 1
+        false += int(np.sum(~used))
+        for j in seen_em:
+            em_ref[j] += 1
+        for j in found_em:
+            em_found[j] += 1
+
+    def stats(v, unit, target):
+        if not v:
+            return "none"
+        v = np.asarray(v)
+        return (f"median {np.median(v):.2f}{unit}, p95 {np.percentile(v, 95):.2f}{unit}, "
+                f"max {v.max():.2f}{unit}, within {target}{unit}: {np.sum(v <= target)}/{len(v)}")
+
+    print(f"ours: found {found}, missed {missed}, false {false} "
+          f"(per frame: {found / nf:.2f} / {missed / nf:.2f} / {false / nf:.2f}); "
+          f"truncated frames {truncated}")
+    print(f"  below threshold ({thr:.1f} dB): {below}; below 0 dB: {negative}")
+    print(f"  bandwidth error, narrow (<= {args.narrow_bins} bins): {stats(bw_narrow, ' bins', 2)}")
+    print(f"  bandwidth error, wide: {stats(bw_wide, ' %', 10)}")
+    print(f"  DC: reference bands on DC {dc_ref}, ours labelled dc {dc_ok}")
+    print(f"  time per frame: ours {t_our / nf * 1e3:.2f} ms ({args.backend}), "
+          f"reference {t_ref / nf * 1e3:.2f} ms")
+    for j in np.argsort([-e["frames"] for e in emitters])[: args.list_emitters]:
+        e = emitters[j]
+        print(f"  emitter {(e['lower_bin'] - 0.5) * hz:+12.0f} Hz..: found in "
+              f"{em_found[j]}/{em_ref[j]} frames")
+    res.update(found=found, missed=missed, false=false, below_threshold=below,
+               below_zero=negative, truncated_frames=truncated, dc_reference=dc_ref,
+               dc_labelled=dc_ok, ours_ms_per_frame=t_our / nf * 1e3,
+               bw_narrow_bins=bw_narrow, bw_wide_percent=bw_wide,
+               emitter_frames_found=em_found.tolist(), emitter_frames_reference=em_ref.tolist())
+
+    # transmissions
+    ref_tx = ref.chain_transmissions(frames, args.hold)
+    if gpufft is None or not hasattr(gpufft, "transmission_tracker"):
+        print(f"  transmissions: reference {len(ref_tx)} rows; no transmission_tracker to score")
+        return res
+    tr = gpufft.transmission_tracker(rate, center_freq=fc, fft_size=n, hold_frames=args.hold)
+    tx = []
+    for f, o in zip(frames, ours):
+        tx += list(tr.update(f["first_sample"], o))
+    tx += list(tr.flush())
+
+    def assign(lo_bin, hi_bin):
+        best, bo = None, -1e300
+        for j, e in enumerate(emitters):
+            v = overlap((lo_bin, hi_bin), (e["lower_bin"], e["upper_bin"]), tol)
+            if v >= 0 and v > bo:
+                best, bo = j, v
+        return best
+
+    ours_per = np.zeros(len(emitters) + 1, int)
+    for t in tx:
+        j = assign((t["lower_hz"] - fc) / hz, (t["upper_hz"] - fc) / hz)
+        ours_per[len(emitters) if j is None else j] += 1
+    ref_per = np.zeros(len(emitters) + 1, int)
+    for t in ref_tx:
+        j = assign(t["lower_bin"], t["upper_bin"])
+        ref_per[len(emitters) if j is None else j] += 1
+    print(f"  transmissions: ours {len(tx)} rows, reference {len(ref_tx)} rows")
+    for j in np.argsort([-e["frames"] for e in emitters])[: args.list_emitters]:
+        e = emitters[j]
+        print(f"    emitter {(e['lower_bin'] - 0.5) * hz:+12.0f} Hz..: ours {ours_per[j]}, "
+              f"reference {ref_per[j]}")
+    print(f"    on no reference emitter: ours {ours_per[-1]}")
+    res.update(transmissions=len(tx), transmissions_reference=len(ref_tx),
+               transmissions_per_emitter=ours_per[:-1].tolist(),
+               transmissions_per_emitter_reference=ref_per[:-1].tolist(),
+               transmissions_off_emitters=int(ours_per[-1]))
+    return res
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--captures", default=default_captures(),
+                    help="directory of .sigmf-meta/.sigmf-data pairs")
+    ap.add_argument("--only", action="append", help="capture names (substring) to score")
+    ap.add_argument("--build", help="build directory holding gnuradio.gpufft")
+    ap.add_argument("--backend", default="cpu")
+    ap.add_argument("--fft-size", type=int, help="default: per capture, a few ms")
+    ap.add_argument("--max-frames", type=int)
+    ap.add_argument("--false-alarm", type=float, default=0.01, help="the plan's false_alarm")
+    ap.add_argument("--plan-arg", action="append", default=[],
+                    help="more sensing_plan keywords, key=value (e.g. dc_mask_bins=2)")
+    ap.add_argument("--threshold-db", type=float)
+    ap.add_argument("--pfa", type=float, default=1e-6, help="the reference's pfa per bin")
+    ap.add_argument("--tol", type=float, default=1.0, help="overlap tolerance, bins")
+    ap.add_argument("--narrow-bins", type=float, default=8.0)
+    ap.add_argument("--hold", type=int, default=2)
+    ap.add_argument("--list-emitters", type=int, default=8)
+    ap.add_argument("--reference-only", action="store_true")
+    ap.add_argument("--self-test", action="store_true",
+                    help="score the reference against itself")
+    ap.add_argument("--json", help="write the figures as JSON")
+    args = ap.parse_args(argv)
+    args.plan_kw = {}
+    for kv in args.plan_arg:
+        k, _, v = kv.partition("=")
+        try:
+            args.plan_kw[k] = json.loads(v)
+        except json.JSONDecodeError:
+            args.plan_kw[k] = v
+    if not os.path.isdir(args.captures):
+        print(f"--captures: {args.captures} is not a directory", file=sys.stderr)
+        return 2
+    gpufft = None
+    if not args.reference_only:
+        gpufft, why = import_gpufft(args.build)
+        if gpufft is None and not args.self_test:
+            print(f"reference only: {why}")
+        elif gpufft is not None:
+            print(f"gpufft: {gpufft.__file__}")
+    metas = sorted(f for f in os.listdir(args.captures) if f.endswith(".sigmf-meta"))
+    if args.only:
+        metas = [m for m in metas if any(o in m for o in args.only)]
+    print(f"captures: {args.captures} ({len(metas)})")
+    out = []
+    for m in metas:
+        out.append(score_capture(os.path.join(args.captures, m), args,
+                                 None if args.self_test else gpufft))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1, default=float)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
