@@ -461,9 +461,10 @@ def _open_archive(path, sample_rate, center_freq):
     def locate(dataset):
         m = arc.data_member(dataset)
         if m is None:
-            wanted = "core:dataset " + repr(dataset) if dataset else "its .sigmf-data"
-            raise recording_error(f"{meta_where}: the archive holds no {wanted} beside "
-                                  f"{arc.meta_name}")
+            wanted = arc.data_member_name(dataset)
+            field = " (global.core:dataset)" if dataset else ""
+            raise recording_error(f"{meta_where}: the archive holds no {wanted}{field}, "
+                                  f"the samples of {arc.meta_name}")
         return path, arc.where(m.name), m.size, {"archive": arc, "data_member": m}
 
     return _sigmf_recording(meta, meta_where, locate, sample_rate, center_freq)

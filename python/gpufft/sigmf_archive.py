@@ -69,14 +69,16 @@ class archive:
         """How messages name a file inside the archive."""
         return f"{self.path}:{name}"
 
-    def data_member(self, dataset):
-        """The samples' member: NAME.sigmf-data beside NAME.sigmf-meta, or the
-        metadata's core:dataset in the same folder. None when the archive lacks it."""
+    def data_member_name(self, dataset):
+        """Where the samples are: NAME.sigmf-data beside NAME.sigmf-meta, or the
+        metadata's core:dataset in the same folder."""
         if dataset is None:
-            name = self.meta_name[:-len(".sigmf-meta")] + ".sigmf-data"
-        else:
-            name = posixpath.join(posixpath.dirname(self.meta_name), dataset)
-        return self.members.get(name)
+            return self.meta_name[:-len(".sigmf-meta")] + ".sigmf-data"
+        return posixpath.join(posixpath.dirname(self.meta_name), dataset)
+
+    def data_member(self, dataset):
+        """The samples' member, or None when the archive lacks it."""
+        return self.members.get(self.data_member_name(dataset))
 
 
 def read_archive(path, error):
