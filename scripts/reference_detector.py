@@ -61,11 +61,15 @@ Per frame:
    below threshold (default 2, the window's resolution: one noise dip does not split a
    modulated band) are one band. Its extent is [first, last] bin above threshold.
 
-5. Per band, with Q[k] = max(P[k] - F[k], 0) the noise-subtracted power over the extent:
-   - centre: sum k Q / sum Q (power-weighted, fractional bins);
+5. Per band: the extent is first trimmed to its outermost bins above the loose per-bin
+   threshold (pfa 1e-3), if any (the wide test marks whole 16-bin windows). With
+   Q[k] = P[k] - F[k] the noise-subtracted power over the extent (not clipped at 0, which
+   would add 0.37 F of noise per bin and widen weak bands; clipped only when the sum is
+   not positive):
+   - centre: sum k Q / sum Q (power-weighted, fractional bins, kept inside the extent);
    - edges and bandwidth (bins, bin k spanning [k - 1/2, k + 1/2]): by default "obw99",
-     the points where the cumulative Q reaches 0.5 % and 99.5 % of sum Q (linear within
-     a bin), the ITU 99 % occupied bandwidth; or with --rule xdb, the outermost points
+     the points where the cumulative Q (made monotonic) reaches 0.5 % and 99.5 % of
+     sum Q (linear within a bin), the ITU 99 % occupied bandwidth; or with --rule xdb, the outermost points
      where P crosses (peak - X dB), X = --xdb (default 20), interpolated in dB between
      bins;
    - peak_power_dbfs = max P; total_power_dbfs = sum Q / ENBW (a tone's whole power);
@@ -374,15 +378,23 @@ class reference_detector:
         return list(zip(starts.tolist(), ends.tolist()))
 
     def measure(self, p, fl, a, b):
+        # The wide test marks its whole window: trim the extent to the outermost bins
+        # that pass the loose per-bin test (a strong tone is then not 16 bins wide).
+        r = p[a: b + 1] / fl[a: b + 1]
+        strong = np.flatnonzero(r > self.q1_loose)
+        if len(strong):
+            a, b = a + int(strong[0]), a + int(strong[-1])
         k = self.bins[a: b + 1].astype(np.float64)
         pp = p[a: b + 1]
-        q = np.maximum(pp - fl[a: b + 1], 0.0)
+        # P - F, not clipped at 0: clipping would add 0.37 F of noise per bin and push
+        # the 99 % edges of a weak band outwards
+        q = pp - fl[a: b + 1]
         tot = float(q.sum())
         ipk = int(np.argmax(pp))
         if tot <= 0:
-            q = pp.copy()
+            q = np.maximum(q, 0.0) if np.any(q > 0) else pp.copy()
             tot = float(q.sum())
-        centre = float(np.sum(k * q) / tot)
+        centre = float(np.clip(np.sum(k * q) / tot, k[0], k[-1]))
         if self.rule == "obw99":
             lower, upper = self._obw(k, q, tot, 0.99)
         else:
@@ -408,6 +420,7 @@ class reference_detector:
     @staticmethod
     def _obw(k, q, tot, frac):
         c = np.concatenate(([0.0], np.cumsum(q))) / tot  # c[i]: power below bin i's lower edge
+        c = np.clip(np.maximum.accumulate(c), 0.0, 1.0)  # noise makes it wiggle
         edges = np.concatenate((k - 0.5, [k[-1] + 0.5]))
         lo_t, hi_t = (1 - frac) / 2, 1 - (1 - frac) / 2
         return float(np.interp(lo_t, c, edges)), float(np.interp(hi_t, c, edges))
