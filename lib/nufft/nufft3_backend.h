@@ -23,7 +23,11 @@ namespace nufft {
 struct nufft3_config {
     int dim = 1;
     double eps = 1e-6;
-    precision prec = precision::double_;
+    precision prec = precision::double_; //!< of c and F
+    //! What the grid is computed in: prec, or double where a single-precision plan's
+    //! eps is below every single-precision grid's rounding floor (c and F are converted
+    //! at the ends).
+    precision grid_prec = precision::double_;
     int sign = -1;
     nufft_kernel kernel = nufft_kernel::es;
     double upsampling = 0;
@@ -32,12 +36,14 @@ struct nufft3_config {
     int device_id = 0;             //!< resolved (CUDA)
     bool trace = false;            //!< per-stage device times to `log` (CUDA)
     nufft_spread spread = nufft_spread::automatic; //!< (CUDA)
+    nufft_method method = nufft_method::automatic;
     log_handler log;
 };
 
 //! One backend of the type-3 NUFFT. src and tgt hold dim coordinate arrays (x, y, z and
-//! s, t, u). c and F are complex<float> or complex<double> by the plan's precision,
-//! ntransf vectors one after the other.
+//! s, t, u). c and F are complex<float> or complex<double> by the plan's precision
+//! (config::prec), ntransf vectors one after the other. Each backend does both methods:
+//! the grid, and the direct sum where choose_geometry returns geometry::direct.
 class nufft3_backend
 {
 public:

@@ -14,6 +14,7 @@
 
 #include "core/parallel_for.h"
 #include "nufft3_backend.h"
+#include "nufft3_direct_sum.h"
 #include "nufft3_grid_fft.h"
 #include <unistd.h>
 #include <algorithm>
@@ -93,7 +94,7 @@ public:
         plan_request req;
         req.dim = dim;
         req.eps = d_cfg.eps;
-        req.prec = d_cfg.prec;
+        req.prec = d_cfg.grid_prec;
         req.kernel = d_cfg.kernel;
         req.upsampling = d_cfg.upsampling;
         req.budget_bytes =
@@ -102,9 +103,22 @@ public:
         req.n_targets = n_tgt;
         req.bytes_per_source = dim * (4.0 + sizeof(T)) + 8 + sizeof(cplx);
         req.bytes_per_target = dim * (4.0 + sizeof(T)) + sizeof(cplx);
+        req.method = d_cfg.method;
+        req.direct_bytes_per_source = req.direct_bytes_per_target =
+            direct_bytes_per_point(dim);
         const geometry g = choose_geometry(req, ex, es);
+        if (g.direct) {
+            // The grid's buffers go: a grid that did not fit must not stay held.
+            release_grid();
+            d_geom = g;
+            d_n_src = n_src;
+            d_n_tgt = n_tgt;
+            d_direct.assign(dim, n_src, src, n_tgt, tgt);
+            return;
+        }
+        d_direct.clear();
 
-        const bool new_grid = !g.same_grid(d_geom) || d_grid.empty();
+        const bool new_grid = d_geom.direct || !g.same_grid(d_geom) || d_grid.empty();
         d_geom = g;
         d_n_src = n_src;
         d_n_tgt = n_tgt;
@@ -125,8 +139,52 @@ public:
         if (where != memory::host)
             throw std::invalid_argument(
                 "where: the CPU backend takes host arrays only (memory::host)");
+        if (d_geom.direct) {
+            if (d_cfg.prec == precision::single)
+                direct_sum_cpu(d_direct,
+                               d_cfg.sign,
+                               static_cast<const std::complex<float>*>(c_in),
+                               static_cast<std::complex<float>*>(F_out),
+                               ntransf,
+                               d_cfg.threads);
+            else
+                direct_sum_cpu(d_direct,
+                               d_cfg.sign,
+                               static_cast<const std::complex<double>*>(c_in),
+                               static_cast<std::complex<double>*>(F_out),
+                               ntransf,
+                               d_cfg.threads);
+            return;
+        }
+        // A single-precision plan with its grid in double (nufft3_config::grid_prec)
+        // converts each vector on the way in and out.
+        const bool widen = d_cfg.prec == precision::single && sizeof(T) == 8;
         const cplx* c = static_cast<const cplx*>(c_in);
         cplx* F = static_cast<cplx*>(F_out);
+        if (widen) {
+            d_c_wide.resize(std::size_t(d_n_src));
+            d_F_wide.resize(std::size_t(d_n_tgt));
+        }
+        auto vec_in = [&](int v) -> const cplx* {
+            if (!widen)
+                return c + std::int64_t(v) * d_n_src;
+            const auto* cf =
+                static_cast<const std::complex<float>*>(c_in) + std::int64_t(v) * d_n_src;
+            for (std::int64_t j = 0; j < d_n_src; ++j)
+                d_c_wide[j] = cplx(cf[j]);
+            return d_c_wide.data();
+        };
+        auto vec_out = [&](int v, const cplx* grid) {
+            if (!widen) {
+                interpolate(grid, F + std::int64_t(v) * d_n_tgt);
+                return;
+            }
+            interpolate(grid, d_F_wide.data());
+            auto* Ff =
+                static_cast<std::complex<float>*>(F_out) + std::int64_t(v) * d_n_tgt;
+            for (std::int64_t k = 0; k < d_n_tgt; ++k)
+                Ff[k] = std::complex<float>(d_F_wide[k]);
+        };
         const std::int64_t cells = d_geom.total_cells();
         // As many grids at a time as the memory budget holds (set_points made sure of
         // one).
@@ -141,14 +199,21 @@ public:
         for (int v0 = 0; v0 < ntransf; v0 += chunk) {
             const int b = std::min(chunk, ntransf - v0);
             for (int v = 0; v < b; ++v)
-                spread(c + (v0 + v) * d_n_src, d_grid.data() + v * cells);
+                spread(vec_in(v0 + v), d_grid.data() + v * cells);
             fft(b).execute(d_grid.data());
             for (int v = 0; v < b; ++v)
-                interpolate(d_grid.data() + v * cells, F + (v0 + v) * d_n_tgt);
+                vec_out(v0 + v, d_grid.data() + v * cells);
         }
     }
 
 private:
+    void release_grid()
+    {
+        d_fft.clear();
+        std::vector<cplx>().swap(d_grid);
+        d_slab_buf.clear();
+    }
+
     //! The plan for `batch` grids at the start of d_grid, made on first use.
     grid_fft_cpu& fft(int batch)
     {
@@ -160,7 +225,7 @@ private:
                 sh.cells[a] = d_geom.axis[a].cells;
             sh.batch = batch;
             sh.sign = d_cfg.sign;
-            sh.prec = d_cfg.prec;
+            sh.prec = d_cfg.grid_prec;
             p = std::make_unique<grid_fft_cpu>(sh, d_cfg.threads, d_grid.data());
         }
         return *p;
@@ -534,6 +599,9 @@ private:
     std::vector<std::int32_t> d_tfirst[max_dim];
     std::vector<T> d_tz0[max_dim];
     std::vector<cplx> d_post;
+    // A single-precision plan's vectors widened for a double grid.
+    std::vector<cplx> d_c_wide, d_F_wide;
+    direct_points d_direct; //!< the points, when d_geom.direct
 };
 
 } // namespace
@@ -547,7 +615,7 @@ void throw_non_finite(const char* name, std::int64_t count)
 
 std::unique_ptr<nufft3_backend> make_nufft3_cpu(const nufft3_config& cfg)
 {
-    if (cfg.prec == precision::single)
+    if (cfg.grid_prec == precision::single)
         return std::make_unique<nufft3_cpu<float>>(cfg);
     return std::make_unique<nufft3_cpu<double>>(cfg);
 }

@@ -142,7 +142,7 @@ public:
         plan_request req;
         req.dim = dim;
         req.eps = d_cfg.eps;
-        req.prec = d_cfg.prec;
+        req.prec = d_cfg.grid_prec;
         req.kernel = d_cfg.kernel;
         req.upsampling = d_cfg.upsampling;
         req.n_sources = n_src;
@@ -163,7 +163,21 @@ public:
             GPUFFT_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
             req.budget_bytes = free_b / 4 * 3 + held_bytes();
         }
+        // The direct sum keeps the coordinates and stages c and F of one vector.
+        req.method = d_cfg.method;
+        req.direct_bytes_per_source = 8.0 * dim + io_bytes();
+        req.direct_bytes_per_target = 8.0 * dim + io_bytes();
         const geometry g = choose_geometry(req, ex, es);
+        if (g.direct) {
+            d_free_bytes = double(req.budget_bytes) -
+                           req.direct_bytes_per_source * n_src -
+                           req.direct_bytes_per_target * n_tgt;
+            d_trace.mark("extents");
+            keep_direct_points(g, n_src, src, n_tgt, tgt, where);
+            d_stream->synchronize();
+            d_trace.report("set_points");
+            return;
+        }
         d_free_bytes = double(req.budget_bytes) - req.bytes_per_source * n_src -
                        req.bytes_per_target * n_tgt;
         d_trace.mark("extents");
@@ -180,6 +194,171 @@ public:
     void execute(const void* c_in, void* F_out, memory where, int ntransf) override
     {
         cuda::device_guard guard(d_guard_device);
+        if (d_geom.direct) {
+            if (d_cfg.prec == precision::single)
+                execute_direct<float>(c_in, F_out, where, ntransf);
+            else
+                execute_direct<double>(c_in, F_out, where, ntransf);
+            return;
+        }
+        if (widens()) {
+            execute_widened(c_in, F_out, where, ntransf);
+            return;
+        }
+        execute_grid(c_in, F_out, where, ntransf);
+    }
+
+private:
+    //! A single-precision plan whose grid is in double (nufft3_config::grid_prec).
+    bool widens() const { return d_cfg.prec == precision::single && sizeof(T) == 8; }
+
+    //! Bytes of one complex value of c and F.
+    double io_bytes() const { return d_cfg.prec == precision::single ? 8.0 : 16.0; }
+
+    //! The direct sum keeps its own copy of the coordinates on the device (d_coords:
+    //! host ones are there already, the caller's device ones are copied, since the
+    //! caller may free them); the grid's buffers go, so a grid that did not fit is not
+    //! held.
+    void keep_direct_points(const geometry& g,
+                            std::int64_t n_src,
+                            const double* const* src,
+                            std::int64_t n_tgt,
+                            const double* const* tgt,
+                            memory where)
+    {
+        cudaStream_t st = d_stream->get();
+        const int dim = g.dim;
+        d_fft.clear();
+        d_grid.release();
+        d_have_geom = false;
+        d_geom = g;
+        d_n_src = n_src;
+        d_n_tgt = n_tgt;
+        d_direct = direct_sum_args{};
+        d_direct.dim = dim;
+        d_direct.sign = double(d_cfg.sign);
+        d_direct.n_src = n_src;
+        d_direct.n_tgt = n_tgt;
+        if (where == memory::host) {
+            for (int a = 0; a < dim; ++a) {
+                d_direct.src[a] = src[a]; // already in d_coords
+                d_direct.tgt[a] = tgt[a];
+            }
+            return;
+        }
+        ensure(d_coords, std::size_t(dim) * (n_src + n_tgt));
+        double* p = d_coords.get();
+        for (int a = 0; a < dim; ++a) {
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                p, src[a], n_src * sizeof(double), cudaMemcpyDeviceToDevice, st));
+            d_direct.src[a] = p;
+            p += n_src;
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                p, tgt[a], n_tgt * sizeof(double), cudaMemcpyDeviceToDevice, st));
+            d_direct.tgt[a] = p;
+            p += n_tgt;
+        }
+    }
+
+    //! The direct sum in the plan's precision (IO), chunks of vectors staged from the
+    //! host as the budget allows.
+    template <typename IO>
+    void execute_direct(const void* c_in, void* F_out, memory where, int ntransf)
+    {
+        using CI = std::complex<IO>;
+        cudaStream_t st = d_stream->get();
+        const CI* c_all = static_cast<const CI*>(c_in);
+        CI* F_all = static_cast<CI*>(F_out);
+        const double per_vector = double(d_n_src + d_n_tgt) * sizeof(CI);
+        const int chunk =
+            where == memory::host
+                ? int(std::max<double>(
+                      1,
+                      std::min<double>(double(ntransf),
+                                       std::floor(d_free_bytes / per_vector) + 1)))
+                : ntransf;
+        if (where == memory::host) {
+            ensure(d_io_c, std::size_t(chunk) * d_n_src * sizeof(CI));
+            ensure(d_io_F, std::size_t(chunk) * d_n_tgt * sizeof(CI));
+        }
+        d_trace.start(st);
+        if (where == memory::device)
+            d_stream->follow_default_stream();
+        for (int v0 = 0; v0 < ntransf; v0 += chunk) {
+            const int b = std::min(chunk, ntransf - v0);
+            const CI* c = c_all + std::int64_t(v0) * d_n_src;
+            CI* F = F_all + std::int64_t(v0) * d_n_tgt;
+            if (where == memory::host) {
+                d_stager->to_device(d_io_c.get(), c, b * d_n_src * sizeof(CI), st);
+                c = reinterpret_cast<const CI*>(d_io_c.get());
+                F = reinterpret_cast<CI*>(d_io_F.get());
+            }
+            d_trace.mark("upload");
+            launch_direct_sum<IO>(d_direct, b, c, F, st);
+            d_trace.mark("sum");
+            if (where == memory::host)
+                d_stager->to_host(F_all + std::int64_t(v0) * d_n_tgt,
+                                  d_io_F.get(),
+                                  b * d_n_tgt * sizeof(CI),
+                                  st);
+        }
+        d_stream->synchronize();
+        const std::string call =
+            ntransf == 1 ? "execute (direct)"
+                         : "execute (direct) ntransf=" + std::to_string(ntransf);
+        d_trace.report(call.c_str());
+    }
+
+    /*!
+     * A single-precision plan with a grid in double: each chunk of float vectors is
+     * widened into a double one (on the host for host arrays, by a kernel for device
+     * ones), run through the grid, and its F narrowed back. Host arrays go through
+     * pageable staging, which returns once read (c) or written (F), so the host
+     * buffers are free again at each chunk.
+     */
+    void execute_widened(const void* c_in, void* F_out, memory where, int ntransf)
+    {
+        using CF = std::complex<float>;
+        using CD = std::complex<double>;
+        const CF* c_all = static_cast<const CF*>(c_in);
+        CF* F_all = static_cast<CF*>(F_out);
+        const double per_vector = double(d_n_src + d_n_tgt) * sizeof(CD);
+        const int chunk = int(std::max<double>(
+            1,
+            std::min<double>(
+                double(ntransf),
+                std::floor(d_free_bytes /
+                           (per_vector + double(d_geom.total_cells()) * sizeof(CD))))));
+        cudaStream_t st = d_stream->get();
+        for (int v0 = 0; v0 < ntransf; v0 += chunk) {
+            const int b = std::min(chunk, ntransf - v0);
+            const std::size_t nc = std::size_t(b) * d_n_src,
+                              nf = std::size_t(b) * d_n_tgt;
+            const CF* c = c_all + std::int64_t(v0) * d_n_src;
+            CF* F = F_all + std::int64_t(v0) * d_n_tgt;
+            if (where == memory::host) {
+                d_wide_host.resize(std::max(nc, nf));
+                for (std::size_t i = 0; i < nc; ++i)
+                    d_wide_host[i] = CD(c[i]);
+                d_wide_F.resize(nf);
+                execute_grid(d_wide_host.data(), d_wide_F.data(), memory::host, b);
+                for (std::size_t i = 0; i < nf; ++i)
+                    F[i] = CF(d_wide_F[i]);
+            } else {
+                ensure(d_wide_c, nc);
+                ensure(d_wide_Fd, nf);
+                d_stream->follow_default_stream();
+                // On the plan's stream, so execute_grid's stages follow it.
+                launch_widen(c, reinterpret_cast<CD*>(d_wide_c.get()), nc, st);
+                execute_grid(d_wide_c.get(), d_wide_Fd.get(), memory::device, b);
+                launch_narrow(reinterpret_cast<const CD*>(d_wide_Fd.get()), F, nf, st);
+                d_stream->synchronize();
+            }
+        }
+    }
+
+    void execute_grid(const void* c_in, void* F_out, memory where, int ntransf)
+    {
         cudaStream_t st = d_stream->get();
         const std::int64_t cells = d_geom.total_cells();
         // As many grids at a time as the memory budget holds (set_points made sure of
@@ -236,7 +415,6 @@ public:
         d_trace.report(call.c_str());
     }
 
-private:
     //! The plan for `batch` grids, made on first use and kept while it serves the grid
     //! and the points' supports on it (set_points may keep the grid and move the points).
     grid_fft_cuda& fft(int batch)
@@ -252,7 +430,7 @@ private:
         }
         sh.batch = batch;
         sh.sign = d_cfg.sign;
-        sh.prec = d_cfg.prec;
+        sh.prec = d_cfg.grid_prec;
         auto& p = d_fft[batch];
         if (!p || !p->serves(sh)) {
             p.reset();
@@ -597,13 +775,19 @@ private:
     device_buffer<T> d_precorr[max_dim];
     device_buffer<C> d_grid; //!< one or more grids, one after the other
     std::map<int, std::unique_ptr<grid_fft_cuda>> d_fft; //!< by batch
+    // The direct sum: its points (in d_coords) and c, F staged in the plan's precision.
+    direct_sum_args d_direct{};
+    device_buffer<unsigned char> d_io_c, d_io_F;
+    // A single-precision plan's vectors widened for a double grid.
+    std::vector<std::complex<double>> d_wide_host, d_wide_F;
+    device_buffer<C> d_wide_c, d_wide_Fd;
 };
 
 } // namespace
 
 std::unique_ptr<nufft3_backend> make_nufft3_cuda(const nufft3_config& cfg)
 {
-    if (cfg.prec == precision::single)
+    if (cfg.grid_prec == precision::single)
         return std::make_unique<nufft3_cuda<float>>(cfg);
     return std::make_unique<nufft3_cuda<double>>(cfg);
 }

@@ -13,6 +13,8 @@
 //                                the grid's pre-correction
 //   nufft3_spread_kernels.cu     sources onto the fine grid (shared-memory tiles)
 //   nufft3_interp_kernels.cu     the transformed grid at the targets
+//   nufft3_direct_sum_kernels.cu the sum term by term (no grid), and the conversions
+//                                of a single-precision plan's double grid
 //
 // Every pointer is a device array; complex arrays are std::complex<T> on this side and
 // float2 / double2 (the same layout) inside the kernels. Launchers check the launch and
@@ -284,6 +286,39 @@ void launch_interp(std::int64_t n,
                    const std::int64_t* cells, // 3 values (host array)
                    const kernel_spec& ker,
                    std::complex<T>* out,
+                   void* stream);
+
+//! Strength vectors one thread of launch_direct_sum sums at a time.
+constexpr int direct_sum_vectors = 4;
+
+//! The points of launch_direct_sum: dim device arrays each (unused axes null).
+struct direct_sum_args {
+    int dim;
+    double sign;
+    std::int64_t n_src, n_tgt;
+    const double* src[max_axes];
+    const double* tgt[max_axes];
+};
+
+/*!
+ * F[v n_tgt + k] = sum_j c[v n_src + j] exp(sign i (s_k x_j + t_k y_j + u_k z_j)) for
+ * ntransf vectors, term by term: phases, sines and sums in double for both T.
+ */
+template <typename T>
+void launch_direct_sum(const direct_sum_args& a,
+                       int ntransf,
+                       const std::complex<T>* c,
+                       std::complex<T>* F,
+                       void* stream);
+
+//! out = in, widened or narrowed (a single-precision plan with a double grid).
+void launch_widen(const std::complex<float>* in,
+                  std::complex<double>* out,
+                  std::int64_t n,
+                  void* stream);
+void launch_narrow(const std::complex<double>* in,
+                   std::complex<float>* out,
+                   std::int64_t n,
                    void* stream);
 
 } // namespace nufft

@@ -293,13 +293,45 @@ void check_reachable(
     nufft_kernel kind, int dim, double eps, double upsampling, precision prec)
 {
     const auto sigmas = candidate_upsampling(kind, upsampling);
-    for (std::size_t i = 0; i < sigmas.size(); ++i) {
+    std::string why;
+    for (double sigma : sigmas) {
         try {
-            make_kernel(kind, dim, eps, sigmas[i], prec);
+            make_kernel(kind, dim, eps, sigma, prec);
             return;
-        } catch (const std::invalid_argument&) {
-            if (i + 1 == sigmas.size())
+        } catch (const std::invalid_argument& e) {
+            if (sigmas.size() == 1)
                 throw;
+            std::ostringstream os;
+            os << (why.empty() ? "" : "; ") << "upsampling " << sigma << ": " << e.what();
+            why += os.str();
+        }
+    }
+    std::ostringstream os;
+    os << "eps: " << eps << " is reached by no candidate of the " << to_string(kind)
+       << " kernel in " << to_string(prec) << " precision (" << why << ")";
+    throw std::invalid_argument(os.str());
+}
+
+precision
+grid_precision(nufft_kernel kind, int dim, double eps, double upsampling, precision prec)
+{
+    try {
+        check_reachable(kind, dim, eps, upsampling, prec);
+        return prec;
+    } catch (const std::invalid_argument& e) {
+        if (prec == precision::double_)
+            throw;
+        // Every single-precision grid's rounding floor is above eps (3-D at 1e-6: the
+        // correction factors of three axes amplify float rounding to about 5e-6): the
+        // grid in double, with c and F converted at the ends, reaches it for twice the
+        // memory and about the time of a double plan.
+        try {
+            check_reachable(kind, dim, eps, upsampling, precision::double_);
+            return precision::double_;
+        } catch (const std::invalid_argument& e2) {
+            throw std::invalid_argument(
+                std::string(e.what()) +
+                "; nor with the grid in double precision: " + e2.what());
         }
     }
 }
@@ -316,7 +348,80 @@ double execute_cost(const geometry& g, std::int64_t n_sources, std::int64_t n_ta
     return double(n_sources + n_targets) * taps + cells * std::log2(std::max(2.0, cells));
 }
 
+double direct_cost(std::int64_t n_sources, std::int64_t n_targets)
+{
+    return direct_term_cost * double(n_sources) * double(n_targets);
+}
+
+namespace {
+
+std::string format_cost(double c)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", c);
+    return buf;
+}
+
+geometry choose_grid(const plan_request& req, const extent* x, const extent* s);
+
+} // namespace
+
 geometry choose_geometry(const plan_request& req, const extent* x, const extent* s)
+{
+    const double budget = double(req.budget_bytes);
+    const double direct_bytes = req.direct_bytes_per_source * double(req.n_sources) +
+                                req.direct_bytes_per_target * double(req.n_targets);
+    const double dcost = direct_cost(req.n_sources, req.n_targets);
+    auto direct = [&](const std::string& why) {
+        if (direct_bytes > budget) {
+            std::ostringstream os;
+            os << "the direct sum's point arrays (" << format_bytes(direct_bytes)
+               << " for " << req.n_sources << " sources and " << req.n_targets
+               << " targets) exceed the memory budget of " << format_bytes(budget)
+               << " (memory_budget sets the limit)";
+            throw std::invalid_argument(os.str());
+        }
+        geometry g;
+        g.dim = req.dim;
+        g.direct = true;
+        g.sigma = 0;
+        g.kernel.taps = 0;
+        g.reason = why;
+        return g;
+    };
+    if (req.method == nufft_method::direct)
+        return direct("asked for (method direct)");
+    if (req.method == nufft_method::grid) {
+        geometry g = choose_grid(req, x, s);
+        g.reason = "asked for (method grid)";
+        return g;
+    }
+    geometry g;
+    try {
+        g = choose_grid(req, x, s);
+    } catch (const std::invalid_argument& e) {
+        // No grid fits (the budget, or 2^30 cells on an axis): the direct sum needs
+        // only the points.
+        if (direct_bytes > budget) {
+            std::ostringstream os;
+            os << e.what() << "; the direct sum would need " << format_bytes(direct_bytes)
+               << ", also over the budget";
+            throw std::invalid_argument(os.str());
+        }
+        return direct(std::string("the grid does not fit: ") + e.what());
+    }
+    const double gcost = execute_cost(g, req.n_sources, req.n_targets);
+    if (dcost < gcost && direct_bytes <= budget)
+        return direct("cheaper than the grid: cost " + format_cost(dcost) + " against " +
+                      format_cost(gcost) + " (docs/nufft3.md)");
+    g.reason = "cheaper than the direct sum: cost " + format_cost(gcost) + " against " +
+               format_cost(dcost);
+    return g;
+}
+
+namespace {
+
+geometry choose_grid(const plan_request& req, const extent* x, const extent* s)
 {
     const std::size_t cell_bytes = req.prec == precision::single ? 8 : 16;
     const double point_bytes =
@@ -432,6 +537,8 @@ geometry choose_geometry(const plan_request& req, const extent* x, const extent*
        << " at upsampling " << g.sigma << " (memory_budget sets the limit)";
     throw std::invalid_argument(os.str());
 }
+
+} // namespace
 
 } // namespace nufft
 } // namespace gpufft

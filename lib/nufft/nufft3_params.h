@@ -57,6 +57,10 @@ constexpr int max_dim = 3;
 
 struct geometry {
     int dim = 1;
+    //! The direct sum instead of a grid: the fields below but `reason` are unused.
+    bool direct = false;
+    //! Why this method (and, for the grid, this upsampling) was chosen, for describe().
+    std::string reason;
     double sigma = 2; //!< upsampling factor used
     kernel_spec kernel;
     axis_geometry axis[max_dim]; //!< axes past dim have one cell
@@ -103,9 +107,16 @@ double rounding_floor(const kernel_spec& k, double sigma, int dim, precision pre
 //! first.
 std::vector<double> candidate_upsampling(nufft_kernel kind, double upsampling);
 
-//! Throws make_kernel's error when no candidate upsampling reaches eps.
+//! Throws std::invalid_argument when no candidate upsampling reaches eps, naming every
+//! candidate tried and its rounding floor or kernel width.
 void check_reachable(
     nufft_kernel kind, int dim, double eps, double upsampling, precision prec);
+
+//! The precision a plan of I/O precision `prec` computes its grid in: prec where a
+//! candidate reaches eps in it, else double (single I/O only). Throws check_reachable's
+//! error, for both precisions, where neither reaches eps.
+precision
+grid_precision(nufft_kernel kind, int dim, double eps, double upsampling, precision prec);
 
 struct plan_request {
     int dim = 1;
@@ -116,19 +127,32 @@ struct plan_request {
     std::size_t budget_bytes = 0;
     //! Bytes per source and per target the backend needs besides the grid.
     double bytes_per_source = 0, bytes_per_target = 0;
+    nufft_method method = nufft_method::automatic;
+    //! Bytes per source and per target the direct sum needs (it has no grid).
+    double direct_bytes_per_source = 0, direct_bytes_per_target = 0;
     std::int64_t n_sources = 0, n_targets = 0;
 };
 
 //! The cost model that picks the upsampling: relative work of one execute on g.
 double execute_cost(const geometry& g, std::int64_t n_sources, std::int64_t n_targets);
 
+//! Work of one direct term (a double sincos, a complex multiply-add, the phase's dim
+//! multiply-adds) in execute_cost's unit (a kernel tap).
+constexpr double direct_term_cost = 4;
+
+//! The same model for the direct sum: n_sources n_targets terms.
+double direct_cost(std::int64_t n_sources, std::int64_t n_targets);
+
 /*!
  * The geometry for sources with extents x[0..dim) and targets s[0..dim): among the
  * candidate upsampling factors, the one of least execute_cost whose grid fits the
  * budget. For the es kernel a factor below 2 is taken only where its rounding floor
- * stays below eps / 3. Throws
- * std::invalid_argument when the grid plus point arrays exceed the budget, naming the
- * grid, the space-bandwidth product and what would fit.
+ * stays below eps / 3. req.prec is the grid's precision. With nufft_method::automatic
+ * the direct sum (geometry::direct) is returned where direct_cost is below the best
+ * grid's execute_cost, or where no grid fits (the budget, or 2^30 cells per axis) and
+ * the direct sum's point arrays do; nufft_method::direct always returns it. Throws
+ * std::invalid_argument when nothing allowed fits, naming the grid, the
+ * space-bandwidth product, what would fit and what the direct sum needs.
  */
 geometry choose_geometry(const plan_request& req, const extent* x, const extent* s);
 

@@ -54,6 +54,25 @@ std::string to_string(nufft_spread s)
                                         : "direct";
 }
 
+nufft_method parse_nufft_method(const std::string& name)
+{
+    if (name == "auto")
+        return nufft_method::automatic;
+    if (name == "grid")
+        return nufft_method::grid;
+    if (name == "direct")
+        return nufft_method::direct;
+    throw std::invalid_argument("method: '" + name +
+                                "' is unknown; use 'auto', 'grid' or 'direct'");
+}
+
+std::string to_string(nufft_method m)
+{
+    return m == nufft_method::automatic ? "auto"
+           : m == nufft_method::grid    ? "grid"
+                                        : "direct";
+}
+
 class nufft3_plan::impl
 {
 public:
@@ -110,11 +129,17 @@ nufft3_plan::nufft3_plan(int dim, double eps, const nufft3_options& options)
     c.threads = detail::cpu_threads(options.threads, 1 << 20);
     c.trace = options.trace;
     c.spread = options.spread;
+    c.method = options.method;
     c.log = options.log;
     // The Gaussian's rule for a given eps must be representable before any points come.
-    // A kernel that cannot reach eps is a constructor error, not a set_points one.
-    nufft::check_reachable(
-        options.kernel, dim, eps, options.upsampling, options.precision);
+    // A kernel that cannot reach eps is a constructor error, not a set_points one; a
+    // single-precision plan whose eps only a double grid reaches gets one. The direct
+    // sum reaches any eps, so a plan asked for it needs no grid that does.
+    if (options.method == nufft_method::direct)
+        c.grid_prec = options.precision;
+    else
+        c.grid_prec = nufft::grid_precision(
+            options.kernel, dim, eps, options.upsampling, options.precision);
 
     d_impl->used = resolve_backend(options.backend, options.device_id, options.log);
     detail::with_memory_context(
@@ -327,8 +352,10 @@ std::int64_t nufft3_plan::grid_size(int axis) const
 {
     if (axis < 0 || axis >= nufft::max_dim)
         throw std::invalid_argument("axis: must be 0, 1 or 2");
-    if (d_impl->n_src == 0 || axis >= d_impl->cfg.dim)
-        return d_impl->n_src == 0 ? 0 : 1;
+    if (d_impl->n_src == 0 || d_impl->engine->current_geometry().direct)
+        return 0;
+    if (axis >= d_impl->cfg.dim)
+        return 1;
     return d_impl->engine->current_geometry().axis[axis].cells;
 }
 double nufft3_plan::kernel_width() const
@@ -338,6 +365,43 @@ double nufft3_plan::kernel_width() const
 double nufft3_plan::upsampling() const
 {
     return d_impl->n_src ? d_impl->engine->current_geometry().sigma : 0;
+}
+nufft_method nufft3_plan::method() const
+{
+    if (!d_impl->n_src)
+        return nufft_method::automatic;
+    return d_impl->engine->current_geometry().direct ? nufft_method::direct
+                                                     : nufft_method::grid;
+}
+
+std::string nufft3_plan::describe() const
+{
+    const auto& c = d_impl->cfg;
+    std::ostringstream os;
+    os << "nufft3_plan: " << c.dim << "-D, " << to_string(c.prec) << " precision, eps "
+       << c.eps << ", " << (d_impl->used == gpufft::backend::cuda ? "cuda" : "cpu")
+       << ", method " << to_string(c.method);
+    if (!d_impl->n_src) {
+        os << "; no points set";
+        return os.str();
+    }
+    const auto& g = d_impl->engine->current_geometry();
+    os << "; " << d_impl->n_src << " sources -> " << d_impl->n_tgt << " targets: ";
+    if (g.direct) {
+        os << "direct sum of " << double(d_impl->n_src) * double(d_impl->n_tgt)
+           << " terms per vector (in double)";
+    } else {
+        os << "grid of ";
+        for (int a = 0; a < c.dim; ++a)
+            os << (a ? " x " : "") << g.axis[a].cells;
+        os << " cells in " << to_string(c.grid_prec) << " precision"
+           << (c.grid_prec != c.prec ? " (no single-precision grid reaches eps)" : "")
+           << ", " << to_string(c.kernel) << " kernel of " << g.kernel.taps
+           << " taps at upsampling " << g.sigma;
+    }
+    if (!g.reason.empty())
+        os << " (" << g.reason << ")";
+    return os.str();
 }
 
 } // namespace gpufft

@@ -203,13 +203,13 @@ struct promise_sizes {
 
 /*!
  * The smallest eps promised, as a decade: 1e-12 in double; in single 1e-6 for uniform
- * sources in 1D and 2D, else 1e-5 (the rounding floor refuses 1e-6 in 3D, and a grid cell
- * summing n piled-up sources in float rounds to about 6e-8 sqrt(n / 2) of its value,
- * 1e-6 at n = 600 already; docs/nufft3.md).
+ * sources in 1D and 2D and for every layout in 3D (whose grid at 1e-6 is in double: no
+ * float grid reaches it), else 1e-5 (a float grid cell summing n piled-up sources rounds
+ * to about 6e-8 sqrt(n / 2) of its value, 1e-6 at n = 600 already; docs/nufft3.md).
  */
 inline int lowest_promised_decade(bool single, int dim, layout l)
 {
-    return !single ? 12 : (dim < 3 && l == layout::uniform) ? 6 : 5;
+    return !single ? 12 : (dim == 3 || l == layout::uniform) ? 6 : 5;
 }
 
 /*!
@@ -294,6 +294,74 @@ double batch_error(gr::gpufft::nufft3_plan& plan,
     }
     if (batch_vs_single)
         *batch_vs_single = diff;
+    return worst;
+}
+
+/*!
+ * Inputs of issue 32 item 9's kind: few points, a space-bandwidth product whose grid
+ * holds hundreds of millions of cells or more (or none fits the budget), where the
+ * direct sum costs a few million terms. Points uniform in [-x_half, x_half] and
+ * [-s_half, s_half] per axis.
+ */
+struct wide_band_case {
+    int dim;
+    std::size_t n, m;
+    double x_half, s_half;
+};
+inline const wide_band_case wide_band_cases[] = {
+    { 1, 2000, 1500, 3e3, 3e3 }, // a grid of 2.3e7 cells: fits, dearer than 3e6 terms
+    { 2, 1000, 800, 300, 300 },  // 2.3e5^2 cells: no budget holds them
+    { 3, 3000, 2000, 35, 29 },   // the issue's: 18 GiB at upsampling 1.25
+};
+
+/*!
+ * One plan on a wide_band_case: the relative l2 error against the direct NUDFT in
+ * double with exactly reduced phases (whose own floor is 1e-16 |s x|, 1e-9 at most
+ * here), with the plan's describe() and the seed printed; *method_out gets the method
+ * the plan chose.
+ */
+template <typename T>
+double wide_band_error(gr::gpufft::nufft3_options o,
+                       const wide_band_case& w,
+                       double eps,
+                       int ntransf = 1,
+                       gr::gpufft::nufft_method* method_out = nullptr)
+{
+    const std::uint64_t seed = fresh_seed();
+    o.precision =
+        sizeof(T) == 4 ? gr::gpufft::precision::single : gr::gpufft::precision::double_;
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    nufft3_points p;
+    std::vector<double>* src[3] = { &p.x, &p.y, &p.z };
+    std::vector<double>* tgt[3] = { &p.s, &p.t, &p.u };
+    for (int a = 0; a < w.dim; ++a) {
+        src[a]->resize(w.n);
+        tgt[a]->resize(w.m);
+        for (auto& e : *src[a])
+            e = w.x_half * u(rng);
+        for (auto& e : *tgt[a])
+            e = w.s_half * u(rng);
+    }
+    gr::gpufft::nufft3_plan plan(w.dim, eps, o);
+    set_points(plan, p);
+    const auto c = random_complex<T>(w.n * ntransf, seed + 1);
+    std::vector<std::complex<T>> F(w.m * ntransf, poison<T>());
+    plan.execute(c.data(), F.data(), gr::gpufft::memory::host, ntransf);
+    double worst = all_finite(F.data(), F.size()) ? 0 : 1e300;
+    for (int v = 0; v < ntransf && worst < 1e300; ++v) {
+        const auto ref = direct_nudft(p, c.data() + v * w.n, plan.sign(), w.m, true);
+        worst = std::max(worst, rel_l2_error(F.data() + v * w.m, ref.data(), w.m));
+    }
+    std::printf("    %s\n    %s eps %.0e ntransf %d: err %.2e (seed %llu)\n",
+                plan.describe().c_str(),
+                sizeof(T) == 4 ? "float" : "double",
+                eps,
+                ntransf,
+                worst,
+                (unsigned long long)seed);
+    if (method_out)
+        *method_out = plan.method();
     return worst;
 }
 

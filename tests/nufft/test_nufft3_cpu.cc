@@ -28,6 +28,9 @@ nufft3_options cpu_options(precision p, nufft_kernel k = nufft_kernel::es, doubl
     o.precision = p;
     o.kernel = k;
     o.upsampling = up;
+    // These tests are about the grid; their small point sets would take the direct sum
+    // under method auto (tested on its own below).
+    o.method = nufft_method::grid;
     return o;
 }
 
@@ -92,11 +95,32 @@ GPUFFT_TEST(es_3d_float_meets_eps)
 {
     for (double eps : { 1e-2, 1e-4, 1e-5 })
         GPUFFT_CHECK_LE(run_case<float>(3, eps, nufft_kernel::es, 0), eps);
-    // Below 1e-5 the correction factors of three axes amplify float rounding past eps:
-    // refused, naming the floor.
-    GPUFFT_CHECK_THROWS(nufft3_plan(3, 1e-6, cpu_options(precision::single)),
-                        std::invalid_argument,
-                        "rounding");
+}
+
+GPUFFT_TEST(es_3d_float_at_1e_6_computes_its_grid_in_double)
+{
+    // Issue 32 item 10: at 1e-6 the correction factors of three axes amplify float
+    // rounding past eps at every upsampling (was refused). The plan takes a grid in
+    // double and converts c and F at the ends.
+    nufft3_plan plan(3, 1e-6, cpu_options(precision::single));
+    const std::uint64_t seed = fresh_seed();
+    const auto p = random_points(3, 1500, 301, 1.5, 7.0, seed);
+    set_points(plan, p);
+    const double err = plan_error<float>(plan, p, seed + 1);
+    std::printf("    %s\n    err %.2e (seed %llu)\n",
+                plan.describe().c_str(),
+                err,
+                (unsigned long long)seed);
+    GPUFFT_CHECK_LE(err, 1e-6);
+    GPUFFT_CHECK(plan.describe().find("grid") != std::string::npos);
+    GPUFFT_CHECK(plan.describe().find("in double precision") != std::string::npos);
+    // Batches convert vector by vector.
+    double diff = 0;
+    GPUFFT_CHECK_LE(batch_error<float>(plan, p, 3, seed + 2, 60, &diff), 1e-6);
+    GPUFFT_CHECK_LE(diff, 1e-7);
+    // Every upsampling, asked for, reaches it the same way.
+    for (double up : { 1.25, 2.0 })
+        GPUFFT_CHECK_LE(run_case<float>(3, 1e-6, nufft_kernel::es, up), 1e-6);
 }
 
 GPUFFT_TEST(es_3d_double_meets_eps)
@@ -223,12 +247,9 @@ GPUFFT_TEST(gaussian_kernel_meets_eps)
     GPUFFT_CHECK_LE(run_case<float>(1, 1e-4, nufft_kernel::gaussian, 2.2), 1e-4);
     GPUFFT_CHECK_LE(run_case<double>(2, 1e-8, nufft_kernel::gaussian, 2.5), 1e-8);
     // At R = 2.2 the Gaussian's correction factors (up to exp(pi^2 b / R^2) per axis)
-    // amplify single-precision rounding past 1e-6: the plan refuses instead of missing
-    // eps.
-    GPUFFT_CHECK_THROWS(
-        nufft3_plan(1, 1e-6, cpu_options(precision::single, nufft_kernel::gaussian, 2.2)),
-        std::invalid_argument,
-        "rounding");
+    // amplify single-precision rounding past 1e-6: the plan computes its grid in double
+    // instead of missing eps.
+    GPUFFT_CHECK_LE(run_case<float>(1, 1e-6, nufft_kernel::gaussian, 2.2), 1e-6);
     for (double eps : { 1e-6, 1e-10 }) {
         GPUFFT_CHECK_LE(run_case<double>(1, eps, nufft_kernel::gaussian, 0), eps);
         GPUFFT_CHECK_LE(run_case<double>(2, eps, nufft_kernel::gaussian, 0), eps);
@@ -331,12 +352,13 @@ GPUFFT_TEST(bad_parameters_are_rejected)
         nufft3_plan(1, 1e-11, cpu_options(precision::double_, nufft_kernel::es, 1.25)),
         std::invalid_argument,
         "upsampling");
-    // Single precision at upsampling 1.25 cannot reach 1e-6 (corrections amplify
-    // rounding).
+    // A grid that reaches eps in no precision is refused, naming why.
     GPUFFT_CHECK_THROWS(
-        nufft3_plan(1, 1e-6, cpu_options(precision::single, nufft_kernel::es, 1.25)),
+        nufft3_plan(
+            2, 1e-10, cpu_options(precision::double_, nufft_kernel::gaussian, 2.2)),
         std::invalid_argument,
         "rounding");
+    GPUFFT_CHECK_THROWS(parse_nufft_method("fast"), std::invalid_argument, "method");
     GPUFFT_CHECK_THROWS(parse_nufft_kernel("kaiser"), std::invalid_argument, "kernel");
 }
 
@@ -439,6 +461,75 @@ GPUFFT_TEST(grid_over_memory_budget_says_what_fits)
     p = random_points(1, 100, 100, 10, 10, fresh_seed());
     set_points(plan, p);
     GPUFFT_CHECK_LE(plan_error<float>(plan, p, fresh_seed()), 1e-6);
+}
+
+GPUFFT_TEST(wide_band_few_points_take_the_direct_sum)
+{
+    // Issue 32 item 9: refused for memory before (3-D: "fine grid of 1500 x 1350 x
+    // 1200 cells (18.10 GiB) ... exceeds the memory budget").
+    nufft3_options o;
+    o.backend = backend::cpu;
+    for (const auto& w : wide_band_cases) {
+        nufft_method m = nufft_method::automatic;
+        GPUFFT_CHECK_LE(wide_band_error<double>(o, w, 1e-8, 1, &m), 1e-8);
+        GPUFFT_CHECK(m == nufft_method::direct);
+        GPUFFT_CHECK_LE(wide_band_error<float>(o, w, 1e-6, 1, &m), 1e-6);
+        GPUFFT_CHECK(m == nufft_method::direct);
+    }
+    // A batch, and a budget no grid fits (the 1-D grid fits the default one).
+    o.memory_budget = std::size_t(64) << 20;
+    GPUFFT_CHECK_LE(wide_band_error<double>(o, wide_band_cases[0], 1e-8, 3), 1e-8);
+    GPUFFT_CHECK_LE(wide_band_error<float>(o, wide_band_cases[2], 1e-6, 2), 1e-6);
+    // Asked for the grid, the plan still refuses for memory, as it must.
+    o.method = nufft_method::grid;
+    nufft3_plan grid(3, 1e-6, o);
+    std::vector<double> x(30, 0.0), s(20, 0.0);
+    x[0] = -35, x[1] = 35, s[0] = -29, s[1] = 29;
+    GPUFFT_CHECK_THROWS(
+        grid.set_points(
+            30, x.data(), x.data(), x.data(), 20, s.data(), s.data(), s.data()),
+        std::invalid_argument,
+        "memory budget");
+}
+
+GPUFFT_TEST(method_follows_the_points_and_describe_says_which)
+{
+    // One plan: few points on a small band take the direct sum (cheaper), many take the
+    // grid, and back; each answer within eps, describe() naming the method.
+    const std::uint64_t seed = fresh_seed();
+    nufft3_options o;
+    o.backend = backend::cpu;
+    nufft3_plan plan(2, 1e-9, o);
+    GPUFFT_CHECK(plan.describe().find("no points") != std::string::npos);
+    auto p = random_points(2, 40, 30, 2.0, 10.0, seed);
+    set_points(plan, p);
+    GPUFFT_CHECK(plan.method() == nufft_method::direct);
+    GPUFFT_CHECK(plan.describe().find("direct sum") != std::string::npos);
+    GPUFFT_CHECK_EQ(plan.grid_size(0), 0);
+    GPUFFT_CHECK_LE(plan_error<double>(plan, p, seed + 1), 1e-9);
+    p = random_points(2, 20000, 5000, 2.0, 10.0, seed + 2);
+    set_points(plan, p);
+    GPUFFT_CHECK(plan.method() == nufft_method::grid);
+    GPUFFT_CHECK(plan.describe().find("grid of") != std::string::npos);
+    GPUFFT_CHECK(plan.grid_size(0) > 0);
+    std::printf("    %s\n", plan.describe().c_str());
+    // The reference on 200 targets keeps the test quick.
+    const auto c = random_complex<double>(p.x.size(), seed + 3);
+    std::vector<std::complex<double>> F(p.s.size());
+    plan.execute(c.data(), F.data());
+    const auto ref = direct_nudft(p, c.data(), plan.sign(), 200);
+    GPUFFT_CHECK_LE(rel_l2_error(F.data(), ref.data(), 200), 1e-9);
+    p = random_points(2, 40, 30, 2.0, 10.0, seed + 4);
+    set_points(plan, p);
+    GPUFFT_CHECK(plan.method() == nufft_method::direct);
+    GPUFFT_CHECK_LE(plan_error<double>(plan, p, seed + 5), 1e-9);
+    // method direct, asked for, on points the grid would take.
+    o.method = nufft_method::direct;
+    nufft3_plan d(1, 1e-6, o);
+    p = random_points(1, 3000, 700, 3.0, 60.0, seed + 6);
+    set_points(d, p);
+    GPUFFT_CHECK(d.method() == nufft_method::direct);
+    GPUFFT_CHECK_LE(plan_error<double>(d, p, seed + 7), 1e-12);
 }
 
 GPUFFT_TEST_MAIN()

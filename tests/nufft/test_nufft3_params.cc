@@ -43,6 +43,7 @@ plan_request make_request(const request_case& c, double upsampling = 0)
     r.budget_bytes = std::size_t(1) << 40;
     r.n_sources = std::int64_t(c.n_src);
     r.n_targets = std::int64_t(c.n_tgt);
+    r.method = nufft_method::grid; // the upsampling tests are about the grid
     return r;
 }
 
@@ -154,6 +155,104 @@ GPUFFT_TEST(an_upsampling_asked_for_only_has_to_reach_eps)
     GPUFFT_CHECK_LE(floor, c.eps);
     // 1.5 misses eps there and is refused by name.
     GPUFFT_CHECK_THROWS(choose(c, 1.5), std::invalid_argument, "eps");
+}
+
+GPUFFT_TEST(auto_takes_the_direct_sum_where_it_is_cheaper_or_no_grid_fits)
+{
+    // Issue 32 item 9: 3-D, sources over +-35 and targets over +-29 per axis, 3000 ->
+    // 2000: the grid needs about 18 GiB, the direct sum 6e6 terms.
+    extent x[max_dim], s[max_dim];
+    for (int a = 0; a < 3; ++a) {
+        x[a] = { -35, 35 };
+        s[a] = { -29, 29 };
+    }
+    plan_request r;
+    r.dim = 3;
+    r.eps = 1e-6;
+    r.prec = precision::double_; // a single 3-D plan's grid at 1e-6 (grid_precision)
+    r.budget_bytes = std::size_t(8) << 30;
+    r.n_sources = 3000;
+    r.n_targets = 2000;
+    r.direct_bytes_per_source = r.direct_bytes_per_target = 24;
+    r.method = nufft_method::grid;
+    GPUFFT_CHECK_THROWS(choose_geometry(r, x, s), std::invalid_argument, "memory budget");
+    r.method = nufft_method::automatic;
+    geometry g = choose_geometry(r, x, s);
+    GPUFFT_CHECK(g.direct);
+    std::printf("    %s\n", g.reason.c_str());
+    // With room for the grid it is still dearer than 6e6 terms.
+    r.budget_bytes = std::size_t(1) << 40;
+    g = choose_geometry(r, x, s);
+    GPUFFT_CHECK(g.direct);
+    GPUFFT_CHECK(g.reason.find("cheaper") != std::string::npos);
+    // Many points on a small band: the grid.
+    for (int a = 0; a < 3; ++a)
+        x[a] = s[a] = { -3, 3 };
+    r.n_sources = r.n_targets = 100000;
+    g = choose_geometry(r, x, s);
+    GPUFFT_CHECK(!g.direct);
+    // Neither fits: refused, naming both.
+    r.budget_bytes = 1000;
+    GPUFFT_CHECK_THROWS(choose_geometry(r, x, s), std::invalid_argument, "direct sum");
+    // Asked for, the direct sum is taken whatever the cost.
+    r.budget_bytes = std::size_t(1) << 40;
+    r.method = nufft_method::direct;
+    GPUFFT_CHECK(choose_geometry(r, x, s).direct);
+
+    // Random requests: direct exactly where its cost is below the grid's.
+    const std::uint64_t seed = fresh_seed();
+    std::printf("    seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0, 1);
+    int direct = 0, grid = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        request_case c;
+        c.dim = 1 + int(u(rng) * 3);
+        c.prec = precision::double_;
+        c.eps = std::pow(10, -1 - 11 * u(rng));
+        c.n_src = std::floor(std::pow(10, 1 + 4 * u(rng)));
+        c.n_tgt = std::floor(std::pow(10, 1 + 4 * u(rng)));
+        c.s_half = std::pow(10, (6.0 / c.dim) * u(rng)) / 4;
+        plan_request q = make_request(c);
+        const geometry gg = choose(c);
+        q.method = nufft_method::automatic;
+        extent xx[max_dim], ss[max_dim];
+        for (int a = 0; a < c.dim; ++a) {
+            xx[a] = { -pi, pi };
+            ss[a] = { -c.s_half, c.s_half };
+        }
+        const geometry ga = choose_geometry(q, xx, ss);
+        const bool cheaper = direct_cost(q.n_sources, q.n_targets) <
+                             execute_cost(gg, q.n_sources, q.n_targets);
+        GPUFFT_CHECK_EQ(ga.direct, cheaper);
+        (ga.direct ? direct : grid)++;
+    }
+    std::printf("    %d direct, %d grid\n", direct, grid);
+    GPUFFT_CHECK(direct > 20 && grid > 20);
+}
+
+GPUFFT_TEST(single_precision_out_of_reach_in_float_gets_a_double_grid)
+{
+    // Issue 32 item 10: 3-D single at 1e-6 was refused for the rounding floor of
+    // upsampling 1.25 (the last candidate tried), though a grid in double reaches it.
+    GPUFFT_CHECK(grid_precision(nufft_kernel::es, 3, 1e-6, 0, precision::single) ==
+                 precision::double_);
+    GPUFFT_CHECK(grid_precision(nufft_kernel::es, 3, 1e-5, 0, precision::single) ==
+                 precision::single);
+    GPUFFT_CHECK(grid_precision(nufft_kernel::es, 1, 1e-6, 0, precision::single) ==
+                 precision::single);
+    // In single no candidate reaches 3-D 1e-6; the message names each one tried.
+    GPUFFT_CHECK_THROWS(check_reachable(nufft_kernel::es, 3, 1e-6, 0, precision::single),
+                        std::invalid_argument,
+                        "no candidate");
+    GPUFFT_CHECK_THROWS(check_reachable(nufft_kernel::es, 3, 1e-6, 0, precision::single),
+                        std::invalid_argument,
+                        "upsampling 2:");
+    // Where the grid reaches eps in neither precision, both are named.
+    GPUFFT_CHECK_THROWS(
+        grid_precision(nufft_kernel::gaussian, 2, 1e-10, 2.2, precision::double_),
+        std::invalid_argument,
+        "rounding");
 }
 
 GPUFFT_TEST_MAIN()

@@ -43,6 +43,18 @@ enum class nufft_spread {
     direct,
 };
 
+//! How a plan computes the sums.
+enum class nufft_method {
+    //! The cheaper of the two by a cost model (docs/nufft3.md), and the direct sum
+    //! wherever the fine grid does not fit the memory budget.
+    automatic,
+    //! Spread, FFT, interpolate on a fine grid (the NUFFT proper).
+    grid,
+    //! F[k] = sum_j c[j] exp(...) term by term, phases and sums in double: n_sources x
+    //! n_targets terms per vector, no grid; exact to rounding.
+    direct,
+};
+
 //! "es" or "gaussian" -> nufft_kernel; anything else throws std::invalid_argument.
 GPUFFT_API nufft_kernel parse_nufft_kernel(const std::string& name);
 GPUFFT_API std::string to_string(nufft_kernel k);
@@ -50,6 +62,10 @@ GPUFFT_API std::string to_string(nufft_kernel k);
 //! std::invalid_argument.
 GPUFFT_API nufft_spread parse_nufft_spread(const std::string& name);
 GPUFFT_API std::string to_string(nufft_spread s);
+//! "auto", "grid" or "direct" -> nufft_method; anything else throws
+//! std::invalid_argument.
+GPUFFT_API nufft_method parse_nufft_method(const std::string& name);
+GPUFFT_API std::string to_string(nufft_method m);
 
 struct nufft3_options {
     gpufft::backend backend = backend::automatic;
@@ -83,6 +99,9 @@ struct nufft3_options {
     //! Python: spread="auto", "scatter", "gather" or "direct").
     //! The forms agree to rounding; automatic is the faster on every case measured.
     nufft_spread spread = nufft_spread::automatic;
+    //! Grid or direct sum (Python: method="auto", "grid" or "direct"); set_points
+    //! chooses under automatic, and describe() says which and why.
+    nufft_method method = nufft_method::automatic;
 };
 
 /*!
@@ -110,7 +129,12 @@ struct nufft3_options {
 class GPUFFT_API nufft3_plan
 {
 public:
-    //! dim: 1, 2 or 3. eps: 1e-6..1e-1 (single) or 1e-12..1e-1 (double).
+    /*!
+     * dim: 1, 2 or 3. eps: 1e-6..1e-1 (single) or 1e-12..1e-1 (double). A single-
+     * precision plan whose eps no kernel and upsampling reaches with a grid in single
+     * (3D at 1e-6: rounding amplified by the correction factors) computes its grid in
+     * double and converts at the ends; only where no candidate reaches eps is it refused.
+     */
     nufft3_plan(int dim, double eps, const nufft3_options& options = nufft3_options());
     ~nufft3_plan();
     nufft3_plan(nufft3_plan&&) noexcept;
@@ -171,11 +195,23 @@ public:
     nufft_kernel kernel() const;
     std::int64_t n_sources() const; //!< 0 before set_points
     std::int64_t n_targets() const;
-    //! The fine grid chosen by the last set_points (axis 0..2; 1 in unused dimensions).
+    //! The fine grid chosen by the last set_points (axis 0..2; 1 in unused dimensions;
+    //! 0 before set_points and for the direct sum).
     std::int64_t grid_size(int axis) const;
-    //! Kernel width in grid cells and upsampling factor chosen by the last set_points.
+    //! Kernel width in grid cells and upsampling factor chosen by the last set_points
+    //! (0 when it chose the direct sum, as grid_size then is).
     double kernel_width() const;
     double upsampling() const;
+    //! What the last set_points chose: nufft_method::grid or nufft_method::direct
+    //! (automatic before set_points).
+    nufft_method method() const;
+    /*!
+     * One line on what the plan does: dimension, precision, eps, backend and, after
+     * set_points, the method with its reason (the grid's cells, kernel, upsampling and
+     * the precision the grid is computed in, or the direct sum's term count and why it
+     * was chosen).
+     */
+    std::string describe() const;
 
     class impl;
 
