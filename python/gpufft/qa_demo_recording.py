@@ -141,7 +141,13 @@ class qa_demo_recording(gr_unittest.TestCase):
             r = self.demo("--input", arc, "--fft-size", str(n), "--output", out,
                           "--duration", str(8 * n / rate))
             self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertIn("no annotations written: SigMF annotations need", r.stdout)
+            self.assertIn("no annotations will be written: SigMF annotations need", r.stdout)
+        for bad in (os.path.join(self.d, "no", "such.sigmf-meta"),
+                    os.path.join(self.d, "notes.json")):
+            r = self.demo("--input", stem + ".sigmf-meta", "--output", out,
+                          "--annotations", bad)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn(f"--annotations: {bad}: give a .sigmf-meta path", r.stderr)
         path = os.path.join(self.d, "elsewhere.sigmf-meta")
         r = self.demo("--input", stem + ".sigmf-meta", "--fft-size", str(n), "--output", out,
                       "--annotations", path, "--duration", str(8 * n / rate))
