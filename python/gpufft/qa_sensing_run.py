@@ -200,6 +200,11 @@ class qa_sensing_run(gr_unittest.TestCase):
         self.assertEqual([t["center_hz"] for t in a.transmissions],
                          [t["center_hz"] for t in b.transmissions])
         np.testing.assert_array_equal(a.waterfall_db, b.waterfall_db)
+        # Frames past those announced add rows to the waterfall.
+        c = sensing_run.sensor(n, rate, 0.0, frames=2, backend="cpu", waterfall_rows=2)
+        for i in range(5):
+            c.frame(i * n, x[i * n:(i + 1) * n])
+        np.testing.assert_array_equal(c.waterfall_db, b.waterfall_db[:5])
 
     @unittest.skipUnless(HAVE_SENSING, "no gpufft.sensing_plan in this build")
     def test_007_detections_pdu(self):

@@ -55,7 +55,7 @@ class sensor:
     """sensing_plan per frame and transmission_tracker across frames, on frames of n
     samples from sample 0 of a stream at samp_rate around center_freq. frames: how many
     will come (sizes the waterfall: at most waterfall_rows rows, each the max over the
-    frames it covers). plan_options go to sensing_plan (false_alarm, bandwidth_rule,
+    frames it covers; more frames add rows). plan_options go to sensing_plan (false_alarm, bandwidth_rule,
     dc_mask_bins, ...)."""
 
     def __init__(self, n, samp_rate, center_freq=0.0, frames=1, backend="auto",
@@ -112,10 +112,13 @@ class sensor:
         p = p.reshape(len(xs), self.cols, -1).max(axis=2) / self.gain
         with np.errstate(divide="ignore"):
             db = 10 * np.log10(np.nan_to_num(p, nan=0.0, posinf=0.0))
+        last = (index0 + len(db) - 1) // self.per_row
+        if last >= len(self.rows):  # more frames than announced: more rows
+            grow = np.full((last + 1 - len(self.rows), self.cols), -np.inf)
+            self.rows = np.concatenate([self.rows, grow])
         for j, row in enumerate(db):
             r = (index0 + j) // self.per_row
-            if r < len(self.rows):
-                np.maximum(self.rows[r], row, out=self.rows[r])
+            np.maximum(self.rows[r], row, out=self.rows[r])
 
     def finish(self):
         """Ends the open transmissions; all of them, by start then frequency."""
