@@ -10,6 +10,7 @@
 #include "large_fft_accumulator_impl.h"
 #include "large_fft_accumulator_messages.h"
 #include <gnuradio/io_signature.h>
+#include <limits>
 
 namespace gr {
 namespace gpufft {
@@ -37,8 +38,17 @@ large_fft_accumulator::make(std::int64_t fft_size,
                             int device_id,
                             std::uint64_t memory_budget,
                             const std::string& file_format,
-                            const std::vector<int>& devices)
+                            const std::vector<int>& devices,
+                            double src_raj,
+                            double src_dej,
+                            double az_start,
+                            double za_start)
 {
+    accumulator::filterbank_pointing pointing;
+    pointing.src_raj = src_raj;
+    pointing.src_dej = src_dej;
+    pointing.az_start = az_start;
+    pointing.za_start = za_start;
     // Checked before the block is built, so GNU Radio never sees an impossible output.
     return gnuradio::make_block_sptr<large_fft_accumulator_impl>(
         stream::checked_spectrometer_setup(fft_size,
@@ -58,15 +68,18 @@ large_fft_accumulator::make(std::int64_t fft_size,
                                            device_id,
                                            memory_budget,
                                            file_format,
-                                           devices));
+                                           devices,
+                                           pointing));
 }
 
 large_fft_accumulator_impl::large_fft_accumulator_impl(
     const stream::spectrometer_setup& s)
     : gr::block("large_fft_accumulator",
                 gr::io_signature::make(1, 1, sizeof(gr_complex)),
+                // The stream output is optional: a flowgraph may want only the file or
+                // the messages (check_topology()).
                 gr::io_signature::make(
-                    1, 1, sizeof(float) * std::size_t(s.config.output_bins))),
+                    0, 1, sizeof(float) * std::size_t(s.config.output_bins))),
       d_setup(s),
       // Made now, so that an engine that cannot do this size (budget too small, CUDA
       // asked for and missing) fails when the block is made, not mid-run.
@@ -79,10 +92,15 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
       d_runner(d_config, d_integrator, block_log_handler(d_logger)),
       d_output_db(s.output_db),
       d_clock(s.samp_rate, s.center_freq),
-      d_filterbank(
-          s.filterbank_path, s.source_name, s.filterbank_h5, block_log_handler(d_logger))
+      d_filterbank(s.filterbank_path,
+                   s.source_name,
+                   s.filterbank_h5,
+                   block_log_handler(d_logger),
+                   s.pointing)
 {
     d_logger->info("{:s}", stream::describe_spectrometer(d_config, *d_integrator));
+    if (!s.format_warning.empty())
+        d_logger->warn("{:s}", s.format_warning);
     message_port_register_out(k_spectrum);
     message_port_register_out(k_progress);
     message_port_register_in(pmt::mp("cmd"));
@@ -93,6 +111,16 @@ large_fft_accumulator_impl::large_fft_accumulator_impl(
 }
 
 large_fft_accumulator_impl::~large_fft_accumulator_impl() = default;
+
+bool large_fft_accumulator_impl::check_topology(int /*ninputs*/, int noutputs)
+{
+    // Without the stream output the block is a sink, and GNU Radio hands a sink
+    // available * relative_rate items to work on: the rate must be 1 then, or the
+    // last samples of a stream would never be taken.
+    d_is_sink = noutputs == 0;
+    set_relative_rate(1.0);
+    return true;
+}
 
 bool large_fft_accumulator_impl::start()
 {
@@ -106,6 +134,7 @@ bool large_fft_accumulator_impl::start()
     }
     d_clock.restart();
     d_ended = false;
+    d_held = 0;
     d_freq_out.reset();
     d_rate_out.reset();
     return block::start();
@@ -118,7 +147,17 @@ void large_fft_accumulator_impl::report_unfinished(
     stream::spectrometer_pipeline& pipeline)
 {
     stream::integrated_spectrum partial;
-    if (d_runner.wind_down(pipeline, partial)) {
+    // Spectra the worker finished that no stream item can carry any more (the run was
+    // stopped before its input ended) still go to the file and the 'spectrum' port.
+    const auto finished = [this](const stream::integrated_spectrum& s) {
+        stream::spectrum_axes axes;
+        const stream::stream_state at = state_of(s, axes);
+        std::vector<float> out(s.power.size());
+        stream::output_power(s.power, d_output_db, out.data());
+        publish_spectrum(s, at, axes, out.data(), false);
+        write_file(s, at, axes);
+    };
+    if (d_runner.wind_down(pipeline, finished, !d_is_sink, partial)) {
         std::vector<float> out(partial.power.size());
         stream::spectrum_axes axes;
         const stream::stream_state at = state_of(partial, axes);
@@ -155,24 +194,44 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
                                              gr_vector_void_star& output_items)
 {
     const auto* in = static_cast<const gr_complex*>(input_items[0]);
-    auto* out = static_cast<float*>(output_items[0]);
+    // A sink has no output buffer: every finished spectrum goes to the file and the
+    // messages, as many as are ready.
+    auto* out = d_is_sink ? nullptr : static_cast<float*>(output_items[0]);
+    const int room = d_is_sink ? std::numeric_limits<int>::max() : noutput_items;
     const std::uint64_t read = nitems_read(0);
     auto* pipeline = d_runner.pipeline();
     if (!pipeline || d_ended)
         return WORK_DONE; // start() failed and said why, or the stream was flushed
 
     const std::int64_t available = ninput_items[0];
+    // A sink keeps the last sample it took unconsumed (d_held) until its input has
+    // ended: GNU Radio ends a sink whose input is done and empty without calling it,
+    // and the held sample makes it call once more, where the last spectra and the
+    // unfinished integration go out while the blocks downstream of the messages
+    // still run.
+    const bool upstream_done = d_is_sink && detail()->input(0)->done();
+    const std::int64_t held = std::min<std::int64_t>(d_held, available);
+    std::int64_t pushed = held;
     std::int64_t consumed = 0;
     try {
-        consumed = d_runner.take(in, available);
+        pushed += d_runner.take(in + held, available - held);
         std::vector<gr::tag_t> tags;
-        get_tags_in_range(tags, 0, read, read + std::uint64_t(consumed));
+        get_tags_in_range(
+            tags, 0, read + std::uint64_t(held), read + std::uint64_t(pushed));
         d_clock.follow(read, tags, d_logger);
+        const bool hold =
+            d_is_sink && !upstream_done && pushed == available && pushed > 0;
+        consumed = hold ? pushed - 1 : pushed;
+        d_held = hold ? 1 : 0;
         consume_each(int(consumed));
+
+        const bool sink_end = d_is_sink && upstream_done && pushed == available;
+        if (sink_end)
+            pipeline->drain(); // every frame of the stream, before the last pops
 
         int produced = 0;
         stream::integrated_spectrum s;
-        while (produced < noutput_items && pipeline->pop(s)) {
+        while (produced < room && pipeline->pop(s)) {
             if (s.skipped > 0)
                 d_logger->warn("integration {:d}: {:d} of {:d} frames skipped "
                                "(non-finite samples)",
@@ -181,28 +240,32 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
                                s.n_integrations);
             if (s.frames == 0)
                 continue; // nothing to show: every frame was bad
-            emit(s,
-                 out + std::size_t(produced) * std::size_t(d_config.output_bins),
-                 nitems_written(0) + std::uint64_t(produced));
+            if (d_is_sink)
+                emit_message(s);
+            else
+                emit(s,
+                     out + std::size_t(produced) * std::size_t(d_config.output_bins),
+                     nitems_written(0) + std::uint64_t(produced));
             d_clock.timeline().forget_before(s.first_sample);
             ++produced;
         }
-        if (available == 0 && produced < noutput_items && !pipeline->pending() &&
-            input_ended(*this, 0)) {
+        if (sink_end || (!d_is_sink && available == 0 && produced < room &&
+                         !pipeline->pending() && input_ended(*this, 0))) {
             // End of stream: every full spectrum is out; flush what remains.
+            pipeline->drain();
             report_unfinished(*pipeline);
             d_ended = true;
-            return produced > 0 ? produced : WORK_DONE;
+            return produced > 0 && !d_is_sink ? produced : WORK_DONE;
         }
         stream::spectrometer_progress p;
         if (d_runner.progress_due(p))
             message_port_pub(k_progress, progress_message(p));
-        return produced;
+        return d_is_sink ? 0 : produced;
     } catch (const std::exception& e) {
         // An engine failure (device lost, out of memory): stop this flowgraph cleanly
         // with the reason, rather than leave a thread dead and the graph hanging.
         d_logger->error("stopping: {:s}", e.what());
-        consume_each(int(consumed));
+        consume_each(int(std::max(consumed, pushed)));
         return WORK_DONE;
     }
 }
@@ -224,6 +287,23 @@ void large_fft_accumulator_impl::emit(const stream::integrated_spectrum& s,
     if (d_rate_out.changed(1.0 / axes.tsamp))
         add_item_tag(0, out_offset, key_rx_rate(), pmt::from_double(1.0 / axes.tsamp));
     publish_spectrum(s, at, axes, out, false);
+    write_file(s, at, axes);
+}
+
+void large_fft_accumulator_impl::emit_message(const stream::integrated_spectrum& s)
+{
+    stream::spectrum_axes axes;
+    const stream::stream_state at = state_of(s, axes);
+    d_scratch.resize(s.power.size());
+    stream::output_power(s.power, d_output_db, d_scratch.data());
+    publish_spectrum(s, at, axes, d_scratch.data(), false);
+    write_file(s, at, axes);
+}
+
+void large_fft_accumulator_impl::write_file(const stream::integrated_spectrum& s,
+                                            const stream::stream_state& at,
+                                            const stream::spectrum_axes& axes)
+{
     // Filterbank data are linear power, whatever the stream output shows.
     d_filterbank.write(s, at.freq, axes, at.time.mjd());
 }

@@ -58,6 +58,7 @@ public:
     }
     std::uint64_t frames_skipped() const override { return d_runner.frames_skipped(); }
 
+    bool check_topology(int ninputs, int noutputs) override;
     bool start() override;
     bool stop() override;
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
@@ -69,6 +70,11 @@ public:
 private:
     void report_unfinished(stream::spectrometer_pipeline& pipeline);
     void emit(const stream::integrated_spectrum& s, float* out, std::uint64_t out_offset);
+    //! A sink's emit(): the message and the file, no stream item.
+    void emit_message(const stream::integrated_spectrum& s);
+    void write_file(const stream::integrated_spectrum& s,
+                    const stream::stream_state& at,
+                    const stream::spectrum_axes& axes);
     void publish_spectrum(const stream::integrated_spectrum& s,
                           const stream::stream_state& at,
                           const stream::spectrum_axes& axes,
@@ -91,8 +97,11 @@ private:
     std::atomic<bool> d_output_db;
 
     // Touched only by start(), stop() and work().
-    block_clock d_clock;  // rx_* tags, dated by the host until an rx_time tag comes
-    bool d_ended = false; // the input ended and the pipeline was flushed in work()
+    block_clock d_clock;     // rx_* tags, dated by the host until an rx_time tag comes
+    bool d_ended = false;    // the input ended and the pipeline was flushed in work()
+    bool d_is_sink = false;  // no stream output connected (check_topology())
+    std::int64_t d_held = 0; // a sink's samples taken but not yet consumed
+    std::vector<float> d_scratch; // a sink's spectrum as published
     stream::filterbank_recorder d_filterbank;
     stream::change_gate d_freq_out, d_rate_out; // rx_freq / rx_rate out on change only
 };

@@ -7,6 +7,7 @@
 
 #include "filterbank_writer.h"
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -24,6 +25,28 @@ std::runtime_error file_error(const std::string& what, const std::string& path)
                               "': " + std::strerror(errno));
 }
 } // namespace
+
+void check_pointing(const filterbank_pointing& p)
+{
+    auto check = [](const char* name, double v, double lo, double hi, bool hi_open) {
+        if (std::isfinite(v) && v >= lo && (hi_open ? v < hi : v <= hi))
+            return;
+        char text[160];
+        std::snprintf(text,
+                      sizeof text,
+                      "%s must be in [%.10g, %.10g%c, got %.10g",
+                      name,
+                      lo,
+                      hi,
+                      hi_open ? ')' : ']',
+                      v);
+        throw std::invalid_argument(text);
+    };
+    check("src_raj (hhmmss.s)", p.src_raj, 0.0, 240000.0, true);
+    check("src_dej (ddmmss.s)", p.src_dej, -900000.0, 900000.0, false);
+    check("az_start (degrees)", p.az_start, 0.0, 360.0, false);
+    check("za_start (degrees)", p.za_start, 0.0, 180.0, false);
+}
 
 filterbank_writer::filterbank_writer(const std::string& path,
                                      const filterbank_header& header)
@@ -50,6 +73,10 @@ filterbank_writer::filterbank_writer(const std::string& path,
             put_string("source_name");
             put_string(header.source_name);
         }
+        put_double("az_start", header.az_start);
+        put_double("za_start", header.za_start);
+        put_double("src_raj", header.src_raj);
+        put_double("src_dej", header.src_dej);
         put_double("fch1", header.fch1);
         put_double("foff", header.foff);
         put_int("nchans", header.nchans);

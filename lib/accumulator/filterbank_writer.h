@@ -30,13 +30,28 @@ struct filterbank_header {
     int nifs = 1;
     double tstart = 0.0; //!< MJD of the first sample
     double tsamp = 0.0;  //!< seconds between spectra
-    // Pointing: unknown to the block (0). Only the HDF5 writer stores them, because
-    // blimpy expects them there; SIGPROC readers take their absence.
+    // Pointing: 0 unless the user gives it. Both writers store all four, because
+    // turboSETI reads src_raj and src_dej from a .fil as from a .h5 (a KeyError
+    // without them) and blimpy expects them in either.
     double az_start = 0.0; //!< degrees
     double za_start = 0.0; //!< degrees
     double src_raj = 0.0;  //!< hhmmss.s, as SIGPROC writes it
     double src_dej = 0.0;  //!< ddmmss.s
 };
+
+//! Where the telescope pointed: the header's src_raj, src_dej, az_start, za_start.
+struct filterbank_pointing {
+    double src_raj = 0.0;  //!< hhmmss.s, in [0, 240000)
+    double src_dej = 0.0;  //!< ddmmss.s, in [-900000, 900000]
+    double az_start = 0.0; //!< degrees, in [0, 360]
+    double za_start = 0.0; //!< degrees, in [0, 180]
+};
+
+/*!
+ * Throws std::invalid_argument naming the first field that is not finite or is out of
+ * its range above.
+ */
+void check_pointing(const filterbank_pointing& p);
 
 /*!
  * A file of spectra with a SIGPROC header: the SIGPROC .fil writer below, or the HDF5

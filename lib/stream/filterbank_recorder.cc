@@ -18,12 +18,15 @@ namespace stream {
 filterbank_recorder::filterbank_recorder(std::string path,
                                          std::string source_name,
                                          bool h5,
-                                         log_handler log)
+                                         log_handler log,
+                                         accumulator::filterbank_pointing pointing)
     : d_path(std::move(path)),
       d_source_name(std::move(source_name)),
       d_h5(h5),
-      d_log(std::move(log))
+      d_log(std::move(log)),
+      d_pointing(pointing)
 {
+    accumulator::check_pointing(d_pointing);
 }
 
 void filterbank_recorder::start()
@@ -36,6 +39,7 @@ void filterbank_recorder::start()
     if (!f)
         throw std::runtime_error("filterbank_path: cannot write '" + d_path + "'");
     std::fclose(f);
+    d_started = true;
 }
 
 void filterbank_recorder::write(const integrated_spectrum& s,
@@ -49,8 +53,14 @@ void filterbank_recorder::write(const integrated_spectrum& s,
         accumulator::filterbank_header h;
         h.source_name = d_source_name;
         h.rawdatafile = "gr-gpufft large_fft_accumulator";
-        h.fch1 = axes.fch1 * 1e-6;
-        h.foff = axes.foff * 1e-6;
+        // Divided, not multiplied by 1e-6 (which is not exact in binary): 1418976234.375
+        // Hz must read 1418.976234375 MHz, not 1418.9762343749999.
+        h.fch1 = axes.fch1 / 1e6;
+        h.foff = axes.foff / 1e6;
+        h.src_raj = d_pointing.src_raj;
+        h.src_dej = d_pointing.src_dej;
+        h.az_start = d_pointing.az_start;
+        h.za_start = d_pointing.za_start;
         h.nchans = int(s.power.size());
         h.tstart = tstart_mjd;
         h.tsamp = axes.tsamp;
@@ -77,8 +87,15 @@ void filterbank_recorder::write(const integrated_spectrum& s,
 
 void filterbank_recorder::finish()
 {
-    if (!d_writer)
+    if (!d_writer) {
+        if (d_started && std::remove(d_path.c_str()) == 0)
+            log_message(d_log,
+                        log_level::warning,
+                        "no spectrum was integrated: removed the empty " + d_path);
+        d_started = false;
         return;
+    }
+    d_started = false;
     log_message(d_log,
                 log_level::info,
                 "wrote " + std::to_string(d_writer->spectra_written()) + " spectra to " +

@@ -28,11 +28,12 @@ namespace stream {
 class filterbank_recorder
 {
 public:
-    //! An empty path records nothing.
+    //! An empty path records nothing. `pointing` goes into the header as it is.
     filterbank_recorder(std::string path,
                         std::string source_name,
                         bool h5,
-                        log_handler log);
+                        log_handler log,
+                        accumulator::filterbank_pointing pointing = {});
 
     bool enabled() const { return !d_path.empty(); }
     const std::string& path() const { return d_path; }
@@ -52,7 +53,11 @@ public:
                const spectrum_axes& axes,
                double tstart_mjd);
 
-    //! Closes the file, logging how many spectra it holds.
+    /*!
+     * Closes the file, logging how many spectra it holds. A run that wrote none
+     * removes the file start() made (it would have no header, which every
+     * filterbank reader refuses) and says so.
+     */
     void finish();
 
 private:
@@ -60,6 +65,8 @@ private:
     const std::string d_source_name;
     const bool d_h5;
     const log_handler d_log;
+    const accumulator::filterbank_pointing d_pointing;
+    bool d_started = false; // start() made the file, which finish() must account for
     std::unique_ptr<accumulator::spectrum_file_writer> d_writer;
     double d_freq = 0.0; // rx_freq and n_integrations the header describes
     int d_integrations = 0;

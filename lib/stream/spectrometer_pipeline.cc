@@ -250,6 +250,12 @@ void spectrometer_pipeline::wait(std::chrono::microseconds timeout)
     d_done_cv.wait_for(lock, timeout);
 }
 
+void spectrometer_pipeline::drain()
+{
+    std::unique_lock<std::mutex> lock(d_mutex);
+    d_done_cv.wait(lock, [this] { return d_jobs.empty() || d_error || d_stop; });
+}
+
 void spectrometer_pipeline::set_n_integrations(int n)
 {
     if (n < 1)

@@ -131,6 +131,9 @@ public:
     bool pending() const;
     //! Sleeps until the worker finishes a frame or `timeout` passes.
     void wait(std::chrono::microseconds timeout);
+    //! Sleeps until the worker has finished every frame handed to it, or failed; then
+    //! finish() loses nothing (the end of a stream that nothing reads: a sink block).
+    void drain();
 
     //! Takes effect from the next integration to start filling.
     void set_n_integrations(int n);

@@ -141,19 +141,29 @@ bool spectrometer_runner::progress_due(spectrometer_progress& p)
     return true;
 }
 
-bool spectrometer_runner::wind_down(spectrometer_pipeline& pipeline,
-                                    integrated_spectrum& partial)
+bool spectrometer_runner::wind_down(
+    spectrometer_pipeline& pipeline,
+    const std::function<void(const integrated_spectrum&)>& finished,
+    bool stream_lost,
+    integrated_spectrum& partial)
 {
     pipeline.finish(); // after the frame it is transforming, if any
     int unsent = 0;
-    while (pipeline.pop(partial))
+    while (pipeline.pop(partial)) {
+        if (partial.frames == 0)
+            continue; // every frame was bad: general_work() shows none either
         ++unsent;
-    if (unsent > 0)
+        if (finished)
+            finished(partial);
+    }
+    if (unsent > 0 && stream_lost)
         log_message(d_log,
                     log_level::warning,
-                    format("stopped with %d finished spectra not yet output; they are "
-                           "lost",
-                           unsent));
+                    format("stopped with %d finished spectra not yet output on the "
+                           "stream; %s",
+                           unsent,
+                           finished ? "they went to the file and the 'spectrum' port only"
+                                    : "they are lost"));
     const bool has_partial = pipeline.take_partial(partial);
     if (has_partial)
         // Published, not output: a stream item would claim a full integration.

@@ -12,6 +12,7 @@
 #include "spectrometer_pipeline.h"
 #include <gnuradio/gpufft/log.h>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -79,11 +80,22 @@ public:
     bool progress_due(spectrometer_progress& p);
 
     /*!
-     * The end of a stream: finishes the worker and logs what no output will hold (the
-     * finished spectra not yet output, an unfinished integration, a partly filled
-     * frame). True with the unfinished integration in `partial` when there is one.
+     * The end of a stream: finishes the worker, hands each finished spectrum not yet
+     * output to `finished` (the block writes it to the file and publishes it; no
+     * stream item can carry it any more) and logs what no output will hold (an
+     * unfinished integration, a partly filled frame). `stream_lost` says the block has
+     * a stream output those spectra missed, which is logged too. True with the
+     * unfinished integration in `partial` when there is one.
      */
-    bool wind_down(spectrometer_pipeline& pipeline, integrated_spectrum& partial);
+    bool wind_down(spectrometer_pipeline& pipeline,
+                   const std::function<void(const integrated_spectrum&)>& finished,
+                   bool stream_lost,
+                   integrated_spectrum& partial);
+    //! The same with the finished spectra dropped (logged as lost to the stream).
+    bool wind_down(spectrometer_pipeline& pipeline, integrated_spectrum& partial)
+    {
+        return wind_down(pipeline, nullptr, true, partial);
+    }
 
 private:
     const pipeline_config d_config;

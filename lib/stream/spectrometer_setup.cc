@@ -9,6 +9,7 @@
 #include "engine_failure.h"
 #include "spectrometer_setup.h"
 #include <unistd.h>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -46,38 +47,75 @@ std::string power_of_two_or_number(std::int64_t n)
     return std::to_string(n);
 }
 
+bool ends_with(const std::string& s, const std::string& tail)
+{
+    if (s.size() < tail.size())
+        return false;
+    for (std::size_t i = 0; i < tail.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(s[s.size() - tail.size() + i])) !=
+            tail[i])
+            return false;
+    return true;
+}
+
 } // namespace
 
-spectrometer_setup checked_spectrometer_setup(std::int64_t fft_size,
-                                              int n_integrations,
-                                              std::int64_t output_bins,
-                                              std::int64_t band_start,
-                                              std::int64_t band_stop,
-                                              std::int64_t overlap,
-                                              const std::string& window,
-                                              const std::string& mode,
-                                              bool output_db,
-                                              double samp_rate,
-                                              double center_freq,
-                                              const std::string& filterbank_path,
-                                              const std::string& source_name,
-                                              const std::string& backend,
-                                              int device_id,
-                                              std::uint64_t memory_budget,
-                                              const std::string& file_format,
-                                              const std::vector<int>& devices)
+std::string resolve_file_format(const std::string& file_format,
+                                const std::string& path,
+                                std::string& warning)
 {
-    if (file_format != "fil" && file_format != "h5")
-        throw std::invalid_argument("file_format must be \"fil\" (SIGPROC) or \"h5\" "
-                                    "(HDF5 filterbank), got \"" +
-                                    file_format + "\"");
-    if (file_format == "h5" && !accumulator::fbh5_supported())
+    warning.clear();
+    if (file_format != "auto" && file_format != "fil" && file_format != "h5")
         throw std::invalid_argument(
-            "file_format: \"h5\" needs HDF5, which this build of gr-gpufft lacks "
-            "(install libhdf5-dev, then configure and build gr-gpufft again), or use "
-            "\"fil\"");
-    check_writable(filterbank_path);
+            "file_format must be \"auto\" (from the path's extension), \"fil\" "
+            "(SIGPROC) or \"h5\" (HDF5 filterbank), got \"" +
+            file_format + "\"");
+    const bool h5_name =
+        ends_with(path, ".h5") || ends_with(path, ".hdf5") || ends_with(path, ".fbh5");
+    const bool fil_name = ends_with(path, ".fil");
+    if (file_format == "auto")
+        return h5_name ? "h5" : "fil";
+    if ((file_format == "h5" && fil_name) || (file_format == "fil" && h5_name))
+        warning = "file_format \"" + file_format + "\" writes " +
+                  (file_format == "h5" ? "an HDF5 filterbank" : "a SIGPROC filterbank") +
+                  " to '" + path + "', whose extension says " +
+                  (file_format == "h5" ? "SIGPROC (.fil)" : "HDF5") +
+                  "; file_format \"auto\" takes the format from the extension";
+    return file_format;
+}
+
+spectrometer_setup
+checked_spectrometer_setup(std::int64_t fft_size,
+                           int n_integrations,
+                           std::int64_t output_bins,
+                           std::int64_t band_start,
+                           std::int64_t band_stop,
+                           std::int64_t overlap,
+                           const std::string& window,
+                           const std::string& mode,
+                           bool output_db,
+                           double samp_rate,
+                           double center_freq,
+                           const std::string& filterbank_path,
+                           const std::string& source_name,
+                           const std::string& backend,
+                           int device_id,
+                           std::uint64_t memory_budget,
+                           const std::string& file_format,
+                           const std::vector<int>& devices,
+                           const accumulator::filterbank_pointing& pointing)
+{
     spectrometer_setup s;
+    const std::string format =
+        resolve_file_format(file_format, filterbank_path, s.format_warning);
+    if (format == "h5" && !accumulator::fbh5_supported())
+        throw std::invalid_argument(
+            std::string("file_format: \"h5\"") +
+            (file_format == "auto" ? " (from the extension of filterbank_path)" : "") +
+            " needs HDF5, which this build of gr-gpufft lacks (install libhdf5-dev, "
+            "then configure and build gr-gpufft again), or use \"fil\"");
+    accumulator::check_pointing(pointing);
+    check_writable(filterbank_path);
     pipeline_config& c = s.config;
     c.fft_size = fft_size;
     c.n_integrations = n_integrations;
@@ -102,7 +140,8 @@ spectrometer_setup checked_spectrometer_setup(std::int64_t fft_size,
     s.center_freq = center_freq;
     s.filterbank_path = filterbank_path;
     s.source_name = source_name;
-    s.filterbank_h5 = file_format == "h5";
+    s.filterbank_h5 = format == "h5";
+    s.pointing = pointing;
     return s;
 }
 

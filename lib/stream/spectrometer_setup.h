@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_STREAM_SPECTROMETER_SETUP_H
 #define INCLUDED_GPUFFT_STREAM_SPECTROMETER_SETUP_H
 
+#include "../accumulator/filterbank_writer.h"
 #include "spectrometer_pipeline.h"
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <gnuradio/gpufft/log.h>
@@ -30,7 +31,10 @@ struct spectrometer_setup {
     std::string filterbank_path; //!< empty: no filterbank
     std::string source_name;
     bool filterbank_h5 = false; //!< HDF5 filterbank rather than SIGPROC .fil
-    large_fft_options engine;   //!< backend, device_id, memory_budget, devices
+    //! A file_format that disagrees with the path's extension, in words; "" if none.
+    std::string format_warning;
+    accumulator::filterbank_pointing pointing; //!< src_raj, src_dej, az/za_start
+    large_fft_options engine; //!< backend, device_id, memory_budget, devices
 };
 
 /*!
@@ -39,24 +43,36 @@ struct spectrometer_setup {
  * itself if it exists, else its directory, is refused here: start() runs on the block's
  * thread, where it cannot make tb.start() raise).
  */
-spectrometer_setup checked_spectrometer_setup(std::int64_t fft_size,
-                                              int n_integrations,
-                                              std::int64_t output_bins,
-                                              std::int64_t band_start,
-                                              std::int64_t band_stop,
-                                              std::int64_t overlap,
-                                              const std::string& window,
-                                              const std::string& mode,
-                                              bool output_db,
-                                              double samp_rate,
-                                              double center_freq,
-                                              const std::string& filterbank_path,
-                                              const std::string& source_name,
-                                              const std::string& backend,
-                                              int device_id,
-                                              std::uint64_t memory_budget,
-                                              const std::string& file_format,
-                                              const std::vector<int>& devices);
+spectrometer_setup
+checked_spectrometer_setup(std::int64_t fft_size,
+                           int n_integrations,
+                           std::int64_t output_bins,
+                           std::int64_t band_start,
+                           std::int64_t band_stop,
+                           std::int64_t overlap,
+                           const std::string& window,
+                           const std::string& mode,
+                           bool output_db,
+                           double samp_rate,
+                           double center_freq,
+                           const std::string& filterbank_path,
+                           const std::string& source_name,
+                           const std::string& backend,
+                           int device_id,
+                           std::uint64_t memory_budget,
+                           const std::string& file_format,
+                           const std::vector<int>& devices,
+                           const accumulator::filterbank_pointing& pointing = {});
+
+/*!
+ * "fil" or "h5" for `file_format` and `path`: "auto" takes "h5" for a path ending in
+ * .h5, .hdf5 or .fbh5 and "fil" otherwise; "fil" and "h5" stay as given, with
+ * `warning` set when the extension says the other. Anything else throws
+ * std::invalid_argument naming file_format.
+ */
+std::string resolve_file_format(const std::string& file_format,
+                                const std::string& path,
+                                std::string& warning);
 
 /*!
  * The setup's engine, made now so that one that cannot do the size (budget too small,

@@ -155,7 +155,7 @@ class qa_large_fft_accumulator_fbh5(gr_unittest.TestCase):
 
     def test_003_bad_file_format(self):
         for bad in ("hdf5", "H5", "", "fits"):
-            with self.assertRaisesRegex(ValueError, 'file_format must be "fil"'):
+            with self.assertRaisesRegex(ValueError, 'file_format must be "auto".*"fil".*"h5"'):
                 gpufft.large_fft_accumulator(64, 1, 64, backend="cpu", file_format=bad)
         with self.assertRaisesRegex(ValueError, "file_format"):
             gpufft.large_fft_accumulator(64, 1, 64, backend="cpu", file_format=5)

@@ -12,6 +12,8 @@
 #include "large/power/band_reducer.h"
 #include "large/power/spectral_window.h"
 #include "reference.h"
+#include "stream/filterbank_recorder.h"
+#include "stream/spectrometer_setup.h"
 #include "test_harness.h"
 #include <gnuradio/gpufft/device.h>
 #include <unistd.h>
@@ -224,6 +226,118 @@ GPUFFT_TEST(filterbank_header_and_data_read_back)
     GPUFFT_CHECK_THROWS(filterbank_writer("/nonexistent-dir/x.fil", h),
                         std::runtime_error,
                         "filterbank_path");
+}
+
+// Issue #32 item 5: turboSETI reads src_raj and src_dej from a .fil (KeyError without
+// them); the recorder's fch1 and foff are Hz / 1e6, exact where that is representable.
+GPUFFT_TEST(fil_header_has_pointing_and_exact_fch1)
+{
+    const std::string path = temp_path("gpufft_fb_pointing");
+    filterbank_pointing p;
+    p.src_raj = 123456.7;
+    p.src_dej = -451230.25;
+    p.az_start = 181.5;
+    p.za_start = 12.25;
+    gr::gpufft::stream::filterbank_recorder rec(path, "W3", false, {}, p);
+    rec.start();
+    gr::gpufft::stream::integrated_spectrum s;
+    s.power = { 1.0f, 2.0f, 3.0f, 4.0f };
+    s.n_integrations = 2;
+    gr::gpufft::stream::spectrum_axes axes;
+    axes.fch1 = 1418976234.375; // * 1e-6 gives 1418.9762343749999
+    axes.foff = 1999.51171875;
+    axes.tsamp = 0.5;
+    rec.write(s, 1420e6, axes, 60000.5);
+    rec.finish();
+    std::int64_t header_bytes = 0;
+    const filterbank_header h = read_filterbank_header(path, &header_bytes);
+    GPUFFT_CHECK_EQ(h.fch1, 1418.976234375);
+    GPUFFT_CHECK_EQ(h.foff, 1999.51171875 / 1e6);
+    GPUFFT_CHECK_EQ(h.src_raj, p.src_raj);
+    GPUFFT_CHECK_EQ(h.src_dej, p.src_dej);
+    GPUFFT_CHECK_EQ(h.az_start, p.az_start);
+    GPUFFT_CHECK_EQ(h.za_start, p.za_start);
+    GPUFFT_CHECK_EQ(h.nchans, 4);
+
+    // The keys themselves, read without read_filterbank_header (which takes their
+    // absence): each must be in the header, with the default 0 when not given.
+    {
+        gr::gpufft::stream::filterbank_recorder plain(path, "W3", false, {});
+        plain.start();
+        plain.write(s, 1420e6, axes, 60000.5);
+        plain.finish();
+        std::ifstream f(path, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(f)),
+                                std::istreambuf_iterator<char>());
+        for (const char* key : { "src_raj", "src_dej", "az_start", "za_start" }) {
+            const auto at = bytes.find(key);
+            GPUFFT_CHECK(at != std::string::npos);
+            double v = -1;
+            std::memcpy(&v, bytes.data() + at + std::strlen(key), sizeof v);
+            GPUFFT_CHECK_EQ(v, 0.0);
+        }
+    }
+    std::remove(path.c_str());
+}
+
+GPUFFT_TEST(pointing_out_of_range_is_refused_by_name)
+{
+    filterbank_pointing p;
+    check_pointing(p);
+    p.src_raj = 240000;
+    GPUFFT_CHECK_THROWS(check_pointing(p), std::invalid_argument, "src_raj");
+    p = {};
+    p.src_dej = std::nan("");
+    GPUFFT_CHECK_THROWS(check_pointing(p), std::invalid_argument, "src_dej");
+    p = {};
+    p.az_start = -1;
+    GPUFFT_CHECK_THROWS(check_pointing(p), std::invalid_argument, "az_start");
+    p = {};
+    p.za_start = 180.5;
+    GPUFFT_CHECK_THROWS(check_pointing(p), std::invalid_argument, "za_start");
+}
+
+// Issue #32 item 6: a run with no spectrum left a 0-byte .fil that every reader refuses.
+GPUFFT_TEST(a_run_without_spectra_leaves_no_file)
+{
+    const std::string path = temp_path("gpufft_fb_empty");
+    std::vector<std::string> logged;
+    gr::gpufft::stream::filterbank_recorder rec(
+        path, "x", false, [&](gr::gpufft::log_level, const std::string& m) {
+            logged.push_back(m);
+        });
+    rec.start();
+    GPUFFT_CHECK(::access(path.c_str(), F_OK) == 0); // made (and checked) at start
+    rec.finish();
+    GPUFFT_CHECK(::access(path.c_str(), F_OK) != 0);
+    GPUFFT_CHECK_EQ(logged.size(), std::size_t(1));
+    GPUFFT_CHECK(logged[0].find("no spectrum") != std::string::npos);
+}
+
+// Issue #32 item 6: "h5" with a .fil path was taken without a word.
+GPUFFT_TEST(file_format_follows_the_extension_or_warns)
+{
+    using gr::gpufft::stream::resolve_file_format;
+    std::string warning;
+    GPUFFT_CHECK_EQ(resolve_file_format("auto", "/tmp/a.fil", warning),
+                    std::string("fil"));
+    GPUFFT_CHECK(warning.empty());
+    GPUFFT_CHECK_EQ(resolve_file_format("auto", "/tmp/a.H5", warning), std::string("h5"));
+    GPUFFT_CHECK_EQ(resolve_file_format("auto", "a.hdf5", warning), std::string("h5"));
+    GPUFFT_CHECK_EQ(resolve_file_format("auto", "a.fbh5", warning), std::string("h5"));
+    GPUFFT_CHECK_EQ(resolve_file_format("auto", "spectra", warning), std::string("fil"));
+    GPUFFT_CHECK_EQ(resolve_file_format("auto", "", warning), std::string("fil"));
+    GPUFFT_CHECK(warning.empty());
+    GPUFFT_CHECK_EQ(resolve_file_format("h5", "/tmp/a.fil", warning), std::string("h5"));
+    GPUFFT_CHECK(warning.find("a.fil") != std::string::npos);
+    GPUFFT_CHECK_EQ(resolve_file_format("fil", "/tmp/a.h5", warning), std::string("fil"));
+    GPUFFT_CHECK(warning.find("a.h5") != std::string::npos);
+    GPUFFT_CHECK_EQ(resolve_file_format("fil", "/tmp/a.fil", warning),
+                    std::string("fil"));
+    GPUFFT_CHECK(warning.empty());
+    GPUFFT_CHECK_THROWS(resolve_file_format("csv", "a.fil", warning),
+                        std::invalid_argument,
+                        "file_format");
 }
 
 GPUFFT_TEST_MAIN()

@@ -12,6 +12,7 @@
 
 #include "accumulator/fbh5_writer.h"
 #include "reference.h"
+#include "stream/filterbank_recorder.h"
 #include "test_harness.h"
 #include <unistd.h>
 #include <cstdio>
@@ -237,6 +238,41 @@ GPUFFT_TEST(compression_follows_the_plugins)
     GPUFFT_CHECK(w.compression() == (bitshuffle ? fbh5_compression::bitshuffle_lz4
                                      : lz4      ? fbh5_compression::lz4
                                                 : fbh5_compression::none));
+    std::remove(path.c_str());
+}
+
+// Issue #32 item 5: the block's pointing parameters reach the .h5 as they reach the
+// .fil, and fch1 is Hz / 1e6 (exact here), not Hz * 1e-6.
+GPUFFT_TEST(recorder_writes_pointing_and_exact_fch1)
+{
+    const std::string path = temp_path("gpufft_fbh5_pointing");
+    filterbank_pointing p;
+    p.src_raj = 53456.25;
+    p.src_dej = 221502.5;
+    p.az_start = 270.125;
+    p.za_start = 45.5;
+    gr::gpufft::stream::filterbank_recorder rec(path, "W3", true, {}, p);
+    rec.start();
+    gr::gpufft::stream::integrated_spectrum s;
+    s.power = { 1.0f, 2.0f };
+    gr::gpufft::stream::spectrum_axes axes;
+    axes.fch1 = 1418976234.375;
+    axes.foff = 1999.51171875;
+    axes.tsamp = 0.5;
+    rec.write(s, 1420e6, axes, 60000.5);
+    rec.finish();
+    h5id file{ H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose };
+    GPUFFT_CHECK(file.id >= 0);
+    h5id data{ H5Dopen2(file, "data", H5P_DEFAULT), H5Dclose };
+    auto attr = [&](const char* name) {
+        return number_attribute<double>(data, name, H5T_NATIVE_DOUBLE);
+    };
+    GPUFFT_CHECK_EQ(attr("fch1"), 1418.976234375);
+    GPUFFT_CHECK_EQ(attr("foff"), 1999.51171875 / 1e6);
+    GPUFFT_CHECK_EQ(attr("src_raj"), p.src_raj);
+    GPUFFT_CHECK_EQ(attr("src_dej"), p.src_dej);
+    GPUFFT_CHECK_EQ(attr("az_start"), p.az_start);
+    GPUFFT_CHECK_EQ(attr("za_start"), p.za_start);
     std::remove(path.c_str());
 }
 

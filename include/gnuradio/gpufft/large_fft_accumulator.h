@@ -41,9 +41,17 @@ namespace gpufft {
  * \p center_freq are used, and the host clock stands in for rx_time) and re-tagged on
  * each output item. With \p filterbank_path set, the linear spectra are also written
  * to a filterbank file (nbits 32, nifs 1, fch1/foff in MHz, tstart in MJD from
- * rx_time, tsamp = n_integrations * (fft_size - overlap) / rate, \p source_name):
- * SIGPROC .fil when \p file_format is "fil", Breakthrough Listen's HDF5 filterbank
- * (FBH5, as rawspec -j and blimpy write it) when it is "h5".
+ * rx_time, tsamp = n_integrations * (fft_size - overlap) / rate, \p source_name,
+ * and the pointing \p src_raj, \p src_dej, \p az_start, \p za_start, 0 unless
+ * given): SIGPROC .fil when \p file_format is "fil", Breakthrough Listen's HDF5
+ * filterbank (FBH5, as rawspec -j and blimpy write it) when it is "h5", and by the
+ * path's extension when it is "auto" (.h5, .hdf5, .fbh5: HDF5; else SIGPROC); a
+ * format that disagrees with the extension is logged as a warning. A run that
+ * integrates no spectrum leaves no file.
+ *
+ * The stream output is optional: without it (a file-only or message-only
+ * flowgraph) the block is a sink, and the spectra that complete when the input ends
+ * still reach the file and the \c spectrum port.
  * The \c progress port publishes a dict (fraction_filled, frames_done,
  * n_integrations, integrations_done, skipped_frames) at most once a second.
  *
@@ -74,10 +82,15 @@ public:
      * \param backend "auto", "cpu" or "cuda"
      * \param device_id CUDA device
      * \param memory_budget engine working memory in bytes; 0 for its default
-     * \param file_format "fil" (SIGPROC) or "h5" (HDF5 filterbank; needs a build with
-     * HDF5) for \p filterbank_path
+     * \param file_format "auto" (from the extension of \p filterbank_path), "fil"
+     * (SIGPROC) or "h5" (HDF5 filterbank; needs a build with HDF5)
      * \param devices CUDA devices that share frames too large for one device's
      * budget ([]: device_id alone; each listed once; memory_budget per device)
+     * \param src_raj source right ascension for the filterbank header, hhmmss.s
+     * (SIGPROC's convention), in [0, 240000)
+     * \param src_dej source declination, ddmmss.s, in [-900000, 900000]
+     * \param az_start telescope azimuth at the start, degrees, in [0, 360]
+     * \param za_start telescope zenith angle at the start, degrees, in [0, 180]
      */
     static sptr make(std::int64_t fft_size,
                      int n_integrations,
@@ -95,8 +108,12 @@ public:
                      const std::string& backend = "auto",
                      int device_id = 0,
                      std::uint64_t memory_budget = 0,
-                     const std::string& file_format = "fil",
-                     const std::vector<int>& devices = std::vector<int>());
+                     const std::string& file_format = "auto",
+                     const std::vector<int>& devices = std::vector<int>(),
+                     double src_raj = 0.0,
+                     double src_dej = 0.0,
+                     double az_start = 0.0,
+                     double za_start = 0.0);
 
     //! Frames per output; applies from the next integration to start.
     virtual void set_n_integrations(int n_integrations) = 0;
@@ -114,7 +131,7 @@ public:
     virtual std::int64_t band_stop() const = 0;
     virtual std::int64_t overlap() const = 0;
     virtual std::string window() const = 0;
-    //! "fil" or "h5": the format of filterbank_path.
+    //! "fil" or "h5": the format of filterbank_path ("auto" resolved).
     virtual std::string file_format() const = 0;
 
     //! The engine's backend in use: "cpu" or "cuda".

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(large_fft_accumulator.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(566a67bacc44cfc17def28a7c49e230c)                     */
+/* BINDTOOL_HEADER_FILE_HASH(b65a192f908e5f0ea91872ff26ee69c1)                     */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -57,7 +57,11 @@ void bind_large_fft_accumulator(py::module& m)
                         const py::object& device_id,
                         const py::object& memory_budget,
                         const py::object& file_format,
-                        const py::object& devices) {
+                        const py::object& devices,
+                        const py::object& src_raj,
+                        const py::object& src_dej,
+                        const py::object& az_start,
+                        const py::object& za_start) {
                 using namespace gpufft_python;
                 return large_fft_accumulator::make(
                     int64_arg(fft_size, "fft_size", "a whole number of samples"),
@@ -80,8 +84,12 @@ void bind_large_fft_accumulator(py::module& m)
                         "memory_budget",
                         0,
                         "a whole number of bytes >= 0 (0: the engine's default)")),
-                    text(file_format, "file_format", "'fil' or 'h5'"),
-                    device_list(devices, "devices"));
+                    text(file_format, "file_format", "'auto', 'fil' or 'h5'"),
+                    device_list(devices, "devices"),
+                    real_number(src_raj, "src_raj", "hhmmss.s", false),
+                    real_number(src_dej, "src_dej", "ddmmss.s", false),
+                    real_number(az_start, "az_start", "degrees", false),
+                    real_number(za_start, "za_start", "degrees", false));
             }),
             py::arg("fft_size"),
             py::arg("n_integrations"),
@@ -99,29 +107,21 @@ void bind_large_fft_accumulator(py::module& m)
             py::arg("backend") = "auto",
             py::arg("device_id") = 0,
             py::arg("memory_budget") = 0,
-            py::arg("file_format") = "fil",
+            py::arg("file_format") = "auto",
             py::arg("devices") = py::list(),
+            py::arg("src_raj") = 0.,
+            py::arg("src_dej") = 0.,
+            py::arg("az_start") = 0.,
+            py::arg("za_start") = 0.,
             D(large_fft_accumulator, make))
         .def(gpufft_python::refuse_other_calls<large_fft_accumulator>(
                  "large_fft_accumulator",
-                 { "fft_size",
-                   "n_integrations",
-                   "output_bins",
-                   "band_start",
-                   "band_stop",
-                   "overlap",
-                   "window",
-                   "mode",
-                   "output_db",
-                   "samp_rate",
-                   "center_freq",
-                   "filterbank_path",
-                   "source_name",
-                   "backend",
-                   "device_id",
-                   "memory_budget",
-                   "file_format",
-                   "devices" },
+                 { "fft_size",    "n_integrations", "output_bins", "band_start",
+                   "band_stop",   "overlap",        "window",      "mode",
+                   "output_db",   "samp_rate",      "center_freq", "filterbank_path",
+                   "source_name", "backend",        "device_id",   "memory_budget",
+                   "file_format", "devices",        "src_raj",     "src_dej",
+                   "az_start",    "za_start" },
                  3),
              "Any other call: a TypeError naming the argument at fault.")
 
