@@ -106,6 +106,7 @@ public:
         req.method = d_cfg.method;
         req.direct_bytes_per_source = req.direct_bytes_per_target =
             direct_bytes_per_point(dim);
+        req.direct_term_cost = cpu_direct_term_cost;
         const geometry g = choose_geometry(req, ex, es);
         if (g.direct) {
             // The grid's buffers go: a grid that did not fit must not stay held.

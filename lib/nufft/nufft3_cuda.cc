@@ -167,6 +167,7 @@ public:
         req.method = d_cfg.method;
         req.direct_bytes_per_source = 8.0 * dim + io_bytes();
         req.direct_bytes_per_target = 8.0 * dim + io_bytes();
+        req.direct_term_cost = cuda_direct_term_cost;
         const geometry g = choose_geometry(req, ex, es);
         if (g.direct) {
             d_free_bytes = double(req.budget_bytes) -

@@ -348,9 +348,9 @@ double execute_cost(const geometry& g, std::int64_t n_sources, std::int64_t n_ta
     return double(n_sources + n_targets) * taps + cells * std::log2(std::max(2.0, cells));
 }
 
-double direct_cost(std::int64_t n_sources, std::int64_t n_targets)
+double direct_cost(std::int64_t n_sources, std::int64_t n_targets, double term_cost)
 {
-    return direct_term_cost * double(n_sources) * double(n_targets);
+    return term_cost * double(n_sources) * double(n_targets);
 }
 
 namespace {
@@ -371,7 +371,7 @@ geometry choose_geometry(const plan_request& req, const extent* x, const extent*
     const double budget = double(req.budget_bytes);
     const double direct_bytes = req.direct_bytes_per_source * double(req.n_sources) +
                                 req.direct_bytes_per_target * double(req.n_targets);
-    const double dcost = direct_cost(req.n_sources, req.n_targets);
+    const double dcost = direct_cost(req.n_sources, req.n_targets, req.direct_term_cost);
     auto direct = [&](const std::string& why) {
         if (direct_bytes > budget) {
             std::ostringstream os;

@@ -118,6 +118,14 @@ void check_reachable(
 precision
 grid_precision(nufft_kernel kind, int dim, double eps, double upsampling, precision prec);
 
+//! Work of one direct term (a double sincos, a complex multiply-add, the phase's dim
+//! multiply-adds) in execute_cost's unit, per backend. CPU: measured 19-23 ns a term
+//! against 0.6-2 ns a unit of execute_cost (gpufft-bench nufft3, cases 1d-wide,
+//! 2d-cross, 3d-cross, --method grid and direct; 2 EPYC cores). CUDA: estimated (FP64
+//! sincos against atomics and cuFFT passes), to be measured the same way.
+constexpr double cpu_direct_term_cost = 20;
+constexpr double cuda_direct_term_cost = 8;
+
 struct plan_request {
     int dim = 1;
     double eps = 1e-6;
@@ -130,18 +138,17 @@ struct plan_request {
     nufft_method method = nufft_method::automatic;
     //! Bytes per source and per target the direct sum needs (it has no grid).
     double direct_bytes_per_source = 0, direct_bytes_per_target = 0;
+    //! The backend's cost of one direct term (cpu_direct_term_cost, ...).
+    double direct_term_cost = cpu_direct_term_cost;
     std::int64_t n_sources = 0, n_targets = 0;
 };
 
 //! The cost model that picks the upsampling: relative work of one execute on g.
 double execute_cost(const geometry& g, std::int64_t n_sources, std::int64_t n_targets);
 
-//! Work of one direct term (a double sincos, a complex multiply-add, the phase's dim
-//! multiply-adds) in execute_cost's unit (a kernel tap).
-constexpr double direct_term_cost = 4;
 
-//! The same model for the direct sum: n_sources n_targets terms.
-double direct_cost(std::int64_t n_sources, std::int64_t n_targets);
+//! The same model for the direct sum: n_sources n_targets terms of `term_cost` each.
+double direct_cost(std::int64_t n_sources, std::int64_t n_targets, double term_cost);
 
 /*!
  * The geometry for sources with extents x[0..dim) and targets s[0..dim): among the

@@ -222,7 +222,7 @@ GPUFFT_TEST(auto_takes_the_direct_sum_where_it_is_cheaper_or_no_grid_fits)
             ss[a] = { -c.s_half, c.s_half };
         }
         const geometry ga = choose_geometry(q, xx, ss);
-        const bool cheaper = direct_cost(q.n_sources, q.n_targets) <
+        const bool cheaper = direct_cost(q.n_sources, q.n_targets, q.direct_term_cost) <
                              execute_cost(gg, q.n_sources, q.n_targets);
         GPUFFT_CHECK_EQ(ga.direct, cheaper);
         (ga.direct ? direct : grid)++;
