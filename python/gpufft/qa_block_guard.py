@@ -70,8 +70,9 @@ print(repr(src.error), len(sink.data()), calls[1])
         # What was written before the fault went through; nothing after it.
         self.assertEqual(int(got), int(second))
         self.assertGreater(int(got), 0)
-        self.assertRegex(r.stdout + r.stderr, r"recording_source.*OSError: disk gone \(at <string>:"
-                         r"\d+ in fault\); ending the flowgraph")
+        self.assertRegex(r.stdout + r.stderr,
+                         r"recording_source.*OSError: disk gone \(at <string>:\d+ in "
+                         r"fault\); ending the flowgraph")
 
     def test_002_every_python_block_is_guarded(self):
         # Each Python block class of gnuradio.gpufft (not the QA files) has a guarded

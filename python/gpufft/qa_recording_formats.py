@@ -120,7 +120,8 @@ class qa_recording_formats(gr_unittest.TestCase):
                 # From a sample inside (a compressed member is read forwards to it).
                 start = int(self.rng.integers(0, n - 10))
                 x, _ = self.read(path, start=start, max_samples=10)
-                self.assertTrue(np.array_equal(x, ref[start:start + 10].astype(np.complex64)))
+                self.assertTrue(np.array_equal(x, ref[start:start + 10]
+                                               .astype(np.complex64)))
                 # The archive says its datatype; the rate may be replaced.
                 self.assertEqual(gpufft.open_recording(path, samp_rate=1e6).samp_rate, 1e6)
                 with self.assertRaisesRegex(gpufft.recording_error, "no datatype may be"):
@@ -155,7 +156,8 @@ class qa_recording_formats(gr_unittest.TestCase):
         refused("nodata.sigmf.zip", {"x/x.sigmf-meta": meta},
                 r"nodata\.sigmf\.zip:x/x\.sigmf-meta: the archive holds no "
                 r"x/x\.sigmf-data, the samples of x/x\.sigmf-meta")
-        refused("short.sigmf", {"x/x.sigmf-data": raw.tobytes()[:-2], "x/x.sigmf-meta": meta},
+        refused("short.sigmf",
+                {"x/x.sigmf-data": raw.tobytes()[:-2], "x/x.sigmf-meta": meta},
                 r"short\.sigmf:x/x\.sigmf-data: 3998 bytes is not a whole number of "
                 r"ci16_le samples")
         refused("badjson.sigmf.bz2", {"x/x.sigmf-meta": b"{", "x/x.sigmf-data": b""},

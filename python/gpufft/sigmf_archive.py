@@ -100,7 +100,8 @@ def read_archive(path, error):
                     f"holds: {listed})")
     if len(metas) > 1:
         names = ", ".join(sorted(metas))
-        raise error(f"{path}: a SigMF archive ({kind}) of {len(metas)} recordings ({names}); "
+        raise error(f"{path}: a SigMF archive ({kind}) of {len(metas)} recordings "
+                    f"({names}); "
                     f"one recording is read at a time: extract the archive and give one "
                     f".sigmf-meta file")
     (meta_name, meta_bytes), = metas.items()
@@ -161,7 +162,8 @@ class member_stream:
         try:
             data = self.f.read(nbytes)
         except ARCHIVE_ERRORS as e:
-            raise self.error(f"{self.where}: cannot read: {type(e).__name__}: {e}") from None
+            raise self.error(f"{self.where}: cannot read: {type(e).__name__}: "
+                             f"{e}") from None
         if len(data) != nbytes:
             raise self.error(f"{self.where}: ends {nbytes - len(data)} bytes early: the "
                              f"archive is cut short or damaged")
