@@ -12,6 +12,7 @@
 #ifndef INCLUDED_GPUFFT_BLOCK_STREAM_H
 #define INCLUDED_GPUFFT_BLOCK_STREAM_H
 
+#include "stream/log_limiter.h"
 #include "stream/stream_timeline.h"
 #include "stream/time_input.h"
 #include <gnuradio/block.h>
@@ -22,8 +23,10 @@
 #include <pmt/pmt.h>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -52,6 +55,39 @@ inline pmt::pmt_t time_pmt(std::uint64_t secs, double frac)
 }
 
 /*!
+ * The rate an rx_rate tag carries; throws std::invalid_argument for a rate that is not
+ * finite and > 0, so the callers' malformed-tag path logs and ignores it (docs/stream.md)
+ * instead of dropping it without a word (stream_timeline) or passing it on.
+ */
+inline double tag_rate(const pmt::pmt_t& value)
+{
+    const double r = pmt::to_double(value);
+    if (!(std::isfinite(r) && r > 0))
+        throw std::invalid_argument("a rate must be finite and > 0");
+    return r;
+}
+
+/*!
+ * Logs an ignored tag, at most once per 10 s over all blocks (a source that tags every
+ * buffer wrongly must not flood the log), with the count held back since the last.
+ */
+inline void warn_ignored_tag(const gr::logger_ptr& logger,
+                             const gr::tag_t& tag,
+                             const std::string& why)
+{
+    static stream::log_limiter limit;
+    if (limit.allow())
+        logger->warn(
+            "ignored a malformed {:s} tag at sample {:d} ({:s}): {:s}; {:d} more "
+            "since the last of these warnings (at most one per 10 s)",
+            pmt::symbol_to_string(tag.key),
+            tag.offset,
+            pmt::write_string(tag.value),
+            why,
+            limit.held());
+}
+
+/*!
  * Enters the rx_time / rx_freq / rx_rate tags of `tags` into `timeline`, at offset
  * minus `base`. A malformed tag is logged and ignored: it must not stop the flowgraph.
  * Returns how many rx_time tags were entered.
@@ -75,12 +111,9 @@ inline std::size_t follow_tags(std::vector<gr::tag_t> tags,
             } else if (pmt::eqv(t.key, key_rx_freq()))
                 timeline.set_freq(at, pmt::to_double(t.value));
             else if (pmt::eqv(t.key, key_rx_rate()))
-                timeline.set_rate(at, pmt::to_double(t.value));
-        } catch (const std::exception&) {
-            logger->warn("ignored a malformed {:s} tag at sample {:d}: {:s}",
-                         pmt::symbol_to_string(t.key),
-                         t.offset,
-                         pmt::write_string(t.value));
+                timeline.set_rate(at, tag_rate(t.value));
+        } catch (const std::exception& e) {
+            warn_ignored_tag(logger, t, e.what());
         }
     }
     return times;
@@ -116,13 +149,11 @@ inline bool follow_time_input_tags(const std::vector<gr::tag_t>& tags,
                 tuning.freq = pmt::to_double(tag.value);
                 tuning.have_freq = true;
             } else if (pmt::eqv(tag.key, key_rx_rate())) {
-                tuning.rate = pmt::to_double(tag.value);
+                tuning.rate = tag_rate(tag.value);
                 tuning.have_rate = true;
             }
-        } catch (const std::exception&) {
-            logger->warn("ignored a malformed {:s} tag at sample {:d}",
-                         pmt::symbol_to_string(tag.key),
-                         tag.offset);
+        } catch (const std::exception& e) {
+            warn_ignored_tag(logger, tag, e.what());
         }
     }
     return timed;

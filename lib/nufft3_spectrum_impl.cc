@@ -32,11 +32,16 @@ void check_frequencies(const std::vector<double>& f)
             throw std::invalid_argument("frequencies: every frequency must be finite");
 }
 
+// A frame is one NUFFT plan's sources and one input buffer of GNU Radio's: 2^24 samples
+// (128 MiB of complex64 plus their times) is far past any use and still allocatable.
+constexpr int max_frame_len = 1 << 24;
+
 int checked_frame_len(int frame_len)
 {
-    if (frame_len < 1)
+    if (frame_len < 1 || frame_len > max_frame_len)
         throw std::invalid_argument("frame_len: " + std::to_string(frame_len) +
-                                    " is invalid; must be >= 1");
+                                    " is outside [1, " + std::to_string(max_frame_len) +
+                                    "] samples per frame");
     return frame_len;
 }
 
@@ -181,10 +186,13 @@ int nufft3_spectrum_impl::general_work(int noutput_items,
 
         if (!stream::finite_frame(x, t, L)) {
             ++d_skipped;
-            d_logger->warn("frame at sample {:d} holds a NaN or infinite sample or time; "
-                           "skipped ({:d} skipped so far)",
-                           first,
-                           std::uint64_t(d_skipped));
+            if (d_skip_log.allow())
+                d_logger->warn("frame at sample {:d} holds a NaN or infinite sample or "
+                               "time; skipped ({:d} skipped so far, {:d} since the last "
+                               "of these warnings, at most one per 10 s)",
+                               first,
+                               std::uint64_t(d_skipped),
+                               d_skip_log.held());
             continue;
         }
         const double t0 = t[0];
@@ -219,7 +227,12 @@ int nufft3_spectrum_impl::general_work(int noutput_items,
         }
         if (!done) {
             ++d_skipped;
-            d_logger->warn("frame at sample {:d} skipped: {:s}", first, refused);
+            if (d_skip_log.allow())
+                d_logger->warn("frame at sample {:d} skipped: {:s} ({:d} since the last "
+                               "of these warnings, at most one per 10 s)",
+                               first,
+                               refused,
+                               d_skip_log.held());
             continue;
         }
         gr_complex* o = out + std::size_t(produced) * K;

@@ -10,6 +10,7 @@
 
 #include "block_stream.h"
 #include "stream/engine_failure.h"
+#include "stream/log_limiter.h"
 #include "stream/stream_timeline.h"
 #include "stream/time_input.h"
 #include <gnuradio/gpufft/nufft3_plan.h>
@@ -69,7 +70,8 @@ private:
     input_tuning d_tuning;                      // rx_freq / rx_rate of the input
     stream::change_gate d_freq_out, d_rate_out; // rx_freq / rx_rate out on change only
     std::atomic<std::uint64_t> d_processed{ 0 }, d_skipped{ 0 };
-    bool d_stopped = false; // the engine failed; the stream ends
+    stream::log_limiter d_skip_log; // skipped frames: one warning per 10 s
+    bool d_stopped = false;         // the engine failed; the stream ends
 };
 
 } // namespace gpufft

@@ -27,6 +27,24 @@ void check(bool ok, const std::string& what)
         throw std::invalid_argument(what);
 }
 
+// A frame is one NUFFT plan's sources and one input buffer of GNU Radio's: 2^24 samples
+// (128 MiB of complex64 plus their times) is far past any use and still allocatable.
+constexpr int max_frame_len = 1 << 24;
+
+void check_rates(double output_rate, double bandwidth)
+{
+    check(std::isfinite(output_rate) && output_rate > 0,
+          "output_rate: must be a finite rate > 0 (Hz)");
+    check(std::isfinite(bandwidth) && bandwidth > 0 && bandwidth <= output_rate,
+          "bandwidth: must satisfy 0 < bandwidth <= output_rate");
+}
+
+const pmt::pmt_t& key_gap()
+{
+    static const pmt::pmt_t k = pmt::mp("gap");
+    return k;
+}
+
 } // namespace
 
 nufft_resampler::sptr nufft_resampler::make(double output_rate,
@@ -39,10 +57,10 @@ nufft_resampler::sptr nufft_resampler::make(double output_rate,
                                             const std::string& backend,
                                             int device_id)
 {
-    check(std::isfinite(output_rate) && output_rate > 0, "output_rate: must be > 0");
-    check(std::isfinite(bandwidth) && bandwidth > 0 && bandwidth <= output_rate,
-          "bandwidth: must satisfy 0 < bandwidth <= output_rate");
-    check(frame_len >= 64, "frame_len: must be >= 64");
+    check_rates(output_rate, bandwidth);
+    check(frame_len >= 64 && frame_len <= max_frame_len,
+          "frame_len: " + std::to_string(frame_len) + " is outside [64, " +
+              std::to_string(max_frame_len) + "] input samples per frame");
     check(overlap >= 8 && overlap <= frame_len / 4,
           "overlap: must satisfy 8 <= overlap <= frame_len / 4");
     return gnuradio::make_block_sptr<nufft_resampler_impl>(output_rate,
@@ -72,6 +90,8 @@ nufft_resampler_impl::nufft_resampler_impl(double output_rate,
           gr::io_signature::make(1, 1, sizeof(gr_complex))),
       d_rate(output_rate),
       d_bandwidth(bandwidth),
+      d_set_rate(output_rate),
+      d_set_bandwidth(bandwidth),
       d_eps(eps),
       d_frame_len(frame_len),
       d_overlap(overlap),
@@ -92,6 +112,62 @@ nufft_resampler_impl::nufft_resampler_impl(double output_rate,
     // and nothing else reads it (tags are not propagated).
     set_relative_rate(1, std::uint64_t(frame_len));
     set_tag_propagation_policy(TPP_DONT); // times are recomputed for the output grid
+    message_port_register_in(pmt::mp("cmd"));
+    set_msg_handler(pmt::mp("cmd"), [this](const pmt::pmt_t& msg) {
+        handle_cmd(
+            msg,
+            { { "output_rate",
+                [this](const pmt::pmt_t& v) { set_output_rate(pmt::to_double(v)); } },
+              { "bandwidth",
+                [this](const pmt::pmt_t& v) { set_bandwidth(pmt::to_double(v)); } } },
+            d_logger);
+    });
+}
+
+double nufft_resampler_impl::output_rate() const
+{
+    std::lock_guard<std::mutex> lock(d_settings_mutex);
+    return d_set_rate;
+}
+
+double nufft_resampler_impl::bandwidth() const
+{
+    std::lock_guard<std::mutex> lock(d_settings_mutex);
+    return d_set_bandwidth;
+}
+
+void nufft_resampler_impl::set_output_rate(double output_rate)
+{
+    std::lock_guard<std::mutex> lock(d_settings_mutex);
+    check_rates(output_rate, d_set_bandwidth);
+    d_set_rate = output_rate;
+}
+
+void nufft_resampler_impl::set_bandwidth(double bandwidth)
+{
+    std::lock_guard<std::mutex> lock(d_settings_mutex);
+    check_rates(d_set_rate, bandwidth);
+    d_set_bandwidth = bandwidth;
+}
+
+void nufft_resampler_impl::apply_settings()
+{
+    double rate, bw;
+    {
+        std::lock_guard<std::mutex> lock(d_settings_mutex);
+        rate = d_set_rate;
+        bw = d_set_bandwidth;
+    }
+    if (rate != d_rate) {
+        d_rate = rate;
+        d_grid.set_rate(rate); // a new grid: its first output is dated
+    }
+    if (bw != d_bandwidth) {
+        d_bandwidth = bw;
+        d_fit = make_fit(d_fallback.backend());
+        d_backend = d_fit.backend();
+        d_grid.break_grid();
+    }
 }
 
 nufft::band_limited_fit nufft_resampler_impl::make_fit(gpufft::backend b) const
@@ -113,10 +189,52 @@ void nufft_resampler_impl::skip_frame(const char* why)
 {
     ++d_skipped;
     d_grid.break_grid();
-    d_logger->warn("frame at sample {:d} skipped ({:s}); {:d} skipped so far",
-                   nitems_read(0),
-                   why,
-                   std::uint64_t(d_skipped));
+    // A stream wrong at every frame (times in ms, say) would log each one.
+    if (d_skip_log.allow())
+        d_logger->warn("frame at sample {:d} skipped ({:s}); {:d} skipped so far ({:d} "
+                       "since the last of these warnings, at most one per 10 s)",
+                       nitems_read(0),
+                       why,
+                       std::uint64_t(d_skipped),
+                       d_skip_log.held());
+}
+
+void nufft_resampler_impl::mark_gaps(const double* t, double centre)
+{
+    const double limit = nufft::band_limited_fit::gap_limit(d_bandwidth);
+    // The outputs within 1 / bandwidth of a gap lose their accuracy with it
+    // (test_band_limited_fit).
+    const double reach = 1.0 / d_bandwidth;
+    for (const auto& g : d_grid.gaps(t, d_frame_len, limit)) {
+        ++d_gaps;
+        std::size_t first = d_tau.size(), count = 0;
+        for (std::size_t i = 0; i < d_tau.size(); ++i) {
+            const double at = d_tau[i] + centre;
+            if (at > g.start - reach && at < g.end + reach) {
+                first = std::min(first, i);
+                ++count;
+            }
+        }
+        if (count > 0) {
+            pmt::pmt_t v = pmt::make_dict();
+            v = pmt::dict_add(v, pmt::mp("duration"), pmt::from_double(g.end - g.start));
+            v = pmt::dict_add(v, pmt::mp("samples"), pmt::from_uint64(count));
+            d_pending_gaps.emplace_back(first, v);
+        }
+        if (d_gap_log.allow())
+            d_logger->warn(
+                "a gap of {:g} s in the input times (at {:.6f} s after the "
+                "epoch) is longer than 2 / bandwidth = {:g} s: the {:d} outputs "
+                "around it are unreliable and tagged \"gap\"; {:d} gaps so "
+                "far ({:d} since the last of these warnings, at most one per "
+                "10 s)",
+                g.end - g.start,
+                g.start,
+                limit,
+                count,
+                std::uint64_t(d_gaps),
+                d_gap_log.held());
+    }
 }
 
 void nufft_resampler_impl::process_frame(const gr_complex* x, const double* t)
@@ -155,6 +273,8 @@ void nufft_resampler_impl::process_frame(const gr_complex* x, const double* t)
         return;
     }
     d_pending_starts_grid = starts_grid;
+    d_pending_gaps.clear();
+    mark_gaps(t, centre);
     d_pending.resize(d_y.size());
     for (std::size_t i = 0; i < d_y.size(); ++i)
         d_pending[i] = gr_complex(float(d_y[i].real()), float(d_y[i].imag()));
@@ -181,6 +301,9 @@ int nufft_resampler_impl::flush(gr_complex* out, int noutput_items, int produced
         add_item_tag(0, item, key_rx_freq(), pmt::from_double(d_tuning.freq));
     const std::size_t n = std::min<std::size_t>(d_pending.size() - d_pending_pos,
                                                 std::size_t(noutput_items - produced));
+    for (const auto& g : d_pending_gaps)
+        if (g.first >= d_pending_pos && g.first < d_pending_pos + n)
+            add_item_tag(0, item + (g.first - d_pending_pos), key_gap(), g.second);
     std::copy(d_pending.begin() + d_pending_pos,
               d_pending.begin() + d_pending_pos + n,
               out + produced);
@@ -212,6 +335,7 @@ int nufft_resampler_impl::general_work(int noutput_items,
     if (follow_time_input_tags(
             tags, nitems_read(0), d_times.data(), d_clock, d_tuning, d_logger))
         d_clock_moved = true;
+    apply_settings();
     try {
         process_frame(static_cast<const gr_complex*>(input_items[0]), d_times.data());
     } catch (const stream::engine_stopped& e) {

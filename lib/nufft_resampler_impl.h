@@ -11,6 +11,7 @@
 #include "block_stream.h"
 #include "nufft/band_limited_fit.h"
 #include "stream/engine_failure.h"
+#include "stream/log_limiter.h"
 #include "stream/resample_grid.h"
 #include "stream/stream_timeline.h"
 #include "stream/time_input.h"
@@ -18,6 +19,7 @@
 #include <pmt/pmt.h>
 #include <atomic>
 #include <complex>
+#include <mutex>
 #include <vector>
 
 namespace gr {
@@ -36,8 +38,11 @@ public:
                          const std::string& backend,
                          int device_id);
 
-    double output_rate() const override { return d_rate; }
-    double bandwidth() const override { return d_bandwidth; }
+    double output_rate() const override;
+    double bandwidth() const override;
+    void set_output_rate(double output_rate) override;
+    void set_bandwidth(double bandwidth) override;
+    std::uint64_t gaps_found() const override { return d_gaps; }
     int frame_len() const override { return d_frame_len; }
     int overlap() const override { return d_overlap; }
     std::string backend() const override { return to_string(d_backend.load()); }
@@ -58,8 +63,17 @@ private:
     nufft::band_limited_fit make_fit(gpufft::backend b) const;
     //! Writes pending samples (with their tags) after `produced`; returns the new count.
     int flush(gr_complex* out, int noutput_items, int produced);
+    //! Takes the output rate and bandwidth set since the last frame (work thread).
+    void apply_settings();
+    //! Tags the outputs of this frame near the gaps of its input times, and warns.
+    void mark_gaps(const double* t, double centre);
 
-    const double d_rate, d_bandwidth, d_eps;
+    // Output rate and bandwidth in use (work thread), and as set (guarded by
+    // d_settings_mutex; taken at the next frame).
+    double d_rate, d_bandwidth;
+    mutable std::mutex d_settings_mutex;
+    double d_set_rate, d_set_bandwidth;
+    const double d_eps;
     const int d_frame_len, d_overlap, d_device_id;
     const std::int64_t d_epoch;
     const stream::time_input d_time;
@@ -73,6 +87,10 @@ private:
     std::vector<std::complex<double>> d_x, d_y;
     std::vector<gr_complex> d_pending; // computed, not yet written
     std::size_t d_pending_pos = 0;
+    //! "gap" tags of the pending outputs: (index in d_pending, value).
+    std::vector<std::pair<std::size_t, pmt::pmt_t>> d_pending_gaps;
+    std::atomic<std::uint64_t> d_gaps{ 0 };
+    stream::log_limiter d_gap_log, d_skip_log; // one warning per 10 s each
     bool d_pending_starts_grid = false;
     stream::stream_clock d_clock; // epoch, or the latest input rx_time
     bool d_clock_moved = false;   // an rx_time since the last output was dated

@@ -28,6 +28,34 @@ class resample_grid
 public:
     resample_grid(double rate, int overlap) : d_rate(rate), d_overlap(overlap) {}
 
+    //! A new output rate: the next frame starts a new grid.
+    void set_rate(double rate)
+    {
+        d_rate = rate;
+        d_continuous = false;
+    }
+    double rate() const { return d_rate; }
+
+    //! Two neighbouring input times further apart than a limit (seconds after the epoch).
+    struct gap {
+        double start, end;
+    };
+
+    /*!
+     * The gaps longer than `limit` among the times that hold the outputs a frame keeps,
+     * t[overlap] .. t[len - overlap]: a band-limited fit does not bridge them
+     * (nufft::band_limited_fit::gap_limit), so the outputs near them are unreliable.
+     * Consecutive frames check disjoint pairs of samples, so a gap is found once.
+     */
+    std::vector<gap> gaps(const double* t, int len, double limit) const
+    {
+        std::vector<gap> out;
+        for (int j = d_overlap; j < len - d_overlap && j + 1 < len; ++j)
+            if (t[j + 1] - t[j] > limit)
+                out.push_back({ t[j], t[j + 1] });
+        return out;
+    }
+
     //! Why `t` cannot be a frame (non-finite, decreasing), or nullptr.
     static const char* bad_times(const double* t, int len)
     {
@@ -75,7 +103,7 @@ public:
     std::uint64_t first_point() const { return d_first; }
 
 private:
-    const double d_rate;
+    double d_rate;
     const int d_overlap;
     bool d_continuous = false;
     double d_origin = 0.0;

@@ -42,6 +42,9 @@ void stream_timeline::set_freq(std::int64_t offset, double hz)
 
 void stream_timeline::set_rate(std::int64_t offset, double samples_per_second)
 {
+    // A rate that is not finite and > 0 cannot date samples. The blocks refuse such an
+    // rx_rate tag before it gets here, with a warning (block_stream.h, tag_rate); this
+    // guard keeps the timeline sound for any other caller.
     if (samples_per_second > 0 && std::isfinite(samples_per_second))
         d_changes.push_back({ offset, kind::rate, {}, samples_per_second });
 }

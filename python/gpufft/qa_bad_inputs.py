@@ -337,7 +337,7 @@ class qa_bad_inputs(gr_unittest.TestCase):
             ("bucket", gpufft.sparse_fft_plan, (1024, 8), dict(bucket=4)),
             ("k", gpufft.sparse_fft_plan, (1024,), {}),
             ("eps", gpufft.nufft3_plan, (1,), {}),
-            ("at most 11", gpufft.nufft3_plan, (1, 1e-6) + (0,) * 10, {}),
+            ("at most 12", gpufft.nufft3_plan, (1, 1e-6) + (0,) * 11, {}),
             ("budget", gpufft.large_fft_plan, ([1024],), dict(budget=1)),
             ("shape", gpufft.large_fft_plan, ([1024],), dict(shape=[1024])),
             ("bins", gpufft.spectrum_integrator, (1024,), dict(bins=8)),

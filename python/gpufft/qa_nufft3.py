@@ -133,10 +133,15 @@ class qa_nufft3(gr_unittest.TestCase):
                         gpufft.nufft3_plan(1, 1e-6, memory_budget=bad, backend=backend)
                 # an integral float is fine
                 gpufft.nufft3_plan(1, 1e-6, memory_budget=1e8, backend=backend)
-                small = gpufft.nufft3_plan(1, 1e-6, memory_budget=1 << 20, backend=backend)
+                small = gpufft.nufft3_plan(1, 1e-6, memory_budget=1 << 20, backend=backend,
+                                           method="grid")
                 x, s = self.points(10, 10, 1e4, 1e4)
                 with self.assertRaisesRegex(ValueError, "memory budget"):
                     small.set_points(x, s)
+                # Left to choose, the plan takes the direct sum there (issue 32 item 9).
+                auto = gpufft.nufft3_plan(1, 1e-6, memory_budget=1 << 20, backend=backend)
+                auto.set_points(x, s)
+                self.assertEqual(auto.method, "direct")
 
     def test_005_3d_meets_eps(self):
         for backend in backends():
@@ -232,9 +237,56 @@ class qa_nufft3(gr_unittest.TestCase):
                     ref = direct_nudft(c, x[0], s[0], x[1], s[1], -1,
                                        *((x[2], s[2]) if dim == 3 else ()))
                     for spread in ("auto", "scatter", "gather", "direct"):
-                        plan = gpufft.nufft3_plan(dim, 1e-9, backend=backend, spread=spread)
+                        plan = gpufft.nufft3_plan(dim, 1e-9, backend=backend, spread=spread,
+                                                  method="grid")
                         plan.set_points(*x, *s)
                         self.assertLessEqual(rel_error(plan.execute(c), ref), 1e-9, spread)
+
+    def test_009_wide_band_few_points_take_the_direct_sum(self):
+        """Issue 32 item 9: 3-D, sources over +-35 and targets over +-29 per axis, 3000 ->
+        2000: refused before ("fine grid ... 18.10 GiB exceeds the memory budget")."""
+        u = self.rng.uniform
+        x, y, z = (u(-35, 35, 3000) for _ in range(3))
+        s, t, w = (u(-29, 29, 2000) for _ in range(3))
+        for backend in backends():
+            for precision, dtype, eps in (("single", np.complex64, 1e-6),
+                                          ("double", np.complex128, 1e-9)):
+                with self.subTest(backend=backend, precision=precision):
+                    plan = gpufft.nufft3_plan(3, eps, precision=precision, backend=backend)
+                    self.assertEqual(plan.method, "auto")
+                    plan.set_points(x, y, z, s, t, w)
+                    print(plan.describe())
+                    self.assertEqual(plan.method, "direct")
+                    self.assertIn("direct sum", plan.describe())
+                    self.assertEqual(plan.grid_shape, (0, 0, 0))
+                    c = np.stack([self.strengths(3000, dtype) for _ in range(2)])
+                    F = plan.execute(c)
+                    ref = direct_nudft(c, x, s, y, t, -1, z, w)
+                    self.assertLessEqual(rel_error(F, ref), eps)
+                    with self.assertRaisesRegex(ValueError, "memory budget"):
+                        g = gpufft.nufft3_plan(3, eps, precision=precision, backend=backend,
+                                               method="grid")
+                        g.set_points(x, y, z, s, t, w)
+        with self.assertRaisesRegex(ValueError, "method"):
+            gpufft.nufft3_plan(1, 1e-6, method="fast")
+
+    def test_010_3d_single_at_1e_6(self):
+        """Issue 32 item 10: refused before (no float grid reaches 1e-6 in 3-D); the
+        grid is computed in double now."""
+        for backend in backends():
+            with self.subTest(backend=backend):
+                plan = gpufft.nufft3_plan(3, 1e-6, precision="single", backend=backend,
+                                          method="grid")
+                x, s = self.points(4001, 301, 1.5, 8.0)
+                y, t = self.points(4001, 301, 1.0, 6.0)
+                z, u = self.points(4001, 301, 2.0, 5.0)
+                plan.set_points(x, y, z, s, t, u)
+                print(plan.describe())
+                self.assertIn("in double precision", plan.describe())
+                c = self.strengths(4001, np.complex64)
+                F = plan.execute(c)
+                self.assertEqual(F.dtype, np.complex64)
+                self.assertLessEqual(rel_error(F, direct_nudft(c, x, s, y, t, -1, z, u)), 1e-6)
 
 
 if __name__ == '__main__':

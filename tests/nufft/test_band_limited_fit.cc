@@ -85,7 +85,79 @@ double resample_snr(backend b, double eps, std::uint64_t seed)
     return snr;
 }
 
+/*!
+ * SNR in dB of one frame's central outputs where the stream has a gap of `gap` seconds
+ * (no samples) in its middle: of the outputs within 1 / bw of the gap (*near) and of the
+ * rest (return value).
+ */
+double gap_snr(double gap, std::uint64_t seed, double* near)
+{
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    const double fs = 1000, bw = 250, rate = 400;
+    tones sig;
+    for (int i = 0; i < 30; ++i) {
+        sig.f.push_back(0.5 * bw * u(rng));
+        sig.a.push_back(cd(u(rng), u(rng)));
+    }
+    const int L = 1024, ov = 128;
+    std::vector<double> t(L);
+    for (int j = 0; j < L; ++j)
+        t[j] = (double(j) + 0.3 * u(rng)) / fs + (j >= L / 2 ? gap : 0.0);
+    const double g0 = t[L / 2 - 1], g1 = t[L / 2];
+    const double centre = 0.5 * (t[0] + t[L - 1]);
+    std::vector<double> tr(L);
+    std::vector<cd> x(L);
+    for (int j = 0; j < L; ++j) {
+        tr[j] = t[j] - centre;
+        x[j] = sig(t[j]);
+    }
+    nufft::band_limited_fit fit(bw, 1e-6, backend::cpu, 0);
+    fit.fit(tr.data(), x.data(), L);
+    std::vector<double> tau;
+    for (double v = std::ceil(t[ov] * rate) / rate; v < t[L - ov]; v += 1 / rate)
+        tau.push_back(v - centre);
+    std::vector<cd> y(tau.size());
+    fit.evaluate(tau.data(), int(tau.size()), y.data());
+    double num[2] = { 0, 0 }, den[2] = { 0, 0 };
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        const double at = tau[i] + centre;
+        const int k = at > g0 - 1 / bw && at < g1 + 1 / bw ? 1 : 0;
+        const cd ref = sig(at);
+        num[k] += std::norm(y[i] - ref);
+        den[k] += std::norm(ref);
+    }
+    *near = den[1] > 0 ? 10 * std::log10(den[1] / num[1]) : 999;
+    return 10 * std::log10(den[0] / num[0]);
+}
+
 } // namespace
+
+GPUFFT_TEST(gaps_past_the_limit_break_the_reconstruction)
+{
+    // The resampler reports gaps over nufft::band_limited_fit::gap_limit, 2 / bandwidth
+    // (issue 32 item 11): up to 3/4 of it the outputs around a gap keep 60 dB (measured
+    // 72-90 dB at eps 1e-6, tones filling the band), from twice it on they are lost
+    // (5-11 dB), and the rest of the frame keeps its SNR either way.
+    const double bw = 250, limit = nufft::band_limited_fit::gap_limit(bw);
+    for (double g : { 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 6.0, 8.0 }) {
+        const std::uint64_t seed = fresh_seed();
+        double near = 0;
+        const double far = gap_snr(g / bw, seed, &near);
+        std::printf("    gap %.2f / bandwidth (%.2f x the limit): SNR %.1f dB near it, "
+                    "%.1f dB elsewhere (seed %llu)\n",
+                    g,
+                    g / (bw * limit),
+                    near,
+                    far,
+                    (unsigned long long)seed);
+        GPUFFT_CHECK(far >= 60);
+        if (g / bw <= 0.75 * limit)
+            GPUFFT_CHECK(near >= 60);
+        if (g / bw >= 2 * limit)
+            GPUFFT_CHECK(near < 30);
+    }
+}
 
 GPUFFT_TEST(jittered_tones_resampled_above_60_db)
 {

@@ -28,7 +28,8 @@ namespace gpufft {
  *  - \p nominal_rate > 0: float32 deviations (seconds) from a nominal grid, sample n
  *    (counted from the start of the stream) at epoch + n / nominal_rate + deviation[n]
  *    (the grid is computed in integer samples and double, so it does not drift). This is
- *    the form GRC flowgraphs can feed (GRC has no float64 stream source).
+ *    the form GRC flowgraphs can feed (GRC has no float64 stream source), and the GRC
+ *    block's default (nominal_rate = samp_rate).
  *
  * Every \p frame_len samples, one output vector of frequencies.size() complex values:
  *   F[k] = sum_j x[j] exp(-2 pi i f_k (t_j - t_0))
@@ -37,8 +38,9 @@ namespace gpufft {
  * Times need not be sorted or uniform.
  *
  * Tags on each output vector: \c rx_time (uint64 seconds, double fraction) = epoch + t_0;
- * the latest \c rx_freq and \c rx_rate seen on input 0 are carried. A frame with a NaN or
- * infinite sample or time is logged and skipped (no output item for it).
+ * the latest \c rx_freq and \c rx_rate seen on input 0 are carried (an rx_rate tag that
+ * is not finite and > 0 is ignored with a warning). A frame with a NaN or infinite sample
+ * or time is logged (at most once per 10 s) and skipped (no output item for it).
  */
 class GPUFFT_API nufft3_spectrum : virtual public gr::block
 {
@@ -46,7 +48,7 @@ public:
     typedef std::shared_ptr<nufft3_spectrum> sptr;
 
     /*!
-     * \param frame_len samples per frame (>= 1)
+     * \param frame_len samples per frame, 1 .. 2^24
      * \param frequencies output frequencies in Hz (at least one, finite)
      * \param eps relative l2 tolerance of the transform, 1e-12 .. 1e-1
      * \param epoch integer seconds the time offsets on input 1 count from

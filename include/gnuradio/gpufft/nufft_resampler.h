@@ -20,8 +20,11 @@ namespace gpufft {
  * \brief Irregularly timed complex samples to a uniform-rate, band-limited stream.
  * \ingroup gpufft
  * \details
- * Input 0: complex samples. Input 1: their times (float64, non-decreasing), in seconds
- * after the integer \p epoch (seconds): a jittered ADC, timestamped packets.
+ * Input 0: complex samples. Input 1: their times (non-decreasing): a jittered ADC,
+ * timestamped packets. Two forms: \p nominal_rate = 0, float64 seconds after the
+ * integer \p epoch; \p nominal_rate > 0, float32 deviations from a grid of that many
+ * samples per second (sample n at epoch + n / nominal_rate + deviation[n]), which stock
+ * GRC blocks produce and the GRC block takes by default (nominal_rate = samp_rate).
  * Output: complex samples at \p output_rate, band-limited to [-bandwidth/2, bandwidth/2].
  *
  * Frame by frame (\p frame_len input samples, consecutive frames overlapping by
@@ -32,12 +35,16 @@ namespace gpufft {
  * on the output grid. Only the output times inside the frame's centre (past \p overlap
  * input samples at each side) are kept, so frame edges leave no artefacts; output starts
  * at the time of input sample \p overlap. Needs a mean input rate above about 1.6 x
- * bandwidth.
+ * bandwidth, and no gap between neighbouring input times longer than 2 / bandwidth
+ * (nufft::band_limited_fit::gap_limit): the outputs within 1 / bandwidth of a longer
+ * gap are unreliable, so each such gap is logged (at most once per 10 s) and the first
+ * of those outputs tagged \c gap, value a dict {"duration": seconds, "samples": count}.
  *
  * Tags: \c rx_time (uint64 seconds, double fraction) and \c rx_rate on the first output
  * sample and after any discontinuity; the latest \c rx_freq is carried. A frame holding
  * a NaN or infinite sample or time, or decreasing times, is logged and skipped: its span
- * produces no output, and the next output carries a new \c rx_time.
+ * produces no output, and the next output carries a new \c rx_time (warnings at most
+ * once per 10 s). Message port \c cmd: a dict with "output_rate" and/or "bandwidth".
  */
 class GPUFFT_API nufft_resampler : virtual public gr::block
 {
@@ -47,7 +54,7 @@ public:
     /*!
      * \param output_rate output samples per second (> 0)
      * \param bandwidth two-sided bandwidth in Hz kept, 0 < bandwidth <= output_rate
-     * \param frame_len input samples per frame (>= 64)
+     * \param frame_len input samples per frame, 64 .. 2^24
      * \param overlap input samples discarded at each frame edge, 8 .. frame_len / 4
      * \param eps transform and conjugate-gradient tolerance
      * \param epoch integer seconds the time offsets on input 1 count from
@@ -68,6 +75,16 @@ public:
 
     virtual double output_rate() const = 0;
     virtual double bandwidth() const = 0;
+    /*!
+     * Set at run time (also through the \c cmd port: a dict with "output_rate" and/or
+     * "bandwidth"): taken at the next frame, which starts a new output grid (its first
+     * output carries \c rx_time, and \c rx_rate where the rate changed). Throws
+     * std::invalid_argument unless 0 < bandwidth <= output_rate.
+     */
+    virtual void set_output_rate(double output_rate) = 0;
+    virtual void set_bandwidth(double bandwidth) = 0;
+    //! Gaps in the input times longer than 2 / bandwidth found so far (tagged "gap").
+    virtual std::uint64_t gaps_found() const = 0;
     virtual int frame_len() const = 0;
     virtual int overlap() const = 0;
     virtual std::string backend() const = 0;

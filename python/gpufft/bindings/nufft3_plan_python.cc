@@ -159,7 +159,11 @@ void bind_nufft3_plan(py::module& m)
         "arbitrary real sources (x, y, z) and targets (s, t, u), to a relative l2 error "
         "of at most eps. "
         "kernel='es' (exponential of semicircle, default) or 'gaussian' (the gridding of "
-        "Capozzoli et al.). Re-use the plan: set_points once, execute for many c.")
+        "Capozzoli et al.). method='auto' (default) takes the direct sum where it is "
+        "cheaper than the grid or no grid fits the memory budget, 'grid' or 'direct' "
+        "force one; describe() says which set_points chose and why. A single-precision "
+        "plan whose eps no float grid reaches (3-D at 1e-6) computes its grid in "
+        "double. Re-use the plan: set_points once, execute for many c.")
         .def(py::init([](py::object dim,
                          py::object eps,
                          py::object precision_name,
@@ -170,7 +174,8 @@ void bind_nufft3_plan(py::module& m)
                          py::object upsampling,
                          py::object memory_budget,
                          py::object trace,
-                         py::object spread) {
+                         py::object spread,
+                         py::object method) {
                  namespace gp = gpufft_python;
                  nufft3_options o;
                  o.precision =
@@ -190,6 +195,8 @@ void bind_nufft3_plan(py::module& m)
                  o.trace = gp::flag(trace, "trace");
                  o.spread = parse_nufft_spread(gp::text(
                      spread, "spread", "'auto', 'scatter', 'gather' or 'direct'"));
+                 o.method = parse_nufft_method(
+                     gp::text(method, "method", "'auto', 'grid' or 'direct'"));
                  const int dim_ = gp::whole_int(dim, "dim", 1, 3, "1, 2 or 3");
                  const double eps_ =
                      gp::real_number(eps, "eps", "a tolerance such as 1e-6");
@@ -205,7 +212,8 @@ void bind_nufft3_plan(py::module& m)
              py::arg("upsampling") = 0.0,
              py::arg("memory_budget") = 0,
              py::arg("trace") = false,
-             py::arg("spread") = "auto")
+             py::arg("spread") = "auto",
+             py::arg("method") = "auto")
         .def(gpufft_python::refuse_other_calls<nufft3_plan>("nufft3_plan",
                                                             { "dim",
                                                               "eps",
@@ -217,7 +225,8 @@ void bind_nufft3_plan(py::module& m)
                                                               "upsampling",
                                                               "memory_budget",
                                                               "trace",
-                                                              "spread" },
+                                                              "spread",
+                                                              "method" },
                                                             2),
              "Any other call: a TypeError naming the argument at fault.")
         .def("set_points",
@@ -263,7 +272,16 @@ void bind_nufft3_plan(py::module& m)
                     shape[a] = p.grid_size(a);
                 return shape;
             },
-            "Fine grid chosen by the last set_points.")
+            "Fine grid chosen by the last set_points (zeros for the direct sum).")
+        .def_property_readonly(
+            "method",
+            [](const nufft3_plan& p) { return to_string(p.method()); },
+            "'grid' or 'direct': what the last set_points chose ('auto' before).")
+        .def("describe",
+             &nufft3_plan::describe,
+             "One line: dimension, precision, eps, backend and, after set_points, the "
+             "method chosen and why (grid cells, kernel, upsampling, the grid's "
+             "precision; or the direct sum's terms).")
         .def_property_readonly("kernel_width", &nufft3_plan::kernel_width)
         .def_property_readonly("upsampling", &nufft3_plan::upsampling);
 }

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(nufft3_spectrum.h)                                         */
-/* BINDTOOL_HEADER_FILE_HASH(7d246e169cb4894de7319125bf6c9736) */
+/* BINDTOOL_HEADER_FILE_HASH(82f5809774fac4d8927d3e24fb71bd93) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -48,7 +48,11 @@ void bind_nufft3_spectrum(py::module& m)
                         const py::object& device_id) {
                 using namespace gpufft_python;
                 return nufft3_spectrum::make(
-                    int_arg(frame_len, "frame_len", "a whole number of samples"),
+                    whole_int(frame_len,
+                              "frame_len",
+                              1,
+                              1 << 24,
+                              "a whole number of samples in [1, 16777216]"),
                     real_numbers(
                         frequencies, "frequencies", "a list of frequencies in Hz"),
                     eps_arg(eps),

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(nufft_resampler.h)                                         */
-/* BINDTOOL_HEADER_FILE_HASH(1302978302b0027e3af09aeada2834e7) */
+/* BINDTOOL_HEADER_FILE_HASH(1c3c9068340956fd772b147c760e9de7) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -52,8 +52,14 @@ void bind_nufft_resampler(py::module& m)
                 return nufft_resampler::make(
                     real_number(output_rate, "output_rate", "a rate in Hz > 0", false),
                     real_number(bandwidth, "bandwidth", "a bandwidth in Hz > 0", false),
-                    int_arg(frame_len, "frame_len", "a whole number of samples"),
-                    int_arg(overlap, "overlap", "a whole number of samples"),
+                    whole_int(frame_len,
+                              "frame_len",
+                              64,
+                              1 << 24,
+                              "a whole number of samples in [64, 16777216]"),
+                    int_arg(overlap,
+                            "overlap",
+                            "a whole number of samples in [8, frame_len / 4]"),
                     eps_arg(eps),
                     epoch_arg(epoch),
                     nominal_rate_arg(nominal_rate),
@@ -86,6 +92,23 @@ void bind_nufft_resampler(py::module& m)
         .def(
             "output_rate", &nufft_resampler::output_rate, D(nufft_resampler, output_rate))
         .def("bandwidth", &nufft_resampler::bandwidth, D(nufft_resampler, bandwidth))
+        .def(
+            "set_output_rate",
+            [](nufft_resampler& r, const py::object& v) {
+                r.set_output_rate(gpufft_python::real_number(
+                    v, "output_rate", "a rate in Hz > 0", false));
+            },
+            py::arg("output_rate"),
+            D(nufft_resampler, set_output_rate))
+        .def(
+            "set_bandwidth",
+            [](nufft_resampler& r, const py::object& v) {
+                r.set_bandwidth(gpufft_python::real_number(
+                    v, "bandwidth", "a bandwidth in Hz > 0", false));
+            },
+            py::arg("bandwidth"),
+            D(nufft_resampler, set_bandwidth))
+        .def("gaps_found", &nufft_resampler::gaps_found, D(nufft_resampler, gaps_found))
         .def("frame_len", &nufft_resampler::frame_len, D(nufft_resampler, frame_len))
         .def("overlap", &nufft_resampler::overlap, D(nufft_resampler, overlap))
         .def("backend", &nufft_resampler::backend, D(nufft_resampler, backend))
