@@ -113,17 +113,9 @@ bool sees_the_whole_window(const sparse_params& p, const std::vector<float>& tap
 
 } // namespace
 
-void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend used)
+double set_robust_window(robust_consts& rc, std::int64_t n, sparse_fft_window w)
 {
-    const std::int64_t n = p.c.n, k = p.k;
-    p.robust = true;
-    p.min_snr_db = o.min_snr_db;
-    p.false_alarm = o.false_alarm;
-    p.window_kind = o.window == sparse_fft_window::automatic
-                        ? sparse_fft_window::blackman_harris
-                        : o.window;
-    const window_shape ws = shape_of(p.window_kind);
-    auto& rc = p.rc;
+    const window_shape ws = shape_of(w);
     rc.n = n;
     double power = 0;
     for (int m = 0; m < robust_window_terms; ++m) {
@@ -131,8 +123,7 @@ void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend
         power += m == 0 ? ws.a[0] * ws.a[0] : 0.5 * ws.a[m] * ws.a[m];
     }
     rc.window_terms = ws.terms;
-    rc.joint_fit = o.resolve_close_tones ? 1 : 0;
-    // The window's DFT: c_0 = a_0, c_{+-m} = (-1)^m a_m / 2 (no window: c_0 = 1).
+    // The window's DFT: c_0 = a0, c_{+-m} = (-1)^m a_m / 2 (no window: c_0 = 1).
     for (int m = -(robust_window_terms - 1); m < robust_window_terms; ++m) {
         const int am = m < 0 ? -m : m;
         const double cm = ws.terms == 0 ? (m == 0 ? 1.0 : 0.0)
@@ -146,6 +137,22 @@ void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend
         rc.wt_i[at] = cm * sign * std::sin(ph) / double(n);
     }
     rc.lobe = ws.lobe_half;
+    return power;
+}
+
+void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend used)
+{
+    const std::int64_t n = p.c.n, k = p.k;
+    p.robust = true;
+    p.min_snr_db = o.min_snr_db;
+    p.false_alarm = o.false_alarm;
+    p.window_kind = o.window == sparse_fft_window::automatic
+                        ? sparse_fft_window::blackman_harris
+                        : o.window;
+    const window_shape ws = shape_of(p.window_kind);
+    auto& rc = p.rc;
+    const double power = set_robust_window(rc, n, p.window_kind);
+    rc.joint_fit = o.resolve_close_tones ? 1 : 0;
     p.window_power = ws.terms ? power : 1.0;
 
     p.eta = std::log(double(n) / o.false_alarm);

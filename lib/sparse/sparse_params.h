@@ -115,6 +115,10 @@ void draw_permutations(sparse_params& p,
 //! shifts and the sparse-or-dense choice.
 void choose_robust_params(sparse_params& p, const sparse_fft_options& o, backend used);
 
+//! The time window w's constants in rc (taps, transform, main lobe) for n-point
+//! frames; returns the window's mean square (1 without a window).
+double set_robust_window(robust_consts& rc, std::int64_t n, sparse_fft_window w);
+
 //! Window taps G[t + half_window]: sin(pi t / B) / (pi t) x exp(-t^2 / (2 sigma^2)).
 std::vector<float> make_window(const sparse_params& p);
 

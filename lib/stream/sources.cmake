@@ -11,4 +11,5 @@
 list(APPEND GPUFFT_SOURCES stream/filterbank_recorder.cc stream/host_frame.cc
             stream/sparse_frame_analyzer.cc stream/spectrometer_pipeline.cc
             stream/spectrometer_runner.cc stream/spectrometer_setup.cc
-            stream/spectrum_axes.cc stream/stream_timeline.cc)
+            stream/spectrum_axes.cc stream/stream_timeline.cc
+            stream/transmission_tracker.cc)

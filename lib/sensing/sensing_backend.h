@@ -1,0 +1,144 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_SENSING_BACKEND_H
+#define INCLUDED_GPUFFT_SENSING_BACKEND_H
+
+#include "sensing_params.h"
+#include <gnuradio/gpufft/backend.h>
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+//! Bins [first, last] (shifted order) of a run or band.
+struct sensing_run {
+    std::int64_t first = 0;
+    std::int64_t last = 0;
+};
+
+//! The sums a band's signal is made of (band_stats over its bins).
+struct sensing_band {
+    std::int64_t first = 0, last = 0; //!< shifted bins summed (the core and lobes)
+    std::int64_t core_first = 0, core_last = 0; //!< the bins above the threshold
+    double excess = 0;                          //!< sum of (P - floor)+ over the band
+    double power = 0;          //!< sum of P - floor over the band (unbiased)
+    double moment = 0;         //!< sum of s (P - floor)+
+    float peak = 0;            //!< the largest P
+    std::int64_t peak_bin = 0; //!< its shifted bin
+    double floor_at_peak = 0;
+    double lower = 0, upper = 0; //!< edges by the rule, fractional shifted bins
+};
+
+//! Runs of more than this many a frame are cut there (the frame is `truncated`).
+constexpr std::int64_t sensing_max_runs = 1 << 16;
+
+/*!
+ * One backend's passes over a frame. spectrum(): the FFT, the opened floor of every
+ * sub-band and the runs of bins above the threshold, ascending; bands(): each band's
+ * sums and edges; windowed(): the windowed spectrum around given bins, for tone fits.
+ */
+class sensing_backend
+{
+public:
+    virtual ~sensing_backend() = default;
+    //! False when the runs overflowed sensing_max_runs (the first ones are kept).
+    virtual bool spectrum(const std::complex<float>* x,
+                          memory where,
+                          std::vector<double>& floors,
+                          std::vector<sensing_run>& runs) = 0;
+    virtual void bands(std::vector<sensing_band>& bands) = 0;
+    //! out[i * (2h + 1) + h + j]: X_w at shifted bin centres[i] + j, |j| <= h.
+    virtual void windowed(const std::vector<std::int64_t>& centres,
+                          int h,
+                          std::vector<std::complex<double>>& out) = 0;
+    virtual std::int64_t memory_bytes() const = 0;
+};
+
+std::unique_ptr<sensing_backend> make_sensing_cpu(const sensing_params& p, int threads);
+std::unique_ptr<sensing_backend> make_sensing_cuda(const sensing_params& p, int device);
+
+/*!
+ * A band's sums and edges from its bins' powers P(s) and floors (the CPU backend; the
+ * CUDA one runs the same in bands_kernel): power over [first, last], the rest (excess,
+ * moment, peak and the edges by the rule) over the core [core_first, core_last].
+ */
+template <typename Power, typename Floor>
+void sensing_band_sums(sensing_band& b,
+                       const Power& power,
+                       const Floor& floor,
+                       bandwidth_rule rule,
+                       double xdb_ratio)
+{
+    b.excess = b.moment = b.power = 0;
+    b.peak = -1;
+    for (std::int64_t s = b.first; s <= b.last; ++s) {
+        const float P = power(s);
+        const double f = floor(s);
+        b.power += double(P) - f;
+        if (s < b.core_first || s > b.core_last)
+            continue;
+        const double e = double(P) > f ? double(P) - f : 0.0;
+        b.excess += e;
+        b.moment += double(s) * e;
+        if (P > b.peak) {
+            b.peak = P;
+            b.peak_bin = s;
+            b.floor_at_peak = f;
+        }
+    }
+    if (rule == bandwidth_rule::xdb) {
+        const double level = double(b.peak) * xdb_ratio;
+        std::int64_t lo = b.peak_bin, hi = b.peak_bin;
+        for (std::int64_t s = b.core_first; s <= b.core_last; ++s)
+            if (double(power(s)) >= level) {
+                lo = std::min(lo, s);
+                hi = std::max(hi, s);
+            }
+        b.lower = double(lo) - 0.5;
+        b.upper = double(hi) + 0.5;
+        return;
+    }
+    if (!(b.excess > 0)) {
+        b.lower = double(b.core_first) - 0.5;
+        b.upper = double(b.core_last) + 0.5;
+        return;
+    }
+    // obw99: 0.5 % of the excess below the lower edge and above the upper one, each
+    // bin's share spread evenly over its width.
+    const double lo_t = 0.005 * b.excess, hi_t = 0.995 * b.excess;
+    double cum = 0;
+    bool have_lo = false;
+    b.upper = double(b.core_last) + 0.5;
+    for (std::int64_t s = b.core_first; s <= b.core_last; ++s) {
+        const float P = power(s);
+        const double f = floor(s);
+        const double e = double(P) > f ? double(P) - f : 0.0;
+        const double next = cum + e;
+        if (!have_lo && next >= lo_t && e > 0) {
+            b.lower = double(s) - 0.5 + (lo_t - cum) / e;
+            have_lo = true;
+        }
+        if (next >= hi_t && e > 0) {
+            b.upper = double(s) - 0.5 + (hi_t - cum) / e;
+            break;
+        }
+        cum = next;
+    }
+    if (!have_lo)
+        b.lower = double(b.core_first) - 0.5;
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_SENSING_BACKEND_H */

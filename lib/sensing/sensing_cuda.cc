@@ -1,0 +1,218 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The CUDA backend of spectrum sensing: cuFFT, the floor and the threshold pass on the
+// device; only the floors, the runs' ends and the bands' sums come back to the host.
+
+#include "../cuda/cuda_resources.h"
+#include "../cuda/host_transfer.h"
+#include "sensing_backend.h"
+#include "sensing_kernels.h"
+#include <gnuradio/gpufft/dense_fft_plan.h>
+#include <algorithm>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+namespace {
+
+class sensing_cuda final : public sensing_backend
+{
+public:
+    sensing_cuda(const sensing_params& p, int device)
+        : d_p(p),
+          d_device(device),
+          d_guard(device),
+          d_fft(p.k.n, 1, direction::forward, fft_options(device))
+    {
+        const auto n = std::size_t(p.k.n);
+        d_in.allocate(n, "sensing frame");
+        d_X.allocate(n, "sensing spectrum");
+        d_floors.allocate(std::size_t(p.k.subbands), "sensing floors");
+        d_header.allocate(1, "sensing header");
+        d_starts.allocate(std::size_t(sensing_max_runs), "sensing runs");
+        d_ends.allocate(std::size_t(sensing_max_runs), "sensing runs");
+        d_bands.allocate(std::size_t(sensing_max_runs), "sensing bands");
+        d_centres.allocate(std::size_t(sensing_max_runs), "sensing tone bins");
+        d_lobes.allocate(std::size_t(sensing_max_runs) * 2 * 9, "sensing tone bins");
+        d_host_header.allocate(1);
+        d_host_floors.allocate(std::size_t(p.k.subbands));
+    }
+
+    bool spectrum(const std::complex<float>* x,
+                  memory where,
+                  std::vector<double>& floors,
+                  std::vector<sensing_run>& runs) override
+    {
+        cuda::device_guard guard(d_device);
+        const cudaStream_t s = d_stream.get();
+        const auto n = std::size_t(d_p.k.n);
+        const void* in = x;
+        if (where == memory::host) {
+            d_stager.to_device(d_in.get(), x, n * sizeof(std::complex<float>), s);
+            in = d_in.get();
+        } else {
+            d_stream.follow_default_stream();
+        }
+        GPUFFT_CUDA_CHECK(
+            cudaMemsetAsync(d_header.get(), 0, sizeof(sensing_device_header), s));
+        d_fft.execute_async(in, d_X.get(), s);
+        const float* X = reinterpret_cast<const float*>(d_X.get());
+        launch_sensing_floor(d_p.k, X, d_floors.get(), d_header.get(), s);
+        launch_sensing_runs(d_p.k,
+                            X,
+                            d_floors.get(),
+                            d_starts.get(),
+                            d_ends.get(),
+                            sensing_max_runs,
+                            d_header.get(),
+                            s);
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_header.get(),
+                                          d_header.get(),
+                                          sizeof(sensing_device_header),
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_floors.get(),
+                                          d_floors.get(),
+                                          sizeof(double) * std::size_t(d_p.k.subbands),
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+        d_stream.synchronize();
+        const sensing_device_header h = *d_host_header.get();
+        if (h.bad)
+            throw std::invalid_argument(
+                "x holds a sample that is not finite (NaN or infinity): the frame's "
+                "spectrum is not defined");
+        floors.assign(d_host_floors.get(), d_host_floors.get() + d_p.k.subbands);
+        runs.clear();
+        // Every run has one first and one last bin; past the capacity some of either
+        // are lost and the pairs cannot be told: the frame is then cut (truncated).
+        if (h.starts != h.ends || std::int64_t(h.starts) > sensing_max_runs)
+            return false;
+        const auto m = std::size_t(h.starts);
+        d_first.resize(m);
+        d_last.resize(m);
+        if (m > 0) {
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_first.data(),
+                                              d_starts.get(),
+                                              m * sizeof(std::int64_t),
+                                              cudaMemcpyDeviceToHost,
+                                              s));
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_last.data(),
+                                              d_ends.get(),
+                                              m * sizeof(std::int64_t),
+                                              cudaMemcpyDeviceToHost,
+                                              s));
+            d_stream.synchronize();
+        }
+        std::sort(d_first.begin(), d_first.end());
+        std::sort(d_last.begin(), d_last.end());
+        runs.resize(m);
+        for (std::size_t i = 0; i < m; ++i)
+            runs[i] = { d_first[i], d_last[i] };
+        return true;
+    }
+
+    void bands(std::vector<sensing_band>& bands) override
+    {
+        if (bands.empty())
+            return;
+        cuda::device_guard guard(d_device);
+        const cudaStream_t s = d_stream.get();
+        const std::size_t bytes = bands.size() * sizeof(sensing_band);
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+            d_bands.get(), bands.data(), bytes, cudaMemcpyHostToDevice, s));
+        launch_sensing_bands(d_p.k,
+                             reinterpret_cast<const float*>(d_X.get()),
+                             d_floors.get(),
+                             d_bands.get(),
+                             int(bands.size()),
+                             d_p.rule == bandwidth_rule::xdb ? 1 : 0,
+                             d_p.xdb_ratio,
+                             s);
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+            bands.data(), d_bands.get(), bytes, cudaMemcpyDeviceToHost, s));
+        d_stream.synchronize();
+    }
+
+    void windowed(const std::vector<std::int64_t>& centres,
+                  int h,
+                  std::vector<std::complex<double>>& out) override
+    {
+        const std::size_t w = std::size_t(2 * h + 1);
+        out.assign(centres.size() * w, {});
+        if (centres.empty())
+            return;
+        if (centres.size() > std::size_t(sensing_max_runs) || h > 4)
+            throw std::logic_error(
+                "sensing_cuda::windowed: too many tones or lobe too wide");
+        cuda::device_guard guard(d_device);
+        const cudaStream_t s = d_stream.get();
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_centres.get(),
+                                          centres.data(),
+                                          centres.size() * sizeof(std::int64_t),
+                                          cudaMemcpyHostToDevice,
+                                          s));
+        launch_sensing_windowed(d_p.k,
+                                reinterpret_cast<const float*>(d_X.get()),
+                                d_centres.get(),
+                                int(centres.size()),
+                                h,
+                                d_lobes.get(),
+                                s);
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(out.data(),
+                                          d_lobes.get(),
+                                          out.size() * sizeof(std::complex<double>),
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+        d_stream.synchronize();
+    }
+
+    std::int64_t memory_bytes() const override
+    {
+        return std::int64_t(d_in.bytes() + d_X.bytes() + d_starts.bytes() +
+                            d_ends.bytes() + d_bands.bytes() + d_lobes.bytes());
+    }
+
+private:
+    static dense_fft_options fft_options(int device)
+    {
+        dense_fft_options o;
+        o.backend = backend::cuda;
+        o.device_id = device;
+        return o;
+    }
+
+    const sensing_params d_p;
+    const int d_device;
+    cuda::device_guard d_guard; // the buffers below live on d_device
+    dense_fft_plan d_fft;
+    cuda::stream d_stream;
+    cuda::host_stager d_stager;
+    cuda::device_buffer<std::complex<float>> d_in, d_X;
+    cuda::device_buffer<double> d_floors;
+    cuda::device_buffer<sensing_device_header> d_header;
+    cuda::device_buffer<std::int64_t> d_starts, d_ends, d_centres;
+    cuda::device_buffer<sensing_band> d_bands;
+    cuda::device_buffer<double> d_lobes;
+    cuda::pinned_buffer<sensing_device_header> d_host_header;
+    cuda::pinned_buffer<double> d_host_floors;
+    std::vector<std::int64_t> d_first, d_last;
+};
+
+} // namespace
+
+std::unique_ptr<sensing_backend> make_sensing_cuda(const sensing_params& p, int device)
+{
+    return std::make_unique<sensing_cuda>(p, device);
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr

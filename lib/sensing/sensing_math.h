@@ -1,0 +1,200 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The arithmetic of spectrum sensing that the CPU and CUDA backends share, written once
+// for host and device: the windowed power of a bin from the unwindowed spectrum, the
+// noise floor's censored log-mean per sub-band, its opening across sub-bands and its
+// value at a bin. Every function here must stay identical for both backends: that is
+// what makes their signals the same frame by frame.
+
+#ifndef INCLUDED_GPUFFT_SENSING_MATH_H
+#define INCLUDED_GPUFFT_SENSING_MATH_H
+
+#include "../sparse/sparse_math.h" // SFFT_HD
+#include <cstdint>
+#include <cstring>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+//! Taps of the windows' spectral kernels (a 4-term cosine sum has 7).
+constexpr int sensing_max_taps = 7;
+//! Most sub-bands of the floor; the opening's kernel runs them in one thread block.
+constexpr int sensing_max_subbands = 1024;
+//! Samples of the spectrum a sub-band's floor is estimated from, at most.
+constexpr int sensing_floor_samples = 4096;
+//! Censoring passes of the floor's log-mean.
+constexpr int sensing_floor_passes = 4;
+
+//! Everything the kernels need; trivially copyable (a kernel argument).
+struct sensing_consts {
+    std::int64_t n = 0;
+    std::int64_t half = 0;     //!< n / 2: shifted bin s is signed bin s - half
+    std::int64_t sub_bins = 0; //!< bins per floor sub-band (the last may be short)
+    int subbands = 0;
+    int opening = 0;                 //!< radius of the floor's opening, in sub-bands
+    std::int64_t stride = 1;         //!< floor samples: every stride-th bin of a sub-band
+    int taps = 0;                    //!< spectral taps of the window, odd
+    double c[sensing_max_taps] = {}; //!< X_w[q] = sum_m c[m + taps/2] X[q - m]
+    double eta = 0;                  //!< threshold over the floor, linear
+    double cut = 0;                  //!< censoring point over the floor, linear
+    double censored_bias = 0;        //!< E[ln u | u < cut], u ~ Exp(1)
+    double floor_min = 0;            //!< the least floor, |X_w|^2 units (a normal float)
+    double ceiling = 2;              //!< a sub-band's floor is at most this x its opening
+    std::int64_t dc_mask = 0;        //!< signed bins |b| <= dc_mask are never above
+    bool mask_dc = false;
+};
+
+//! Natural-order index of shifted bin s (fftshift order, 0 <= s < n).
+SFFT_HD std::int64_t sensing_natural(const sensing_consts& k, std::int64_t s)
+{
+    const std::int64_t q = s - k.half;
+    return q < 0 ? q + k.n : q;
+}
+
+/*!
+ * |X_w|^2 at shifted bin s, X the unwindowed spectrum in natural order read through
+ * bin(q, re, im): the window is a cosine sum, so X_w = sum_m c_m X[q - m].
+ */
+template <typename Bin>
+SFFT_HD float sensing_power(const sensing_consts& k, const Bin& bin, std::int64_t s)
+{
+    const std::int64_t q = sensing_natural(k, s);
+    const int h = k.taps / 2;
+    float re = 0, im = 0;
+    for (int m = -h; m <= h; ++m) {
+        std::int64_t p = q - m;
+        p = p < 0 ? p + k.n : (p >= k.n ? p - k.n : p);
+        float xr, xi;
+        bin(p, xr, xi);
+        re += float(k.c[m + h]) * xr;
+        im += float(k.c[m + h]) * xi;
+    }
+    return re * re + im * im;
+}
+
+//! First bin and bin count of sub-band i.
+SFFT_HD void
+sensing_subband(const sensing_consts& k, int i, std::int64_t& first, std::int64_t& count)
+{
+    first = std::int64_t(i) * k.sub_bins;
+    const std::int64_t end = first + k.sub_bins < k.n ? first + k.sub_bins : k.n;
+    count = end - first;
+}
+
+//! Floor samples of sub-band i: bins first + j * stride, j < this.
+SFFT_HD std::int64_t sensing_sample_count(const sensing_consts& k, int i)
+{
+    std::int64_t first, count;
+    sensing_subband(k, i, first, count);
+    return (count + k.stride - 1) / k.stride;
+}
+
+//! ln of a power, with zeros (digital silence) held at the least floor. Written out
+//! (exponent, then 2 atanh((m - 1) / (m + 1)) to the 9th power, 1e-6 absolute) so the
+//! CPU loop vectorises and both backends compute the same.
+SFFT_HD float sensing_log_power(const sensing_consts& k, float p)
+{
+    const float v = p > float(k.floor_min) ? p : float(k.floor_min);
+    std::uint32_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    const int e = int((bits >> 23) & 0xffu) - 127;
+    bits = (bits & 0x007fffffu) | 0x3f800000u; // mantissa in [1, 2)
+    float m;
+    memcpy(&m, &bits, sizeof m);
+    const float t = (m - 1.0f) / (m + 1.0f), t2 = t * t;
+    const float ln_m =
+        2.0f * t *
+        (1.0f + t2 * (1.0f / 3 + t2 * (1.0f / 5 + t2 * (1.0f / 7 + t2 * (1.0f / 9)))));
+    return float(e) * 0.69314718f + ln_m;
+}
+
+/*!
+ * One censoring pass over a sub-band's log powers: their mean below ln(cut x floor) and
+ * the floor that mean implies. For exponential noise u of mean mu, E[ln u | u < cut mu]
+ * = ln mu + censored_bias, so noise alone keeps the floor where it is, while bins of a
+ * carrier (far above the cut) drop out of the mean. The first pass (floor <= 0) takes
+ * every bin: E[ln u] = ln mu - Euler's gamma.
+ */
+SFFT_HD double sensing_floor_step(const sensing_consts& k,
+                                  double sum_below,
+                                  double count_below,
+                                  double previous)
+{
+    if (count_below <= 0)
+        return previous;
+    const double bias = previous > 0 ? k.censored_bias : -0.5772156649015329;
+    const double f = exp(sum_below / count_below - bias);
+    return f > k.floor_min ? f : k.floor_min;
+}
+
+/*!
+ * The floors of the sub-bands f (in place, `scratch` as large) held to at most
+ * `ceiling` over their opening: a running minimum over +-opening sub-bands, then a
+ * running maximum of that. The opening drops a carrier wider than a sub-band but
+ * narrower than 2 x opening + 1 of them out of the floor, but it also shaves the top off
+ * a floor that is curved (a front end's roll-off, an IF filter's hump); so a sub-band
+ * keeps its own estimate unless that stands more than `ceiling` over the opening: pure
+ * noise keeps an unbiased floor, a wide carrier costs at most `ceiling` of sensitivity.
+ */
+SFFT_HD void sensing_open_floor(const sensing_consts& k, double* f, double* scratch)
+{
+    const int S = k.subbands, r = k.opening;
+    for (int i = 0; i < S; ++i) {
+        double v = f[i];
+        for (int j = i - r; j <= i + r; ++j)
+            if (j >= 0 && j < S && f[j] < v)
+                v = f[j];
+        scratch[i] = v;
+    }
+    for (int i = 0; i < S; ++i) {
+        double v = scratch[i];
+        for (int j = i - r; j <= i + r; ++j)
+            if (j >= 0 && j < S && scratch[j] > v)
+                v = scratch[j];
+        const double top = v * k.ceiling;
+        scratch[S + i] = f[i] < top ? f[i] : top;
+    }
+    for (int i = 0; i < S; ++i)
+        f[i] = scratch[S + i];
+}
+
+//! The floor at shifted bin s: linear between the sub-bands' centres.
+SFFT_HD double sensing_floor_at(const sensing_consts& k, const double* f, std::int64_t s)
+{
+    if (k.subbands == 1)
+        return f[0];
+    const double x = (double(s) + 0.5) / double(k.sub_bins) - 0.5;
+    if (x <= 0)
+        return f[0];
+    int i = int(x);
+    if (i >= k.subbands - 1)
+        return f[k.subbands - 1];
+    const double t = x - double(i);
+    return f[i] + t * (f[i + 1] - f[i]);
+}
+
+//! Whether shifted bin s is inside the DC mask.
+SFFT_HD bool sensing_masked(const sensing_consts& k, std::int64_t s)
+{
+    const std::int64_t b = s - k.half;
+    return k.mask_dc && b >= -k.dc_mask && b <= k.dc_mask;
+}
+
+//! Whether shifted bin s of power p stands above the threshold.
+SFFT_HD bool
+sensing_above(const sensing_consts& k, const double* f, std::int64_t s, float p)
+{
+    return double(p) > k.eta * sensing_floor_at(k, f, s) && !sensing_masked(k, s);
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_SENSING_MATH_H */

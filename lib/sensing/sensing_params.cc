@@ -1,0 +1,178 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "sensing_params.h"
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpufft {
+
+bandwidth_rule parse_bandwidth_rule(const std::string& name)
+{
+    if (name == "obw99")
+        return bandwidth_rule::obw99;
+    if (name == "xdb")
+        return bandwidth_rule::xdb;
+    throw std::invalid_argument("bandwidth_rule must be \"obw99\" or \"xdb\", not \"" +
+                                name + "\"");
+}
+
+std::string to_string(bandwidth_rule r)
+{
+    return r == bandwidth_rule::obw99 ? "obw99" : "xdb";
+}
+
+namespace detail {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& what) { throw std::invalid_argument(what); }
+
+// The censoring point over the floor: bins above 4 x the floor (6 dB, 1.8 % of pure
+// noise) leave the floor's log-mean, so a carrier filling part of a sub-band barely
+// moves it, while the mean keeps 98 % of the noise bins (its scatter grows by ~5 %).
+constexpr double censor_at = 4.0;
+
+// E[ln u | u < c] for u ~ Exp(1), by Simpson's rule on [0, c] in t = u^(1/4) (which
+// takes the log's singularity at 0 away).
+double censored_log_mean(double c)
+{
+    const int m = 4000; // even
+    const double T = std::pow(c, 0.25), h = T / m;
+    auto g = [](double t) {
+        if (t <= 0)
+            return 0.0;
+        const double u = t * t * t * t;
+        return std::log(u) * std::exp(-u) * 4.0 * t * t * t;
+    };
+    double s = g(0) + g(T);
+    for (int i = 1; i < m; ++i)
+        s += g(i * h) * ((i & 1) ? 4.0 : 2.0);
+    return (s * h / 3.0) / (1.0 - std::exp(-c));
+}
+
+bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+} // namespace
+
+double sensing_eta(std::int64_t n, double false_alarm)
+{
+    return std::log(double(n) / false_alarm);
+}
+
+void check_max_signals(std::int64_t n, int max_signals)
+{
+    if (max_signals < 1 || std::int64_t(max_signals) > n / 4)
+        bad("max_signals must be in [1, n / 4 = " + std::to_string(n / 4) + "], not " +
+            std::to_string(max_signals));
+}
+
+void check_false_alarm(double false_alarm)
+{
+    if (!(false_alarm > 0.0 && false_alarm <= 0.5))
+        bad("false_alarm must be in (0, 0.5], not " + std::to_string(false_alarm));
+}
+
+sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
+{
+    if (n < sensing_min_size || n > (std::int64_t(1) << 40))
+        bad("n must be in [" + std::to_string(sensing_min_size) + ", 2^40], not " +
+            std::to_string(n));
+    check_max_signals(n, o.max_signals);
+    check_false_alarm(o.false_alarm);
+    if (o.device_id < 0)
+        bad("device_id must be >= 0, not " + std::to_string(o.device_id));
+    if (!(o.bandwidth_db > 0.0 && o.bandwidth_db <= 100.0))
+        bad("bandwidth_db must be in (0, 100], not " + std::to_string(o.bandwidth_db));
+    if (o.dc_mask_bins < 0 || std::int64_t(o.dc_mask_bins) >= n / 4)
+        bad("dc_mask_bins must be in [0, n / 4 = " + std::to_string(n / 4) + "), not " +
+            std::to_string(o.dc_mask_bins) + " (a DC mask wider than the band)");
+    if (o.gap_bins < 0 || std::int64_t(o.gap_bins) > n / 4)
+        bad("gap_bins must be in [0, n / 4 = " + std::to_string(n / 4) + "], not " +
+            std::to_string(o.gap_bins));
+    if (o.narrow_bins < 0 || o.narrow_bins > 64)
+        bad("narrow_bins must be in [0, 64], not " + std::to_string(o.narrow_bins));
+    if (o.threads < 0)
+        bad("threads must be >= 0, not " + std::to_string(o.threads));
+
+    sensing_params p;
+    auto& k = p.k;
+    k.n = n;
+    k.half = n / 2;
+
+    double a[4] = { 0, 0, 0, 0 };
+    int terms = 0;
+    if (o.window == "blackman_harris") {
+        const double bh[4] = { 0.35875, 0.48829, 0.14128, 0.01168 };
+        for (int m = 0; m < 4; ++m)
+            a[m] = bh[m];
+        terms = 4;
+        p.lobe = 4;
+    } else if (o.window == "hann") {
+        a[0] = a[1] = 0.5;
+        terms = 2;
+        p.lobe = 2;
+    } else {
+        bad("window must be \"blackman_harris\" or \"hann\", not \"" + o.window + "\"");
+    }
+    // w[t] = a0 - a1 cos(2 pi t / n) + a2 cos(4 pi t / n) - ...: c_0 = a0 and
+    // c_{+-m} = (-1)^m a_m / 2.
+    k.taps = 2 * terms - 1;
+    const int h = terms - 1;
+    p.power_sum = 0;
+    for (int m = -h; m <= h; ++m) {
+        const int am = m < 0 ? -m : m;
+        const double cm = am == 0 ? a[0] : ((am % 2) ? -0.5 : 0.5) * a[am];
+        k.c[m + h] = cm;
+        p.power_sum += cm * cm;
+    }
+    p.a0 = a[0];
+
+    // Floor sub-bands: 64 of them (the opening's quarter band is then 16), each at
+    // least 1024 bins so that a sub-band's estimate scatters by ~4 % (0.2 dB) at most.
+    std::int64_t sub = 0;
+    if (o.floor_subbands > 0) {
+        if (o.floor_subbands > sensing_max_subbands || !power_of_two(o.floor_subbands))
+            bad("floor_subbands must be 0 (automatic) or a power of two in [1, " +
+                std::to_string(sensing_max_subbands) + "], not " +
+                std::to_string(o.floor_subbands));
+        sub = (n + o.floor_subbands - 1) / o.floor_subbands;
+        if (sub < 64)
+            bad("floor_subbands = " + std::to_string(o.floor_subbands) +
+                " leaves fewer than 64 bins a sub-band at n = " + std::to_string(n));
+    } else {
+        sub = std::max<std::int64_t>(1024, (n + 63) / 64);
+    }
+    k.sub_bins = std::min<std::int64_t>(sub, n);
+    k.subbands = int((n + k.sub_bins - 1) / k.sub_bins);
+    k.opening = k.subbands / 4;
+    k.stride = std::max<std::int64_t>(1, k.sub_bins / sensing_floor_samples);
+
+    k.eta = sensing_eta(n, o.false_alarm);
+    k.cut = censor_at;
+    k.censored_bias = censored_log_mean(censor_at);
+    // 3 dB: a roll-off that drops 3 dB within a quarter of the band keeps its shape.
+    k.ceiling = std::pow(10.0, 0.3);
+    // Zeros (digital silence, a frame of zeros) hold the floor at the least normal
+    // float, far below the float rounding of any real frame.
+    k.floor_min = 1.1754944e-38;
+    k.mask_dc = o.dc_mask_bins > 0;
+    k.dc_mask = o.dc_mask_bins;
+
+    p.gap_bins = o.gap_bins > 0 ? o.gap_bins : p.lobe;
+    p.narrow_bins = o.narrow_bins;
+    p.rule = o.bandwidth_rule;
+    p.xdb_ratio = std::pow(10.0, -o.bandwidth_db / 10.0);
+    return p;
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr

@@ -1,0 +1,48 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_SENSING_PARAMS_H
+#define INCLUDED_GPUFFT_SENSING_PARAMS_H
+
+#include "sensing_math.h"
+#include <gnuradio/gpufft/sensing_plan.h>
+#include <string>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+//! A plan's derived parameters: the kernels' constants and the host side's rules.
+struct sensing_params {
+    sensing_consts k;
+    int gap_bins = 0;     //!< runs this close join (and closer than 1/8 of the narrower)
+    int lobe = 0;         //!< half-width of the window's main lobe, in bins
+    double a0 = 1;        //!< the window's mean (a tone's peak gain)
+    double power_sum = 1; //!< sum of c_m^2: a bin's noise gain
+    int narrow_bins = 0;  //!< bands this wide or narrower get a tone fit
+    gpufft::bandwidth_rule rule = gpufft::bandwidth_rule::obw99;
+    double xdb_ratio = 0.01; //!< xdb rule: the edges' level over the peak, linear
+};
+
+/*!
+ * Checks every option and n (std::invalid_argument naming the parameter and its range)
+ * and derives the parameters. The one place that validates a sensing plan's options.
+ */
+sensing_params make_sensing_params(std::int64_t n, const sensing_options& o);
+
+//! Checks max_signals for n (std::invalid_argument naming it).
+void check_max_signals(std::int64_t n, int max_signals);
+//! Checks false_alarm (std::invalid_argument naming it).
+void check_false_alarm(double false_alarm);
+//! ln(n / false_alarm), the threshold over the floor.
+double sensing_eta(std::int64_t n, double false_alarm);
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_SENSING_PARAMS_H */

@@ -1,0 +1,277 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The sensing plan's front end: the backend's runs become bands (gap bridging), bands
+// become signals (the cap, dBFS, the tone fit of narrow ones). The same host code for
+// both backends.
+
+#include "../sparse/robust_math.h"
+#include "../sparse/sparse_params.h"
+#include "sensing_backend.h"
+#include <gnuradio/gpufft/sensing_plan.h>
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufft {
+
+using namespace detail;
+
+class sensing_plan::impl
+{
+public:
+    impl(std::int64_t n, const sensing_options& o)
+        : options(o), params(make_sensing_params(n, o))
+    {
+        used = resolve_backend(o.backend, o.device_id, o.log);
+        be = make_backend();
+        set_robust_window(tone_consts,
+                          n,
+                          o.window == "hann" ? sparse_fft_window::hann
+                                             : sparse_fft_window::blackman_harris);
+    }
+
+    void detect(const std::complex<float>* x, sensing_result& r, memory where)
+    {
+        if (x == nullptr)
+            throw std::invalid_argument("x must not be null");
+        const bool complete = be->spectrum(x, where, floors, runs);
+        r.signals.clear();
+        r.bins_above = 0;
+        for (const auto& run : runs)
+            r.bins_above += run.last - run.first + 1;
+        bridge();
+        widen();
+        be->bands(bands);
+        r.bands_found = std::int64_t(bands.size());
+        const auto cap = std::size_t(options.max_signals);
+        r.truncated = !complete || bands.size() > cap;
+        if (bands.size() > cap) {
+            std::nth_element(bands.begin(),
+                             bands.begin() + std::ptrdiff_t(cap),
+                             bands.end(),
+                             [](const sensing_band& a, const sensing_band& b) {
+                                 return a.peak > b.peak;
+                             });
+            bands.resize(cap);
+            std::sort(bands.begin(),
+                      bands.end(),
+                      [](const sensing_band& a, const sensing_band& b) {
+                          return a.first < b.first;
+                      });
+        }
+        for (const auto& b : bands)
+            r.signals.push_back(to_signal(b));
+        fit_narrow(r.signals);
+        std::vector<double> f = floors;
+        std::nth_element(f.begin(), f.begin() + std::ptrdiff_t(f.size() / 2), f.end());
+        r.noise_floor_dbfs = dbfs_peak(f[f.size() / 2]);
+    }
+
+    std::string describe() const
+    {
+        const auto& k = params.k;
+        std::ostringstream s;
+        s << "sensing n=" << k.n << " backend=" << to_string(used)
+          << " window=" << options.window << " floor=" << k.subbands << "x" << k.sub_bins
+          << " bins (opening +-" << k.opening << ", every " << k.stride << ". bin)"
+          << " threshold=" << threshold_db() << " dB"
+          << " rule=" << to_string(options.bandwidth_rule) << " gap=" << params.gap_bins
+          << " max_signals=" << options.max_signals;
+        if (k.mask_dc)
+            s << " dc_mask=+-" << k.dc_mask;
+        return s.str();
+    }
+
+    double threshold_db() const { return 10.0 * std::log10(params.k.eta); }
+
+    std::unique_ptr<sensing_backend> make_backend() const
+    {
+#ifdef GPUFFT_HAVE_CUDA
+        if (used == backend::cuda)
+            return make_sensing_cuda(params, options.device_id);
+#endif
+        return make_sensing_cpu(params, options.threads);
+    }
+
+    sensing_options options;
+    sensing_params params;
+    gpufft::backend used = gpufft::backend::cpu;
+    std::unique_ptr<sensing_backend> be;
+
+private:
+    // A tone of amplitude 1 peaks at (a0 n)^2 in the windowed spectrum and spreads
+    // n^2 sum c_m^2 over its bins.
+    double dbfs_peak(double p) const
+    {
+        const double full = params.a0 * double(params.k.n);
+        return 10.0 * std::log10(std::max(p, 1e-300) / (full * full));
+    }
+    double dbfs_total(double p) const
+    {
+        const double n = double(params.k.n);
+        return 10.0 * std::log10(std::max(p, 1e-300) / (n * n * params.power_sum));
+    }
+
+    // Runs closer than gap_bins, or than an eighth of the wider of the two, are one
+    // band: a carrier that dips under the threshold for a few bins stays whole, and the
+    // skirts of a modulated carrier (its pulse shape's sidelobes, a PA's regrowth) join
+    // it, while two emitters with a clear gap stay apart.
+    void bridge()
+    {
+        // A stack: a wide run that arrives joins the narrow ones before it (its skirts)
+        // one after the other, as each join makes the band wider still.
+        bands.clear();
+        const auto joins = [this](const sensing_band& a, const sensing_band& b) {
+            const std::int64_t gap = b.first - a.last - 1;
+            const std::int64_t wider =
+                std::max(a.last - a.first + 1, b.last - b.first + 1);
+            return gap <= std::max<std::int64_t>(params.gap_bins, wider / 8);
+        };
+        for (const auto& run : runs) {
+            sensing_band b;
+            b.first = run.first;
+            b.last = run.last;
+            bands.push_back(b);
+            while (bands.size() > 1 && joins(bands[bands.size() - 2], bands.back())) {
+                bands[bands.size() - 2].last = bands.back().last;
+                bands.pop_back();
+            }
+        }
+    }
+
+    // The threshold finds a band; its sums and edges take in the window's main lobe
+    // either side too (halfway to a neighbour at most), where a signal's skirts still
+    // hold power above the floor: a tone 25 dB over the floor keeps 75 % of its power
+    // over the threshold, and all of it with the lobe.
+    void widen()
+    {
+        const std::int64_t n = params.k.n, w = params.lobe;
+        for (auto& b : bands) {
+            b.core_first = b.first;
+            b.core_last = b.last;
+        }
+        for (std::size_t i = 0; i < bands.size(); ++i) {
+            auto& b = bands[i];
+            std::int64_t lo = std::max<std::int64_t>(0, b.core_first - w);
+            std::int64_t hi = std::min<std::int64_t>(n - 1, b.core_last + w);
+            if (i > 0)
+                lo = std::max(lo, (bands[i - 1].core_last + b.core_first) / 2 + 1);
+            if (i + 1 < bands.size())
+                hi = std::min(hi, (b.core_last + bands[i + 1].core_first) / 2);
+            b.first = std::min(lo, b.core_first);
+            b.last = std::max(hi, b.core_last);
+        }
+    }
+
+    sensed_signal to_signal(const sensing_band& b) const
+    {
+        const double half = double(params.k.half);
+        sensed_signal s;
+        s.first_bin = b.core_first - params.k.half;
+        s.last_bin = b.core_last - params.k.half;
+        s.center_bin = (b.excess > 0 ? b.moment / b.excess : double(b.peak_bin)) - half;
+        s.lower_bin = b.lower - half;
+        s.upper_bin = b.upper - half;
+        s.bandwidth_bins = s.upper_bin - s.lower_bin;
+        s.peak_power_dbfs = dbfs_peak(b.peak);
+        s.total_power_dbfs = dbfs_total(b.power > 0 ? b.power : b.excess);
+        s.floor_dbfs = dbfs_peak(b.floor_at_peak);
+        s.snr_db = 10.0 * std::log10(double(b.peak) / b.floor_at_peak);
+        s.dc = s.first_bin <= 1 && s.last_bin >= -1;
+        s.narrow = (b.core_last - b.core_first + 1) <= params.narrow_bins;
+        s.tone_bin = double(b.peak_bin) - half;
+        return s;
+    }
+
+    // Narrow bands: the tone that explains their main lobe best (robust mode's fit on
+    // the windowed bins), refined when it explains 90 % of the lobe's energy.
+    void fit_narrow(std::vector<sensed_signal>& sig)
+    {
+        centres.clear();
+        for (const auto& s : sig)
+            if (s.narrow)
+                centres.push_back(std::int64_t(std::llround(s.tone_bin)) + params.k.half);
+        if (centres.empty())
+            return;
+        const int h = tone_consts.lobe;
+        be->windowed(centres, h, lobes);
+        std::size_t i = 0;
+        for (auto& s : sig) {
+            if (!s.narrow)
+                continue;
+            double yr[2 * robust_window_terms + 1], yi[2 * robust_window_terms + 1];
+            unsigned char present[2 * robust_window_terms + 1];
+            double energy = 0;
+            for (int j = 0; j <= 2 * h; ++j) {
+                const auto v = lobes[i * std::size_t(2 * h + 1) + std::size_t(j)];
+                yr[j] = v.real();
+                yi[j] = v.imag();
+                present[j] = 1;
+                energy += std::norm(v);
+            }
+            double delta = 0, ar = 0, ai = 0;
+            const double explained =
+                robust_fit_tone(tone_consts, yr, yi, present, delta, ar, ai);
+            s.tone_bin += delta;
+            s.tone_amplitude = { ar, ai };
+            s.tone_refined = energy > 0 && explained >= 0.9 * energy;
+            ++i;
+        }
+    }
+
+    robust_consts tone_consts;
+    std::vector<double> floors;
+    std::vector<sensing_run> runs;
+    std::vector<sensing_band> bands;
+    std::vector<std::int64_t> centres;
+    std::vector<std::complex<double>> lobes;
+};
+
+sensing_plan::sensing_plan(std::int64_t n, const sensing_options& options)
+    : d_impl(std::make_unique<impl>(n, options))
+{
+}
+sensing_plan::~sensing_plan() = default;
+sensing_plan::sensing_plan(sensing_plan&&) noexcept = default;
+sensing_plan& sensing_plan::operator=(sensing_plan&&) noexcept = default;
+
+void sensing_plan::detect(const std::complex<float>* x,
+                          sensing_result& result,
+                          memory where)
+{
+    d_impl->detect(x, result, where);
+}
+
+std::int64_t sensing_plan::size() const { return d_impl->params.k.n; }
+gpufft::backend sensing_plan::backend() const { return d_impl->used; }
+int sensing_plan::device_id() const { return d_impl->options.device_id; }
+const sensing_options& sensing_plan::options() const { return d_impl->options; }
+
+void sensing_plan::set_max_signals(int max_signals)
+{
+    check_max_signals(size(), max_signals);
+    d_impl->options.max_signals = max_signals;
+}
+
+void sensing_plan::set_false_alarm(double false_alarm)
+{
+    check_false_alarm(false_alarm);
+    d_impl->options.false_alarm = false_alarm;
+    // Only the threshold changes; the backends read it from their own copy.
+    d_impl->params.k.eta = sensing_eta(size(), false_alarm);
+    d_impl->be = d_impl->make_backend();
+}
+
+double sensing_plan::threshold_db() const { return d_impl->threshold_db(); }
+std::int64_t sensing_plan::memory_bytes() const { return d_impl->be->memory_bytes(); }
+std::string sensing_plan::describe() const { return d_impl->describe(); }
+
+} // namespace gpufft
+} // namespace gr

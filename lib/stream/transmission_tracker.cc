@@ -1,0 +1,163 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "transmission_tracker.h"
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpufft {
+namespace stream {
+
+std::vector<frame_signal> to_hz(const std::vector<sensed_signal>& signals,
+                                std::int64_t fft_size,
+                                double rate,
+                                double center_freq)
+{
+    const double bin = rate / double(fft_size);
+    std::vector<frame_signal> out;
+    out.reserve(signals.size());
+    for (const auto& s : signals) {
+        frame_signal f;
+        f.center_hz = center_freq + s.center_bin * bin;
+        f.lower_hz = center_freq + s.lower_bin * bin;
+        f.upper_hz = center_freq + s.upper_bin * bin;
+        f.peak_power_dbfs = s.peak_power_dbfs;
+        f.total_power_dbfs = s.total_power_dbfs;
+        f.snr_db = s.snr_db;
+        f.dc = s.dc;
+        out.push_back(f);
+    }
+    return out;
+}
+
+transmission_tracker::transmission_tracker(int hold_frames) : d_hold(hold_frames)
+{
+    if (hold_frames < 0 || hold_frames > 1000)
+        throw std::invalid_argument("hold_frames must be in [0, 1000], not " +
+                                    std::to_string(hold_frames));
+}
+
+void transmission_tracker::add(open_tx& o,
+                               const frame_signal& s,
+                               std::int64_t first,
+                               std::int64_t len)
+{
+    const double p = std::pow(10.0, s.total_power_dbfs / 10.0);
+    if (o.t.frames == 0 || p > o.best_power) {
+        o.best_power = p;
+        o.t.lower_hz = s.lower_hz;
+        o.t.upper_hz = s.upper_hz;
+    }
+    o.power_sum += p;
+    o.weighted_center += p * s.center_hz;
+    o.snr_sum += s.snr_db;
+    o.t.peak_power_dbfs = o.t.frames == 0
+                              ? s.peak_power_dbfs
+                              : std::max(o.t.peak_power_dbfs, s.peak_power_dbfs);
+    o.t.dc = o.t.dc || s.dc;
+    o.t.frames++;
+    o.lo = s.lower_hz;
+    o.hi = s.upper_hz;
+    o.end_sample = std::max(o.end_sample, first + len);
+    o.missed = 0;
+}
+
+void transmission_tracker::close(open_tx& o,
+                                 double rate,
+                                 std::vector<transmission>& ended)
+{
+    auto t = o.t;
+    t.sample_count = o.end_sample - t.start_sample;
+    t.start_s = double(t.start_sample) / rate;
+    t.duration_s = double(t.sample_count) / rate;
+    t.center_hz = o.power_sum > 0 ? o.weighted_center / o.power_sum
+                                  : 0.5 * (t.lower_hz + t.upper_hz);
+    t.bandwidth_hz = t.upper_hz - t.lower_hz;
+    t.mean_snr_db = t.frames > 0 ? o.snr_sum / t.frames : 0.0;
+    ended.push_back(t);
+}
+
+void transmission_tracker::update(std::int64_t first_sample,
+                                  std::int64_t frame_len,
+                                  double rate,
+                                  double bin_hz,
+                                  const std::vector<frame_signal>& signals,
+                                  std::vector<transmission>& ended)
+{
+    if (!(rate > 0) || !(bin_hz > 0) || frame_len < 1)
+        throw std::invalid_argument(
+            "transmission_tracker: rate and bin_hz must be > 0 and frame_len >= 1");
+    d_rate = rate;
+    // Every (transmission, signal) pair whose edges overlap within a bin, the largest
+    // overlaps taken first: each side is used once.
+    struct pair_overlap {
+        double overlap;
+        std::size_t t, s;
+    };
+    std::vector<pair_overlap> pairs;
+    for (std::size_t i = 0; i < d_active.size(); ++i)
+        for (std::size_t j = 0; j < signals.size(); ++j) {
+            const double lo = std::max(d_active[i].lo, signals[j].lower_hz);
+            const double hi = std::min(d_active[i].hi, signals[j].upper_hz);
+            if (hi - lo >= -bin_hz)
+                pairs.push_back({ hi - lo, i, j });
+        }
+    std::sort(
+        pairs.begin(), pairs.end(), [](const pair_overlap& a, const pair_overlap& b) {
+            return a.overlap > b.overlap;
+        });
+    std::vector<char> t_used(d_active.size(), 0), s_used(signals.size(), 0);
+    for (const auto& p : pairs) {
+        if (t_used[p.t] || s_used[p.s])
+            continue;
+        t_used[p.t] = s_used[p.s] = 1;
+        add(d_active[p.t], signals[p.s], first_sample, frame_len);
+    }
+    // Transmissions not seen: ended after hold_frames frames without them.
+    std::vector<open_tx> keep;
+    std::vector<transmission> now_ended;
+    for (std::size_t i = 0; i < d_active.size(); ++i) {
+        auto& o = d_active[i];
+        if (!t_used[i] && ++o.missed > d_hold)
+            close(o, rate, now_ended);
+        else
+            keep.push_back(std::move(o));
+    }
+    d_active = std::move(keep);
+    for (std::size_t j = 0; j < signals.size(); ++j) {
+        if (s_used[j])
+            continue;
+        open_tx o;
+        o.t.id = d_next_id++;
+        o.t.start_sample = first_sample;
+        add(o, signals[j], first_sample, frame_len);
+        d_active.push_back(std::move(o));
+    }
+    std::sort(now_ended.begin(),
+              now_ended.end(),
+              [](const transmission& a, const transmission& b) { return a.id < b.id; });
+    ended.insert(ended.end(), now_ended.begin(), now_ended.end());
+}
+
+void transmission_tracker::flush(std::vector<transmission>& ended)
+{
+    std::vector<transmission> now_ended;
+    for (auto& o : d_active)
+        close(o, d_rate, now_ended);
+    d_active.clear();
+    std::sort(now_ended.begin(),
+              now_ended.end(),
+              [](const transmission& a, const transmission& b) { return a.id < b.id; });
+    ended.insert(ended.end(), now_ended.begin(), now_ended.end());
+}
+
+} // namespace stream
+} // namespace gpufft
+} // namespace gr

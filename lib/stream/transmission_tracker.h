@@ -1,0 +1,101 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUFFT_STREAM_TRANSMISSION_TRACKER_H
+#define INCLUDED_GPUFFT_STREAM_TRANSMISSION_TRACKER_H
+
+#include <gnuradio/gpufft/api.h>
+#include <gnuradio/gpufft/sensing_plan.h>
+#include <cstdint>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace stream {
+
+//! A signal of one frame in Hz (sensed_signal at the frame's rate and centre).
+struct frame_signal {
+    double center_hz = 0, lower_hz = 0, upper_hz = 0;
+    double peak_power_dbfs = 0, total_power_dbfs = 0, snr_db = 0;
+    bool dc = false;
+};
+
+//! The sensed_signals of a frame in Hz: center_freq + bin * rate / fft_size.
+GPUFFT_API std::vector<frame_signal> to_hz(const std::vector<sensed_signal>& signals,
+                                           std::int64_t fft_size,
+                                           double rate,
+                                           double center_freq);
+
+//! A signal followed over frames: one emitter's burst, packet or carrier.
+struct transmission {
+    std::uint64_t id = 0;              //!< counts from 0 in order of start
+    std::int64_t start_sample = 0;     //!< first sample of its first frame
+    std::int64_t sample_count = 0;     //!< to the end of its last frame
+    double start_s = 0;                //!< start_sample / rate
+    double duration_s = 0;             //!< sample_count / rate
+    double center_hz = 0;              //!< power-weighted mean of its frames' centres
+    double lower_hz = 0, upper_hz = 0; //!< edges in its strongest frame
+    double bandwidth_hz = 0;           //!< upper_hz - lower_hz
+    double peak_power_dbfs = 0;        //!< the largest of its frames' peaks
+    double mean_snr_db = 0;            //!< mean of its frames' SNR
+    int frames = 0;                    //!< frames it was seen in
+    bool dc = false;                   //!< it covered DC in any frame
+};
+
+/*!
+ * Signals followed from frame to frame into transmissions (docs/sensing.md,
+ * "Transmissions"). A signal continues the transmission whose last edges it overlaps
+ * most (within one bin); each transmission takes at most one signal a frame, so two
+ * emitters a few bins apart stay two. A transmission seen in no frame for more than
+ * hold_frames frames has ended. Frames must come in order of first_sample.
+ */
+class GPUFFT_API transmission_tracker
+{
+public:
+    //! hold_frames in [0, 1000]; std::invalid_argument otherwise.
+    explicit transmission_tracker(int hold_frames = 1);
+
+    /*!
+     * The signals of the frame of frame_len samples starting at first_sample (rate in
+     * Hz, bin_hz the frame's bin width). Appends the transmissions that ended to
+     * `ended`, in order of start.
+     */
+    void update(std::int64_t first_sample,
+                std::int64_t frame_len,
+                double rate,
+                double bin_hz,
+                const std::vector<frame_signal>& signals,
+                std::vector<transmission>& ended);
+    //! Ends every open transmission (end of stream).
+    void flush(std::vector<transmission>& ended);
+    //! Transmissions open now.
+    std::size_t active() const { return d_active.size(); }
+    int hold_frames() const { return d_hold; }
+
+private:
+    struct open_tx {
+        transmission t;
+        double lo = 0, hi = 0; //!< edges in its last frame
+        double best_power = -1e300;
+        double power_sum = 0, weighted_center = 0, snr_sum = 0;
+        std::int64_t end_sample = 0;
+        int missed = 0;
+    };
+    void add(open_tx& o, const frame_signal& s, std::int64_t first, std::int64_t len);
+    static void close(open_tx& o, double rate, std::vector<transmission>& ended);
+
+    int d_hold;
+    std::uint64_t d_next_id = 0;
+    double d_rate = 1.0;
+    std::vector<open_tx> d_active;
+};
+
+} // namespace stream
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_STREAM_TRANSMISSION_TRACKER_H */

@@ -1,0 +1,320 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Spectrum sensing on the CPU: signals on frames as a radio gives them (noise, tones
+// between bins, a QPSK carrier, bursts beside digital silence, DC spurs), never a
+// signal under the threshold, and clear errors for bad options.
+
+#include "../reference.h"
+#include "../test_harness.h"
+#include "sensing_signals.h"
+#include <gnuradio/gpufft/sensing_plan.h>
+#include <cstdio>
+
+using namespace gr::gpufft;
+using namespace sensing_test;
+
+namespace {
+
+sensing_options cpu_options()
+{
+    sensing_options o;
+    o.backend = backend::cpu;
+    return o;
+}
+
+void check_above_threshold(const sensing_result& r, const sensing_plan& plan)
+{
+    for (const auto& s : r.signals) {
+        GPUFFT_CHECK(s.snr_db > plan.threshold_db());
+        GPUFFT_CHECK(s.lower_bin <= s.center_bin + 1e-9);
+        GPUFFT_CHECK(s.center_bin <= s.upper_bin + 1e-9);
+        GPUFFT_CHECK(s.bandwidth_bins >= 0);
+    }
+}
+
+} // namespace
+
+GPUFFT_TEST(pure_noise_gives_few_false_signals)
+{
+    // false_alarm 0.01 a frame: 40 frames of noise at two sizes (one not a power of
+    // two) give at most 3 false signals in all (expected 0.8; P(> 3) < 1 %).
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    int false_signals = 0;
+    for (std::int64_t n : { std::int64_t(65536), std::int64_t(100000) }) {
+        sensing_plan plan(n, cpu_options());
+        sensing_result r;
+        for (int f = 0; f < 20; ++f) {
+            cvec x(std::size_t(n), 0);
+            add_noise(x, 0.01, rng);
+            plan.detect(x.data(), r);
+            false_signals += int(r.signals.size());
+            check_above_threshold(r, plan);
+            // The floor is the noise: 0.01^2 a sample over a0 n, in dBFS.
+            const double c2 =
+                0.35875 * 0.35875 +
+                (0.48829 * 0.48829 + 0.14128 * 0.14128 + 0.01168 * 0.01168) / 2;
+            const double want = 10 * std::log10(1e-4 * c2 / (0.35875 * 0.35875 * n));
+            GPUFFT_CHECK(std::fabs(r.noise_floor_dbfs - want) < 0.5);
+        }
+    }
+    std::printf("false signals in 40 noise frames: %d\n", false_signals);
+    GPUFFT_CHECK(false_signals <= 3);
+}
+
+GPUFFT_TEST(tones_at_fractional_bins_are_found_with_their_frequency)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-0.5, 0.5);
+    const std::int64_t n = 65536;
+    sensing_plan plan(n, cpu_options());
+    sensing_result r;
+    int extra = 0;
+    for (int trial = 0; trial < 10; ++trial) {
+        cvec x(std::size_t(n), 0);
+        add_noise(x, 0.01, rng);
+        const double f = double(std::int64_t(rng() % 60000) - 30000) + u(rng);
+        const double snr = 25 + 10 * (u(rng) + 0.5); // 25-35 dB per bin
+        const double a = amplitude_for(snr, 0.01, std::size_t(n));
+        add_tone(x, f, a);
+        plan.detect(x.data(), r);
+        check_above_threshold(r, plan);
+        // The tone, and at most a false signal or two in all (false_alarm 0.01 a frame).
+        const sensed_signal* found = nullptr;
+        for (const auto& s : r.signals)
+            if (std::fabs(s.center_bin - f) < 1.0)
+                found = &s;
+            else
+                extra++;
+        GPUFFT_CHECK(found != nullptr);
+        if (!found)
+            continue;
+        const auto& s = *found;
+        GPUFFT_CHECK(s.narrow && s.tone_refined);
+        // 12 x the Cramer-Rao bound of a tone's frequency (rectangular window), in bins:
+        // the fit on 7 windowed bins costs ~2-3x, the rest is margin for 10 trials.
+        const double crb = std::sqrt(6.0) / (2 * M_PI * std::pow(10.0, snr / 20));
+        if (std::fabs(s.tone_bin - f) >= 12 * crb)
+            std::printf("tone at %.4f, %.1f dB: fit %.4f\n", f, snr, s.tone_bin);
+        GPUFFT_CHECK(std::fabs(s.tone_bin - f) < 12 * crb);
+        GPUFFT_CHECK(std::fabs(s.center_bin - f) < 0.3);
+        // 4 x the amplitude's relative scatter, sqrt(ENBW / snr) with ENBW = 2 bins.
+        const double rel = 4 * std::sqrt(2.0 / std::pow(10.0, snr / 10));
+        GPUFFT_CHECK(std::fabs(std::abs(s.tone_amplitude) - a * n) < rel * a * n);
+        // A tone's total power is its own, 20 log10 a dBFS, within the noise it holds.
+        if (std::fabs(s.total_power_dbfs - 20 * std::log10(a)) >= 1.0)
+            std::printf(
+                "tone at %.4f, %.1f dB: total %.2f dBFS, want %.2f, band [%lld, %lld]\n",
+                f,
+                snr,
+                s.total_power_dbfs,
+                20 * std::log10(a),
+                (long long)s.first_bin,
+                (long long)s.last_bin);
+        GPUFFT_CHECK(std::fabs(s.total_power_dbfs - 20 * std::log10(a)) < 1.0);
+        GPUFFT_CHECK(s.bandwidth_bins < 6.0); // Blackman-Harris: 99 % within ~4 bins
+        GPUFFT_CHECK(!s.dc);
+    }
+    GPUFFT_CHECK(extra <= 2);
+}
+
+GPUFFT_TEST(burst_beside_digital_silence_gives_nothing_under_the_threshold)
+{
+    // The reproduction: a tone of 0.5 plus noise of 0.01 over the first n/8
+    // samples, exact zeros after.
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    const std::int64_t n = 65536;
+    cvec x(std::size_t(n), 0);
+    cvec burst(std::size_t(n / 8), 0);
+    add_noise(burst, 0.01, rng);
+    add_tone(burst, 1000.25, 0.5);
+    std::copy(burst.begin(), burst.end(), x.begin());
+    sensing_plan plan(n, cpu_options());
+    sensing_result r;
+    plan.detect(x.data(), r);
+    check_above_threshold(r, plan);
+    // The burst's splatter (its edge at n / 8 cuts the window off) may stand out too,
+    // but the strongest signal holds the tone.
+    GPUFFT_CHECK(!r.signals.empty());
+    const sensed_signal* best = nullptr;
+    for (const auto& s : r.signals)
+        if (!best || s.peak_power_dbfs > best->peak_power_dbfs)
+            best = &s;
+    if (best)
+        GPUFFT_CHECK(best->first_bin <= 8002 && best->last_bin >= 8002);
+}
+
+GPUFFT_TEST(frame_of_zeros_gives_no_signal_and_no_error)
+{
+    for (std::int64_t n :
+         { std::int64_t(1024), std::int64_t(65536), std::int64_t(12345) }) {
+        sensing_plan plan(n, cpu_options());
+        cvec x(std::size_t(n), 0);
+        sensing_result r;
+        plan.detect(x.data(), r);
+        GPUFFT_CHECK(r.signals.empty());
+        GPUFFT_CHECK(!r.truncated);
+    }
+}
+
+GPUFFT_TEST(non_finite_frame_is_refused)
+{
+    sensing_plan plan(4096, cpu_options());
+    cvec x(4096, 0);
+    x[17] = std::complex<float>(NAN, 0);
+    sensing_result r;
+    GPUFFT_CHECK_THROWS(plan.detect(x.data(), r), std::invalid_argument, "not finite");
+}
+
+GPUFFT_TEST(qpsk_carrier_and_weak_cw_are_two_signals_at_small_k)
+{
+    // The flowgraph case: a QPSK carrier about 37 dB per bin and a CW tone at
+    // 25 dB per bin, k = 32: the CW is found in every frame.
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    const std::int64_t n = 65536;
+    auto o = cpu_options();
+    o.max_signals = 32;
+    sensing_plan plan(n, o);
+    sensing_result r;
+    int cw_found = 0, qpsk_found = 0;
+    for (int f = 0; f < 10; ++f) {
+        cvec x(std::size_t(n), 0);
+        add_noise(x, 0.01, rng);
+        // 1.2 n / sps = 800 bins wide at 37 dB per bin: power 800 x 10^3.7 x sigma^2/n
+        const double p = 800 * std::pow(10.0, 3.7) * 1e-4 / double(n);
+        add_qpsk(x, -9000.0, p, 98, rng);
+        add_tone(x, 12000.37, amplitude_for(25, 0.01, std::size_t(n)));
+        plan.detect(x.data(), r);
+        check_above_threshold(r, plan);
+        for (const auto& s : r.signals) {
+            if (std::fabs(s.center_bin - 12000.37) < 1.0)
+                cw_found++;
+            if (std::fabs(s.center_bin + 9000) < 50 && s.bandwidth_bins > 600 &&
+                s.bandwidth_bins < 1000)
+                qpsk_found++;
+        }
+        GPUFFT_CHECK(!r.truncated);
+        GPUFFT_CHECK(r.signals.size() <= 3);
+    }
+    std::printf(
+        "CW found in %d of 10 frames, QPSK as one band in %d\n", cw_found, qpsk_found);
+    GPUFFT_CHECK_EQ(cw_found, 10);
+    GPUFFT_CHECK_EQ(qpsk_found, 10);
+}
+
+GPUFFT_TEST(the_cap_keeps_the_strongest_and_says_truncated)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    const std::int64_t n = 16384;
+    auto o = cpu_options();
+    o.max_signals = 4;
+    sensing_plan plan(n, o);
+    cvec x(std::size_t(n), 0);
+    add_noise(x, 0.01, rng);
+    for (int i = 0; i < 10; ++i)
+        add_tone(x, -5000.3 + 1000 * i, amplitude_for(30 + 3 * i, 0.01, std::size_t(n)));
+    sensing_result r;
+    plan.detect(x.data(), r);
+    GPUFFT_CHECK(r.truncated);
+    GPUFFT_CHECK(r.bands_found >= 10 && r.bands_found <= 12); // + a false one or two
+    GPUFFT_CHECK_EQ(r.signals.size(), std::size_t(4));
+    for (const auto& s : r.signals) // the four strongest: tones 6..9
+        GPUFFT_CHECK(s.center_bin > 500);
+    for (std::size_t i = 1; i < r.signals.size(); ++i)
+        GPUFFT_CHECK(r.signals[i - 1].center_bin < r.signals[i].center_bin);
+}
+
+GPUFFT_TEST(dc_spur_is_labelled_and_masked_on_request)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    const std::int64_t n = 32768;
+    cvec x(std::size_t(n), 0);
+    add_noise(x, 0.01, rng);
+    for (auto& v : x)
+        v += std::complex<float>(0.003f, -0.002f); // LO leakage
+    add_tone(x, 3000.4, amplitude_for(30, 0.01, std::size_t(n)));
+    sensing_result r;
+    sensing_plan plain(n, cpu_options());
+    plain.detect(x.data(), r);
+    int dc = 0;
+    for (const auto& s : r.signals)
+        dc += s.dc ? 1 : 0;
+    GPUFFT_CHECK_EQ(r.signals.size(), std::size_t(2));
+    GPUFFT_CHECK_EQ(dc, 1);
+    auto o = cpu_options();
+    o.dc_mask_bins = 8;
+    sensing_plan masked(n, o);
+    masked.detect(x.data(), r);
+    GPUFFT_CHECK_EQ(r.signals.size(), std::size_t(1));
+    if (!r.signals.empty())
+        GPUFFT_CHECK(!r.signals[0].dc);
+}
+
+GPUFFT_TEST(wideband_carrier_over_a_rolled_off_floor)
+{
+    // A QPSK carrier filling 30 % of the band at 20 dB per bin, over a floor that
+    // rolls off by 4.4 dB towards the band edges: one signal, 99 % bandwidth within
+    // 10 % of the carrier's, and nothing false in the roll-off.
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    const std::int64_t n = 65536;
+    cvec x(std::size_t(n), 0);
+    add_noise(x, 0.01, rng);
+    add_qpsk(x, 4000.0, 1e-4 * 100 * 0.3, 4, rng); // 1.35 x n/4 wide, 20 dB PSD
+    // Roll-off: a gentle low-pass on the noise and carrier, 0.8 + 0.2 cos(2 pi f / n).
+    cvec y(x.size());
+    for (std::size_t t = 0; t < x.size(); ++t)
+        y[t] = 0.8f * x[t] + 0.1f * x[(t + 1) % x.size()] +
+               0.1f * x[(t + x.size() - 1) % x.size()];
+    sensing_plan plan(n, cpu_options());
+    sensing_result r;
+    plan.detect(y.data(), r);
+    check_above_threshold(r, plan);
+    GPUFFT_CHECK_EQ(r.signals.size(), std::size_t(1));
+    if (r.signals.size() == 1) {
+        const double bw = r.signals[0].bandwidth_bins;
+        const double want = qpsk_obw99_bins(4, std::size_t(n));
+        std::printf("bandwidth %.0f bins (carrier %.0f)\n", bw, want);
+        GPUFFT_CHECK(std::fabs(bw - want) < 0.1 * want);
+    }
+}
+
+GPUFFT_TEST(bad_options_name_the_parameter)
+{
+    auto o = cpu_options();
+    o.max_signals = 0;
+    GPUFFT_CHECK_THROWS(sensing_plan(4096, o), std::invalid_argument, "max_signals");
+    o = cpu_options();
+    o.dc_mask_bins = 1024;
+    GPUFFT_CHECK_THROWS(sensing_plan(4096, o), std::invalid_argument, "dc_mask_bins");
+    o = cpu_options();
+    o.false_alarm = 0.7;
+    GPUFFT_CHECK_THROWS(sensing_plan(4096, o), std::invalid_argument, "false_alarm");
+    o = cpu_options();
+    o.window = "kaiser";
+    GPUFFT_CHECK_THROWS(sensing_plan(4096, o), std::invalid_argument, "window");
+    GPUFFT_CHECK_THROWS(
+        parse_bandwidth_rule("3db"), std::invalid_argument, "bandwidth_rule");
+    GPUFFT_CHECK_THROWS(sensing_plan(32, cpu_options()), std::invalid_argument, "n must");
+    sensing_plan plan(4096, cpu_options());
+    GPUFFT_CHECK_THROWS(plan.set_max_signals(2000), std::invalid_argument, "max_signals");
+}
+
+GPUFFT_TEST_MAIN()

@@ -1,0 +1,110 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Spectrum sensing on the GPU gives the CPU backend's signals frame by frame: the same
+// bands (edges within a bin, powers within 0.1 dB), from host and from device arrays.
+
+#include "../gpu_skip.h"
+#include "../reference.h"
+#include "../test_harness.h"
+#include "sensing_signals.h"
+#include <gnuradio/gpufft/sensing_plan.h>
+#include <cuda_runtime.h>
+#include <cstdio>
+
+using namespace gr::gpufft;
+using namespace sensing_test;
+
+namespace {
+
+sensing_options on(backend b)
+{
+    sensing_options o;
+    o.backend = b;
+    return o;
+}
+
+// Frames of every kind the CPU tests use, at a size that is not a power of two too.
+std::vector<cvec> field_frames(std::int64_t n, std::mt19937_64& rng)
+{
+    std::vector<cvec> frames;
+    cvec x(std::size_t(n), 0);
+    add_noise(x, 0.01, rng);
+    frames.push_back(x); // noise
+    for (int i = 0; i < 12; ++i)
+        add_tone(
+            x, -0.4 * n + 0.07 * n * i + 0.31 * i, amplitude_for(20 + 5 * i, 0.01, n));
+    frames.push_back(x); // tones 20-75 dB
+    add_qpsk(x, 0.1 * n, 1e-4 * 1000 * 0.05, 20, rng);
+    frames.push_back(x); // + a QPSK carrier
+    cvec z(std::size_t(n), 0);
+    std::copy(x.begin(), x.begin() + n / 8, z.begin());
+    frames.push_back(z);                       // a burst beside digital silence
+    frames.push_back(cvec(std::size_t(n), 0)); // zeros
+    return frames;
+}
+
+void check_same(const sensing_result& a, const sensing_result& b)
+{
+    GPUFFT_CHECK_EQ(a.signals.size(), b.signals.size());
+    GPUFFT_CHECK_EQ(a.truncated, b.truncated);
+    GPUFFT_CHECK(std::fabs(a.noise_floor_dbfs - b.noise_floor_dbfs) < 0.01);
+    const std::size_t m = std::min(a.signals.size(), b.signals.size());
+    for (std::size_t i = 0; i < m; ++i) {
+        const auto &s = a.signals[i], &t = b.signals[i];
+        GPUFFT_CHECK(std::fabs(s.lower_bin - t.lower_bin) < 1.0);
+        GPUFFT_CHECK(std::fabs(s.upper_bin - t.upper_bin) < 1.0);
+        GPUFFT_CHECK(std::fabs(s.center_bin - t.center_bin) < 0.1);
+        GPUFFT_CHECK(std::fabs(s.peak_power_dbfs - t.peak_power_dbfs) < 0.1);
+        GPUFFT_CHECK(std::fabs(s.total_power_dbfs - t.total_power_dbfs) < 0.1);
+        GPUFFT_CHECK_EQ(s.dc, t.dc);
+        GPUFFT_CHECK_EQ(s.narrow, t.narrow);
+        if (s.narrow && s.tone_refined)
+            GPUFFT_CHECK(std::fabs(s.tone_bin - t.tone_bin) < 1e-3);
+    }
+}
+
+} // namespace
+
+GPUFFT_TEST(cuda_gives_the_cpu_signals)
+{
+    gpufft_test::require_gpu();
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    for (std::int64_t n : { std::int64_t(4096),
+                            std::int64_t(65536),
+                            std::int64_t(100000),
+                            std::int64_t(1) << 20 }) {
+        sensing_plan cpu(n, on(backend::cpu)), gpu(n, on(backend::cuda));
+        std::complex<float>* d = nullptr;
+        GPUFFT_CHECK(cudaMalloc(&d, sizeof(std::complex<float>) * std::size_t(n)) ==
+                     cudaSuccess);
+        for (const auto& x : field_frames(n, rng)) {
+            sensing_result a, b, c;
+            cpu.detect(x.data(), a);
+            gpu.detect(x.data(), b);
+            check_same(a, b);
+            cudaMemcpy(d, x.data(), sizeof(x[0]) * x.size(), cudaMemcpyHostToDevice);
+            gpu.detect(d, c, memory::device);
+            check_same(a, c);
+        }
+        cudaFree(d);
+    }
+}
+
+GPUFFT_TEST(cuda_refuses_non_finite_frames)
+{
+    gpufft_test::require_gpu();
+    sensing_plan gpu(8192, on(backend::cuda));
+    cvec x(8192, 0);
+    x[5] = std::complex<float>(0, INFINITY);
+    sensing_result r;
+    GPUFFT_CHECK_THROWS(gpu.detect(x.data(), r), std::invalid_argument, "not finite");
+}
+
+GPUFFT_TEST_MAIN()
