@@ -27,6 +27,7 @@ void bind_nufft3_plan(py::module& m);
 void bind_nufft3_spectrum(py::module& m);
 void bind_nufft_resampler(py::module& m);
 void bind_spectrum_integrator(py::module& m);
+void bind_sensing_plan(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 
@@ -64,5 +65,6 @@ PYBIND11_MODULE(gpufft_python, m)
     bind_nufft3_spectrum(m);
     bind_nufft_resampler(m);
     bind_spectrum_integrator(m);
+    bind_sensing_plan(m);
     // ) END BINDING_FUNCTION_CALLS
 }

@@ -1,0 +1,331 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Hand-written numpy binding of spectrum sensing (an engine plan and the stream layer's
+// tracker, not blocks: no BINDTOOL hash). detect() returns a dict of arrays, one entry a
+// signal; the tracker takes such a dict and returns transmissions as dicts.
+
+#include "../../../lib/stream/transmission_tracker.h"
+#include "numpy_arrays.h"
+#include <pybind11/complex.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/sensing_plan.h>
+#include <stdexcept>
+
+namespace py = pybind11;
+using namespace gr::gpufft;
+
+namespace {
+
+template <typename T, typename F>
+py::array_t<T> column(const std::vector<sensed_signal>& s, F get)
+{
+    py::array_t<T> a(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i)
+        a.mutable_data()[i] = get(s[i]);
+    return a;
+}
+
+py::dict to_dict(const sensing_result& r)
+{
+    const auto& s = r.signals;
+    py::dict d;
+    d["center_bin"] =
+        column<double>(s, [](const sensed_signal& v) { return v.center_bin; });
+    d["lower_bin"] =
+        column<double>(s, [](const sensed_signal& v) { return v.lower_bin; });
+    d["upper_bin"] =
+        column<double>(s, [](const sensed_signal& v) { return v.upper_bin; });
+    d["bandwidth_bins"] =
+        column<double>(s, [](const sensed_signal& v) { return v.bandwidth_bins; });
+    d["peak_power_dbfs"] =
+        column<double>(s, [](const sensed_signal& v) { return v.peak_power_dbfs; });
+    d["total_power_dbfs"] =
+        column<double>(s, [](const sensed_signal& v) { return v.total_power_dbfs; });
+    d["snr_db"] = column<double>(s, [](const sensed_signal& v) { return v.snr_db; });
+    d["floor_dbfs"] =
+        column<double>(s, [](const sensed_signal& v) { return v.floor_dbfs; });
+    d["first_bin"] =
+        column<std::int64_t>(s, [](const sensed_signal& v) { return v.first_bin; });
+    d["last_bin"] =
+        column<std::int64_t>(s, [](const sensed_signal& v) { return v.last_bin; });
+    d["dc"] = column<bool>(s, [](const sensed_signal& v) { return v.dc; });
+    d["narrow"] = column<bool>(s, [](const sensed_signal& v) { return v.narrow; });
+    d["tone_refined"] =
+        column<bool>(s, [](const sensed_signal& v) { return v.tone_refined; });
+    d["tone_bin"] = column<double>(s, [](const sensed_signal& v) { return v.tone_bin; });
+    d["tone_amplitude"] = column<std::complex<double>>(
+        s, [](const sensed_signal& v) { return v.tone_amplitude; });
+    d["truncated"] = r.truncated;
+    d["noise_floor_dbfs"] = r.noise_floor_dbfs;
+    d["bins_above"] = r.bins_above;
+    d["bands_found"] = r.bands_found;
+    return d;
+}
+
+py::dict run_detect(sensing_plan& plan, const py::object& x_any)
+{
+    auto x = gpufft_python::to_complex_array<float>(x_any, "x");
+    if (x.ndim() != 1 || x.size() != plan.size())
+        throw std::invalid_argument(
+            "x: must be a 1-D array of n = " + std::to_string(plan.size()) +
+            " samples; got " + std::to_string(x.size()) + " in " +
+            std::to_string(x.ndim()) + " dimension(s)");
+    sensing_result r;
+    {
+        py::gil_scoped_release release;
+        plan.detect(x.data(), r);
+    }
+    return to_dict(r);
+}
+
+// The signals of a detect() dict (the keys the tracker reads) in Hz.
+std::vector<stream::frame_signal>
+signals_in_hz(const py::dict& d, double bin_hz, double center_freq)
+{
+    const auto col = [&](const char* key) {
+        if (!d.contains(key))
+            throw std::invalid_argument(std::string("signals: the dict has no '") + key +
+                                        "' (pass what sensing_plan.detect() returns)");
+        return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(
+            d[key]);
+    };
+    const auto centre = col("center_bin"), lower = col("lower_bin"),
+               upper = col("upper_bin"), peak = col("peak_power_dbfs"),
+               total = col("total_power_dbfs"), snr = col("snr_db"), dc = col("dc");
+    const auto m = std::size_t(centre.size());
+    for (const auto* a : { &lower, &upper, &peak, &total, &snr, &dc })
+        if (std::size_t(a->size()) != m)
+            throw std::invalid_argument("signals: the dict's arrays differ in length");
+    std::vector<stream::frame_signal> out(m);
+    for (std::size_t i = 0; i < m; ++i) {
+        auto& f = out[i];
+        f.center_hz = center_freq + centre.data()[i] * bin_hz;
+        f.lower_hz = center_freq + lower.data()[i] * bin_hz;
+        f.upper_hz = center_freq + upper.data()[i] * bin_hz;
+        f.peak_power_dbfs = peak.data()[i];
+        f.total_power_dbfs = total.data()[i];
+        f.snr_db = snr.data()[i];
+        f.dc = dc.data()[i] != 0;
+    }
+    return out;
+}
+
+py::list to_list(const std::vector<stream::transmission>& ended)
+{
+    py::list l;
+    for (const auto& t : ended) {
+        py::dict d;
+        d["id"] = t.id;
+        d["start_sample"] = t.start_sample;
+        d["sample_count"] = t.sample_count;
+        d["start_s"] = t.start_s;
+        d["duration_s"] = t.duration_s;
+        d["center_hz"] = t.center_hz;
+        d["lower_hz"] = t.lower_hz;
+        d["upper_hz"] = t.upper_hz;
+        d["bandwidth_hz"] = t.bandwidth_hz;
+        d["peak_power_dbfs"] = t.peak_power_dbfs;
+        d["mean_snr_db"] = t.mean_snr_db;
+        d["frames"] = t.frames;
+        d["dc"] = t.dc;
+        l.append(d);
+    }
+    return l;
+}
+
+// The tracker with the frame geometry the Python caller would otherwise pass per frame.
+struct py_tracker {
+    stream::transmission_tracker tracker;
+    double samp_rate, center_freq;
+    std::int64_t fft_size;
+};
+
+} // namespace
+
+void bind_sensing_plan(py::module& m)
+{
+    namespace gp = gpufft_python;
+    py::class_<sensing_plan>(
+        m,
+        "sensing_plan",
+        "Spectrum sensing of n-sample frames: one FFT, then the bands that stand above a "
+        "noise floor, each a signal with centre, edges, bandwidth, power and SNR; narrow "
+        "ones also get a tone fit (docs/sensing.md).\n"
+        "n: frame length >= 64. max_signals: the most signals a frame reports, "
+        "[1, n/4] (strongest kept; the result says truncated). false_alarm: chance of a "
+        "false signal in a frame of noise, (0, 0.5]. window: 'blackman_harris' or "
+        "'hann'. bandwidth_rule: 'obw99' (99 % of the power) or 'xdb' (bandwidth_db "
+        "under the peak). dc_mask_bins: bins either side of DC left out (0: none; a "
+        "signal on DC is labelled dc). gap_bins: runs closer than this join (0: the "
+        "window's main lobe). floor_subbands: 0 automatic, else a power of two. "
+        "narrow_bins: bands this narrow get a tone fit. threads: CPU FFT threads (0: "
+        "automatic).")
+        .def(py::init([](py::object n,
+                         py::object backend_name,
+                         py::object device_id,
+                         py::object max_signals,
+                         py::object false_alarm,
+                         py::object window,
+                         py::object bandwidth_rule,
+                         py::object bandwidth_db,
+                         py::object dc_mask_bins,
+                         py::object gap_bins,
+                         py::object floor_subbands,
+                         py::object narrow_bins,
+                         py::object threads) {
+                 sensing_options o;
+                 o.backend = parse_backend(gp::backend_arg(backend_name));
+                 o.device_id = gp::device_id_arg(device_id);
+                 o.max_signals = gp::whole_int(
+                     max_signals, "max_signals", 1, 1 << 30, "a whole number >= 1");
+                 o.false_alarm = gp::real_number(
+                     false_alarm, "false_alarm", "a probability in (0, 0.5]");
+                 o.window = gp::text(window, "window", "'blackman_harris' or 'hann'");
+                 o.bandwidth_rule = parse_bandwidth_rule(
+                     gp::text(bandwidth_rule, "bandwidth_rule", "'obw99' or 'xdb'"));
+                 o.bandwidth_db = gp::real_number(
+                     bandwidth_db, "bandwidth_db", "a number of dB in (0, 100]");
+                 o.dc_mask_bins = gp::whole_int(
+                     dc_mask_bins, "dc_mask_bins", 0, 1 << 30, "a whole number >= 0");
+                 o.gap_bins = gp::whole_int(
+                     gap_bins, "gap_bins", 0, 1 << 30, "a whole number >= 0");
+                 o.floor_subbands = gp::whole_int(
+                     floor_subbands, "floor_subbands", 0, 1 << 30, "0 or a power of two");
+                 o.narrow_bins = gp::whole_int(
+                     narrow_bins, "narrow_bins", 0, 1 << 30, "a whole number in [0, 64]");
+                 o.threads = gp::threads_arg(threads);
+                 const auto n_ = gp::whole_number(n, "n", 1, "a whole number >= 64");
+                 return std::make_unique<sensing_plan>(n_, o);
+             }),
+             py::arg("n"),
+             py::arg("backend") = "auto",
+             py::arg("device_id") = 0,
+             py::arg("max_signals") = 256,
+             py::arg("false_alarm") = 0.01,
+             py::arg("window") = "blackman_harris",
+             py::arg("bandwidth_rule") = "obw99",
+             py::arg("bandwidth_db") = 20.0,
+             py::arg("dc_mask_bins") = 0,
+             py::arg("gap_bins") = 0,
+             py::arg("floor_subbands") = 0,
+             py::arg("narrow_bins") = 16,
+             py::arg("threads") = 0)
+        .def(gp::refuse_other_calls<sensing_plan>("sensing_plan",
+                                                  { "n",
+                                                    "backend",
+                                                    "device_id",
+                                                    "max_signals",
+                                                    "false_alarm",
+                                                    "window",
+                                                    "bandwidth_rule",
+                                                    "bandwidth_db",
+                                                    "dc_mask_bins",
+                                                    "gap_bins",
+                                                    "floor_subbands",
+                                                    "narrow_bins",
+                                                    "threads" },
+                                                  1),
+             "Any other call: a TypeError naming the argument at fault.")
+        .def("detect",
+             &run_detect,
+             py::arg("x"),
+             "x: n complex samples (complex64; other dtypes are converted). Returns a "
+             "dict of arrays, one entry a signal, ascending in frequency: center_bin, "
+             "lower_bin, upper_bin, bandwidth_bins (fractional bins about DC: Hz = "
+             "center_freq + bin * rate / n), peak_power_dbfs, total_power_dbfs, "
+             "snr_db, floor_dbfs, first_bin, last_bin, dc, narrow, tone_bin, "
+             "tone_amplitude, tone_refined; and truncated, noise_floor_dbfs, "
+             "bins_above, bands_found.")
+        .def("detect",
+             gp::refuse_other_method_calls<sensing_plan>(
+                 "sensing_plan.detect", { "x" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
+        .def_property(
+            "max_signals",
+            [](const sensing_plan& p) { return p.options().max_signals; },
+            [](sensing_plan& p, py::object v) {
+                p.set_max_signals(
+                    gp::whole_int(v, "max_signals", 1, 1 << 30, "a whole number >= 1"));
+            })
+        .def_property(
+            "false_alarm",
+            [](const sensing_plan& p) { return p.options().false_alarm; },
+            [](sensing_plan& p, py::object v) {
+                p.set_false_alarm(
+                    gp::real_number(v, "false_alarm", "a probability in (0, 0.5]"));
+            })
+        .def_property_readonly("threshold_db", &sensing_plan::threshold_db)
+        .def_property_readonly("n", &sensing_plan::size)
+        .def_property_readonly(
+            "backend", [](const sensing_plan& p) { return to_string(p.backend()); })
+        .def("describe", &sensing_plan::describe);
+
+    py::class_<py_tracker>(
+        m,
+        "transmission_tracker",
+        "Signals followed from frame to frame into transmissions (docs/sensing.md). "
+        "samp_rate (Hz) and fft_size give the bin width; center_freq (Hz) the "
+        "frequencies; hold_frames: frames a transmission may go unseen and go on.")
+        .def(py::init([](py::object samp_rate,
+                         py::object center_freq,
+                         py::object fft_size,
+                         py::object hold_frames) {
+                 const double rate =
+                     gp::real_number(samp_rate, "samp_rate", "a rate > 0 in Hz");
+                 if (!(rate > 0))
+                     throw std::invalid_argument("samp_rate: must be > 0 Hz");
+                 const auto n =
+                     gp::whole_number(fft_size, "fft_size", 1, "a whole number >= 1");
+                 const int hold = gp::whole_int(
+                     hold_frames, "hold_frames", 0, 1000, "a whole number in [0, 1000]");
+                 return std::make_unique<py_tracker>(py_tracker{
+                     stream::transmission_tracker(hold),
+                     rate,
+                     gp::real_number(center_freq, "center_freq", "a frequency in Hz"),
+                     std::int64_t(n) });
+             }),
+             py::arg("samp_rate"),
+             py::arg("center_freq") = 0.0,
+             py::arg("fft_size") = 1024,
+             py::arg("hold_frames") = 1)
+        .def(
+            "update",
+            [](py_tracker& t, py::object first_sample, const py::dict& signals) {
+                const auto first = gp::whole_number(
+                    first_sample, "first_sample", 0, "a sample index >= 0");
+                const double bin_hz = t.samp_rate / double(t.fft_size);
+                std::vector<stream::transmission> ended;
+                t.tracker.update(first,
+                                 t.fft_size,
+                                 t.samp_rate,
+                                 bin_hz,
+                                 signals_in_hz(signals, bin_hz, t.center_freq),
+                                 ended);
+                return to_list(ended);
+            },
+            py::arg("first_sample"),
+            py::arg("signals"),
+            "The frame starting at first_sample and its detect() dict; returns the "
+            "transmissions that ended (dicts: id, start_sample, sample_count, start_s, "
+            "duration_s, center_hz, lower_hz, upper_hz, bandwidth_hz, peak_power_dbfs, "
+            "mean_snr_db, frames, dc).")
+        .def(
+            "flush",
+            [](py_tracker& t) {
+                std::vector<stream::transmission> ended;
+                t.tracker.flush(ended);
+                return to_list(ended);
+            },
+            "Ends every open transmission (end of stream) and returns them.")
+        .def_property_readonly("active",
+                               [](const py_tracker& t) { return t.tracker.active(); });
+}
