@@ -218,9 +218,12 @@ class qa_sensing_run(gr_unittest.TestCase):
         meta = pmt.make_dict()
         meta = pmt.dict_add(meta, pmt.intern("first_sample"), pmt.from_uint64(5 * n))
         for key, value in r.items():
-            if isinstance(value, np.ndarray):
-                value = pmt.init_u8vector(len(value), value.astype(np.uint8).tolist()) \
-                    if value.dtype == bool else pmt.init_f64vector(len(value), value.tolist())
+            if isinstance(value, np.ndarray) and value.dtype == bool:
+                value = pmt.init_u8vector(len(value), value.astype(np.uint8).tolist())
+            elif isinstance(value, np.ndarray) and np.iscomplexobj(value):
+                value = pmt.init_c64vector(len(value), value.tolist())
+            elif isinstance(value, np.ndarray):
+                value = pmt.init_f64vector(len(value), value.astype(float).tolist())
             else:
                 value = pmt.to_pmt(value)
             meta = pmt.dict_add(meta, pmt.intern(key), value)
