@@ -197,10 +197,15 @@ class qa_demo_recording(gr_unittest.TestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn("odd.sigmf-meta: global.core:datatype: 'cf64_le'", r.stderr)
 
-        # Shorter than one frame (1000 samples; at 1 MS/s the default frame is 4096).
+        # Shorter than one frame: 1000 samples (the default frame shrinks to 1024, the
+        # least), or fewer than --fft-size.
         r = self.demo("--input", path, "--rate", "1e6")
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn("less than one frame of 4096", r.stderr)
+        self.assertIn("1000 samples, less than one frame of 1024: frames are at least 1024",
+                      r.stderr)
+        r = self.demo("--input", path, "--rate", "1e6", "--fft-size", "2048")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("less than one frame of 2048: give a smaller --fft-size", r.stderr)
 
         r = self.demo("--input", path, "--rate", "1e6", "--fft-size", "512")
         self.assertEqual(r.returncode, 2)

@@ -121,6 +121,12 @@ class qa_sensing_run(gr_unittest.TestCase):
             self.assertIn("nearest 4 ms", why)
             self.assertEqual("clamped" in why, rate in (100e3, 1e9), why)
         self.assertEqual(sensing_run.default_fft_size(1e6, 1e-3)[0], 1024)
+        # A short recording gets frames that it holds at least 4 times (not below 2^10).
+        for rate, samples, n in ((50e6, 225280, 32768), (4e6, 16000, 2048),
+                                 (4e6, 16384 * 4, 16384), (1e6, 3000, 1024)):
+            got, why = sensing_run.default_fft_size(rate, samples=samples)
+            self.assertEqual(got, n, (rate, samples))
+            self.assertEqual("shortened" in why, n < sensing_run.default_fft_size(rate)[0])
         with self.assertRaises(ValueError):
             sensing_run.default_fft_size(0.0)
 

@@ -30,19 +30,25 @@ CSV_COLUMNS = ("start_s,length_s,frequency_hz,power_dbfs,snr_db,bandwidth_hz,"
 MIN_FFT, MAX_FFT = 1 << 10, 1 << 20
 
 
-def default_fft_size(samp_rate, resolution_s=4e-3):
+def default_fft_size(samp_rate, resolution_s=4e-3, samples=None, min_frames=4):
     """(n, why): the power of two nearest resolution_s of samples, within [2^10, 2^20]:
     frames of a few ms resolve bursts and hops in time, and bins of a few hundred Hz
-    still separate narrow emitters."""
+    still separate narrow emitters. With samples (a recording's length), n is shortened
+    where needed so that it holds min_frames frames (not below 2^10)."""
     if not samp_rate > 0:
         raise ValueError(f"samp_rate must be > 0 Hz, got {samp_rate!r}")
     want = math.log2(samp_rate * resolution_s)
     n = 1 << min(20, max(10, round(want)))
     clamp = "" if 10 <= round(want) <= 20 else \
         f", clamped to [{MIN_FFT}, {MAX_FFT}] (nearest: 2^{round(want)})"
+    why = (f"the power of two nearest {resolution_s * 1e3:g} ms at {samp_rate / 1e6:g} "
+           f"MS/s{clamp}")
+    if samples is not None and n * min_frames > samples and n > MIN_FFT:
+        n = max(MIN_FFT, 1 << max(0, int(samples // min_frames).bit_length() - 1))
+        why = (f"{why}, shortened so that the recording's {samples} samples hold "
+               f"{min_frames} frames or more")
     return n, (f"{n} samples = {n / samp_rate * 1e3:.3g} ms a frame, {samp_rate / n:.4g} Hz "
-               f"bins: the power of two nearest {resolution_s * 1e3:g} ms at "
-               f"{samp_rate / 1e6:g} MS/s{clamp} (--fft-size to change it)")
+               f"bins: {why} (--fft-size to change it)")
 
 
 def blackman_harris(n):
