@@ -708,7 +708,9 @@ GPUFFT_TEST(cuda_wide_band_few_points_take_the_direct_sum)
         if (dim == 1)
             p = random_points(1, 2000, 1500, 3e3, 3e3, seed);
         for (int ntransf : { 1, 5 }) {
-            nufft3_plan plan(dim, 1e-6, o);
+            nufft3_options single = o; // float strengths: a single-precision plan
+            single.precision = precision::single;
+            nufft3_plan plan(dim, 1e-6, single);
             const auto c = random_complex<float>(p.x.size() * ntransf, seed + 1);
             const auto F = run_on_device(plan, p, c, ntransf);
             GPUFFT_CHECK(plan.method() == nufft_method::direct);
