@@ -114,11 +114,16 @@ large_fft_accumulator_impl::~large_fft_accumulator_impl() = default;
 
 bool large_fft_accumulator_impl::check_topology(int /*ninputs*/, int noutputs)
 {
-    // Without the stream output the block is a sink, and GNU Radio hands a sink
-    // available * relative_rate items to work on: the rate must be 1 then, or the
-    // last samples of a stream would never be taken.
+    // With the stream output, a rate of one item per hop (it is one per hop times
+    // n_integrations) makes GNU Radio give the upstream buffer room for two frames,
+    // as it does for stream_to_vector: work() then takes a frame in a few large
+    // copies, not in the 4096-sample pieces of the default buffer, each of which
+    // costs a scheduler round and a thread wake-up (issue #30). Without it the block
+    // is a sink, and GNU Radio hands a sink available * relative_rate items to work
+    // on: the rate must be 1 then, or the last samples would never be taken.
     d_is_sink = noutputs == 0;
-    set_relative_rate(1.0);
+    const std::uint64_t hop = std::uint64_t(d_config.fft_size - d_config.overlap);
+    set_relative_rate(1, d_is_sink ? 1 : hop);
     return true;
 }
 

@@ -36,6 +36,8 @@ struct sensing_band {
     std::int64_t peak_bin = 0; //!< its shifted bin
     double floor_at_peak = 0;
     double lower = 0, upper = 0; //!< edges by the rule, fractional shifted bins
+    //! Narrow cores: X_w at peak_bin + j, |j| <= fit_half, as (re, im) pairs.
+    double lobe[2 * (2 * sensing_max_fit_half + 1)] = {};
 };
 
 //! Runs of more than this many a frame are cut there (the frame is `truncated`).
@@ -44,7 +46,7 @@ constexpr std::int64_t sensing_max_runs = 1 << 16;
 /*!
  * One backend's passes over a frame. spectrum(): the FFT, the opened floor of every
  * sub-band and the runs of bins above the threshold, ascending; bands(): each band's
- * sums and edges; windowed(): the windowed spectrum around given bins, for tone fits.
+ * sums, edges and (narrow ones) the windowed bins around its peak for the tone fit.
  */
 class sensing_backend
 {
@@ -56,10 +58,6 @@ public:
                           std::vector<double>& floors,
                           std::vector<sensing_run>& runs) = 0;
     virtual void bands(std::vector<sensing_band>& bands) = 0;
-    //! out[i * (2h + 1) + h + j]: X_w at shifted bin centres[i] + j, |j| <= h.
-    virtual void windowed(const std::vector<std::int64_t>& centres,
-                          int h,
-                          std::vector<std::complex<double>>& out) = 0;
     virtual std::int64_t memory_bytes() const = 0;
 };
 
@@ -71,10 +69,12 @@ std::unique_ptr<sensing_backend> make_sensing_cuda(const sensing_params& p, int 
  * CUDA one runs the same in bands_kernel): power over [first, last], the rest (excess,
  * moment, peak and the edges by the rule) over the core [core_first, core_last].
  */
-template <typename Power, typename Floor>
+template <typename Power, typename Floor, typename Windowed>
 void sensing_band_sums(sensing_band& b,
+                       const sensing_consts& k,
                        const Power& power,
                        const Floor& floor,
+                       const Windowed& windowed,
                        bandwidth_rule rule,
                        double xdb_ratio)
 {
@@ -95,6 +95,11 @@ void sensing_band_sums(sensing_band& b,
             b.floor_at_peak = f;
         }
     }
+    if (b.core_last - b.core_first + 1 <= k.narrow)
+        for (int j = -k.fit_half; j <= k.fit_half; ++j) {
+            double* v = b.lobe + 2 * (j + k.fit_half);
+            windowed(b.peak_bin + j, v[0], v[1]);
+        }
     if (rule == bandwidth_rule::xdb) {
         const double level = double(b.peak) * xdb_ratio;
         std::int64_t lo = b.peak_bin, hi = b.peak_bin;

@@ -32,6 +32,16 @@ namespace {
         "is not defined");
 }
 
+// X[q] of the spectrum in natural order, as sensing_math.h reads bins.
+struct spectrum_reader {
+    const std::complex<float>* X;
+    void operator()(std::int64_t q, float& re, float& im) const
+    {
+        re = X[q].real();
+        im = X[q].imag();
+    }
+};
+
 class sensing_cpu final : public sensing_backend
 {
 public:
@@ -69,26 +79,11 @@ public:
         const auto floor = [this](std::int64_t s) {
             return sensing_floor_at(d_k, d_floor.data(), s);
         };
+        const auto windowed = [this](std::int64_t s, double& re, double& im) {
+            sensing_windowed_bin(d_k, bin_reader(), s, re, im);
+        };
         for (auto& b : bands)
-            sensing_band_sums(b, power, floor, d_p.rule, d_p.xdb_ratio);
-    }
-
-    void windowed(const std::vector<std::int64_t>& centres,
-                  int h,
-                  std::vector<std::complex<double>>& out) override
-    {
-        out.assign(centres.size() * std::size_t(2 * h + 1), {});
-        const int t = d_k.taps / 2;
-        for (std::size_t i = 0; i < centres.size(); ++i)
-            for (int j = -h; j <= h; ++j) {
-                std::int64_t s = centres[i] + j;
-                s = s < 0 ? s + d_k.n : (s >= d_k.n ? s - d_k.n : s);
-                const std::int64_t q = sensing_natural(d_k, s);
-                std::complex<double> v = 0;
-                for (int m = -t; m <= t; ++m)
-                    v += d_k.c[m + t] * std::complex<double>(X(q - m));
-                out[i * std::size_t(2 * h + 1) + std::size_t(h + j)] = v;
-            }
+            sensing_band_sums(b, d_k, power, floor, windowed, d_p.rule, d_p.xdb_ratio);
     }
 
     std::int64_t memory_bytes() const override
@@ -110,21 +105,10 @@ private:
         return o;
     }
 
-    std::complex<float> X(std::int64_t q) const
-    {
-        q = q < 0 ? q + d_k.n : (q >= d_k.n ? q - d_k.n : q);
-        return d_X[std::size_t(q)];
-    }
 
-    float power_at(std::int64_t s) const
-    {
-        const auto bin = [this](std::int64_t q, float& re, float& im) {
-            const auto v = d_X[std::size_t(q)];
-            re = v.real();
-            im = v.imag();
-        };
-        return sensing_power(d_k, bin, s);
-    }
+    spectrum_reader bin_reader() const { return spectrum_reader{ d_X.data() }; }
+
+    float power_at(std::int64_t s) const { return sensing_power(d_k, bin_reader(), s); }
 
     // |sum_m c_m X[q - m]|^2 for q = 0..len-1 (X from q = -H to len - 1 + H): the taps a
     // compile-time count, so the loop over q vectorises.

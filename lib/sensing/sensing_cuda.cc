@@ -39,10 +39,9 @@ public:
         d_starts.allocate(std::size_t(sensing_max_runs), "sensing runs");
         d_ends.allocate(std::size_t(sensing_max_runs), "sensing runs");
         d_bands.allocate(std::size_t(sensing_max_runs), "sensing bands");
-        d_centres.allocate(std::size_t(sensing_max_runs), "sensing tone bins");
-        d_lobes.allocate(std::size_t(sensing_max_runs) * 2 * 9, "sensing tone bins");
         d_host_header.allocate(1);
         d_host_floors.allocate(std::size_t(p.k.subbands));
+        d_host_runs.allocate(2 * early_runs);
     }
 
     bool spectrum(const std::complex<float>* x,
@@ -73,6 +72,8 @@ public:
                             sensing_max_runs,
                             d_header.get(),
                             s);
+        // The header, the floors and the first runs come back in one go: most frames
+        // have fewer than early_runs runs and need no second round trip.
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_header.get(),
                                           d_header.get(),
                                           sizeof(sensing_device_header),
@@ -81,6 +82,16 @@ public:
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_floors.get(),
                                           d_floors.get(),
                                           sizeof(double) * std::size_t(d_p.k.subbands),
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_runs.get(),
+                                          d_starts.get(),
+                                          early_runs * sizeof(std::int64_t),
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_runs.get() + early_runs,
+                                          d_ends.get(),
+                                          early_runs * sizeof(std::int64_t),
                                           cudaMemcpyDeviceToHost,
                                           s));
         d_stream.synchronize();
@@ -98,7 +109,12 @@ public:
         const auto m = std::size_t(h.starts);
         d_first.resize(m);
         d_last.resize(m);
-        if (m > 0) {
+        if (m <= early_runs) {
+            std::copy(d_host_runs.get(), d_host_runs.get() + m, d_first.begin());
+            std::copy(d_host_runs.get() + early_runs,
+                      d_host_runs.get() + early_runs + m,
+                      d_last.begin());
+        } else {
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_first.data(),
                                               d_starts.get(),
                                               m * sizeof(std::int64_t),
@@ -141,46 +157,15 @@ public:
         d_stream.synchronize();
     }
 
-    void windowed(const std::vector<std::int64_t>& centres,
-                  int h,
-                  std::vector<std::complex<double>>& out) override
-    {
-        const std::size_t w = std::size_t(2 * h + 1);
-        out.assign(centres.size() * w, {});
-        if (centres.empty())
-            return;
-        if (centres.size() > std::size_t(sensing_max_runs) || h > 4)
-            throw std::logic_error(
-                "sensing_cuda::windowed: too many tones or lobe too wide");
-        cuda::device_guard guard(d_device);
-        const cudaStream_t s = d_stream.get();
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_centres.get(),
-                                          centres.data(),
-                                          centres.size() * sizeof(std::int64_t),
-                                          cudaMemcpyHostToDevice,
-                                          s));
-        launch_sensing_windowed(d_p.k,
-                                reinterpret_cast<const float*>(d_X.get()),
-                                d_centres.get(),
-                                int(centres.size()),
-                                h,
-                                d_lobes.get(),
-                                s);
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(out.data(),
-                                          d_lobes.get(),
-                                          out.size() * sizeof(std::complex<double>),
-                                          cudaMemcpyDeviceToHost,
-                                          s));
-        d_stream.synchronize();
-    }
-
     std::int64_t memory_bytes() const override
     {
         return std::int64_t(d_in.bytes() + d_X.bytes() + d_starts.bytes() +
-                            d_ends.bytes() + d_bands.bytes() + d_lobes.bytes());
+                            d_ends.bytes() + d_bands.bytes());
     }
 
 private:
+    static constexpr std::size_t early_runs = 2048;
+
     static dense_fft_options fft_options(int device)
     {
         dense_fft_options o;
@@ -198,11 +183,11 @@ private:
     cuda::device_buffer<std::complex<float>> d_in, d_X;
     cuda::device_buffer<double> d_floors;
     cuda::device_buffer<sensing_device_header> d_header;
-    cuda::device_buffer<std::int64_t> d_starts, d_ends, d_centres;
+    cuda::device_buffer<std::int64_t> d_starts, d_ends;
     cuda::device_buffer<sensing_band> d_bands;
-    cuda::device_buffer<double> d_lobes;
     cuda::pinned_buffer<sensing_device_header> d_host_header;
     cuda::pinned_buffer<double> d_host_floors;
+    cuda::pinned_buffer<std::int64_t> d_host_runs; // early_runs firsts, then lasts
     std::vector<std::int64_t> d_first, d_last;
 };
 

@@ -17,7 +17,7 @@ namespace {
 
 constexpr int floor_threads = 256;
 constexpr int run_threads = 256;
-constexpr int band_threads = 256;
+constexpr int band_threads = 512;
 
 struct spectrum_reader {
     const float2* X;
@@ -137,8 +137,10 @@ append(bool flag, std::int64_t s, std::int64_t* out, int* counter, std::int64_t 
     }
 }
 
-// A thread a bin: its power against its threshold; the neighbours' answers come from
-// the next lanes, the warp's edges compute their outer neighbour themselves.
+// A block a tile of run_threads bins: the tile's spectrum and a halo of the window's
+// taps are read once into shared memory, each thread forms its bin's power and tests
+// it, and the neighbours' answers come from shared memory too (the tile's outer
+// neighbours computed by its edge threads).
 __global__ void runs_kernel(sensing_consts k,
                             const float2* X,
                             const double* floors_in,
@@ -147,29 +149,57 @@ __global__ void runs_kernel(sensing_consts k,
                             std::int64_t cap,
                             sensing_device_header* header)
 {
+    constexpr int halo = sensing_max_taps / 2 + 1; // taps, plus one bin each side
     __shared__ double floors[sensing_max_subbands];
+    __shared__ float2 tile[run_threads + 2 * halo];
+    __shared__ unsigned char above[run_threads + 2];
     for (int i = threadIdx.x; i < k.subbands; i += blockDim.x)
         floors[i] = floors_in[i];
-    __syncthreads();
-    const spectrum_reader bin{ X };
-    const int lane = threadIdx.x & 31;
-    const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
-    for (std::int64_t base = std::int64_t(blockIdx.x) * blockDim.x; base < k.n;
+    const int h = k.taps / 2;
+    float c[sensing_max_taps];
+    for (int m = 0; m < k.taps; ++m)
+        c[m] = float(k.c[m]);
+    const std::int64_t step = std::int64_t(gridDim.x) * run_threads;
+    for (std::int64_t base = std::int64_t(blockIdx.x) * run_threads; base < k.n;
          base += step) {
-        const std::int64_t s = base + threadIdx.x;
-        const bool a = above_at(k, bin, floors, s);
-        bool prev = __shfl_up_sync(0xffffffffu, a, 1);
-        bool next = __shfl_down_sync(0xffffffffu, a, 1);
-        if (lane == 0)
-            prev = a && above_at(k, bin, floors, s - 1);
-        if (lane == 31)
-            next = a && above_at(k, bin, floors, s + 1);
-        append(a && !prev, s, starts, &header->starts, cap);
-        append(a && !next, s, ends, &header->ends, cap);
+        __syncthreads();
+        // Natural bins q(base) - halo .. q(base + run_threads - 1) + halo, wrapped.
+        const std::int64_t q0 = sensing_natural(k, base);
+        for (int i = threadIdx.x; i < run_threads + 2 * halo; i += blockDim.x) {
+            std::int64_t q = q0 - halo + i;
+            q %= k.n;
+            q = q < 0 ? q + k.n : q;
+            tile[i] = __ldg(X + q);
+        }
+        __syncthreads();
+        // Bins base - 1 .. base + run_threads: thread t takes bin base + t, threads 0
+        // and 1 also the outer neighbours.
+        for (int i = threadIdx.x; i < run_threads + 2; i += blockDim.x) {
+            const std::int64_t s = base + i - 1;
+            bool a = false;
+            if (s >= 0 && s < k.n) {
+                float re = 0, im = 0;
+                for (int m = -h; m <= h; ++m) {
+                    const float2 v = tile[i - 1 + halo - m];
+                    re += c[m + h] * v.x;
+                    im += c[m + h] * v.y;
+                }
+                a = sensing_above(k, floors, s, re * re + im * im);
+            }
+            above[i] = a ? 1 : 0;
+        }
+        __syncthreads();
+        const int t = threadIdx.x;
+        const std::int64_t s = base + t;
+        const bool a = s < k.n && above[t + 1];
+        append(a && !above[t], s, starts, &header->starts, cap);
+        append(a && !above[t + 2], s, ends, &header->ends, cap);
     }
 }
 
-// One block a band: the sums, then the edges (sensing_band_sums on the host).
+// One block a band, each thread a contiguous segment of it: the sums (power over the
+// band, the rest over its core), the peak, then the edges from one scan of the
+// segments' sums and a second look at the one segment that holds each edge.
 __global__ void bands_kernel(sensing_consts k,
                              const float2* X,
                              const double* floors_in,
@@ -179,9 +209,9 @@ __global__ void bands_kernel(sensing_consts k,
 {
     __shared__ double floors[sensing_max_subbands];
     __shared__ double red[band_threads];
+    __shared__ double seg[band_threads];
     __shared__ float peak_p[band_threads];
     __shared__ long long peak_s[band_threads];
-    __shared__ double scan[band_threads];
     __shared__ long long edge[2];
     __shared__ double edge_v[2];
     for (int i = threadIdx.x; i < k.subbands; i += blockDim.x)
@@ -190,15 +220,26 @@ __global__ void bands_kernel(sensing_consts k,
     const spectrum_reader bin{ X };
     sensing_band& b = bands[blockIdx.x];
     const std::int64_t first = b.core_first, last = b.core_last;
-    double excess = 0, moment = 0, power = 0;
-    float pk = -1;
-    long long pks = first;
-    for (std::int64_t s = b.first + threadIdx.x; s <= b.last; s += blockDim.x) {
+    const auto excess_at = [&](std::int64_t s) {
         const float P = sensing_power(k, bin, s);
         const double f = sensing_floor_at(k, floors, s);
-        power += double(P) - f;
-        if (s < first || s > last)
-            continue;
+        return double(P) > f ? double(P) - f : 0.0;
+    };
+    // Segments of the whole band [b.first, b.last] for the power, of the core for the
+    // rest.
+    double power = 0;
+    for (std::int64_t s = b.first + threadIdx.x; s <= b.last; s += blockDim.x)
+        power += double(sensing_power(k, bin, s)) - sensing_floor_at(k, floors, s);
+    const std::int64_t len = last - first + 1;
+    const std::int64_t per = (len + blockDim.x - 1) / blockDim.x;
+    const std::int64_t s0 = first + std::int64_t(threadIdx.x) * per;
+    const std::int64_t s1 = s0 + per - 1 < last ? s0 + per - 1 : last;
+    double excess = 0, moment = 0;
+    float pk = -1;
+    long long pks = first;
+    for (std::int64_t s = s0; s <= s1; ++s) {
+        const float P = sensing_power(k, bin, s);
+        const double f = sensing_floor_at(k, floors, s);
         const double e = double(P) > f ? double(P) - f : 0.0;
         excess += e;
         moment += double(s) * e;
@@ -207,9 +248,10 @@ __global__ void bands_kernel(sensing_consts k,
             pks = s;
         }
     }
-    excess = block_sum(excess, red);
-    moment = block_sum(moment, red);
+    seg[threadIdx.x] = excess;
     power = block_sum(power, red);
+    moment = block_sum(moment, red);
+    const double total = block_sum(excess, red);
     peak_p[threadIdx.x] = pk;
     peak_s[threadIdx.x] = pks;
     __syncthreads();
@@ -227,12 +269,12 @@ __global__ void bands_kernel(sensing_consts k,
     }
     const float peak = peak_p[0];
     const std::int64_t peak_bin = peak_s[0];
+    double lower = double(first) - 0.5, upper = double(last) + 0.5;
     if (threadIdx.x == 0) {
         edge[0] = peak_bin;
         edge[1] = peak_bin;
     }
     __syncthreads();
-    double lower = double(first) - 0.5, upper = double(last) + 0.5;
     if (rule_xdb) {
         const double level = double(peak) * xdb_ratio;
         for (std::int64_t s = first + threadIdx.x; s <= last; s += blockDim.x)
@@ -243,56 +285,56 @@ __global__ void bands_kernel(sensing_consts k,
         __syncthreads();
         lower = double(edge[0]) - 0.5;
         upper = double(edge[1]) + 0.5;
-    } else if (excess > 0) {
-        // Chunks of blockDim bins in order, each scanned in shared memory; the first
-        // bin whose running sum reaches 0.5 % (99.5 %) holds the lower (upper) edge.
-        const double lo_t = 0.005 * excess, hi_t = 0.995 * excess;
+    } else if (total > 0) {
+        // Exclusive scan of the segments' sums (thread 0, blockDim values), then the
+        // thread whose segment crosses 0.5 % (99.5 %) walks it.
+        if (threadIdx.x == 0) {
+            double run = 0;
+            for (int t = 0; t < int(blockDim.x); ++t) {
+                const double v = seg[t];
+                seg[t] = run;
+                run += v;
+            }
+        }
+        __syncthreads();
+        const double lo_t = 0.005 * total, hi_t = 0.995 * total;
+        const double before = seg[threadIdx.x];
         if (threadIdx.x == 0) {
             edge[0] = -1;
             edge[1] = -1;
         }
         __syncthreads();
-        double carry = 0;
-        for (std::int64_t base = first; base <= last; base += blockDim.x) {
-            const std::int64_t s = base + threadIdx.x;
-            double e = 0;
-            if (s <= last) {
-                const float P = sensing_power(k, bin, s);
-                const double f = sensing_floor_at(k, floors, s);
-                e = double(P) > f ? double(P) - f : 0.0;
+        if (s0 <= s1 && before < hi_t && before + excess >= lo_t) {
+            double cum = before;
+            for (std::int64_t s = s0; s <= s1; ++s) {
+                const double e = excess_at(s);
+                const double next = cum + e;
+                if (e > 0 && cum < lo_t && next >= lo_t) {
+                    edge[0] = s;
+                    edge_v[0] = double(s) - 0.5 + (lo_t - cum) / e;
+                }
+                if (e > 0 && cum < hi_t && next >= hi_t) {
+                    edge[1] = s;
+                    edge_v[1] = double(s) - 0.5 + (hi_t - cum) / e;
+                }
+                cum = next;
             }
-            scan[threadIdx.x] = e;
-            __syncthreads();
-            for (int off = 1; off < blockDim.x; off <<= 1) {
-                const double add = threadIdx.x >= off ? scan[threadIdx.x - off] : 0.0;
-                __syncthreads();
-                scan[threadIdx.x] += add;
-                __syncthreads();
-            }
-            const double next = carry + scan[threadIdx.x];
-            const double before = next - e;
-            // The first such bin: the running sum is monotone, so only one thread sees
-            // its crossing (before < t <= next).
-            if (e > 0 && before < lo_t && next >= lo_t && edge[0] < 0) {
-                edge[0] = s;
-                edge_v[0] = double(s) - 0.5 + (lo_t - before) / e;
-            }
-            if (e > 0 && before < hi_t && next >= hi_t && edge[1] < 0) {
-                edge[1] = s;
-                edge_v[1] = double(s) - 0.5 + (hi_t - before) / e;
-            }
-            carry += scan[blockDim.x - 1];
-            __syncthreads();
-            if (edge[1] >= 0)
-                break;
         }
+        __syncthreads();
         if (edge[0] >= 0)
             lower = edge_v[0];
         if (edge[1] >= 0)
             upper = edge_v[1];
     }
+    // The tone fit's bins around the peak of a narrow core.
+    if (len <= k.narrow && int(threadIdx.x) <= 2 * k.fit_half)
+        sensing_windowed_bin(k,
+                             bin,
+                             peak_bin + int(threadIdx.x) - k.fit_half,
+                             b.lobe[2 * threadIdx.x],
+                             b.lobe[2 * threadIdx.x + 1]);
     if (threadIdx.x == 0) {
-        b.excess = excess;
+        b.excess = total;
         b.moment = moment;
         b.power = power;
         b.peak = peak;
@@ -301,34 +343,6 @@ __global__ void bands_kernel(sensing_consts k,
         b.lower = lower;
         b.upper = upper;
     }
-}
-
-__global__ void windowed_kernel(sensing_consts k,
-                                const float2* X,
-                                const std::int64_t* centres,
-                                int count,
-                                int h,
-                                double* out)
-{
-    const int w = 2 * h + 1;
-    const int id = blockIdx.x * blockDim.x + threadIdx.x;
-    if (id >= count * w)
-        return;
-    const int i = id / w, j = id % w - h;
-    std::int64_t s = centres[i] + j;
-    s = s < 0 ? s + k.n : (s >= k.n ? s - k.n : s);
-    const std::int64_t q = sensing_natural(k, s);
-    const int t = k.taps / 2;
-    double re = 0, im = 0;
-    for (int m = -t; m <= t; ++m) {
-        std::int64_t p = q - m;
-        p = p < 0 ? p + k.n : (p >= k.n ? p - k.n : p);
-        const float2 v = X[p];
-        re += k.c[m + t] * double(v.x);
-        im += k.c[m + t] * double(v.y);
-    }
-    out[2 * std::int64_t(id)] = re;
-    out[2 * std::int64_t(id) + 1] = im;
 }
 
 } // namespace
@@ -376,22 +390,6 @@ void launch_sensing_bands(const sensing_consts& k,
         return;
     bands_kernel<<<count, band_threads, 0, static_cast<cudaStream_t>(stream)>>>(
         k, reinterpret_cast<const float2*>(X), floors, bands, rule_xdb, xdb_ratio);
-    GPUFFT_CUDA_CHECK_LAUNCH();
-}
-
-void launch_sensing_windowed(const sensing_consts& k,
-                             const float* X,
-                             const std::int64_t* centres,
-                             int count,
-                             int h,
-                             double* out,
-                             void* stream)
-{
-    const int total = count * (2 * h + 1);
-    if (total == 0)
-        return;
-    windowed_kernel<<<(total + 127) / 128, 128, 0, static_cast<cudaStream_t>(stream)>>>(
-        k, reinterpret_cast<const float2*>(X), centres, count, h, out);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 

@@ -30,6 +30,8 @@ constexpr int sensing_max_subbands = 1024;
 constexpr int sensing_floor_samples = 4096;
 //! Censoring passes of the floor's log-mean.
 constexpr int sensing_floor_passes = 4;
+//! Half-width of the windowed bins a tone fit reads, at most (Blackman-Harris: 3).
+constexpr int sensing_max_fit_half = 4;
 
 //! Everything the kernels need; trivially copyable (a kernel argument).
 struct sensing_consts {
@@ -48,6 +50,8 @@ struct sensing_consts {
     double ceiling = 2;              //!< a sub-band's floor is at most this x its opening
     std::int64_t dc_mask = 0;        //!< signed bins |b| <= dc_mask are never above
     bool mask_dc = false;
+    std::int64_t narrow = 0; //!< cores this many bins wide or fewer get a tone fit
+    int fit_half = 3;        //!< the tone fit reads X_w at the peak +-fit_half
 };
 
 //! Natural-order index of shifted bin s (fftshift order, 0 <= s < n).
@@ -76,6 +80,25 @@ SFFT_HD float sensing_power(const sensing_consts& k, const Bin& bin, std::int64_
         im += float(k.c[m + h]) * xi;
     }
     return re * re + im * im;
+}
+
+//! X_w at shifted bin s (wrapped) in double, for tone fits.
+template <typename Bin>
+SFFT_HD void sensing_windowed_bin(
+    const sensing_consts& k, const Bin& bin, std::int64_t s, double& re, double& im)
+{
+    s = s < 0 ? s + k.n : (s >= k.n ? s - k.n : s);
+    const std::int64_t q = sensing_natural(k, s);
+    const int h = k.taps / 2;
+    re = im = 0;
+    for (int m = -h; m <= h; ++m) {
+        std::int64_t p = q - m;
+        p = p < 0 ? p + k.n : (p >= k.n ? p - k.n : p);
+        float xr, xi;
+        bin(p, xr, xi);
+        re += k.c[m + h] * double(xr);
+        im += k.c[m + h] * double(xi);
+    }
 }
 
 //! First bin and bin count of sub-band i.

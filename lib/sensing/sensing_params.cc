@@ -99,6 +99,9 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
             std::to_string(o.gap_bins));
     if (o.narrow_bins < 0 || o.narrow_bins > 64)
         bad("narrow_bins must be in [0, 64], not " + std::to_string(o.narrow_bins));
+    if (o.max_tone_fits < 0 || o.max_tone_fits > 65536)
+        bad("max_tone_fits must be in [0, 65536], not " +
+            std::to_string(o.max_tone_fits));
     if (o.threads < 0)
         bad("threads must be >= 0, not " + std::to_string(o.threads));
 
@@ -168,6 +171,9 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
 
     p.gap_bins = o.gap_bins > 0 ? o.gap_bins : p.lobe;
     p.narrow_bins = o.narrow_bins;
+    p.max_tone_fits = o.max_tone_fits;
+    k.narrow = o.narrow_bins;
+    k.fit_half = o.window == "hann" ? 2 : 3; // robust mode's main lobe (robust_params)
     p.rule = o.bandwidth_rule;
     p.xdb_ratio = std::pow(10.0, -o.bandwidth_db / 10.0);
     return p;

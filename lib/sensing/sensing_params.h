@@ -24,6 +24,7 @@ struct sensing_params {
     double a0 = 1;        //!< the window's mean (a tone's peak gain)
     double power_sum = 1; //!< sum of c_m^2: a bin's noise gain
     int narrow_bins = 0;  //!< bands this wide or narrower get a tone fit
+    int max_tone_fits = 64; //!< tone fits a frame, strongest first
     gpufft::bandwidth_rule rule = gpufft::bandwidth_rule::obw99;
     double xdb_ratio = 0.01; //!< xdb rule: the edges' level over the peak, linear
 };

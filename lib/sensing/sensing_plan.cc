@@ -69,6 +69,7 @@ public:
         for (const auto& b : bands)
             r.signals.push_back(to_signal(b));
         fit_narrow(r.signals);
+        r.tone_fits_skipped = skipped_fits;
         std::vector<double> f = floors;
         std::nth_element(f.begin(), f.begin() + std::ptrdiff_t(f.size() / 2), f.end());
         r.noise_floor_dbfs = dbfs_peak(f[f.size() / 2]);
@@ -191,30 +192,36 @@ private:
     }
 
     // Narrow bands: the tone that explains their main lobe best (robust mode's fit on
-    // the windowed bins), refined when it explains 90 % of the lobe's energy.
+    // the windowed bins the backend kept), refined when it explains 90 % of the lobe's
+    // energy. At most max_tone_fits a frame, strongest first: the fit's cost is bounded
+    // however many carriers a frame holds.
     void fit_narrow(std::vector<sensed_signal>& sig)
     {
-        centres.clear();
-        for (const auto& s : sig)
-            if (s.narrow)
-                centres.push_back(std::int64_t(std::llround(s.tone_bin)) + params.k.half);
-        if (centres.empty())
-            return;
-        const int h = tone_consts.lobe;
-        be->windowed(centres, h, lobes);
-        std::size_t i = 0;
-        for (auto& s : sig) {
-            if (!s.narrow)
-                continue;
-            double yr[2 * robust_window_terms + 1], yi[2 * robust_window_terms + 1];
-            unsigned char present[2 * robust_window_terms + 1];
+        order.clear();
+        for (std::size_t i = 0; i < sig.size(); ++i)
+            if (sig[i].narrow)
+                order.push_back(i);
+        const std::size_t budget =
+            std::min(order.size(), std::size_t(params.max_tone_fits));
+        skipped_fits = std::int64_t(order.size() - budget);
+        std::partial_sort(order.begin(),
+                          order.begin() + std::ptrdiff_t(budget),
+                          order.end(),
+                          [&](std::size_t a, std::size_t b) {
+                              return sig[a].peak_power_dbfs > sig[b].peak_power_dbfs;
+                          });
+        const int h = params.k.fit_half;
+        for (std::size_t o = 0; o < budget; ++o) {
+            auto& s = sig[order[o]];
+            const double* lobe = bands[order[o]].lobe;
+            double yr[2 * sensing_max_fit_half + 1], yi[2 * sensing_max_fit_half + 1];
+            unsigned char present[2 * sensing_max_fit_half + 1];
             double energy = 0;
             for (int j = 0; j <= 2 * h; ++j) {
-                const auto v = lobes[i * std::size_t(2 * h + 1) + std::size_t(j)];
-                yr[j] = v.real();
-                yi[j] = v.imag();
+                yr[j] = lobe[2 * j];
+                yi[j] = lobe[2 * j + 1];
                 present[j] = 1;
-                energy += std::norm(v);
+                energy += yr[j] * yr[j] + yi[j] * yi[j];
             }
             double delta = 0, ar = 0, ai = 0;
             const double explained =
@@ -222,7 +229,6 @@ private:
             s.tone_bin += delta;
             s.tone_amplitude = { ar, ai };
             s.tone_refined = energy > 0 && explained >= 0.9 * energy;
-            ++i;
         }
     }
 
@@ -230,8 +236,8 @@ private:
     std::vector<double> floors;
     std::vector<sensing_run> runs;
     std::vector<sensing_band> bands;
-    std::vector<std::int64_t> centres;
-    std::vector<std::complex<double>> lobes;
+    std::vector<std::size_t> order;
+    std::int64_t skipped_fits = 0;
 };
 
 sensing_plan::sensing_plan(std::int64_t n, const sensing_options& options)

@@ -43,9 +43,15 @@ std::string to_string(accumulate_mode m)
     return m == accumulate_mode::mean ? "mean" : "max";
 }
 
+int pipeline_slots(std::int64_t fft_size)
+{
+    return fft_size <= (std::int64_t(1) << 21) ? 4 : 2;
+}
+
 std::uint64_t frame_memory_bytes(std::int64_t fft_size)
 {
-    return 2ull * std::uint64_t(fft_size) * sizeof(std::complex<float>);
+    return std::uint64_t(pipeline_slots(fft_size)) * std::uint64_t(fft_size) *
+           sizeof(std::complex<float>);
 }
 
 void validate(const pipeline_config& c)
@@ -134,8 +140,10 @@ spectrometer_pipeline::spectrometer_pipeline(
         throw std::invalid_argument(
             "spectrometer_pipeline: the integrator's fft_size, band or output_bins "
             "differ from the pipeline's");
-    d_frames[0] = host_frame(config.fft_size, config.pinned, config.device_id);
-    d_frames[1] = host_frame(config.fft_size, config.pinned, config.device_id);
+    d_frames.reserve(std::size_t(pipeline_slots(config.fft_size)));
+    for (int i = 0; i < pipeline_slots(config.fft_size); ++i)
+        d_frames.emplace_back(config.fft_size, config.pinned, config.device_id);
+    d_busy.assign(d_frames.size(), false);
     d_thread = std::thread([this] { worker(); });
 }
 
@@ -168,7 +176,7 @@ std::int64_t spectrometer_pipeline::push(const std::complex<float>* in, std::int
         {
             std::lock_guard<std::mutex> lock(d_mutex);
             if (d_busy[d_fill_slot])
-                break; // both frames are with the worker
+                break; // the next frame is still with the worker
         }
         std::int64_t pos = d_fill_pos.load();
         const std::int64_t count = std::min(size - pos, n - taken);
@@ -197,7 +205,7 @@ std::int64_t spectrometer_pipeline::push(const std::complex<float>* in, std::int
             d_jobs.push_back(j);
         }
         d_work_cv.notify_one();
-        d_fill_slot ^= 1;
+        d_fill_slot = (d_fill_slot + 1) % slots();
         d_frame_start += hop();
         // The worker copies this frame's last `overlap` samples to the head of the next
         // before it touches them, so filling resumes after them.
@@ -294,7 +302,7 @@ void spectrometer_pipeline::process(const job& j)
     std::complex<float>* x = d_frames[j.slot].data();
     const std::int64_t overlap = d_config.overlap;
     if (overlap > 0)
-        std::memcpy(d_frames[j.slot ^ 1].data(),
+        std::memcpy(d_frames[std::size_t((j.slot + 1) % slots())].data(),
                     x + hop(),
                     std::size_t(overlap) * sizeof(std::complex<float>));
 

@@ -60,7 +60,16 @@ struct pipeline_config {
     int device_id = 0;   //!< CUDA device the pinned frames belong to
 };
 
-//! Bytes of host memory the two frames take.
+/*!
+ * Frames in flight between the filler and the worker: 2 (one filling, one
+ * transforming), or 4 for frames of at most 2^21 samples. On a machine of few cores
+ * the extra two let the stream keep flowing while the worker catches up, as GNU
+ * Radio's own buffers between the stages of a stock FFT chain do (issue #30); for
+ * larger frames host memory matters more.
+ */
+int pipeline_slots(std::int64_t fft_size);
+
+//! Bytes of host memory the frames take (pipeline_slots() of them).
 std::uint64_t frame_memory_bytes(std::int64_t fft_size);
 
 /*!
@@ -89,10 +98,11 @@ using frame_transform = std::function<void(std::complex<float>* frame)>;
 
 /*!
  * The accumulator's engine room, free of GNU Radio so it can be tested on its own:
- * two frames in host memory, one filled by push() while a worker thread hands the
- * other to a spectrum_integrator (window, transform, |X|^2, band reduction,
- * accumulation: on the GPU when the frame fits there), so the input never waits for a
- * transform unless the worker falls a whole frame behind. The worker reads one
+ * pipeline_slots() frames in host memory (2, or 4 when small), one filled by push()
+ * while a worker thread hands the others in turn to a spectrum_integrator (window,
+ * transform, |X|^2, band reduction, accumulation: on the GPU when the frame fits
+ * there), so the input never waits for a transform unless the worker falls every
+ * other frame behind. The worker reads one
  * spectrum per n_integrations frames and queues it for pop().
  */
 class spectrometer_pipeline
@@ -115,7 +125,7 @@ public:
 
     /*!
      * Copies up to n samples into the frames; returns how many were taken: fewer than
-     * n only while both frames wait for the worker. Rethrows a worker failure (any
+     * n only while every other frame waits for the worker. Rethrows a worker failure (any
      * exception of the transform but std::invalid_argument).
      */
     std::int64_t push(const std::complex<float>* in, std::int64_t n);
@@ -145,6 +155,7 @@ public:
     const spectral_window& window() const { return d_window; }
     std::int64_t hop() const { return d_config.fft_size - d_config.overlap; }
     bool pinned() const { return d_frames[0].pinned(); }
+    int slots() const { return int(d_frames.size()); }
 
     // Progress, readable from any thread.
     //! Samples in the frame being filled.
@@ -172,7 +183,7 @@ private:
     const spectral_window d_window;
     const std::shared_ptr<spectrum_integrator> d_integrator;
 
-    host_frame d_frames[2];
+    std::vector<host_frame> d_frames; // pipeline_slots(fft_size), used in turn
 
     // Filler side (the caller of push); d_fill_pos is atomic for progress readers.
     int d_fill_slot = 0;
@@ -188,7 +199,7 @@ private:
     std::condition_variable d_work_cv; // worker waits for jobs
     std::condition_variable d_done_cv; // filler waits for a free frame
     std::deque<job> d_jobs;            // handed off, not finished (front: in progress)
-    bool d_busy[2] = { false, false };
+    std::vector<bool> d_busy;          // with the worker (queued or in progress)
     std::deque<integrated_spectrum> d_ready;
     std::exception_ptr d_error;
     bool d_stop = false;

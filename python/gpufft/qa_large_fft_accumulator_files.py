@@ -217,6 +217,42 @@ class qa_large_fft_accumulator_files(gr_unittest.TestCase):
         for word in ("fft_size", "src_raj", "file_format"):
             self.assertIn(word, init)
 
+    def test_009_cpu_frames_in_one_fftw_pass_and_large_copies(self):
+        # Issue #30: on the CPU a frame that fits takes one FFTW execute and one fused
+        # VOLK pass (not the large-FFT engine's estimated plan and per-bin reduction),
+        # and with the stream output connected the block declares one item per hop, so
+        # GNU Radio gives its input buffer room for two frames (as for
+        # stream_to_vector) instead of 4096-sample pieces.
+        cases = ((2 ** 18, 2, 2 ** 16, "blackman-harris", "mean", 0, 0),
+                 (3 * 2 ** 12, 3, 1000, "hann", "max", 1000, 11000),
+                 (4096, 2, 4096, "none", "mean", 0, 0))
+        for n, n_int, bins, window, mode, b0, b1 in cases:
+            with self.subTest(n=n, window=window, mode=mode):
+                x = tone_and_noise(self.rng, 2 * n_int * n, n, n / 7.3, 2.0)
+                tb = gr.top_block()
+                acc = gpufft.large_fft_accumulator(n, n_int, bins, band_start=b0,
+                                                   band_stop=b1, window=window,
+                                                   mode=mode, backend="cpu")
+                sink = blocks.vector_sink_f(bins)
+                tb.connect(blocks.vector_source_c(x.tolist()), acc, sink)
+                tb.run()
+                self.assertIn("one in-place FFTW execute per frame", acc.describe())
+                self.assertAlmostEqual(acc.relative_rate(), 1.0 / n, delta=1e-12)
+                got = np.array(sink.data()).reshape(-1, bins)
+                want = reference(x, n, n_int, bins, b0, b1, 0, window, mode)
+                self.assertEqual(got.shape, want.shape)
+                self.assertLess(np.max(np.abs(got - want)) / np.max(want), 1e-5)
+        # A sink keeps rate 1 (GNU Radio hands a sink available * rate items).
+        tb = gr.top_block()
+        acc = gpufft.large_fft_accumulator(1024, 1, 64, backend="cpu")
+        tb.connect(blocks.vector_source_c([0j] * 4096), acc)
+        tb.run()
+        self.assertEqual(acc.relative_rate(), 1.0)
+        # A budget below the fused path's arrays keeps the large FFT's schedule.
+        small = gpufft.large_fft_accumulator(2 ** 16, 1, 512, backend="cpu",
+                                             memory_budget=2 ** 16)
+        self.assertIn("round 2", small.describe())
+
 
 if __name__ == "__main__":
     gr_unittest.run(qa_large_fft_accumulator_files)

@@ -65,6 +65,9 @@ struct sensing_options {
     //! Bands this many bins wide or narrower get a tone fit (fractional frequency and
     //! complex amplitude), [0, 64].
     int narrow_bins = 16;
+    //! The tone fits' budget a frame, [0, 65536]: the strongest narrow signals get one;
+    //! the rest keep their peak bin as tone_bin, tone_refined false.
+    int max_tone_fits = 64;
     //! CPU backend: FFTW threads; 0: one below n = 2^18, every hardware thread above.
     int threads = 0;
     //! Where the plan's messages go (gnuradio/gpufft/log.h); empty: stderr.
@@ -106,6 +109,8 @@ struct sensing_result {
     std::int64_t bins_above = 0;
     //! Bands found (before the cap).
     std::int64_t bands_found = 0;
+    //! Narrow signals left without a tone fit (over max_tone_fits).
+    std::int64_t tone_fits_skipped = 0;
 };
 
 /*!

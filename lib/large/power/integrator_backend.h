@@ -12,6 +12,7 @@
 #include "large/power/spectral_window.h"
 #include <gnuradio/gpufft/spectrum_integrator.h>
 #include <complex>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -76,6 +77,25 @@ make_host_integrator(const power::band_reducer& band,
                      int device_id,
                      std::size_t budget,
                      std::string description);
+
+//! The largest frame the fused CPU path takes; larger ones go through the large FFT.
+constexpr std::int64_t largest_cpu_fused = std::int64_t(1) << 24;
+
+//! Host memory of the fused CPU path: its FFTW work array and a stored window.
+std::uint64_t cpu_integrator_bytes(std::int64_t fft_size, bool windowed);
+
+/*!
+ * The fused CPU path (cpu_integrator.cc): per frame one VOLK window pass into an FFTW
+ * work array, one in-place FFTW execute on `threads` threads (one below 2^18 points),
+ * one VOLK |X|^2 + band reduction pass. nullptr when fft_size > largest_cpu_fused or a
+ * nonzero `budget` is below cpu_integrator_bytes() (the large FFT's out-of-card
+ * schedule then runs within it).
+ */
+std::unique_ptr<spectrum_integrator::impl>
+make_cpu_integrator(const power::band_reducer& band,
+                    const power::spectral_window& window,
+                    int threads,
+                    std::size_t budget);
 
 #ifdef GPUFFT_HAVE_CUDA
 /*!

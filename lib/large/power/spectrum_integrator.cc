@@ -70,7 +70,13 @@ make_backend(std::int64_t fft_size,
         lo.devices = o.devices;
 #endif
     }
-    // The existing host path: the (possibly out-of-card) large FFT, host reduction.
+    // A frame that fits beside its FFTW work array on the CPU: one FFTW execute and a
+    // fused VOLK pass per frame.
+    if (used == backend::cpu)
+        if (auto fused =
+                detail::make_cpu_integrator(band, window, threads, o.memory_budget))
+            return fused;
+    // The host path: the (possibly out-of-card) large FFT, host reduction.
     auto plan = std::make_shared<large_fft_plan>(
         std::vector<std::int64_t>{ fft_size }, direction::forward, lo);
     const std::string text = plan->describe();

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gpufft authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""The module's blocks against GNU Radio's stock chains doing the same job, in one
+process, on the same input (issue #30).
+
+Each case runs source -> head(samples) -> ... and times tb.run() (the flowgraph is
+built, and FFTW plans made, before the clock starts). The source is one pre-generated
+buffer of complex noise and tones repeated by vector_source, the same for every case.
+
+Cases, for each n and buffer setting:
+  null            null_source -> head -> null_sink (GNU Radio's null flowgraph)
+  source          vector_source -> head -> null_sink (the input alone)
+  stock_fft       stream_to_vector -> fft_vcc (Blackman-Harris, shifted)
+                  -> complex_to_mag_squared -> null_sink
+  sparse_fft      gpufft.sparse_fft (robust, k 64, display 1024) -> null_sink
+  stock_integrate stream_to_vector -> fft_vcc -> complex_to_mag_squared
+                  -> integrate_ff(N, n) -> null_sink
+  accumulator     gpufft.large_fft_accumulator(n, N, min(n, 2^18) bins,
+                  Blackman-Harris) -> null_sink
+
+`ratio` is the block's MS/s over its stock chain's (sparse_fft / stock_fft,
+accumulator / stock_integrate), above 1 when the block is faster. Cases run in rounds
+(each case once per round) and report medians; the median of the per-round ratios
+cancels drift between rounds. `CPU ns/sample` is the process's CPU time (all threads)
+per sample: steadier than MS/s on a shared host. Buffers: "default"
+(GNU Radio's) or "4f" (head's output buffer set to 4 frames with
+set_min_output_buffer). One JSON line per case, then a table.
+
+Run against a build tree:
+  PYTHONPATH=build/test_modules /usr/bin/python3 scripts/flowgraph_bench.py
+"""
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import sys
+import time
+
+import numpy as np
+from gnuradio import blocks, fft, gr
+from gnuradio.fft import window
+
+try:
+    from gnuradio import gpufft
+except ImportError:  # a build tree's module, when PYTHONPATH is not set
+    sys.path.append(os.path.join(os.path.dirname(__file__), "..", "build",
+                                 "test_modules"))
+    from gnuradio import gpufft
+
+MAX_OUTPUT_BINS = 2 ** 18
+
+
+def parse_size(text):
+    text = text.strip()
+    if "^" in text:
+        base, exp = text.split("^")
+        return int(base) ** int(exp)
+    return int(float(text))
+
+
+def make_input(length, n, seed):
+    """Complex noise (variance 1) and 8 tones 20-40 dB over one bin's noise."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(length)
+    x = (rng.normal(0, np.sqrt(0.5), length) +
+         1j * rng.normal(0, np.sqrt(0.5), length))
+    for k in range(8):
+        cycles = rng.uniform(0.05, 0.45) * (1 if k % 2 else -1)
+        snr_db = rng.uniform(20, 40)
+        # A tone of amplitude a reads (a n)^2 in its bin against noise n.
+        a = np.sqrt(10 ** (snr_db / 10) / n)
+        x += a * np.exp(2j * np.pi * cycles * t)
+    return x.astype(np.complex64)
+
+
+def stock_fft_chain(tb, src, n, integrate=0):
+    s2v = blocks.stream_to_vector(gr.sizeof_gr_complex, n)
+    f = fft.fft_vcc(n, True, window.blackman_harris(n), True, 1)
+    mag = blocks.complex_to_mag_squared(n)
+    tb.connect(src, s2v, f, mag)
+    if integrate:
+        integ = blocks.integrate_ff(integrate, n)
+        tb.connect(mag, integ, blocks.null_sink(gr.sizeof_float * n))
+    else:
+        tb.connect(mag, blocks.null_sink(gr.sizeof_float * n))
+
+
+def build(case, n, integrations, backend, data, samples, buffer_frames):
+    """A top block for one case, and the block under test (or None)."""
+    tb = gr.top_block()
+    if case == "null":
+        src = blocks.null_source(gr.sizeof_gr_complex)
+    else:
+        src = blocks.vector_source_c(data, True)
+    head = blocks.head(gr.sizeof_gr_complex, samples)
+    if buffer_frames:
+        head.set_min_output_buffer(buffer_frames * n)
+    tb.connect(src, head)
+    dut = None
+    if case in ("null", "source"):
+        tb.connect(head, blocks.null_sink(gr.sizeof_gr_complex))
+    elif case == "stock_fft":
+        stock_fft_chain(tb, head, n)
+    elif case == "stock_integrate":
+        stock_fft_chain(tb, head, n, integrations)
+    elif case == "sparse_fft":
+        dut = gpufft.sparse_fft(n, 64, 1e6, display_bins=1024, backend=backend)
+        tb.connect(head, dut, blocks.null_sink(gr.sizeof_float * 1024))
+    elif case == "accumulator":
+        bins = min(n, MAX_OUTPUT_BINS)
+        dut = gpufft.large_fft_accumulator(n, integrations, bins,
+                                           window="blackman-harris",
+                                           samp_rate=1e6, backend=backend)
+        tb.connect(head, dut, blocks.null_sink(gr.sizeof_float * bins))
+    else:
+        raise ValueError("unknown case " + case)
+    return tb, dut
+
+
+def run_once(case, n, integrations, backend, data, samples, buffer_frames):
+    """MS/s of one run of one case."""
+    tb, dut = build(case, n, integrations, backend, data, samples, buffer_frames)
+    c0 = resource.getrusage(resource.RUSAGE_SELF)
+    t0 = time.perf_counter()
+    tb.run()
+    rate = samples / (time.perf_counter() - t0) / 1e6
+    c1 = resource.getrusage(resource.RUSAGE_SELF)
+    # CPU time of the whole process (every block's thread) per sample: on a shared
+    # host whose free cores come and go, a steadier measure of the work than MS/s.
+    cpu_ns = ((c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime)) / samples * 1e9
+    if case == "accumulator":
+        want = samples // n // integrations
+        if dut.integrations_done() != want:
+            raise RuntimeError("accumulator: %d integrations, want %d" %
+                               (dut.integrations_done(), want))
+    return rate, cpu_ns
+
+
+def cuda_usable():
+    try:
+        gpufft.large_fft_accumulator(1024, 1, 1024, backend="cuda")
+        return True
+    except Exception:  # no GPU, or a build without CUDA
+        return False
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sizes", default="2^16,2^20")
+    p.add_argument("--integrations", default="2^16:8,2^20:4",
+                   help="n:N pairs, frames per accumulator output")
+    p.add_argument("--backends", default="cpu,cuda",
+                   help="backends of our blocks; cuda only where usable")
+    p.add_argument("--buffers", default="default,4f", help="default and/or 4f")
+    p.add_argument("--cases",
+                   default="null,source,stock_fft,sparse_fft,stock_integrate,accumulator")
+    p.add_argument("--samples", default="2^26",
+                   help="samples per run, rounded up to whole integrations")
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--json", default=None, help="append the JSON lines to this file")
+    a = p.parse_args()
+
+    seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(4), "little")
+    sizes = [parse_size(s) for s in a.sizes.split(",")]
+    integ = {parse_size(k): int(v) for k, v in
+             (pair.split(":") for pair in a.integrations.split(","))}
+    cases = a.cases.split(",")
+    backends = [b for b in a.backends.split(",") if b == "cpu" or
+                (b == "cuda" and cuda_usable())]
+    print("seed %d; backends %s; GNU Radio %s; %d cores" %
+          (seed, ",".join(backends), gr.version(), os.cpu_count()), flush=True)
+
+    rows = []
+    jfile = open(a.json, "a") if a.json else None
+    for n in sizes:
+        N = integ.get(n, 8)
+        # A whole number of integrations, at least 4 of them.
+        frames = max(-(-parse_size(a.samples) // n), 4 * N)
+        frames = -(-frames // N) * N
+        samples = frames * n
+        data = make_input(max(4 * n, 2 ** 20), n, seed)
+        for buf in a.buffers.split(","):
+            bf = 4 if buf == "4f" else 0
+            runs = [(case, backend) for case in cases
+                    for backend in (backends if case in ("sparse_fft", "accumulator")
+                                    else ["-"])]
+            # Rounds of every case in turn, so that a machine whose speed drifts (other
+            # work on a shared host) moves each case alike; medians over the rounds.
+            rates = {r: [] for r in runs}
+            cpu = {r: [] for r in runs}
+            for _ in range(a.reps):
+                for r in runs:
+                    ms, ns = run_once(r[0], n, N, r[1], data, samples, bf)
+                    rates[r].append(ms)
+                    cpu[r].append(ns)
+            base = {}
+            for case, backend in runs:
+                ms = statistics.median(rates[(case, backend)])
+                base.setdefault(case, ms)
+                ref = {"sparse_fft": "stock_fft",
+                       "accumulator": "stock_integrate"}.get(case)
+                ratio = round_ratio = None
+                if ref in base and (ref, "-") in rates:
+                    ratio = ms / base[ref]
+                    # the median of the per-round ratios: drift between rounds cancels
+                    round_ratio = statistics.median(
+                        x / y for x, y in zip(rates[(case, backend)], rates[(ref, "-")]))
+                row = {"bench": "flowgraph", "case": case, "n": n,
+                       "integrations": N if case in ("stock_integrate",
+                                                     "accumulator") else None,
+                       "backend": backend, "buffers": buf, "samples": samples,
+                       "msps": round(ms, 2),
+                       "msps_runs": [round(x, 2) for x in rates[(case, backend)]],
+                       "cpu_ns_per_sample": round(statistics.median(cpu[(case, backend)]),
+                                                  2),
+                       "ratio": round(ratio, 3) if ratio else None,
+                       "round_ratio": round(round_ratio, 3) if round_ratio else None,
+                       "seed": seed}
+                line = json.dumps(row)
+                print(line, flush=True)
+                if jfile:
+                    jfile.write(line + "\n")
+                rows.append(row)
+    if jfile:
+        jfile.close()
+
+    print()
+    print("| n | N | buffers | case | backend | MS/s (median) | MS/s range "
+          "| ratio to stock | median of per-round ratios | CPU ns/sample |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print("| 2^%d | %s | %s | %s | %s | %.1f | %.0f-%.0f | %s | %s | %.2f |" %
+              (int(np.log2(r["n"])), r["integrations"] or "", r["buffers"], r["case"],
+               r["backend"], r["msps"], min(r["msps_runs"]), max(r["msps_runs"]),
+               "%.2f" % r["ratio"] if r["ratio"] else "",
+               "%.2f" % r["round_ratio"] if r["round_ratio"] else "",
+               r["cpu_ns_per_sample"]))
+
+
+if __name__ == "__main__":
+    main()
