@@ -94,7 +94,7 @@ def stock_fft_chain(tb, src, n, integrate=0):
 def build(case, n, integrations, backend, data, samples, buffer_frames):
     """A top block for one case, and the block under test (or None)."""
     tb = gr.top_block()
-    if case == "null":
+    if case == "null" or data is None:
         src = blocks.null_source(gr.sizeof_gr_complex)
     else:
         src = blocks.vector_source_c(data, True)
@@ -164,6 +164,9 @@ def main():
     p.add_argument("--samples", default="2^26",
                    help="samples per run, rounded up to whole integrations")
     p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--input", choices=("noise", "zeros"), default="noise",
+                   help="noise: the repeated noise-and-tones buffer; zeros: "
+                   "null_source, the cheapest source, to see each chain's own ceiling")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--json", default=None, help="append the JSON lines to this file")
     a = p.parse_args()
@@ -186,7 +189,7 @@ def main():
         frames = max(-(-parse_size(a.samples) // n), 4 * N)
         frames = -(-frames // N) * N
         samples = frames * n
-        data = make_input(max(4 * n, 2 ** 20), n, seed)
+        data = make_input(max(4 * n, 2 ** 20), n, seed) if a.input == "noise" else None
         for buf in a.buffers.split(","):
             bf = 4 if buf == "4f" else 0
             runs = [(case, backend) for case in cases
@@ -213,7 +216,7 @@ def main():
                     # the median of the per-round ratios: drift between rounds cancels
                     round_ratio = statistics.median(
                         x / y for x, y in zip(rates[(case, backend)], rates[(ref, "-")]))
-                row = {"bench": "flowgraph", "case": case, "n": n,
+                row = {"bench": "flowgraph", "case": case, "n": n, "input": a.input,
                        "integrations": N if case in ("stock_integrate",
                                                      "accumulator") else None,
                        "backend": backend, "buffers": buf, "samples": samples,
