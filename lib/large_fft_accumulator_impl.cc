@@ -121,8 +121,11 @@ bool large_fft_accumulator_impl::check_topology(int /*ninputs*/, int noutputs)
     // costs a scheduler round and a thread wake-up (issue #30). Without it the block
     // is a sink, and GNU Radio hands a sink available * relative_rate items to work
     // on: the rate must be 1 then, or the last samples would never be taken.
+    // The declared hop is capped at 2^20 samples: GNU Radio would otherwise give a
+    // 2^30-point frame's upstream a 16 GiB buffer; pieces of 2^20 cost nothing.
     d_is_sink = noutputs == 0;
-    const std::uint64_t hop = std::uint64_t(d_config.fft_size - d_config.overlap);
+    const std::uint64_t hop = std::min<std::uint64_t>(
+        std::uint64_t(d_config.fft_size - d_config.overlap), std::uint64_t(1) << 20);
     set_relative_rate(1, d_is_sink ? 1 : hop);
     return true;
 }

@@ -242,6 +242,13 @@ class qa_large_fft_accumulator_files(gr_unittest.TestCase):
                 want = reference(x, n, n_int, bins, b0, b1, 0, window, mode)
                 self.assertEqual(got.shape, want.shape)
                 self.assertLess(np.max(np.abs(got - want)) / np.max(want), 1e-5)
+        # The declared hop stops at 2^20: GNU Radio sizes the upstream buffer at twice
+        # it, which would be 16 GiB for a 2^30-point frame.
+        tb = gr.top_block()
+        acc = gpufft.large_fft_accumulator(2 ** 21, 1, 64, backend="cpu")
+        tb.connect(blocks.vector_source_c([0j] * 16), acc, blocks.null_sink(4 * 64))
+        tb.run()
+        self.assertAlmostEqual(acc.relative_rate(), 2.0 ** -20, delta=1e-15)
         # A sink keeps rate 1 (GNU Radio hands a sink available * rate items).
         tb = gr.top_block()
         acc = gpufft.large_fft_accumulator(1024, 1, 64, backend="cpu")
