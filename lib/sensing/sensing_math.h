@@ -38,6 +38,7 @@ struct sensing_consts {
     std::int64_t n = 0;
     std::int64_t half = 0;     //!< n / 2: shifted bin s is signed bin s - half
     std::int64_t sub_bins = 0; //!< bins per floor sub-band (the last may be short)
+    double inv_sub_bins = 0;   //!< 1 / sub_bins
     int subbands = 0;
     int opening = 0;                 //!< radius of the floor's opening, in sub-bands
     std::int64_t stride = 1;         //!< floor samples: every stride-th bin of a sub-band
@@ -192,7 +193,7 @@ SFFT_HD double sensing_floor_at(const sensing_consts& k, const double* f, std::i
 {
     if (k.subbands == 1)
         return f[0];
-    const double x = (double(s) + 0.5) / double(k.sub_bins) - 0.5;
+    const double x = (double(s) + 0.5) * k.inv_sub_bins - 0.5;
     if (x <= 0)
         return f[0];
     int i = int(x);

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "../sparse/sparse_params.h"
 #include "sensing_params.h"
 #include <algorithm>
 #include <cmath>
@@ -155,6 +156,7 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     }
     k.sub_bins = std::min<std::int64_t>(sub, n);
     k.subbands = int((n + k.sub_bins - 1) / k.sub_bins);
+    k.inv_sub_bins = 1.0 / double(k.sub_bins);
     k.opening = k.subbands / 4;
     k.stride = std::max<std::int64_t>(1, k.sub_bins / sensing_floor_samples);
 
@@ -172,6 +174,10 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     p.gap_bins = o.gap_bins > 0 ? o.gap_bins : p.lobe;
     p.narrow_bins = o.narrow_bins;
     p.max_tone_fits = o.max_tone_fits;
+    set_robust_window(p.tone,
+                      n,
+                      o.window == "hann" ? sparse_fft_window::hann
+                                         : sparse_fft_window::blackman_harris);
     k.narrow = o.narrow_bins;
     k.fit_half = o.window == "hann" ? 2 : 3; // robust mode's main lobe (robust_params)
     p.rule = o.bandwidth_rule;

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_SENSING_PARAMS_H
 #define INCLUDED_GPUFFT_SENSING_PARAMS_H
 
+#include "../sparse/robust_math.h"
 #include "sensing_math.h"
 #include <gnuradio/gpufft/sensing_plan.h>
 #include <string>
@@ -27,6 +28,7 @@ struct sensing_params {
     int max_tone_fits = 64; //!< tone fits a frame, strongest first
     gpufft::bandwidth_rule rule = gpufft::bandwidth_rule::obw99;
     double xdb_ratio = 0.01; //!< xdb rule: the edges' level over the peak, linear
+    robust_consts tone;      //!< the window for robust mode's tone fit
 };
 
 /*!

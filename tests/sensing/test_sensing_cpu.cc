@@ -109,17 +109,17 @@ GPUFFT_TEST(tones_at_fractional_bins_are_found_with_their_frequency)
         // 4 x the amplitude's relative scatter, sqrt(ENBW / snr) with ENBW = 2 bins.
         const double rel = 4 * std::sqrt(2.0 / std::pow(10.0, snr / 10));
         GPUFFT_CHECK(std::fabs(std::abs(s.tone_amplitude) - a * n) < rel * a * n);
-        // A tone's total power is its own, 20 log10 a dBFS, within the noise it holds.
-        if (std::fabs(s.total_power_dbfs - 20 * std::log10(a)) >= 1.0)
-            std::printf(
-                "tone at %.4f, %.1f dB: total %.2f dBFS, want %.2f, band [%lld, %lld]\n",
-                f,
-                snr,
-                s.total_power_dbfs,
-                20 * std::log10(a),
-                (long long)s.first_bin,
-                (long long)s.last_bin);
-        GPUFFT_CHECK(std::fabs(s.total_power_dbfs - 20 * std::log10(a)) < 1.0);
+        // The band's power holds the tone's and its cross term with the noise, whose
+        // scatter is 2 sqrt(2.6 / snr) of it under the window (mean w^4 / (mean w^2)^2
+        // = 2.6 for Blackman-Harris): 4 of those.
+        const double tol_db = 10 * std::log10(1 + 8 * 1.6 / std::pow(10.0, snr / 20));
+        if (std::fabs(s.total_power_dbfs - 20 * std::log10(a)) >= tol_db)
+            std::printf("tone at %.4f, %.1f dB: total %.2f dBFS, want %.2f\n",
+                        f,
+                        snr,
+                        s.total_power_dbfs,
+                        20 * std::log10(a));
+        GPUFFT_CHECK(std::fabs(s.total_power_dbfs - 20 * std::log10(a)) < tol_db);
         GPUFFT_CHECK(s.bandwidth_bins < 6.0); // Blackman-Harris: 99 % within ~4 bins
         GPUFFT_CHECK(!s.dc);
     }
@@ -287,9 +287,17 @@ GPUFFT_TEST(wideband_carrier_over_a_rolled_off_floor)
     sensing_result r;
     plan.detect(y.data(), r);
     check_above_threshold(r, plan);
-    GPUFFT_CHECK_EQ(r.signals.size(), std::size_t(1));
-    if (r.signals.size() == 1) {
-        const double bw = r.signals[0].bandwidth_bins;
+    // The carrier as one signal, and at most one false alarm beside it.
+    GPUFFT_CHECK(r.signals.size() >= 1 && r.signals.size() <= 2);
+    const sensed_signal* wide = nullptr;
+    for (const auto& s : r.signals)
+        if (!wide || s.bandwidth_bins > wide->bandwidth_bins)
+            wide = &s;
+    for (const auto& s : r.signals)
+        if (&s != wide)
+            GPUFFT_CHECK(s.narrow && s.snr_db < plan.threshold_db() + 4);
+    if (wide) {
+        const double bw = wide->bandwidth_bins;
         const double want = qpsk_obw99_bins(4, std::size_t(n));
         std::printf("bandwidth %.0f bins (carrier %.0f)\n", bw, want);
         GPUFFT_CHECK(std::fabs(bw - want) < 0.1 * want);
