@@ -38,10 +38,6 @@ struct sensing_band {
     double lower = 0, upper = 0; //!< edges by the rule, fractional shifted bins
     //! Narrow cores: X_w at peak_bin + j, |j| <= fit_half, as (re, im) pairs.
     double lobe[2 * (2 * sensing_max_fit_half + 1)] = {};
-    //! The CUDA backend fits every narrow band's tone on the device (fitted = 1): the
-    //! offset from peak_bin, the amplitude, and the lobe energy explained and held.
-    int fitted = 0;
-    double fit_delta = 0, fit_re = 0, fit_im = 0, fit_explained = 0, fit_energy = 0;
 };
 
 //! Runs of more than this many a frame are cut there (the frame is `truncated`).

@@ -145,7 +145,6 @@ public:
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
             d_bands.get(), bands.data(), bytes, cudaMemcpyHostToDevice, s));
         launch_sensing_bands(d_p.k,
-                             d_p.tone,
                              reinterpret_cast<const float*>(d_X.get()),
                              d_floors.get(),
                              d_bands.get(),

@@ -6,7 +6,6 @@
  */
 
 #include "../cuda/cuda_check.h"
-#include "../sparse/robust_math.h"
 #include "sensing_kernels.h"
 #include <cuda_runtime.h>
 
@@ -203,7 +202,6 @@ __global__ void runs_kernel(sensing_consts k,
 // band, the rest over its core), the peak, then the edges from one scan of the
 // segments' sums and a second look at the one segment that holds each edge.
 __global__ void bands_kernel(sensing_consts k,
-                             robust_consts tone,
                              const float2* X,
                              const double* floors_in,
                              sensing_band* bands,
@@ -329,35 +327,14 @@ __global__ void bands_kernel(sensing_consts k,
         if (edge[1] >= 0)
             upper = edge_v[1];
     }
-    // The tone fit's bins around the peak of a narrow core, then the fit (robust mode's,
-    // on one thread: a band's fit is a few microseconds, and the bands run in parallel).
-    __shared__ double lobe_r[2 * sensing_max_fit_half + 1],
-        lobe_i[2 * sensing_max_fit_half + 1];
-    const bool narrow = len <= k.narrow;
-    if (narrow && int(threadIdx.x) <= 2 * k.fit_half) {
-        double re, im;
-        sensing_windowed_bin(k, bin, peak_bin + int(threadIdx.x) - k.fit_half, re, im);
-        b.lobe[2 * threadIdx.x] = re;
-        b.lobe[2 * threadIdx.x + 1] = im;
-        lobe_r[threadIdx.x] = re;
-        lobe_i[threadIdx.x] = im;
-    }
-    __syncthreads();
-    if (narrow && threadIdx.x == 0) {
-        unsigned char present[2 * sensing_max_fit_half + 1];
-        double energy = 0;
-        for (int j = 0; j <= 2 * k.fit_half; ++j) {
-            present[j] = 1;
-            energy += lobe_r[j] * lobe_r[j] + lobe_i[j] * lobe_i[j];
-        }
-        double delta = 0, ar = 0, ai = 0;
-        b.fit_explained = robust_fit_tone(tone, lobe_r, lobe_i, present, delta, ar, ai);
-        b.fit_delta = delta;
-        b.fit_re = ar;
-        b.fit_im = ai;
-        b.fit_energy = energy;
-        b.fitted = 1;
-    }
+    // The tone fit's bins around the peak of a narrow core (the host fits the
+    // strongest: one thread a fit here took longer than the host's budget of them).
+    if (len <= k.narrow && int(threadIdx.x) <= 2 * k.fit_half)
+        sensing_windowed_bin(k,
+                             bin,
+                             peak_bin + int(threadIdx.x) - k.fit_half,
+                             b.lobe[2 * threadIdx.x],
+                             b.lobe[2 * threadIdx.x + 1]);
     if (threadIdx.x == 0) {
         b.excess = total;
         b.moment = moment;
@@ -403,7 +380,6 @@ void launch_sensing_runs(const sensing_consts& k,
 }
 
 void launch_sensing_bands(const sensing_consts& k,
-                          const robust_consts& tone,
                           const float* X,
                           const double* floors,
                           sensing_band* bands,
@@ -415,7 +391,7 @@ void launch_sensing_bands(const sensing_consts& k,
     if (count == 0)
         return;
     bands_kernel<<<count, band_threads, 0, static_cast<cudaStream_t>(stream)>>>(
-        k, tone, reinterpret_cast<const float2*>(X), floors, bands, rule_xdb, xdb_ratio);
+        k, reinterpret_cast<const float2*>(X), floors, bands, rule_xdb, xdb_ratio);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 

@@ -12,7 +12,6 @@
 #ifndef INCLUDED_GPUFFT_SENSING_KERNELS_H
 #define INCLUDED_GPUFFT_SENSING_KERNELS_H
 
-#include "../sparse/robust_math.h"
 #include "sensing_backend.h"
 #include "sensing_math.h"
 #include <cstdint>
@@ -52,12 +51,11 @@ void launch_sensing_runs(const sensing_consts& k,
                          void* stream);
 
 /*!
- * Each band's sums and edges (sensing_band_sums), one thread block a band, and the tone
- * fit of every narrow one (robust_fit_tone with `tone`); bands[i] holds first, last,
- * core_first and core_last on entry.
+ * Each band's sums and edges (sensing_band_sums), one thread block a band, and the
+ * windowed bins around each narrow one's peak; bands[i] holds first, last, core_first
+ * and core_last on entry.
  */
 void launch_sensing_bands(const sensing_consts& k,
-                          const robust_consts& tone,
                           const float* X,
                           const double* floors,
                           sensing_band* bands,

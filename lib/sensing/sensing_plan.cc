@@ -210,20 +210,18 @@ private:
         for (std::size_t o = 0; o < budget; ++o) {
             auto& s = sig[order[o]];
             const auto& b = bands[order[o]];
-            double delta = b.fit_delta, ar = b.fit_re, ai = b.fit_im;
-            double explained = b.fit_explained, energy = b.fit_energy;
-            if (!b.fitted) {
-                double yr[2 * sensing_max_fit_half + 1], yi[2 * sensing_max_fit_half + 1];
-                unsigned char present[2 * sensing_max_fit_half + 1];
-                energy = 0;
-                for (int j = 0; j <= 2 * h; ++j) {
-                    yr[j] = b.lobe[2 * j];
-                    yi[j] = b.lobe[2 * j + 1];
-                    present[j] = 1;
-                    energy += yr[j] * yr[j] + yi[j] * yi[j];
-                }
-                explained = robust_fit_tone(params.tone, yr, yi, present, delta, ar, ai);
+            double yr[2 * sensing_max_fit_half + 1], yi[2 * sensing_max_fit_half + 1];
+            unsigned char present[2 * sensing_max_fit_half + 1];
+            double energy = 0;
+            for (int j = 0; j <= 2 * h; ++j) {
+                yr[j] = b.lobe[2 * j];
+                yi[j] = b.lobe[2 * j + 1];
+                present[j] = 1;
+                energy += yr[j] * yr[j] + yi[j] * yi[j];
             }
+            double delta = 0, ar = 0, ai = 0;
+            const double explained =
+                robust_fit_tone(params.tone, yr, yi, present, delta, ar, ai);
             s.tone_bin += delta;
             s.tone_amplitude = { ar, ai };
             s.tone_refined = energy > 0 && explained >= 0.9 * energy;
