@@ -58,6 +58,13 @@ public:
                           std::vector<double>& floors,
                           std::vector<sensing_run>& runs) = 0;
     virtual void bands(std::vector<sensing_band>& bands) = 0;
+    /*!
+     * level[i]: the mean of P / floor over the bins between runs[i] and runs[i + 1]
+     * (gaps longer than max_gap get 0, unread).
+     */
+    virtual void gap_levels(const std::vector<sensing_run>& runs,
+                            std::int64_t max_gap,
+                            std::vector<double>& level) = 0;
     virtual std::int64_t memory_bytes() const = 0;
 };
 

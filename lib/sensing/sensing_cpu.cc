@@ -86,6 +86,23 @@ public:
             sensing_band_sums(b, d_k, power, floor, windowed, d_p.rule, d_p.xdb_ratio);
     }
 
+    void gap_levels(const std::vector<sensing_run>& runs,
+                    std::int64_t max_gap,
+                    std::vector<double>& level) override
+    {
+        level.assign(runs.empty() ? 0 : runs.size() - 1, 0.0);
+        for (std::size_t i = 0; i + 1 < runs.size(); ++i) {
+            const std::int64_t a = runs[i].last + 1, b = runs[i + 1].first;
+            if (b - a < 1 || b - a > max_gap)
+                continue;
+            double sum = 0;
+            for (std::int64_t s = a; s < b; ++s)
+                sum += double(d_P[std::size_t(s)]) /
+                       sensing_floor_at(d_k, d_floor.data(), s);
+            level[i] = sum / double(b - a);
+        }
+    }
+
     std::int64_t memory_bytes() const override
     {
         // The spectrum and its power, plus FFTW's plan (its own copy for unaligned

@@ -39,6 +39,7 @@ public:
         d_starts.allocate(std::size_t(sensing_max_runs), "sensing runs");
         d_ends.allocate(std::size_t(sensing_max_runs), "sensing runs");
         d_bands.allocate(std::size_t(sensing_max_runs), "sensing bands");
+        d_levels.allocate(std::size_t(sensing_max_runs), "sensing gaps");
         d_host_header.allocate(1);
         d_host_floors.allocate(std::size_t(p.k.subbands));
         d_host_runs.allocate(2 * early_runs);
@@ -157,6 +158,57 @@ public:
         d_stream.synchronize();
     }
 
+    void gap_levels(const std::vector<sensing_run>& runs,
+                    std::int64_t max_gap,
+                    std::vector<double>& level) override
+    {
+        level.assign(runs.empty() ? 0 : runs.size() - 1, 0.0);
+        d_gap_first.clear();
+        d_gap_last.clear();
+        d_gap_index.clear();
+        for (std::size_t i = 0; i + 1 < runs.size(); ++i) {
+            const std::int64_t a = runs[i].last + 1, b = runs[i + 1].first - 1;
+            if (b < a || b - a + 1 > max_gap)
+                continue;
+            d_gap_first.push_back(a);
+            d_gap_last.push_back(b);
+            d_gap_index.push_back(i);
+        }
+        const std::size_t m = d_gap_first.size();
+        if (m == 0)
+            return;
+        cuda::device_guard guard(d_device);
+        const cudaStream_t s = d_stream.get();
+        // starts / ends are free once the runs are on the host: they hold the gaps.
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_starts.get(),
+                                          d_gap_first.data(),
+                                          m * sizeof(std::int64_t),
+                                          cudaMemcpyHostToDevice,
+                                          s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_ends.get(),
+                                          d_gap_last.data(),
+                                          m * sizeof(std::int64_t),
+                                          cudaMemcpyHostToDevice,
+                                          s));
+        launch_sensing_gaps(d_p.k,
+                            reinterpret_cast<const float*>(d_X.get()),
+                            d_floors.get(),
+                            d_starts.get(),
+                            d_ends.get(),
+                            int(m),
+                            d_levels.get(),
+                            s);
+        d_host_levels.resize(m);
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_levels.data(),
+                                          d_levels.get(),
+                                          m * sizeof(double),
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+        d_stream.synchronize();
+        for (std::size_t j = 0; j < m; ++j)
+            level[d_gap_index[j]] = d_host_levels[j];
+    }
+
     std::int64_t memory_bytes() const override
     {
         return std::int64_t(d_in.bytes() + d_X.bytes() + d_starts.bytes() +
@@ -189,6 +241,10 @@ private:
     cuda::pinned_buffer<double> d_host_floors;
     cuda::pinned_buffer<std::int64_t> d_host_runs; // early_runs firsts, then lasts
     std::vector<std::int64_t> d_first, d_last;
+    cuda::device_buffer<double> d_levels;
+    std::vector<std::int64_t> d_gap_first, d_gap_last;
+    std::vector<std::size_t> d_gap_index;
+    std::vector<double> d_host_levels;
 };
 
 } // namespace

@@ -347,7 +347,46 @@ __global__ void bands_kernel(sensing_consts k,
     }
 }
 
+// One block a gap between consecutive runs: the mean of P / floor over its bins.
+__global__ void gaps_kernel(sensing_consts k,
+                            const float2* X,
+                            const double* floors_in,
+                            const std::int64_t* gap_first,
+                            const std::int64_t* gap_last,
+                            double* level)
+{
+    __shared__ double floors[sensing_max_subbands];
+    __shared__ double red[band_threads];
+    for (int i = threadIdx.x; i < k.subbands; i += blockDim.x)
+        floors[i] = floors_in[i];
+    __syncthreads();
+    const spectrum_reader bin{ X };
+    const std::int64_t a = gap_first[blockIdx.x], b = gap_last[blockIdx.x];
+    double sum = 0;
+    for (std::int64_t s = a + threadIdx.x; s <= b; s += blockDim.x)
+        sum += double(sensing_power(k, bin, s)) / sensing_floor_at(k, floors, s);
+    sum = block_sum(sum, red);
+    if (threadIdx.x == 0)
+        level[blockIdx.x] = b >= a ? sum / double(b - a + 1) : 0.0;
+}
+
 } // namespace
+
+void launch_sensing_gaps(const sensing_consts& k,
+                         const float* X,
+                         const double* floors,
+                         const std::int64_t* gap_first,
+                         const std::int64_t* gap_last,
+                         int count,
+                         double* level,
+                         void* stream)
+{
+    if (count == 0)
+        return;
+    gaps_kernel<<<count, band_threads, 0, static_cast<cudaStream_t>(stream)>>>(
+        k, reinterpret_cast<const float2*>(X), floors, gap_first, gap_last, level);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
 
 void launch_sensing_floor(const sensing_consts& k,
                           const float* X,

@@ -73,6 +73,16 @@ void launch_sensing_windowed(const sensing_consts& k,
                              double* out,
                              void* stream);
 
+//! level[i] = mean of P / floor over shifted bins gap_first[i] .. gap_last[i].
+void launch_sensing_gaps(const sensing_consts& k,
+                         const float* X,
+                         const double* floors,
+                         const std::int64_t* gap_first,
+                         const std::int64_t* gap_last,
+                         int count,
+                         double* level,
+                         void* stream);
+
 } // namespace detail
 } // namespace gpufft
 } // namespace gr
