@@ -17,6 +17,8 @@ namespace gpufft {
 
 namespace {
 const pmt::pmt_t port_coefficients = pmt::mp("coefficients");
+const pmt::pmt_t port_detections = pmt::mp("detections");
+const pmt::pmt_t port_transmissions = pmt::mp("transmissions");
 const pmt::pmt_t port_cmd = pmt::mp("cmd");
 } // namespace
 
@@ -29,7 +31,10 @@ sparse_fft::sptr sparse_fft::make(int fft_size,
                                   int device_id,
                                   const std::string& mode,
                                   double min_snr_db,
-                                  double false_alarm)
+                                  double false_alarm,
+                                  int dc_mask_bins,
+                                  const std::string& bandwidth_rule,
+                                  int hold_frames)
 {
     stream::sparse_frame_settings s;
     s.fft_size = fft_size;
@@ -42,6 +47,9 @@ sparse_fft::sptr sparse_fft::make(int fft_size,
     s.mode = mode;
     s.min_snr_db = min_snr_db;
     s.false_alarm = false_alarm;
+    s.dc_mask_bins = dc_mask_bins;
+    s.bandwidth_rule = bandwidth_rule;
+    s.hold_frames = hold_frames;
     return gnuradio::make_block_sptr<sparse_fft_impl>(s);
 }
 
@@ -62,6 +70,9 @@ sparse_fft_impl::sparse_fft_impl(const stream::sparse_frame_settings& s)
     set_relative_rate(1, static_cast<uint64_t>(hop()));
     // Tags are re-timed per frame, not passed through by offset.
     set_tag_propagation_policy(TPP_DONT);
+    message_port_register_out(port_detections);
+    message_port_register_out(port_transmissions);
+    // Deprecated (use detections), kept one release.
     message_port_register_out(port_coefficients);
     message_port_register_in(port_cmd);
     set_msg_handler(port_cmd, [this](const pmt::pmt_t& msg) {
@@ -73,7 +84,16 @@ sparse_fft_impl::sparse_fft_impl(const stream::sparse_frame_settings& s)
             msg,
             { { "k", [this](const pmt::pmt_t& v) { set_k(int(pmt::to_long(v))); } },
               { "samp_rate", rate },
-              { "sample_rate", rate } },
+              { "sample_rate", rate },
+              { "min_snr_db",
+                [this](const pmt::pmt_t& v) { set_min_snr_db(pmt::to_double(v)); } },
+              { "false_alarm",
+                [this](const pmt::pmt_t& v) { set_false_alarm(pmt::to_double(v)); } },
+              { "mode",
+                [this](const pmt::pmt_t& v) {
+                    set_mode(pmt::is_symbol(v) ? pmt::symbol_to_string(v)
+                                               : pmt::write_string(v));
+                } } },
             d_logger);
     });
 }
@@ -99,6 +119,13 @@ void sparse_fft_impl::forecast(int /*noutput_items*/,
     // without a copy; the cap at hop keeps the request within the upstream buffer,
     // which GNU Radio sizes from the relative rate (1/hop; 1 for a sink, whose
     // buffer may be shorter than a frame).
+    // Once the input has ended, ask for none: general_work() then runs once more and
+    // sends the open transmissions while the blocks downstream still run (from stop()
+    // they would reach no one).
+    if (!d_flushed && detail() && detail()->ninputs() > 0 && detail()->input(0)->done()) {
+        ninput_items_required[0] = 0;
+        return;
+    }
     const std::int64_t next = d_frames.needed();
     const std::int64_t cap = d_is_sink ? 1 : hop();
     ninput_items_required[0] = static_cast<int>(std::clamp<std::int64_t>(next, 1, cap));
@@ -115,7 +142,31 @@ bool sparse_fft_impl::stop()
                        end - d_frames.covered_until(),
                        d_frames.frames(),
                        fft_size());
+    // Stopped before the input ended (tb.stop()): the open transmissions still go out,
+    // though the blocks downstream may no longer run.
+    flush_transmissions();
     return block::stop();
+}
+
+void sparse_fft_impl::publish_transmissions(
+    const std::vector<stream::transmission>& ended)
+{
+    for (const auto& t : ended) {
+        stream::stream_time start;
+        if (d_last_time.has_time)
+            start = d_last_time.time.plus(-double(d_last_time.first - t.start_sample) /
+                                          d_last_time.rate);
+        message_port_pub(port_transmissions,
+                         transmission_pdu(t, d_last_time.has_time, start));
+    }
+}
+
+void sparse_fft_impl::flush_transmissions()
+{
+    if (d_flushed)
+        return;
+    d_flushed = true;
+    publish_transmissions(d_analyzer.flush());
 }
 
 bool sparse_fft_impl::process_frame(const gr_complex* frame,
@@ -128,7 +179,7 @@ bool sparse_fft_impl::process_frame(const gr_complex* frame,
     // The tag rule (docs/stream.md): tags inside the frame apply to it.
     const stream::stream_state st = d_timeline.frame(std::int64_t(offset), fft_size());
     d_timeline.forget_before(std::int64_t(offset));
-    if (!d_analyzer.analyze(frame, index, st.freq, st.rate)) {
+    if (!d_analyzer.analyze(frame, index, st.freq, st.rate, std::int64_t(offset))) {
         d_logger->error("frame {} (samples {}..{}) skipped: {}",
                         index,
                         offset,
@@ -138,6 +189,9 @@ bool sparse_fft_impl::process_frame(const gr_complex* frame,
                          skipped_frame_message(index, offset, d_analyzer.error()));
         return false;
     }
+    d_last_time = { st.has_time, std::int64_t(offset), st.time, st.rate };
+    message_port_pub(port_detections, detections_pdu(index, offset, d_analyzer, st));
+    publish_transmissions(d_analyzer.ended());
     message_port_pub(port_coefficients,
                      coefficients_message(index, offset, d_analyzer, st));
     if (display == nullptr)
@@ -173,21 +227,37 @@ int sparse_fft_impl::general_work(int noutput_items,
 {
     const auto* in = static_cast<const gr_complex*>(input_items[0]);
     float* out = output_items.empty() ? nullptr : static_cast<float*>(output_items[0]);
+    const std::int64_t available = ninput_items[0];
+    if (d_flushed) { // the stream ended (or the engine failed): nothing more to do
+        consume(0, int(available));
+        return WORK_DONE;
+    }
+    // The input has ended when upstream is done and nothing came after the items this
+    // call was given (done() read first: items written after ninput_items was taken
+    // would otherwise be lost).
+    const bool upstream_done = detail()->input(0)->done();
+    const bool last_call =
+        upstream_done && detail()->input(0)->items_available() == available;
     const std::uint64_t read = nitems_read(0);
-    const std::uint64_t end = read + std::uint64_t(ninput_items[0]);
+    const std::uint64_t end = read + std::uint64_t(available);
     if (end > d_seen_until) {
         std::vector<gr::tag_t> tags;
         get_tags_in_range(tags, 0, d_seen_until, end);
         follow_tags(tags, 0, d_timeline, d_logger);
         d_seen_until = end;
     }
+    // A sink keeps the last sample it was offered until its input has ended: GNU
+    // Radio ends a sink whose input is done and empty without calling it, and the
+    // held sample makes it call once more, where the open transmissions go out.
+    const bool hold = d_is_sink && !upstream_done && available > 0;
+    const std::int64_t offered = hold ? available - 1 : available;
     const std::uint64_t written = out ? nitems_written(0) : 0;
     int produced = 0;
     std::int64_t used = 0;
     try {
         used = d_frames.feed(
             in,
-            ninput_items[0],
+            offered,
             [&] { return !out || produced < noutput_items; },
             [&](const gr_complex* frame, std::uint64_t first) {
                 float* display =
@@ -201,9 +271,15 @@ int sparse_fft_impl::general_work(int noutput_items,
         // A failed GPU ends the flowgraph with the reason, rather than a frame skipped
         // per call forever (docs/reliability.md, "Faults inside blocks").
         d_logger->error("{:s}", e.what());
+        flush_transmissions();
         return WORK_DONE;
     }
     consume(0, int(used));
+    if (last_call && used == available) {
+        // End of stream: the samples left make no frame; the open transmissions end.
+        flush_transmissions();
+        return produced > 0 ? produced : WORK_DONE;
+    }
     return produced;
 }
 

@@ -34,6 +34,16 @@ public:
     double min_snr_db() const override { return d_analyzer.min_snr_db(); }
     double false_alarm() const override { return d_analyzer.false_alarm(); }
     std::string describe() const override { return d_analyzer.describe(); }
+    void set_mode(const std::string& mode) override { d_analyzer.set_mode(mode); }
+    void set_min_snr_db(double v) override { d_analyzer.set_min_snr_db(v); }
+    void set_false_alarm(double v) override { d_analyzer.set_false_alarm(v); }
+    int dc_mask_bins() const override { return d_analyzer.dc_mask_bins(); }
+    std::string bandwidth_rule() const override { return d_analyzer.bandwidth_rule(); }
+    int hold_frames() const override { return d_analyzer.hold_frames(); }
+    std::uint64_t frames_truncated() const override
+    {
+        return d_analyzer.frames_truncated();
+    }
     std::uint64_t frames_processed() const override
     {
         return d_analyzer.frames_processed();
@@ -55,9 +65,24 @@ private:
                        std::uint64_t out_offset,
                        std::uint64_t offset);
 
-    // Parameters, the plan, the k and samp_rate setters, the frame's entries.
+    //! Publishes a transmissions PDU for each of `ended`.
+    void publish_transmissions(const std::vector<stream::transmission>& ended);
+    //! End of stream: every open transmission goes out while downstream still runs.
+    void flush_transmissions();
+
+    // Parameters, the engine, the setters, the frame's signals and entries.
     stream::sparse_frame_analyzer d_analyzer;
-    bool d_is_sink = false; // display output not connected (see check_topology)
+    bool d_is_sink = false;  // display output not connected (see check_topology)
+    bool d_flushed = false;  // the open transmissions went out (end of stream)
+
+    // The latest frame's start and time: a transmission's rx_time is carried back
+    // from it at the stream's rate.
+    struct frame_time {
+        bool has_time = false;
+        std::int64_t first = 0;
+        stream::stream_time time;
+        double rate = 1.0;
+    } d_last_time;
 
     // Touched only by work().
     stream::frame_assembler d_frames;

@@ -17,67 +17,98 @@ namespace gr {
 namespace gpufft {
 
 /*!
- * \brief Sparse FFT of a complex stream: the tones (robust mode) or the k largest DFT
- * coefficients (exact mode) of every frame.
+ * \brief Sparse FFT of a complex stream: the signals (robust mode) or the k largest
+ * DFT coefficients (exact mode) of every frame, as PDUs, and the transmissions they
+ * form.
  * \ingroup gpufft
  *
  * \details
  * Cuts the incoming complex stream into frames of \p fft_size samples (a new frame
  * every \p hop samples: hop < fft_size overlaps frames, hop > fft_size skips samples
- * between them) and runs one sparse FFT per frame on the GPU (CUDA) or the CPU.
+ * between them) and transforms each on the GPU (CUDA) or the CPU.
  *
  * \p mode "robust" (default) is for signals as a radio delivers them: a noise floor,
- * tones between FFT bins, an unknown number of them. k is an upper bound; each frame
- * reports the tones that stand above the estimated noise floor (sparse_fft_plan::detect,
- * at most k, none in pure noise), with fractional frequencies. \p min_snr_db is the
- * weakest tone to find (its power over the noise of one bin of an fft_size-point FFT):
- * the engine reads fewer samples for higher values (reading m of n samples costs about
- * 10 log10(n / m) dB) and runs a dense FFT + threshold where it cannot read fewer;
- * \p false_alarm is the chance of a false tone in a frame of pure noise.
+ * tones between FFT bins, modulated carriers, an unknown number of them. Each frame
+ * reports the signals (occupied bands) that stand above the estimated noise floor, at
+ * most k, strongest kept (the frame then says \c truncated, and a warning is logged at
+ * most once per 10 s). \p min_snr_db is the weakest tone the sparse path must find (its
+ * power over the noise of one bin of an fft_size-point FFT): the engine reads fewer
+ * samples for higher values (reading m of n samples costs about 10 log10(n / m) dB).
+ * Where it cannot read fewer (the cost model picks a dense FFT; describe() says so),
+ * the frame goes to spectrum sensing (sensing_plan, docs/sensing.md): every band above
+ * the threshold, with centre, edges, bandwidth (\p bandwidth_rule), power, SNR, a tone
+ * fit for narrow ones, and a DC label (\p dc_mask_bins leaves bins around DC out).
+ * On the sparse path each tone is a signal one bin wide. \p false_alarm is the chance
+ * of a false signal in a frame of pure noise.
  * \p mode "exact" is for frames that are exactly k-sparse on the frame's frequency grid
- * (no noise, on-grid tones): the k largest coefficients, exact to float precision; a
- * frame that is not exactly sparse is flagged and only the vouched-for coefficients
- * come back.
+ * (no noise, on-grid tones): the k largest coefficients, exact to float precision, each
+ * a signal one bin wide (snr_db NaN: no noise estimate); a frame that is not exactly
+ * sparse is flagged (and \c truncated) and only the vouched-for coefficients come back.
  *
- * Message port \c coefficients: one PMT dict per frame with
- *  - \c frame (uint64): frame index, counting from 0
- *  - \c offset (uint64): absolute input sample index of the frame's first sample
- *  - \c fft_size (uint64), \c samp_rate (double, Hz), \c center_freq (double, Hz);
- *    \c sample_rate (deprecated, removed in the next release): the same as samp_rate
- *  - \c mode (symbol): "robust" or "exact"
- *  - \c bins (s32vector), in [0, fft_size), ascending: exact mode the DFT bins; robust
- *    mode each tone's nearest bin, round(frequency) mod fft_size (the tones in the
- *    order of these bins); s32 so that pmt.to_python() converts the whole dict
- *  - \c freqs (f64vector): frequencies in Hz, center_freq + signed_bin * rate / n,
- *    signed_bin the bin (exact) or the tone's fractional bin (robust), less fft_size
- *    at or above fft_size / 2 (numpy.fft.fftfreq's order)
- *  - \c values (c32vector): exact mode the DFT values X[f] = sum_t x[t]
- *    e^{-2 pi i f t/n}; robust mode the tone amplitudes n a for a tone
- *    a e^{2 pi i f t/n} (an on-grid tone's X[f])
- *  - \c power_db (f32vector): 20 log10(|value| / fft_size), dB relative to a
- *    full-scale complex tone (dBFS)
- *  - \c snr_db (f32vector): robust mode each tone's power over the noise floor of one
- *    bin (rectangular window), in dB; exact mode NaN for every coefficient (no noise
- *    estimate)
- *  - \c noise_floor_db (double, robust mode only): noise power of one bin of an
- *    fft_size-point FFT, 10 log10(floor / n^2) dBFS
- *  - \c not_sparse (bool, exact mode only): the frame was not exactly sparse
+ * Signals are followed from frame to frame into transmissions (docs/sensing.md,
+ * "Transmissions"): a signal continues the transmission it overlaps in frequency; one
+ * unseen for more than \p hold_frames frames has ended.
+ *
+ * Message port \c detections: one PDU per frame, a pair (meta . f32vector) that the
+ * stock PDU blocks take (message_debug print_pdu, pdu_to_tagged_stream with type float,
+ * pdu_filter, pdu_set). meta (a dict):
+ *  - \c frame (uint64): frame index from 0; \c first_sample (uint64): absolute input
+ *    sample index of the frame's first sample; \c fft_size (uint64)
+ *  - \c samp_rate, \c center_freq (double, Hz): the parameter or the latest rx_rate
+ *    tag, and the latest rx_freq tag (0 without one)
  *  - \c rx_time (tuple (uint64 seconds, double fraction)): time of the frame's first
- *    sample, only when the stream carried an \c rx_time tag
- * \c center_freq comes from the latest \c rx_freq tag (0 without one); \c samp_rate is
- * the parameter, or the latest \c rx_rate tag when the stream carries one.
+ *    sample, only when the stream carried an rx_time tag
+ *  - \c truncated (bool): more signals stood out than k; the strongest k are reported
+ *  - \c noise_floor_dbfs (double): the frame's median floor per bin as a tone's power
+ *    (robust mode; NaN in exact mode); \c bins_above, \c bands_found (int64, before
+ *    the cap)
+ *  - one vector per signal key, the signals ascending in frequency, bins fractional and
+ *    signed about DC (Hz = center_freq + bin * samp_rate / fft_size): f64vector
+ *    \c center_bin, \c lower_bin, \c upper_bin, \c bandwidth_bins,
+ *    \c peak_power_dbfs, \c total_power_dbfs, \c snr_db, \c floor_dbfs,
+ *    \c tone_bin, \c first_bin, \c last_bin (the last two whole bins, f64 since
+ *    pmt.to_python() converts no s64vector); u8vector \c dc, \c narrow,
+ *    \c tone_refined; c32vector \c tone_amplitude (n a for a tone a e^{2 pi i f t/n});
+ *    f64vector \c center_hz, \c lower_hz, \c upper_hz, \c bandwidth_hz
+ * The vector holds 4 floats a signal: center_hz - center_freq, bandwidth_hz,
+ * peak_power_dbfs, snr_db. A frame with no signal gives an empty vector.
  *
- * A frame holding a NaN or an infinity is logged, reported as a dict with \c frame,
- * \c offset and an \c error string (and empty \c bins, \c freqs, \c values), and
- * skipped: it produces no output item.
+ * Message port \c transmissions: one PDU per transmission when it ends, and every open
+ * one at the end of the stream (or stop()): meta with \c id, \c start_sample,
+ * \c sample_count, \c start_s, \c duration_s, \c center_hz, \c lower_hz,
+ * \c upper_hz, \c bandwidth_hz, \c peak_power_dbfs, \c mean_snr_db, \c frames,
+ * \c dc, and \c rx_time of its first sample when the stream carried rx_time; vector
+ * f32 [duration_s, bandwidth_hz, peak_power_dbfs, mean_snr_db].
  *
- * Optional output 0: one float vector of \p display_bins items per frame, the sparse
- * spectrum in dB (20 log10(|value| / fft_size), from the bins and values of the
- * message), DC in the middle (fftshift order), each value the maximum over its group of
+ * Message port \c coefficients (deprecated, removed in the next release: use
+ * \c detections): one PMT dict per frame with \c frame, \c offset, \c fft_size,
+ * \c samp_rate (and its old name \c sample_rate), \c center_freq, \c mode, \c bins
+ * (s32vector, [0, fft_size), ascending), \c freqs (f64vector, Hz), \c values
+ * (c32vector: exact mode the DFT values X[f] = sum_t x[t] e^{-2 pi i f t/n}; robust
+ * mode the tone amplitudes n a, one per signal: its tone fit, or for a wide signal its
+ * peak bin at its peak power), \c power_db (f32vector, 20 log10(|value| / fft_size)
+ * dBFS), \c snr_db (f32vector: robust mode over the noise of one bin, rectangular
+ * window; exact mode NaN), \c noise_floor_db (robust: dBFS per bin, rectangular
+ * window) or \c not_sparse (exact), and \c rx_time when the stream is tagged.
+ *
+ * A frame holding a NaN or an infinity is logged, counted (frames_skipped()), reported
+ * on \c coefficients as a dict with \c frame, \c offset and an \c error string, and
+ * skipped: no detections PDU and no output item; a transmission's hold bridges it.
+ *
+ * Message port \c cmd: a dict of settings to change while running: \c k,
+ * \c samp_rate, \c min_snr_db, \c false_alarm, \c mode (the setters below).
+ *
+ * Optional output 0: one float vector of \p display_bins items per frame, the frame's
+ * spectrum in dB (20 log10(|value| / fft_size) of the coefficients message's values),
+ * DC in the middle (fftshift order), each value the maximum over its group of
  * fft_size / display_bins bins; groups without a coefficient hold \ref floor_db. A QT
  * GUI vector sink shows it as a spectrum, a time raster sink (after a vector-to-stream)
  * as a waterfall. \c rx_time, \c rx_freq and \c rx_rate tags are carried to the output
  * items (rx_time recomputed for each frame).
+ *
+ * Memory: the constructor counts what the block allocates (the engine and its frame
+ * buffer) and refuses, naming fft_size and the bytes needed, what the host (or the
+ * process's address-space limit) cannot hold.
  */
 class GPUFFT_API sparse_fft : virtual public gr::block
 {
@@ -89,7 +120,7 @@ public:
 
     /*!
      * \param fft_size frame length n (samples), >= 16 (the engine may ask for more)
-     * \param k coefficients (exact) or most tones (robust) per frame: 1 <= k <
+     * \param k coefficients (exact) or most signals (robust) per frame: 1 <= k <
      * fft_size in exact mode, 1 <= k <= fft_size / 4 in robust mode
      * \param samp_rate input sample rate in Hz (> 0), used for frequencies and times
      * \param display_bins length of the dB vector output, 1 .. min(fft_size, 65536)
@@ -100,8 +131,13 @@ public:
      * (exactly k-sparse on-grid frames)
      * \param min_snr_db robust mode: the weakest tone to find, its power over the noise
      * of one bin of an fft_size-point FFT in dB, [0, 200]
-     * \param false_alarm robust mode: chance of a false tone in a frame of pure noise,
-     * (0, 0.5]
+     * \param false_alarm robust mode: chance of a false signal in a frame of pure
+     * noise, (0, 0.5]
+     * \param dc_mask_bins bins either side of DC left out of the signals (the radio's
+     * LO leakage), [0, fft_size / 4); 0 keeps them (a signal on DC is labelled dc)
+     * \param bandwidth_rule how a signal's edges are measured: "obw99" (99 % of its
+     * power) or "xdb" (20 dB under its peak)
+     * \param hold_frames frames a transmission may go unseen and go on, [0, 1000]
      *
      * Throws std::invalid_argument (ValueError in Python) naming the bad parameter.
      */
@@ -114,7 +150,10 @@ public:
                      int device_id = 0,
                      const std::string& mode = "robust",
                      double min_snr_db = 20.0,
-                     double false_alarm = 0.01);
+                     double false_alarm = 0.01,
+                     int dc_mask_bins = 0,
+                     const std::string& bandwidth_rule = "obw99",
+                     int hold_frames = 1);
 
     //! Change k; takes effect at the next frame. Throws for k outside [1, fft_size)
     //! (exact mode) or [1, fft_size / 4] (robust mode).
@@ -140,8 +179,19 @@ public:
     virtual std::string mode() const = 0;
     //! Robust mode's sensitivity: the weakest tone to find, dB over one bin's noise.
     virtual double min_snr_db() const = 0;
-    //! Robust mode's chance of a false tone in a frame of pure noise.
+    //! Robust mode's chance of a false signal in a frame of pure noise.
     virtual double false_alarm() const = 0;
+    //! Change the mode ("robust" or "exact"); takes effect at the next frame. Throws
+    //! for another name, or when k is out of the new mode's range.
+    virtual void set_mode(const std::string& mode) = 0;
+    //! Change min_snr_db, [0, 200]; takes effect at the next frame.
+    virtual void set_min_snr_db(double min_snr_db) = 0;
+    //! Change false_alarm, (0, 0.5]; takes effect at the next frame.
+    virtual void set_false_alarm(double false_alarm) = 0;
+    virtual int dc_mask_bins() const = 0;
+    //! "obw99" or "xdb".
+    virtual std::string bandwidth_rule() const = 0;
+    virtual int hold_frames() const = 0;
     //! One line from the engine: mode, backend and the parameters it chose, among
     //! them whether it runs sparse or a dense FFT (+ threshold in robust mode).
     virtual std::string describe() const = 0;
@@ -150,6 +200,8 @@ public:
     virtual std::uint64_t frames_processed() const = 0;
     //! Frames skipped because they held non-finite samples or the transform failed.
     virtual std::uint64_t frames_skipped() const = 0;
+    //! Frames whose signals hit the cap k (their detections say truncated).
+    virtual std::uint64_t frames_truncated() const = 0;
 };
 
 } // namespace gpufft

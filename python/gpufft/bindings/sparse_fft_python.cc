@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(sparse_fft.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(2caf774d9570f5ef9dd7438acc9bd366) */
+/* BINDTOOL_HEADER_FILE_HASH(1d35a327d3fafeb16877ce4c17338ea2) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -61,7 +61,10 @@ sparse_fft::sptr make(const py::object& fft_size,
                       const py::object& device_id,
                       const py::object& mode,
                       const py::object& min_snr_db,
-                      const py::object& false_alarm)
+                      const py::object& false_alarm,
+                      const py::object& dc_mask_bins,
+                      const py::object& bandwidth_rule,
+                      const py::object& hold_frames)
 {
     using namespace gpufft_python;
     if (deprecated)
@@ -69,7 +72,9 @@ sparse_fft::sptr make(const py::object& fft_size,
     const char* rate_name = deprecated ? "sample_rate" : "samp_rate";
     try {
         return sparse_fft::make(
-            int_arg(fft_size, "fft_size", "a whole number of samples"),
+            int_arg(fft_size,
+                    "fft_size",
+                    "a whole number of samples in [16, 2^31 - 1] = [16, 2147483647]"),
             int_arg(k, "k", "a whole number of coefficients or tones"),
             rate_arg(rate, rate_name),
             int_arg(display_bins, "display_bins", "a whole number"),
@@ -78,7 +83,10 @@ sparse_fft::sptr make(const py::object& fft_size,
             device_id_arg(device_id),
             text(mode, "mode", "'robust' or 'exact'"),
             real_number(min_snr_db, "min_snr_db", "a number of dB", false),
-            real_number(false_alarm, "false_alarm", "a probability in (0, 1)", false));
+            real_number(false_alarm, "false_alarm", "a probability in (0, 1)", false),
+            int_arg(dc_mask_bins, "dc_mask_bins", "a whole number of bins >= 0"),
+            text(bandwidth_rule, "bandwidth_rule", "'obw99' or 'xdb'"),
+            int_arg(hold_frames, "hold_frames", "a whole number of frames in [0, 1000]"));
     } catch (const std::invalid_argument& e) {
         const std::string what = e.what();
         if (deprecated && what.rfind("samp_rate:", 0) == 0)
@@ -105,6 +113,9 @@ void bind_sparse_fft(py::module& m)
             py::arg("mode") = "robust",
             py::arg("min_snr_db") = 20.0,
             py::arg("false_alarm") = 0.01,
+            py::arg("dc_mask_bins") = 0,
+            py::arg("bandwidth_rule") = "obw99",
+            py::arg("hold_frames") = 1,
             D(sparse_fft, make))
         // The deprecated keyword: only by name, so positional calls take the above.
         .def(py::init(&make<true>),
@@ -119,6 +130,9 @@ void bind_sparse_fft(py::module& m)
              py::arg("mode") = "robust",
              py::arg("min_snr_db") = 20.0,
              py::arg("false_alarm") = 0.01,
+             py::arg("dc_mask_bins") = 0,
+             py::arg("bandwidth_rule") = "obw99",
+             py::arg("hold_frames") = 1,
              D(sparse_fft, make))
         // Any other call: a TypeError naming the argument at fault. The deprecated
         // sample_rate counts as samp_rate there.
@@ -141,7 +155,10 @@ void bind_sparse_fft(py::module& m)
                                                  "device_id",
                                                  "mode",
                                                  "min_snr_db",
-                                                 "false_alarm" },
+                                                 "false_alarm",
+                                                 "dc_mask_bins",
+                                                 "bandwidth_rule",
+                                                 "hold_frames" },
                                                3,
                                                args,
                                                py::reinterpret_borrow<py::kwargs>(kw)));
@@ -199,6 +216,47 @@ void bind_sparse_fft(py::module& m)
         .def("mode", &sparse_fft::mode, D(sparse_fft, mode))
         .def("min_snr_db", &sparse_fft::min_snr_db, D(sparse_fft, min_snr_db))
         .def("false_alarm", &sparse_fft::false_alarm, D(sparse_fft, false_alarm))
+        .def(
+            "set_mode",
+            [](sparse_fft& b, const py::object& mode) {
+                b.set_mode(gpufft_python::text(mode, "mode", "'robust' or 'exact'"));
+            },
+            py::arg("mode"),
+            D(sparse_fft, set_mode))
+        .def("set_mode",
+             gpufft_python::refuse_other_method_calls<sparse_fft>(
+                 "sparse_fft.set_mode", { "mode" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
+        .def(
+            "set_min_snr_db",
+            [](sparse_fft& b, const py::object& v) {
+                b.set_min_snr_db(gpufft_python::real_number(
+                    v, "min_snr_db", "a number of dB in [0, 200]", false));
+            },
+            py::arg("min_snr_db"),
+            D(sparse_fft, set_min_snr_db))
+        .def("set_min_snr_db",
+             gpufft_python::refuse_other_method_calls<sparse_fft>(
+                 "sparse_fft.set_min_snr_db", { "min_snr_db" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
+        .def(
+            "set_false_alarm",
+            [](sparse_fft& b, const py::object& v) {
+                b.set_false_alarm(gpufft_python::real_number(
+                    v, "false_alarm", "a probability in (0, 0.5]", false));
+            },
+            py::arg("false_alarm"),
+            D(sparse_fft, set_false_alarm))
+        .def("set_false_alarm",
+             gpufft_python::refuse_other_method_calls<sparse_fft>(
+                 "sparse_fft.set_false_alarm", { "false_alarm" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
+        .def("dc_mask_bins", &sparse_fft::dc_mask_bins, D(sparse_fft, dc_mask_bins))
+        .def("bandwidth_rule", &sparse_fft::bandwidth_rule, D(sparse_fft, bandwidth_rule))
+        .def("hold_frames", &sparse_fft::hold_frames, D(sparse_fft, hold_frames))
+        .def("frames_truncated",
+             &sparse_fft::frames_truncated,
+             D(sparse_fft, frames_truncated))
         .def("describe", &sparse_fft::describe, D(sparse_fft, describe))
         .def("frames_processed",
              &sparse_fft::frames_processed,
