@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_BLOCK_SELECT_CUH
 #define INCLUDED_GPUFFT_BLOCK_SELECT_CUH
 
+#include "select_cuda.h"
 #include <cuda_runtime.h>
 
 namespace gr {
@@ -19,8 +20,8 @@ constexpr int block_select_bins = 256;
 
 /*!
  * The value of rank `rank` (0-based, ascending) among v[0..m) in shared memory, m >
- * rank, every value non-negative and finite, by one thread block: four radix passes of
- * eight bits over the IEEE bit patterns (ordered as the values for non-negative floats).
+ * rank, by one thread block: four radix passes of eight bits over the values' radix keys
+ * (select_key(), which order every float but NaN, -0 and negatives included).
  * hist: block_select_bins words of shared memory. Every thread of the block must call it
  * and gets the same result. One launch replaces the seven of the grid-wide selection
  * (select_cuda.h) where the values fit in shared memory.
@@ -40,7 +41,7 @@ block_select_nonneg(const float* v, int m, int rank, unsigned* hist)
         const unsigned want = s_prefix;
         const unsigned high = shift == 24 ? 0u : ~0u << (shift + 8);
         for (int i = threadIdx.x; i < m; i += blockDim.x) {
-            const unsigned u = __float_as_uint(v[i]);
+            const unsigned u = select_key(__float_as_uint(v[i]));
             if ((u & high) == want)
                 atomicAdd(&hist[(u >> shift) & 255u], 1u);
         }
@@ -76,7 +77,7 @@ block_select_nonneg(const float* v, int m, int rank, unsigned* hist)
         }
         __syncthreads();
     }
-    return __uint_as_float(s_prefix);
+    return __uint_as_float(select_unkey(s_prefix));
 }
 
 } // namespace detail

@@ -22,11 +22,11 @@ namespace {
 constexpr int bins = 4096;         // 12-bit digits
 constexpr int find_threads = 1024; // a thread per 4 bins in the find step
 
-// scratch: [0] the bits chosen so far, [1] the rank within the values that share
+// scratch: [0] the key bits chosen so far, [1] the rank within the values that share
 // them, [2..] the histogram of the current digit.
 
-// Histogram of the digit at `shift` (width `bits`) of the values whose higher bits
-// match the prefix. Non-negative floats order as their bit patterns.
+// Histogram of the digit at `shift` (width `bits`) of the keys (select_key()) whose
+// higher bits match the prefix.
 __global__ void histogram_kernel(const float* __restrict__ values,
                                  long long count,
                                  unsigned* scratch,
@@ -43,7 +43,7 @@ __global__ void histogram_kernel(const float* __restrict__ values,
     const unsigned digit_mask = (1u << bits) - 1u;
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
          i += (long long)gridDim.x * blockDim.x) {
-        const unsigned u = __float_as_uint(values[i]);
+        const unsigned u = select_key(__float_as_uint(values[i]));
         if (((u ^ prefix) & high_mask) == 0)
             atomicAdd(&local[(u >> shift) & digit_mask], 1u);
     }
@@ -78,7 +78,7 @@ __global__ void find_kernel(unsigned* scratch, int shift, float* out, bool last)
             scratch[0] = prefix;
             scratch[1] = rank - before;
             if (last)
-                *out = __uint_as_float(prefix);
+                *out = __uint_as_float(select_unkey(prefix));
         }
         before += c[j];
     }
