@@ -131,6 +131,21 @@ void sparse_fft_impl::forecast(int /*noutput_items*/,
     ninput_items_required[0] = static_cast<int>(std::clamp<std::int64_t>(next, 1, cap));
 }
 
+bool sparse_fft_impl::start()
+{
+    // A block run again (a new flowgraph, or the same one after stop()) counts its
+    // samples from 0 again: frames, tags and the end-of-stream flush start afresh. The
+    // transmissions open at stop() went out then.
+    d_frames.reset();
+    d_timeline = stream::stream_timeline(d_analyzer.samp_rate(), 0.0);
+    d_freq_out.reset();
+    d_rate_out.reset();
+    d_seen_until = 0;
+    d_flushed = false;
+    d_last_time = frame_time();
+    return block::start();
+}
+
 bool sparse_fft_impl::stop()
 {
     // The samples after the last frame never make one: say how many (docs/stream.md).

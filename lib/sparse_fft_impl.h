@@ -51,6 +51,7 @@ public:
     std::uint64_t frames_skipped() const override { return d_analyzer.frames_skipped(); }
 
     bool check_topology(int ninputs, int noutputs) override;
+    bool start() override;
     bool stop() override;
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
     int general_work(int noutput_items,
@@ -72,8 +73,8 @@ private:
 
     // Parameters, the engine, the setters, the frame's signals and entries.
     stream::sparse_frame_analyzer d_analyzer;
-    bool d_is_sink = false;  // display output not connected (see check_topology)
-    bool d_flushed = false;  // the open transmissions went out (end of stream)
+    bool d_is_sink = false; // display output not connected (see check_topology)
+    bool d_flushed = false; // the open transmissions went out (end of stream)
 
     // The latest frame's start and time: a transmission's rx_time is carried back
     // from it at the stream's rate.

@@ -257,7 +257,12 @@ void bind_sparse_fft_plan(py::module& m)
         .def("detect",
              &run_detect,
              py::arg("x"),
-             "x: n complex samples. Returns (frequencies, amplitudes, snr_db), strongest "
+             "x: n complex samples, converted to complex64 first as "
+             "numpy.asarray(x, numpy.complex64) would (a copy unless x is already a "
+             "C-contiguous complex64 array): a list, or a complex128, float64 or integer "
+             "array is accepted, its values rounded to single precision and a real "
+             "input given a zero imaginary part; what cannot be converted raises "
+             "ValueError naming x. Returns (frequencies, amplitudes, snr_db), strongest "
              "first, at most k: float64 fractional bins in [0, n), complex128 n a for a "
              "tone a exp(2j pi f t / n) (an on-grid tone's amplitude is X[f]), and the "
              "tone's power over the noise floor of one bin of an n-point FFT in dB.")
