@@ -7,7 +7,10 @@
 
 // The sparse_fft block's frame analysis without GNU Radio: parameter checks, exact
 // mode against a direct DFT, robust mode on a tone in noise, skipped frames, k changed
-// between frames, and the rate-limited not-sparse warning.
+// between frames, the rate-limited not-sparse warning; the frame's signals (the
+// sensing plan's on the dense path, a 1-bin signal per tone on the sparse path and per
+// coefficient in exact mode), truncation and its rate-limited line, transmissions
+// across frames, the new settings and setters, and the memory count.
 
 #include "reference.h"
 #include "stream/not_sparse_warning.h"
@@ -97,6 +100,11 @@ GPUFFT_TEST(every_bad_setting_is_named)
         { with([](S& s) { s.mode = "fuzzy"; }), "mode: must be \"robust\" or \"exact\"" },
         { with([](S& s) { s.min_snr_db = 500; }), "min_snr_db: must be in [0, 200]" },
         { with([](S& s) { s.false_alarm = 0.7; }), "false_alarm: must be in (0, 0.5]" },
+        { with([](S& s) { s.dc_mask_bins = 256; }),
+          "dc_mask_bins: must be in [0, fft_size / 4) = [0, 256)" },
+        { with([](S& s) { s.dc_mask_bins = -1; }), "dc_mask_bins:" },
+        { with([](S& s) { s.bandwidth_rule = "obw90"; }), "bandwidth_rule" },
+        { with([](S& s) { s.hold_frames = 1001; }), "hold_frames" },
     };
     for (const auto& b : bad)
         GPUFFT_CHECK_THROWS(
@@ -239,6 +247,230 @@ GPUFFT_TEST(not_sparse_warning_is_rate_limited)
         GPUFFT_CHECK(a.not_sparse());
     }
     GPUFFT_CHECK_EQ(log.count(log_level::warning), 1);
+}
+
+namespace {
+
+//! sum_j a_j exp(2 pi i f_j t / n) (f_j in bins) + complex noise of variance s2.
+std::vector<cf> tones_in_noise(int n,
+                               const std::vector<double>& f,
+                               const std::vector<double>& a,
+                               double s2,
+                               std::mt19937_64& rng)
+{
+    std::normal_distribution<double> g(0.0, std::sqrt(s2 / 2));
+    std::uniform_real_distribution<double> ph(0.0, 2 * std::acos(-1.0));
+    const double pi2 = 2 * std::acos(-1.0);
+    std::vector<cd> x(static_cast<std::size_t>(n));
+    for (auto& v : x)
+        v = cd(g(rng), g(rng));
+    for (std::size_t j = 0; j < f.size(); ++j) {
+        const double p0 = ph(rng);
+        for (int t = 0; t < n; ++t)
+            x[t] += std::polar(a[j], pi2 * f[j] * t / n + p0);
+    }
+    return std::vector<cf>(x.begin(), x.end());
+}
+
+} // namespace
+
+GPUFFT_TEST(dense_path_signals_are_the_sensing_plans)
+{
+    const std::uint64_t seed = fresh_seed();
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    const int n = 4096, k = 8;
+    log_lines log;
+    auto st = cpu_settings(n, k, "robust");
+    st.false_alarm = 1e-6; // no noise peak next to the two tones
+    sparse_frame_analyzer a(st, log.handler());
+    GPUFFT_CHECK(a.path() == frame_path::sensing);
+    GPUFFT_CHECK(a.describe().find("spectrum sensing") != std::string::npos);
+    // describe() logged once: by the analyzer, not also by the engine.
+    int described = 0;
+    for (const auto& l : log.lines)
+        described += l.second.find("sparse FFT n=4096") != std::string::npos;
+    GPUFFT_CHECK_EQ(described, 1);
+    sensing_options so;
+    so.backend = backend::cpu;
+    so.max_signals = k;
+    so.false_alarm = st.false_alarm;
+    sensing_plan ref(n, so);
+    const double center = 100e6, rate = 4.096e6; // 1 kHz bins
+    std::uniform_real_distribution<double> where(-1800.0, 1800.0);
+    const double f0 = where(rng), f1 = f0 + 150.5;
+    const auto x = tones_in_noise(n, { f0, f1 }, { 0.05, 0.02 }, 1e-4, rng);
+    GPUFFT_CHECK(a.analyze(x.data(), 0, center, rate));
+    sensing_result want;
+    ref.detect(x.data(), want);
+    const auto& got = a.result();
+    GPUFFT_CHECK_EQ(got.signals.size(), want.signals.size());
+    GPUFFT_CHECK_EQ(got.signals.size(), std::size_t(2));
+    for (std::size_t i = 0; i < got.signals.size(); ++i) {
+        GPUFFT_CHECK_EQ(got.signals[i].center_bin, want.signals[i].center_bin);
+        GPUFFT_CHECK_EQ(got.signals[i].snr_db, want.signals[i].snr_db);
+        const auto& hz = a.signals_hz()[i];
+        GPUFFT_CHECK_LE(
+            std::abs(hz.center_hz - (center + got.signals[i].center_bin * rate / n)),
+            1e-6);
+    }
+    const double wanted_f[] = { std::min(f0, f1), std::max(f0, f1) };
+    for (int i = 0; i < 2; ++i)
+        GPUFFT_CHECK_LE(std::abs(got.signals[i].tone_bin - wanted_f[i]), 0.05);
+    // The coefficients message's entries: one per signal, its tone fit.
+    GPUFFT_CHECK_EQ(a.entries().freqs.size(), std::size_t(2));
+    // Rectangular-window floor: noise of variance 1e-4: 10 log10(1e-4 / n) dBFS.
+    GPUFFT_CHECK_LE(std::abs(a.noise_floor_db() - 10 * std::log10(1e-4 / n)), 1.5);
+    GPUFFT_CHECK(!got.truncated);
+
+    // A frame of zeros: no signals, no error, the floor of nothing.
+    const std::vector<cf> zeros(static_cast<std::size_t>(n));
+    GPUFFT_CHECK(a.analyze(zeros.data(), 1, center, rate));
+    GPUFFT_CHECK(a.result().signals.empty());
+    GPUFFT_CHECK_EQ(a.noise_floor_db(), -300.0);
+}
+
+GPUFFT_TEST(truncated_frames_are_flagged_and_logged_rarely)
+{
+    const std::uint64_t seed = fresh_seed();
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    const int n = 2048;
+    log_lines log;
+    auto s = cpu_settings(n, 2, "robust");
+    s.false_alarm = 1e-6;
+    sparse_frame_analyzer a(s, log.handler());
+    const std::vector<double> f = { -700.3, -300.6, 100.2, 500.7, 800.1 };
+    const std::vector<double> amp = { 0.01, 0.08, 0.02, 0.05, 0.004 };
+    for (int frame = 0; frame < 5; ++frame) {
+        const auto x = tones_in_noise(n, f, amp, 1e-4, rng);
+        GPUFFT_CHECK(a.analyze(x.data(), std::uint64_t(frame), 0.0, 1e6));
+        const auto& r = a.result();
+        GPUFFT_CHECK(r.truncated);
+        GPUFFT_CHECK_EQ(r.bands_found, std::int64_t(5));
+        GPUFFT_CHECK_EQ(r.signals.size(), std::size_t(2)); // the two strongest
+        GPUFFT_CHECK_LE(std::abs(r.signals[0].center_bin - f[1]), 1.0);
+        GPUFFT_CHECK_LE(std::abs(r.signals[1].center_bin - f[3]), 1.0);
+    }
+    GPUFFT_CHECK_EQ(a.frames_truncated(), std::uint64_t(5));
+    // Five truncated frames in well under 10 s: one line.
+    int lines = 0;
+    for (const auto& l : log.lines)
+        lines += l.first == log_level::warning &&
+                 l.second.find("raise k") != std::string::npos;
+    GPUFFT_CHECK_EQ(lines, 1);
+}
+
+GPUFFT_TEST(a_burst_makes_two_transmissions)
+{
+    const std::uint64_t seed = fresh_seed();
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    const int n = 1024;
+    auto s = cpu_settings(n, 8, "robust");
+    s.false_alarm = 1e-6;
+    s.hold_frames = 1;
+    sparse_frame_analyzer a(s, {});
+    GPUFFT_CHECK_EQ(a.hold_frames(), 1);
+    std::vector<transmission> all;
+    for (int frame = 0; frame < 12; ++frame) {
+        const bool on = frame < 4 || frame >= 8;
+        const auto x = tones_in_noise(n, { 211.3 }, { on ? 0.05 : 0.0 }, 1e-4, rng);
+        GPUFFT_CHECK(a.analyze(x.data(), std::uint64_t(frame), 0.0, 1e6));
+        all.insert(all.end(), a.ended().begin(), a.ended().end());
+    }
+    GPUFFT_CHECK_EQ(all.size(), std::size_t(1)); // the first burst ended
+    for (const auto& t : a.flush())
+        all.push_back(t);
+    GPUFFT_CHECK_EQ(all.size(), std::size_t(2));
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        GPUFFT_CHECK_EQ(all[i].start_sample, std::int64_t(8 * n * i));
+        GPUFFT_CHECK_EQ(all[i].sample_count, std::int64_t(4 * n));
+        GPUFFT_CHECK_LE(std::abs(all[i].center_hz - 211.3 * 1e6 / n), 1e6 / n);
+    }
+}
+
+GPUFFT_TEST(sparse_path_and_exact_mode_give_one_bin_signals)
+{
+    const std::uint64_t seed = fresh_seed();
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    // Exact mode: each coefficient a signal one bin wide, SNR NaN.
+    const int n = 1024, k = 6;
+    sparse_frame_analyzer e(cpu_settings(n, k, "exact"), {});
+    GPUFFT_CHECK(e.path() == frame_path::exact);
+    const auto x = sparse_frame(n, k, rng);
+    GPUFFT_CHECK(e.analyze(x.data(), 0, 0.0, 1e6));
+    const auto& r = e.result();
+    GPUFFT_CHECK_EQ(r.signals.size(), std::size_t(k));
+    std::set<std::int64_t> bins;
+    for (auto b : e.entries().bins)
+        bins.insert(b < n / 2 ? b : b - n);
+    for (const auto& sig : r.signals) {
+        GPUFFT_CHECK(bins.count(sig.first_bin) == 1);
+        GPUFFT_CHECK_EQ(sig.bandwidth_bins, 1.0);
+        GPUFFT_CHECK(std::isnan(sig.snr_db));
+    }
+    // Robust mode's sparse path (large n, high min_snr_db): each tone a 1-bin signal.
+    const int big = 1 << 20;
+    auto s = cpu_settings(big, 4, "robust");
+    s.min_snr_db = 55;
+    s.false_alarm = 1e-6;
+    sparse_frame_analyzer a(s, {});
+    if (a.path() != frame_path::sparse) {
+        std::printf("engine runs dense here: %s\n", a.describe().c_str());
+        return;
+    }
+    const double f = 12345.25;
+    const auto y = tones_in_noise(big, { f }, { 1.0 }, 1e-4, rng);
+    GPUFFT_CHECK(a.analyze(y.data(), 0, 0.0, 1e6));
+    GPUFFT_CHECK_EQ(a.result().signals.size(), std::size_t(1));
+    const auto& t = a.result().signals[0];
+    GPUFFT_CHECK_LE(std::abs(t.center_bin - f), 0.05);
+    GPUFFT_CHECK_EQ(t.upper_bin - t.lower_bin, 1.0);
+    GPUFFT_CHECK(t.narrow && t.tone_refined);
+    GPUFFT_CHECK(!a.result().truncated);
+}
+
+GPUFFT_TEST(setters_take_effect_at_the_next_frame)
+{
+    const std::uint64_t seed = fresh_seed();
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    const int n = 1024;
+    sparse_frame_analyzer a(cpu_settings(n, 8, "robust"), {});
+    GPUFFT_CHECK_THROWS(a.set_mode("fuzzy"), std::invalid_argument, "mode:");
+    GPUFFT_CHECK_THROWS(a.set_min_snr_db(-1), std::invalid_argument, "min_snr_db:");
+    GPUFFT_CHECK_THROWS(a.set_false_alarm(0), std::invalid_argument, "false_alarm:");
+    a.set_false_alarm(1e-3);
+    a.set_min_snr_db(33);
+    GPUFFT_CHECK(a.describe().find("min_snr_db=20") != std::string::npos);
+    const auto x = sparse_frame(n, 4, rng);
+    GPUFFT_CHECK(a.analyze(x.data(), 0, 0.0, 1e6));
+    GPUFFT_CHECK(a.describe().find("min_snr_db=33") != std::string::npos);
+    GPUFFT_CHECK(a.describe().find("false_alarm=0.001") != std::string::npos);
+    a.set_mode("exact");
+    GPUFFT_CHECK(a.frame_mode() == sparse_fft_mode::robust); // until the next frame
+    GPUFFT_CHECK(a.analyze(x.data(), 1, 0.0, 1e6));
+    GPUFFT_CHECK(a.frame_mode() == sparse_fft_mode::exact);
+    GPUFFT_CHECK(a.path() == frame_path::exact);
+    // k = 500 is fine in exact mode; robust takes at most n / 4.
+    a.set_k(500);
+    GPUFFT_CHECK_THROWS(a.set_mode("robust"), std::invalid_argument, "k: must be in");
+}
+
+GPUFFT_TEST(memory_is_counted_before_allocating)
+{
+    // fft_size 2^28 in robust mode: a dense FFT + sensing (20 bytes a sample) and the
+    // frame buffer (8): 7 GiB, counted without allocating any of it.
+    auto s = cpu_settings(1 << 28, 16, "robust");
+    s.display_bins = 1024;
+    std::string what;
+    GPUFFT_CHECK_EQ(sparse_block_memory(s, &what), std::uint64_t(28) << 28);
+    GPUFFT_CHECK(what.find("frame buffer") != std::string::npos);
+    // The sparse path (high min_snr_db) needs far less than a dense one.
+    s.min_snr_db = 60;
+    GPUFFT_CHECK_LE(sparse_block_memory(s), std::uint64_t(12) << 28);
 }
 
 GPUFFT_TEST_MAIN()
