@@ -157,7 +157,8 @@ std::vector<float> make_input(long long count, int kind, std::mt19937_64& rng)
         }
         break;
     case ulps: {
-        // A base whose low bits often sit near a digit boundary, plus 0..511 ulps.
+        // A random base plus 0..511 ulps: the values share their high digits, and
+        // the range crosses a boundary of the last (8-bit) digit.
         const unsigned base = 0x3a000000u + unsigned(rng() % 0x01000000u);
         for (auto& x : v)
             x = float_of(base + unsigned(rng() % 512));
