@@ -78,17 +78,23 @@ void check_samp_rate(double samp_rate)
                                     std::to_string(samp_rate));
 }
 
-std::uint64_t sparse_block_memory(const sparse_frame_settings& s, std::string* what)
+std::uint64_t sparse_block_memory(const sparse_frame_settings& s,
+                                  gpufft::backend used,
+                                  std::string* what)
 {
     const auto n = std::uint64_t(s.fft_size);
-    // The cost model's choice on the CPU (the host side of either backend): a dense
-    // path holds whole spectra, the sparse path its hashes.
-    const auto p = detail::choose_sparse_params(
-        s.fft_size, s.k, plan_options(s, backend::cpu), backend::cpu);
+    const auto p =
+        detail::choose_sparse_params(s.fft_size,
+                                     s.k,
+                                     plan_options(s, used),
+                                     used == backend::cuda ? used : backend::cpu);
     const bool sensing = p.robust && p.dense && std::int64_t(n) >= sensing_min_size;
     std::uint64_t engine;
     std::string how;
-    if (sensing) {
+    if (used == backend::cuda) {
+        engine = 0; // spectra and hashes live on the device
+        how = "on the device";
+    } else if (sensing) {
         // sensing_plan (CPU): the spectrum, FFTW's copy and the power, 20 bytes a bin.
         engine = 20 * n;
         how = "a dense FFT + spectrum sensing, 20 bytes a sample";
@@ -151,8 +157,9 @@ sparse_frame_analyzer::sparse_frame_analyzer(const sparse_frame_settings& s,
     // Everything the block holds, counted before any of it is allocated: past the
     // host's memory (or a ulimit -v) the kernel kills the process, or it swaps for
     // minutes, instead of an error (issue #32, item 2).
+    d_resolved = resolve_backend(d_fallback.backend(), s.device_id, d_log);
     std::string parts;
-    const std::uint64_t need = sparse_block_memory(s, &parts);
+    const std::uint64_t need = sparse_block_memory(s, d_resolved, &parts);
     std::uint64_t have = detail::host_physical_memory();
     std::string where = "this host has " + detail::bytes_string(have);
     if (const std::uint64_t left = address_space_left(); left > 0 && left < have) {
@@ -167,7 +174,6 @@ sparse_frame_analyzer::sparse_frame_analyzer(const sparse_frame_settings& s,
             " (a smaller fft_size; in robust mode a higher min_snr_db lets the sparse "
             "path run)");
 
-    d_resolved = resolve_backend(d_fallback.backend(), s.device_id, d_log);
     try {
         use_engine(
             d_fallback.make([&](gpufft::backend b) { return make_engine(d_wanted, b); }),

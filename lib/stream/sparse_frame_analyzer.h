@@ -52,11 +52,14 @@ struct sparse_frame_settings {
 void check_samp_rate(double samp_rate);
 
 /*!
- * Host memory the sparse_fft block allocates for these settings, in bytes: the engine
- * (a dense FFT's spectra, or the sparse path's hashes) and the block's own frame buffer
- * (8 bytes a sample). `what` gets the parts in words, for the error message.
+ * Host memory the sparse_fft block allocates for these settings on backend `used` (cpu
+ * or cuda), in bytes: the engine (on the CPU a dense FFT's spectra, or the sparse path's
+ * hashes; on CUDA they are device memory, which the engines check themselves) and the
+ * block's own frame buffer (8 bytes a sample). `what` gets the parts in words, for the
+ * error message.
  */
 std::uint64_t sparse_block_memory(const sparse_frame_settings& settings,
+                                  gpufft::backend used = backend::cpu,
                                   std::string* what = nullptr);
 
 //! Which engine gave a frame's signals.

@@ -36,6 +36,7 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
+from qa_backends import backends
 from qa_tags import tag, time_value
 
 # The per-signal keys of a detections PDU: sensing_plan.detect()'s, and the same in Hz.
@@ -432,6 +433,30 @@ class qa_sparse_fft_detections(gr_unittest.TestCase):
         self.assertEqual(block.mode(), "robust")
         self.assertEqual(pmt.to_python(fg.coef.get_message(1))["mode"], "robust")
         self.assertIn("min_snr_db=25", block.describe())
+
+    def test_013_cuda_gives_the_cpu_signals(self):
+        # The block on CUDA (dense path: sensing_plan on the device) reports the signals
+        # the CPU block does, frame by frame, within float rounding (docs/sensing.md).
+        if "cuda" not in backends():
+            print("skip: no usable CUDA device")
+            return
+        n, rate, frames, k, s2 = 1 << 16, 10e6, 4, 32, 1e-4
+        total = n * frames
+        x = (qpsk(total, rate, 1e6, 37, s2, self.rng)
+             + tones(total, rate, [-2e6 + 77.7, 3e6], [np.sqrt(10 ** 2.5 * s2 / n), 0.01],
+                     self.rng)
+             + noise(total, s2, self.rng)).astype(np.complex64)
+        got = {}
+        for backend in ("cpu", "cuda"):
+            block = gpufft.sparse_fft(n, k, rate, 256, backend=backend, false_alarm=FALSE_ALARM)
+            self.assertEqual(block.backend(), backend)
+            dets, _ = flowgraph(x, block).run()
+            got[backend] = [meta_of(m) for m in dets]
+        for a, b in zip(got["cpu"], got["cuda"]):
+            self.assertEqual(len(a["center_bin"]), len(b["center_bin"]), f"seed {self.seed}")
+            np.testing.assert_allclose(a["center_bin"], b["center_bin"], rtol=0, atol=0.01)
+            np.testing.assert_allclose(a["peak_power_dbfs"], b["peak_power_dbfs"], rtol=0,
+                                       atol=0.01)
 
     def run_python(self, code, limit_bytes=None):
         """code in a fresh interpreter (stderr with stdout), under an address-space limit

@@ -466,7 +466,7 @@ GPUFFT_TEST(memory_is_counted_before_allocating)
     auto s = cpu_settings(1 << 28, 16, "robust");
     s.display_bins = 1024;
     std::string what;
-    GPUFFT_CHECK_EQ(sparse_block_memory(s, &what), std::uint64_t(28) << 28);
+    GPUFFT_CHECK_EQ(sparse_block_memory(s, backend::cpu, &what), std::uint64_t(28) << 28);
     GPUFFT_CHECK(what.find("frame buffer") != std::string::npos);
     // The sparse path (high min_snr_db) needs far less than a dense one.
     s.min_snr_db = 60;
