@@ -154,18 +154,21 @@ private:
         }
     }
 
-    // Gaps up to an eighth of the band may be filled.
+    // Gaps up to an eighth of the band, and 65536 bins, may be filled: a gap's mean is
+    // then read by one thread block, and two tones 2^20 bins apart are two emitters.
     std::int64_t max_gap_fill() const
     {
-        return std::max<std::int64_t>(16, params.k.n / 8);
+        return std::max<std::int64_t>(16, std::min<std::int64_t>(params.k.n / 8, 65536));
     }
     // The mean P / floor over a gap that joins its runs: 2.5 (4 dB) up to 32 bins (8
     // noise bins reach it once in 2000 gaps: Gamma(8) > 20), then 6 standard deviations
     // of the mean of g / 2 independent bins (the window correlates neighbours) over 1,
-    // so a long gap inside a weak carrier joins at a few dB: 2.1 at 64 bins, 1.4 at 512.
+    // but never under 1.6 (2 dB): the floor itself is known to a few per cent only, and
+    // a long noise gap must not join two distant tones through that error.
     static double gap_fill_level(std::int64_t gap)
     {
-        return 1.0 + std::min(1.5, 6.0 / std::sqrt(std::max(1.0, 0.5 * double(gap))));
+        const double noise = 6.0 / std::sqrt(std::max(1.0, 0.5 * double(gap)));
+        return 1.0 + std::max(0.6, std::min(1.5, noise));
     }
 
     // The threshold finds a band; its sums and edges take in the window's main lobe
