@@ -243,6 +243,8 @@ class qa_bad_inputs(gr_unittest.TestCase):
                 self.bad("memory_budget", S, 1024, memory_budget=-1, backend=b)
                 self.bad("devices", S, 1024, devices="x", backend=b)
                 self.bad("threads", S, 1024, threads="4", backend=b)
+                self.bad("fftw_planner", S, 1024, fftw_planner="patient", backend=b)
+                self.bad("fftw_wisdom", S, 1024, fftw_wisdom=3, backend=b)
                 s = S(1024, backend=b)
                 self.bad("x", s.accumulate, None)
                 self.bad("x", s.accumulate, np.zeros(1000, np.complex64))

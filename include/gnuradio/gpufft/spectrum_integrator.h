@@ -48,6 +48,18 @@ struct spectrum_integrator_options {
     //! "none", "hann", "hamming", "blackman", "blackman-harris" or "flattop".
     std::string window = "none";
     integration_mode mode = integration_mode::mean;
+    /*!
+     * CPU backend: FFTW's planner for a frame's FFT: "auto" (FFTW_MEASURE up to 2^20
+     * points, about a second per size the first time and then kept as wisdom;
+     * FFTW_ESTIMATE above), "measure" or "estimate".
+     */
+    std::string fftw_planner = "auto";
+    /*!
+     * CPU backend: the file FFTW's measured plans are kept in between runs; empty:
+     * $XDG_CACHE_HOME/gr-gpufft/fftwf_wisdom, or ~/.cache/gr-gpufft/fftwf_wisdom;
+     * "none": no file (each process measures again).
+     */
+    std::string fftw_wisdom;
     //! Where the plan's messages go (gnuradio/gpufft/log.h); empty: stderr.
     gpufft::log_handler log;
 };

@@ -58,14 +58,12 @@ volk_ptr<T> volk_array(i64 n)
 // (fftw_wisdom.h) and used only up to this size, where a second is all it costs.
 constexpr i64 largest_measured = i64(1) << 20;
 
-bool measure(i64 n)
+bool measure(i64 n, const std::string& planner)
 {
-    if (const char* e = std::getenv("GPUFFT_FFTW_PLANNER")) {
-        if (std::strcmp(e, "estimate") == 0)
-            return false;
-        if (std::strcmp(e, "measure") == 0)
-            return true;
-    }
+    if (planner == "estimate")
+        return false;
+    if (planner == "measure")
+        return true;
     return n <= largest_measured;
 }
 
@@ -75,7 +73,9 @@ public:
     cpu_integrator(const power::band_reducer& band,
                    const power::spectral_window& window,
                    int fft_threads,
-                   std::size_t budget)
+                   std::size_t budget,
+                   const std::string& planner,
+                   const std::string& wisdom)
         : impl(band, window),
           d_n(band.fft_size()),
           d_fft_threads(fft_threads),
@@ -93,8 +93,9 @@ public:
         }
         init_fftw_threads();
         std::lock_guard<std::mutex> lock(fftw_planner_mutex());
-        power::import_fftwf_wisdom_once();
-        d_measured = measure(d_n);
+        const std::string wisdom_path = power::fftwf_wisdom_path(wisdom);
+        power::import_fftwf_wisdom_once(wisdom_path);
+        d_measured = measure(d_n, planner);
         fftwf_plan_with_nthreads(d_fft_threads);
         auto* w = reinterpret_cast<fftwf_complex*>(d_work.get());
         // FFTW_MEASURE overwrites the array while it plans: nothing is in it yet.
@@ -114,7 +115,7 @@ public:
                 "spectrum_integrator: FFTW could not plan fft_size " +
                 std::to_string(d_n));
         if (d_measured && !known)
-            power::export_fftwf_wisdom();
+            power::export_fftwf_wisdom(wisdom_path);
     }
 
     ~cpu_integrator() override
@@ -246,7 +247,9 @@ std::unique_ptr<spectrum_integrator::impl>
 make_cpu_integrator(const power::band_reducer& band,
                     const power::spectral_window& window,
                     int threads,
-                    std::size_t budget)
+                    std::size_t budget,
+                    const std::string& planner,
+                    const std::string& wisdom)
 {
     const i64 n = band.fft_size();
     const std::uint64_t need = cpu_integrator_bytes(n, !window.is_rectangular());
@@ -256,8 +259,12 @@ make_cpu_integrator(const power::band_reducer& band,
     // them costs more than the transform saves (2^16 on 2 cores: 99 us on one thread,
     // 142 us on two).
     const int fft_threads = n >= (i64(1) << 18) ? std::max(1, threads) : 1;
-    return std::make_unique<cpu_integrator>(
-        band, window, fft_threads, budget != 0 ? budget : std::size_t(need));
+    return std::make_unique<cpu_integrator>(band,
+                                            window,
+                                            fft_threads,
+                                            budget != 0 ? budget : std::size_t(need),
+                                            planner,
+                                            wisdom);
 }
 
 } // namespace detail

@@ -11,15 +11,15 @@
 #include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 
 namespace gr {
 namespace gpufft {
 namespace power {
 
-std::string fftwf_wisdom_path()
+std::string default_fftwf_wisdom_path()
 {
-    if (const char* p = std::getenv("GPUFFT_FFTW_WISDOM"))
-        return p; // "" turns the file off
+    // The platform's cache folder (XDG base directories), not a tuning switch.
     if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
         return std::string(xdg) + "/gr-gpufft/fftwf_wisdom";
     if (const char* home = std::getenv("HOME"); home && *home)
@@ -27,20 +27,24 @@ std::string fftwf_wisdom_path()
     return {};
 }
 
-void import_fftwf_wisdom_once()
+std::string fftwf_wisdom_path(const std::string& option)
 {
-    static bool done = false; // guarded by the planner mutex the caller holds
-    if (done)
+    if (option == "none")
+        return {};
+    return option.empty() ? default_fftwf_wisdom_path() : option;
+}
+
+void import_fftwf_wisdom_once(const std::string& path)
+{
+    static std::set<std::string> done; // guarded by the planner mutex the caller holds
+    if (path.empty() || !done.insert(path).second)
         return;
-    done = true;
-    const std::string path = fftwf_wisdom_path();
-    if (!path.empty() && ::access(path.c_str(), R_OK) == 0)
+    if (::access(path.c_str(), R_OK) == 0)
         fftwf_import_wisdom_from_filename(path.c_str());
 }
 
-void export_fftwf_wisdom()
+void export_fftwf_wisdom(const std::string& path)
 {
-    const std::string path = fftwf_wisdom_path();
     if (path.empty())
         return;
     // mkdir -p of the file's folder (and of its parent: ~/.cache may not exist yet).

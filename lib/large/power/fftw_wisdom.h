@@ -15,24 +15,30 @@ namespace gpufft {
 namespace power {
 
 /*!
- * Where FFTW's single-precision wisdom is kept between runs: $GPUFFT_FFTW_WISDOM, else
- * $XDG_CACHE_HOME/gr-gpufft/fftwf_wisdom, else ~/.cache/gr-gpufft/fftwf_wisdom; "" when
- * none can be named (no HOME). GPUFFT_FFTW_WISDOM= (empty) turns the file off.
+ * The default file of FFTW's single-precision wisdom: $XDG_CACHE_HOME/gr-gpufft/
+ * fftwf_wisdom, else ~/.cache/gr-gpufft/fftwf_wisdom; "" when neither can be named.
  */
-std::string fftwf_wisdom_path();
+std::string default_fftwf_wisdom_path();
 
 /*!
- * Imports the wisdom file into FFTW, once per process. Call with the FFTW planner
- * mutex held. A missing or unreadable file is not an error: planning measures again.
+ * The file for spectrum_integrator_options::fftw_wisdom: "" the default, "none" no file
+ * (returned as ""), anything else itself.
  */
-void import_fftwf_wisdom_once();
+std::string fftwf_wisdom_path(const std::string& option);
 
 /*!
- * Writes FFTW's wisdom to the file (through a temporary file and a rename, so a reader
+ * Imports the wisdom file `path` into FFTW, once per process and path. Call with the
+ * FFTW planner mutex held. A missing or unreadable file is not an error: planning
+ * measures again. "" does nothing.
+ */
+void import_fftwf_wisdom_once(const std::string& path);
+
+/*!
+ * Writes FFTW's wisdom to `path` (through a temporary file and a rename, so a reader
  * never sees half of it). Call with the planner mutex held. Failure (a read-only home)
- * is silent: the next run measures again.
+ * is silent: the next run measures again. "" does nothing.
  */
-void export_fftwf_wisdom();
+void export_fftwf_wisdom(const std::string& path);
 
 } // namespace power
 } // namespace gpufft

@@ -89,13 +89,16 @@ std::uint64_t cpu_integrator_bytes(std::int64_t fft_size, bool windowed);
  * work array, one in-place FFTW execute on `threads` threads (one below 2^18 points),
  * one VOLK |X|^2 + band reduction pass. nullptr when fft_size > largest_cpu_fused or a
  * nonzero `budget` is below cpu_integrator_bytes() (the large FFT's out-of-card
- * schedule then runs within it).
+ * schedule then runs within it). `planner` and `wisdom`: spectrum_integrator_options'
+ * fftw_planner and fftw_wisdom (checked by the caller).
  */
 std::unique_ptr<spectrum_integrator::impl>
 make_cpu_integrator(const power::band_reducer& band,
                     const power::spectral_window& window,
                     int threads,
-                    std::size_t budget);
+                    std::size_t budget,
+                    const std::string& planner,
+                    const std::string& wisdom);
 
 #ifdef GPUFFT_HAVE_CUDA
 /*!

@@ -33,6 +33,11 @@ make_backend(std::int64_t fft_size,
     if (fft_size < 1)
         throw std::invalid_argument("fft_size must be >= 1, got " +
                                     std::to_string(fft_size));
+    if (o.fftw_planner != "auto" && o.fftw_planner != "measure" &&
+        o.fftw_planner != "estimate")
+        throw std::invalid_argument(
+            "fftw_planner must be \"auto\", \"measure\" or \"estimate\", not \"" +
+            o.fftw_planner + "\"");
     const std::int64_t stop = band_stop == 0 ? fft_size : band_stop;
     const power::band_reducer band(fft_size,
                                    band_start,
@@ -73,8 +78,8 @@ make_backend(std::int64_t fft_size,
     // A frame that fits beside its FFTW work array on the CPU: one FFTW execute and a
     // fused VOLK pass per frame.
     if (used == backend::cpu)
-        if (auto fused =
-                detail::make_cpu_integrator(band, window, threads, o.memory_budget))
+        if (auto fused = detail::make_cpu_integrator(
+                band, window, threads, o.memory_budget, o.fftw_planner, o.fftw_wisdom))
             return fused;
     // The host path: the (possibly out-of-card) large FFT, host reduction.
     auto plan = std::make_shared<large_fft_plan>(

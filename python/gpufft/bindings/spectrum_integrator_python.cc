@@ -64,7 +64,9 @@ void bind_spectrum_integrator(py::module& m)
         "channels and scaled by 1/sum(w)^2 (a tone A exp(i w t) on a bin centre reads "
         "A^2), accumulated as a mean or a max over frames. On the GPU when a frame fits "
         "memory_budget (only the channels come back), else the large FFT plus a host "
-        "reduction.")
+        "reduction. CPU: fftw_planner 'auto' (measured up to 2^20 points, kept as "
+        "wisdom), 'measure' or 'estimate'; fftw_wisdom the wisdom file ('' the user's "
+        "cache folder, 'none' no file).")
         .def(py::init([](py::object fft_size,
                          py::object band_start,
                          py::object band_stop,
@@ -75,7 +77,9 @@ void bind_spectrum_integrator(py::module& m)
                          py::object backend_name,
                          py::object device_id,
                          py::object threads,
-                         py::object devices) {
+                         py::object devices,
+                         py::object fftw_planner,
+                         py::object fftw_wisdom) {
                  namespace gp = gpufft_python;
                  spectrum_integrator_options o;
                  o.backend = parse_backend(gpufft_python::backend_arg(backend_name));
@@ -86,6 +90,10 @@ void bind_spectrum_integrator(py::module& m)
                      gp::text(window, "window", "a window name such as 'none' or 'hann'");
                  o.mode =
                      parse_integration_mode(gp::text(mode, "mode", "'mean' or 'max'"));
+                 o.fftw_planner = gp::text(
+                     fftw_planner, "fftw_planner", "'auto', 'measure' or 'estimate'");
+                 o.fftw_wisdom = gp::text(
+                     fftw_wisdom, "fftw_wisdom", "a file path, '' (default) or 'none'");
                  const auto fft_size_ =
                      gp::whole_number(fft_size, "fft_size", 1, "a whole number >= 1");
                  const auto band_start_ = gp::whole_number(
@@ -119,7 +127,9 @@ void bind_spectrum_integrator(py::module& m)
              py::arg("backend") = "auto",
              py::arg("device_id") = 0,
              py::arg("threads") = 0,
-             py::arg("devices") = py::list())
+             py::arg("devices") = py::list(),
+             py::arg("fftw_planner") = "auto",
+             py::arg("fftw_wisdom") = "")
         .def(gpufft_python::refuse_other_calls<spectrum_integrator>("spectrum_integrator",
                                                                     { "fft_size",
                                                                       "band_start",
@@ -131,7 +141,9 @@ void bind_spectrum_integrator(py::module& m)
                                                                       "backend",
                                                                       "device_id",
                                                                       "threads",
-                                                                      "devices" },
+                                                                      "devices",
+                                                                      "fftw_planner",
+                                                                      "fftw_wisdom" },
                                                                     1),
              "Any other call: a TypeError naming the argument at fault.")
         .def("accumulate",
