@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the GPU machine (through the device tool), from the repository root:
+# On a GPU host (a copy of the working tree), from the repository root:
 #   unpack the carried Debian packages, build the engines without GNU Radio for sm_90,
 #   run the tests (ctest; `gpu`-labelled ones need the GPU), then each benchmark given.
 #
@@ -32,7 +32,7 @@
 #     each further argument is one gpufft-bench command line, e.g. 'fft --sizes 2^20,2^24',
 #               optionally led by environment settings: 'GPUFFT_DEVICE=1 large ...'
 #
-# Logs go under $OUT (the device tool brings them back): build.log, ctest.log,
+# Logs go under $OUT (the folder the remote-run tool brings back): build.log, ctest.log,
 # bench.jsonl (every JSON line), bench.log, sanitize-<tool>-<test>.log, soak.log,
 # python-qa.log, python-qa-env.txt, python-qa-summary.txt; the last lines printed are a
 # short summary.

@@ -11,8 +11,7 @@ frames through both, per capture.
     scripts/score_sensing.py [--captures DIR] [--build BUILD] [--backend cpu]
                              [--fft-size N] [--only NAME] [--json out.json]
 
-DIR defaults to $GPUFFT_CAPTURES, else ../shared/captures beside the source tree when it
-exists, else tests/data. BUILD is a build directory whose test_modules (or python/) hold
+DIR defaults to tests/data (the recordings shipped with the tests). BUILD is a build directory whose test_modules (or python/) hold
 gnuradio.gpufft; without it the installed module is used. With --reference-only (or when
 gnuradio.gpufft has no sensing_plan) only the reference half runs. --self-test scores
 the reference against itself (0 missed, 0 false, 0 bandwidth error expected) to check
@@ -52,11 +51,8 @@ import reference_detector as ref  # noqa: E402
 
 
 def default_captures():
-    env = os.environ.get("GPUFFT_CAPTURES")
-    if env:
-        return env
-    shared = os.path.join(os.path.dirname(ROOT), "shared", "captures")
-    return shared if os.path.isdir(shared) else os.path.join(ROOT, "tests", "data")
+    """The recordings shipped with the tests; any other folder is given with --captures."""
+    return os.path.join(ROOT, "tests", "data")
 
 
 def auto_fft_size(rate, num_samples, target_s=0.002, min_frames=8):

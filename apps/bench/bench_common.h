@@ -8,7 +8,7 @@
 // gpufft-bench: shared pieces. Each engine's subcommand lives in its own bench_<name>.cc
 // and registers itself with GPUFFT_BENCH_COMMAND; main() dispatches on argv[1].
 //
-// Protocol (../shared/design/benchmarking.md): baseline measured in the same run, warm-up
+// Protocol (docs/performance.md): baseline measured in the same run, warm-up
 // first, median of >= 10 runs, inputs larger than L2 rotated, fresh random data, the
 // answer checked beside every time, one JSON line per case and a table at the end.
 
