@@ -168,6 +168,7 @@ def score_capture(meta, args, gpufft):
         return res
 
     tol = args.tol
+    false_listed = [0]
     found = missed = false = below = negative = truncated = 0
     dc_ref = dc_ok = 0
     bw_narrow, bw_wide = [], []
@@ -213,6 +214,14 @@ def score_capture(meta, args, gpufft):
             if s["dc"] and bool(o["dc"][best]):
                 dc_ok += 1
         false += int(np.sum(~used))
+        if args.list_false:
+            for k in np.flatnonzero(~used):
+                if false_listed[0] < args.list_false:
+                    false_listed[0] += 1
+                    print(f"  false: frame {f.get('index', '?')}, "
+                          f"{float(o['center_bin'][k]) * hz:+.0f} Hz, "
+                          f"{float(o['bandwidth_bins'][k]) * hz:.0f} Hz wide, "
+                          f"SNR {float(o['snr_db'][k]):.1f} dB")
         for j in seen_em:
             em_ref[j] += 1
         for j in found_em:
@@ -294,6 +303,8 @@ def main(argv=None):
     ap.add_argument("--fft-size", type=int, help="default: per capture, a few ms")
     ap.add_argument("--max-frames", type=int)
     ap.add_argument("--false-alarm", type=float, default=0.01, help="the plan's false_alarm")
+    ap.add_argument("--list-false", type=int, default=0, metavar="N",
+                    help="print our first N false signals of each capture")
     ap.add_argument("--plan-arg", action="append", default=[],
                     help="more sensing_plan keywords, key=value (e.g. dc_mask_bins=2)")
     ap.add_argument("--threshold-db", type=float)

@@ -140,7 +140,10 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     p.a0 = a[0];
 
     // Floor sub-bands: 64 of them (the opening's quarter band is then 16), each at
-    // least 1024 bins so that a sub-band's estimate scatters by ~4 % (0.2 dB) at most.
+    // least 1024 bins so that a sub-band's estimate scatters by ~4 % (0.2 dB) at most;
+    // but at least 4 of at least 256 bins in small frames, so that a front end's
+    // roll-off is followed there too (one floor for a 1024-bin frame gave the GNSS L1
+    // recording 7 false signals in 15 frames, four gave none).
     std::int64_t sub = 0;
     if (o.floor_subbands > 0) {
         if (o.floor_subbands > sensing_max_subbands || !power_of_two(o.floor_subbands))
@@ -152,7 +155,8 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
             bad("floor_subbands = " + std::to_string(o.floor_subbands) +
                 " leaves fewer than 64 bins a sub-band at n = " + std::to_string(n));
     } else {
-        sub = std::max<std::int64_t>(1024, (n + 63) / 64);
+        sub = std::max<std::int64_t>(
+            { 256, std::min<std::int64_t>(1024, n / 4), (n + 63) / 64 });
     }
     k.sub_bins = std::min<std::int64_t>(sub, n);
     k.subbands = int((n + k.sub_bins - 1) / k.sub_bins);

@@ -58,9 +58,10 @@ struct sensing_options {
     //! Runs of bins above the threshold closer than this join into one band, [0, n/4];
     //! 0: automatic (the window's main lobe, 4 bins for Blackman-Harris, 2 for Hann).
     int gap_bins = 0;
-    //! Sub-bands of the noise floor estimate, each a power of two of bins; 0:
-    //! automatic (bins of n / 64, at least 128). The floor follows a front end's
-    //! roll-off at this resolution and sees past signals up to half the band wide.
+    //! Sub-bands of the noise floor estimate, a power of two; 0: automatic (64 of
+    //! n / 64 bins, each at least 1024 bins, and at least 4 of 256 bins or more). The
+    //! floor follows a front end's roll-off at this resolution and sees past signals up
+    //! to half the band wide.
     int floor_subbands = 0;
     //! Bands this many bins wide or narrower get a tone fit (fractional frequency and
     //! complex amplitude), [0, 64].
