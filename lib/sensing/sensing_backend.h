@@ -68,6 +68,9 @@ public:
     virtual std::int64_t memory_bytes() const = 0;
 };
 
+//! std::invalid_argument for a frame with a NaN or an infinity (both backends).
+[[noreturn]] void throw_non_finite_frame();
+
 std::unique_ptr<sensing_backend> make_sensing_cpu(const sensing_params& p, int threads);
 std::unique_ptr<sensing_backend> make_sensing_cuda(const sensing_params& p, int device);
 

@@ -25,12 +25,6 @@ namespace detail {
 
 namespace {
 
-[[noreturn]] void throw_non_finite_frame()
-{
-    throw std::invalid_argument(
-        "x holds a sample that is not finite (NaN or infinity): the frame's spectrum "
-        "is not defined");
-}
 
 // X[q] of the spectrum in natural order, as sensing_math.h reads bins.
 struct spectrum_reader {
@@ -95,6 +89,9 @@ public:
             const std::int64_t a = runs[i].last + 1, b = runs[i + 1].first;
             if (b - a < 1 || b - a > max_gap)
                 continue;
+            // Each bin over its own floor: a gap of thousands of bins crosses sub-bands
+            // whose floors differ (one floor at the gap's centre split the LTE TDD
+            // carrier into 136 transmissions, not 78).
             double sum = 0;
             for (std::int64_t s = a; s < b; ++s)
                 sum += double(d_P[std::size_t(s)]) /

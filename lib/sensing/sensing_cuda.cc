@@ -98,9 +98,7 @@ public:
         d_stream.synchronize();
         const sensing_device_header h = *d_host_header.get();
         if (h.bad)
-            throw std::invalid_argument(
-                "x holds a sample that is not finite (NaN or infinity): the frame's "
-                "spectrum is not defined");
+            throw_non_finite_frame();
         floors.assign(d_host_floors.get(), d_host_floors.get() + d_p.k.subbands);
         runs.clear();
         // Every run has one first and one last bin; past the capacity some of either

@@ -6,6 +6,7 @@
  */
 
 #include "../sparse/sparse_params.h"
+#include "sensing_backend.h"
 #include "sensing_params.h"
 #include <algorithm>
 #include <cmath>
@@ -62,6 +63,12 @@ double censored_log_mean(double c)
 bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 } // namespace
+
+void throw_non_finite_frame()
+{
+    throw std::invalid_argument("x holds a sample that is not finite (NaN or infinity): "
+                                "the frame's spectrum is not defined");
+}
 
 double sensing_eta(std::int64_t n, double false_alarm)
 {
