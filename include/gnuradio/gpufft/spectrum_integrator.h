@@ -55,9 +55,9 @@ struct spectrum_integrator_options {
      */
     std::string fftw_planner = "auto";
     /*!
-     * CPU backend: the file FFTW's measured plans are kept in between runs; empty:
-     * $XDG_CACHE_HOME/gr-gpufft/fftwf_wisdom, or ~/.cache/gr-gpufft/fftwf_wisdom;
-     * "none": no file (each process measures again).
+     * CPU backend: a file FFTW's measured plans are kept in between runs (read at the
+     * start, written when a plan was measured), e.g. ~/.cache/gr-gpufft/fftwf_wisdom;
+     * empty (default): none, each process measures its sizes again.
      */
     std::string fftw_wisdom;
     //! Where the plan's messages go (gnuradio/gpufft/log.h); empty: stderr.

@@ -7,13 +7,13 @@
 
 // The CPU path for frames that fit in memory beside their FFTW work array: per frame,
 // one VOLK pass that windows the frame into the work array, one in-place FFTW execute
-// (a measured plan, kept as wisdom), and one pass that squares, band-reduces and
-// accumulates (VOLK |X|^2 over cache-sized chunks, channels summed in double straight
-// into the accumulator). GNU Radio's stock
-// chain (fft_vcc, complex_to_mag_squared, integrate_ff) is three passes after the
-// FFT in three threads; the large-FFT engine's host path (large_fft_plan) adds a
-// finiteness pass, an estimated plan and a per-bin reduction, which cost it a factor
-// of about 2 at 2^16 (docs/performance.md).
+// (a measured plan, kept in the wisdom file if one is given), and one pass that squares,
+// band-reduces and accumulates (VOLK |X|^2 over cache-sized chunks, channels summed in
+// double straight into the accumulator). GNU Radio's stock chain (fft_vcc,
+// complex_to_mag_squared, integrate_ff) is three passes after the FFT in three threads;
+// the large-FFT engine's host path (large_fft_plan) adds a finiteness pass, an estimated
+// plan and a per-bin reduction, which cost it a factor of about 2 at 2^16
+// (docs/performance.md).
 
 #include "core/fftw_lock.h"
 #include "fftw_wisdom.h"
@@ -54,8 +54,9 @@ volk_ptr<T> volk_array(i64 n)
 }
 
 // FFTW_MEASURE finds plans about twice as fast as FFTW_ESTIMATE at 2^16-2^20 on this
-// kind of CPU, but measuring takes about a second per size, so it is kept as wisdom
-// (fftw_wisdom.h) and used only up to this size, where a second is all it costs.
+// kind of CPU, but measuring takes about a second per size (saved in the options'
+// wisdom file when given: fftw_wisdom.h), so it is used only up to this size, where a
+// second is all it costs.
 constexpr i64 largest_measured = i64(1) << 20;
 
 bool measure(i64 n, const std::string& planner)
@@ -93,7 +94,7 @@ public:
         }
         init_fftw_threads();
         std::lock_guard<std::mutex> lock(fftw_planner_mutex());
-        const std::string wisdom_path = power::fftwf_wisdom_path(wisdom);
+        const std::string& wisdom_path = wisdom; // "" keeps no file
         power::import_fftwf_wisdom_once(wisdom_path);
         d_measured = measure(d_n, planner);
         fftwf_plan_with_nthreads(d_fft_threads);

@@ -10,29 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cstdio>
-#include <cstdlib>
 #include <set>
 
 namespace gr {
 namespace gpufft {
 namespace power {
-
-std::string default_fftwf_wisdom_path()
-{
-    // The platform's cache folder (XDG base directories), not a tuning switch.
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-        return std::string(xdg) + "/gr-gpufft/fftwf_wisdom";
-    if (const char* home = std::getenv("HOME"); home && *home)
-        return std::string(home) + "/.cache/gr-gpufft/fftwf_wisdom";
-    return {};
-}
-
-std::string fftwf_wisdom_path(const std::string& option)
-{
-    if (option == "none")
-        return {};
-    return option.empty() ? default_fftwf_wisdom_path() : option;
-}
 
 void import_fftwf_wisdom_once(const std::string& path)
 {

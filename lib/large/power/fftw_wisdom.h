@@ -15,18 +15,6 @@ namespace gpufft {
 namespace power {
 
 /*!
- * The default file of FFTW's single-precision wisdom: $XDG_CACHE_HOME/gr-gpufft/
- * fftwf_wisdom, else ~/.cache/gr-gpufft/fftwf_wisdom; "" when neither can be named.
- */
-std::string default_fftwf_wisdom_path();
-
-/*!
- * The file for spectrum_integrator_options::fftw_wisdom: "" the default, "none" no file
- * (returned as ""), anything else itself.
- */
-std::string fftwf_wisdom_path(const std::string& option);
-
-/*!
  * Imports the wisdom file `path` into FFTW, once per process and path. Call with the
  * FFTW planner mutex held. A missing or unreadable file is not an error: planning
  * measures again. "" does nothing.

@@ -65,8 +65,8 @@ void bind_spectrum_integrator(py::module& m)
         "A^2), accumulated as a mean or a max over frames. On the GPU when a frame fits "
         "memory_budget (only the channels come back), else the large FFT plus a host "
         "reduction. CPU: fftw_planner 'auto' (measured up to 2^20 points, kept as "
-        "wisdom), 'measure' or 'estimate'; fftw_wisdom the wisdom file ('' the user's "
-        "cache folder, 'none' no file).")
+        "wisdom), 'measure' or 'estimate'; fftw_wisdom a file that keeps measured plans "
+        "between runs ('': none).")
         .def(py::init([](py::object fft_size,
                          py::object band_start,
                          py::object band_stop,
@@ -92,8 +92,8 @@ void bind_spectrum_integrator(py::module& m)
                      parse_integration_mode(gp::text(mode, "mode", "'mean' or 'max'"));
                  o.fftw_planner = gp::text(
                      fftw_planner, "fftw_planner", "'auto', 'measure' or 'estimate'");
-                 o.fftw_wisdom = gp::text(
-                     fftw_wisdom, "fftw_wisdom", "a file path, '' (default) or 'none'");
+                 o.fftw_wisdom =
+                     gp::text(fftw_wisdom, "fftw_wisdom", "a file path, or '' for none");
                  const auto fft_size_ =
                      gp::whole_number(fft_size, "fft_size", 1, "a whole number >= 1");
                  const auto band_start_ = gp::whole_number(
