@@ -13,8 +13,8 @@
 #     -r 'APP ARGS'  instead of the QA, run the carried app .device/py/qa/apps/APP with
 #              ARGS in the same environment (e.g. 'gpufft-block-soak --seconds 30'),
 #              its output in OUTDIR/APP.log, within -t SECS
-#     QA_NAME  e.g. qa_nufft3 (default: every .device/py/qa/python/gpufft/qa_*.py that
-#              runs tests, i.e. calls gr_unittest.run; the others are helpers)
+#     QA_NAME  e.g. qa_nufft3 (default: every .device/py/qa/python/gpufft/qa_*.py; the
+#              helpers they import are named testing_*.py)
 #
 # Writes OUTDIR/python-qa.log (every file's output, in turn), OUTDIR/python-qa-env.txt
 # (interpreter, sys.path, the files gnuradio, numpy and gpufft resolve to) and
@@ -120,8 +120,8 @@ if [ $# -gt 0 ]; then
     files=()
     for name in "$@"; do files+=("$QA/${name%.py}.py"); done
 else
-    # a QA file runs its tests; qa_backends.py and qa_tags.py are helpers (as in CMake)
-    mapfile -t files < <(grep -l 'gr_unittest\.run(' "$QA"/qa_*.py)
+    # every qa_*.py runs tests; their helpers are named testing_*.py (as in CMake)
+    mapfile -t files < <(ls "$QA"/qa_*.py)
 fi
 status=0 passed=0 failed=0 skipped=0 t_all=$(date +%s)
 libs_all=$(mktemp)

@@ -6,7 +6,7 @@
 #   2. stages into .device/py what the QA needs there:
 #        lib/   libgnuradio-gpufft.so*
 #        site/  gnuradio/gpufft (the binding and the .py files): PYTHONPATH=.device/py/site
-#        qa/    python/gpufft/qa_*.py (with their helpers), apps/gpufft-demo and
+#        qa/    python/gpufft/qa_*.py (with their testing_*.py helpers), apps/gpufft-demo and
 #               apps/gpufft-block-soak (scripts/gpu-check.sh -b), in the
 #               repository's layout (qa_demo_recording finds the demo at ../../apps)
 #        ld-dirs.txt  the library folders (under the unpacked root) the loader needs
@@ -45,7 +45,7 @@ binding=$(ls "$B"/python/gpufft/bindings/gpufft_python*.so)
 cp "$binding" "$D/site/gnuradio/gpufft/"
 for f in python/gpufft/*.py; do
     case $(basename "$f") in
-    qa_*) cp "$f" "$D/qa/python/gpufft/" ;;
+    qa_* | testing_*) cp "$f" "$D/qa/python/gpufft/" ;;
     *) cp "$f" "$D/site/gnuradio/gpufft/" ;;
     esac
 done

@@ -24,7 +24,7 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
-from qa_backends import backends
+from testing_backends import backends
 
 PYBIND_TEXT = ("incompatible function arguments", "incompatible constructor arguments",
                "Unable to cast", "std::bad_alloc")

@@ -28,7 +28,7 @@ except ImportError:
 
 from gnuradio.gr.gateway import gateway_block
 from gnuradio.gpufft.block_guard import GUARD_MARK
-from gnuradio.gpufft.qa_deadline import run_python
+from testing_deadline import run_python
 
 
 class qa_block_guard(gr_unittest.TestCase):

@@ -25,8 +25,8 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
-from qa_backends import backends
-from qa_tags import tag, time_value as rx_time
+from testing_backends import backends
+from testing_tags import tag, time_value as rx_time
 
 # Spectra against the double-precision reference, relative to the peak. The GPU path
 # (cuFFT in single precision, band powers reduced on the device in another order) is

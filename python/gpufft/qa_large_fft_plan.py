@@ -21,7 +21,7 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
-from qa_backends import backends
+from testing_backends import backends
 
 # the planner gives each pass buffer 1/7 of the budget (3 slots x 2 buffers + FFT work)
 UNITS = 7

@@ -19,7 +19,7 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
-from qa_backends import backends
+from testing_backends import backends
 
 
 def direct_nudft(c, x, s, y=None, t=None, sign=-1, z=None, u=None):

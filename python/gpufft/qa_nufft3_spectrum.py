@@ -23,8 +23,8 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
-from qa_backends import backends
-from qa_tags import f64_source, tags_named, time_parts
+from testing_backends import backends
+from testing_tags import f64_source, tags_named, time_parts
 
 
 def direct(x, t, freqs):
@@ -135,7 +135,7 @@ class qa_nufft3_spectrum(gr_unittest.TestCase):
         code = (
             "import numpy as np, pmt\n"
             "from gnuradio import gr, blocks, gpufft\n"
-            "from qa_tags import f64_source, tag, tags_named\n"
+            "from testing_tags import f64_source, tag, tags_named\n"
             "L, frames = 64, 40\n"
             "n = L * frames\n"
             "tags = [tag(f * L, 'rx_rate', pmt.from_double(-5.0 if f % 2 else 0.0))\n"

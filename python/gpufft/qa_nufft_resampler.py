@@ -27,8 +27,8 @@ except ImportError:
     from gnuradio import gpufft
 
 
-from qa_backends import backends
-from qa_tags import f64_source, tags_named, time_parts
+from testing_backends import backends
+from testing_tags import f64_source, tags_named, time_parts
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GRC = os.path.join(HERE, "..", "..", "grc")
@@ -255,7 +255,7 @@ class qa_nufft_resampler(gr_unittest.TestCase):
         code = (
             "import numpy as np\n"
             "from gnuradio import gr, blocks, gpufft\n"
-            "from qa_tags import f64_source\n"
+            "from testing_tags import f64_source\n"
             "n = 40000\n"
             "t = np.arange(n) / 1000.0\n"
             "for j in range(2000, n, 500):\n"

@@ -27,7 +27,7 @@ except ImportError:
     from gnuradio import gpufft
 
 from gnuradio.gpufft.recording import parse_datetime
-from gnuradio.gpufft.qa_deadline import run_python
+from testing_deadline import run_python
 
 
 def stored(rng, datatype, n):

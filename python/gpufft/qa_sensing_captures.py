@@ -16,7 +16,7 @@ from gnuradio import gr_unittest
 from gnuradio import gpufft
 from gnuradio.gpufft import recording
 
-from qa_backends import backends
+from testing_backends import backends
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "data")
 

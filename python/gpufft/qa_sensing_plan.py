@@ -16,7 +16,7 @@ import numpy as np
 from gnuradio import gr_unittest
 from gnuradio import gpufft
 
-from qa_backends import backends
+from testing_backends import backends
 
 KEYS = ("center_bin", "lower_bin", "upper_bin", "bandwidth_bins", "peak_power_dbfs",
         "total_power_dbfs", "snr_db", "floor_dbfs", "first_bin", "last_bin", "dc",

@@ -36,8 +36,8 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
-from qa_backends import backends
-from qa_tags import tag, time_value
+from testing_backends import backends
+from testing_tags import tag, time_value
 
 # The engine promises values within 1e-5 of the exact DFT, relative to the largest |X|.
 VALUE_TOL = 1e-5

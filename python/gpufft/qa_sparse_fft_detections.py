@@ -36,8 +36,8 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
-from qa_backends import backends
-from qa_tags import tag, time_value
+from testing_backends import backends
+from testing_tags import tag, time_value
 
 # The per-signal keys of a detections PDU: sensing_plan.detect()'s, and the same in Hz.
 SIGNAL_KEYS = ("center_bin", "lower_bin", "upper_bin", "bandwidth_bins", "peak_power_dbfs",

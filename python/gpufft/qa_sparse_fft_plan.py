@@ -29,7 +29,7 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gpufft_python import sparse_fft_plan
 
-from qa_backends import backends
+from testing_backends import backends
 
 # Robust mode's chance of a noise peak per frame, for the tests that allow no false
 # tone: over the ~15 frames they run, a false tone is then a ~2e-5 event.

@@ -20,7 +20,7 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
-from qa_backends import backends
+from testing_backends import backends
 
 # Channel tolerance, relative to the channel and (a hundredth of it) to the peak. The
 # GPU's fused path reduces the band power in float on the device, in another order than

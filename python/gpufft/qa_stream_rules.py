@@ -24,7 +24,7 @@ except ImportError:
     from gnuradio import gpufft
 
 from qa_large_fft_accumulator import reference
-from qa_tags import f64_source, seconds, tag, tags_of, time_value
+from testing_tags import f64_source, seconds, tag, tags_of, time_value
 
 
 def cmd(**kv):

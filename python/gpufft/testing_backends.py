@@ -8,7 +8,7 @@ where a device is usable (gpufft.cuda_available), as on the GPU machine. Each te
 its body once per backend inside self.subTest(backend=...), so a failure names its
 backend and the other backends still run:
 
-    for backend in qa_backends.backends():
+    for backend in testing_backends.backends():
         with self.subTest(backend=backend):
             ...
 
