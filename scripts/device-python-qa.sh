@@ -2,14 +2,14 @@
 # Runs the carried Python QA (.device/py, made by scripts/prepare-device-python.sh) with
 # the carried Python 3.11 unpacked under ROOT, isolated from the machine's own Python:
 # env -i, PYTHONHOME=ROOT/usr, PYTHONPATH=.device/py/site, LD_LIBRARY_PATH only into
-# .device/py/lib, ROOT and CUDA. scripts/gpu-check.sh -p runs it on the GPU machine
+# .device/py/lib, ROOT and CUDA. scripts/gpu-check.sh -p runs it on the GPU host
 # (ROOT=/opt/grrt); prepare-device-python.sh runs it here with -s (a scratch ROOT).
 #
 #   scripts/device-python-qa.sh [-s] [-t SECS] ROOT OUTDIR [QA_NAME ...]
 #     -s       simulation: a shared library loaded from outside ROOT, .device and the
-#              system set the GPU machine has (C/C++ runtime, OpenSSL, compression,
+#              system set the GPU host has (C/C++ runtime, OpenSSL, compression,
 #              CUDA) is an error: the carried packages miss it
-#     -t SECS  time limit per QA file (default 300; a device call has 600 s in all)
+#     -t SECS  time limit per QA file (default 300)
 #     -r 'APP ARGS'  instead of the QA, run the carried app .device/py/qa/apps/APP with
 #              ARGS in the same environment (e.g. 'gpufft-block-soak --seconds 30'),
 #              its output in OUTDIR/APP.log, within -t SECS
@@ -156,8 +156,8 @@ for f in "${files[@]}"; do
             grep -E -A3 '^(FAIL|ERROR):|Error|error:|Traceback' | head -30 | sed 's/^/    /'
     fi
 done
-# Shared libraries loaded from outside the carried ones: the system set the GPU machine
-# has is expected; anything else there would be missing.
+# Shared libraries loaded from outside the carried ones: the system set the GPU host has
+# is expected; anything else there would be missing.
 foreign=$(sort -u "$libs_all" | grep -v -e "^$ROOT/" -e "^$DEV/" -e '^/usr/local/cuda' |
     grep -Ev '/(ld-linux-x86-64|libc|libm|libpthread|libdl|librt|libstdc\+\+|libgcc_s|libssl|libcrypto|libz|libzstd|liblzma|libselinux|libcap|libcuda|libnvidia-[a-z-]*|libcufft[a-z]*|libcudart)\.so' ||
     true)

@@ -32,7 +32,7 @@
 #     each further argument is one gpufft-bench command line, e.g. 'fft --sizes 2^20,2^24',
 #               optionally led by environment settings: 'GPUFFT_DEVICE=1 large ...'
 #
-# Logs go under $OUT (the folder the remote-run tool brings back): build.log, ctest.log,
+# Logs go under $OUT (default /tmp/gpufft-out; point it where you collect the results): build.log, ctest.log,
 # bench.jsonl (every JSON line), bench.log, sanitize-<tool>-<test>.log, soak.log,
 # python-qa.log, python-qa-env.txt, python-qa-summary.txt; the last lines printed are a
 # short summary.

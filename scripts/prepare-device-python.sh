@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Run here (Debian 12 with GNU Radio 3.10 and the CUDA toolkit), before a device call that
-# runs the Python QA on the GPU machine, which has neither GNU Radio nor Python 3.11:
+# Run here (Debian 12 with GNU Radio 3.10 and the CUDA toolkit) to run the Python QA on a
+# GPU host that has neither GNU Radio nor Python 3.11:
 #   1. builds the module with GNU Radio and CUDA for sm_90 (HDF5 off), only what Python
 #      needs: libgnuradio-gpufft and the gpufft_python binding;
 #   2. stages into .device/py what the QA needs there:
@@ -12,17 +12,18 @@
 #        ld-dirs.txt  the library folders (under the unpacked root) the loader needs
 #   3. downloads into .device/pydebs the Debian 12 packages of the interpreter, its
 #      standard library, numpy, GNU Radio's Python modules and every shared library they
-#      load, less the C/C++ runtime and what the GPU machine's newer system has;
-#   4. simulates the GPU machine: unpacks the packages into a scratch root and runs the
+#      load, less what the host has itself (gpu-host-packages.sh);
+#   4. simulates the GPU host: unpacks the packages into a scratch root and runs the
 #      QA there on the CPU backend with scripts/device-python-qa.sh, the script that
 #      scripts/gpu-check.sh -p runs there (isolated from this system's Python, and failing
 #      on any library loaded from this system that is not carried).
-# Then carry [".device"] and run `scripts/gpu-check.sh -n -p` there.
+# Then send .device with the working tree and run `scripts/gpu-check.sh -n -p` there.
 #
 #   scripts/prepare-device-python.sh [-S] [BUILD_DIR]       (default build-pycuda)
 #     -S   skip step 4 (the simulation runs every QA file: minutes)
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
+. scripts/gpu-host-packages.sh
 simulate=1
 if [ "${1:-}" = "-S" ]; then simulate=0; shift; fi
 B=${1:-build-pycuda}
@@ -34,7 +35,7 @@ echo "== build ($B: GNU Radio on, CUDA sm_90, HDF5 off)"
 cmake -S . -B "$B" -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 -DENABLE_HDF5=OFF \
     -DPYTHON_EXECUTABLE=$PY >/dev/null
 grep -q '^ENABLE_CUDA:BOOL=ON' "$B/CMakeCache.txt" ||
-    { echo "$B: ENABLE_CUDA is not ON (the GPU machine needs the CUDA build)" >&2; exit 1; }
+    { echo "$B: ENABLE_CUDA is not ON (the GPU host needs the CUDA build)" >&2; exit 1; }
 ninja -C "$B" -j2 gnuradio-gpufft gpufft_python copy_module_for_tests
 
 echo "== stage $D"
@@ -99,9 +100,9 @@ grep -v -e "^$PWD/" -e '^/usr/local/cuda' "$loaded" >"$loaded.sys"
 # The owning packages, in one dpkg call (one a file takes minutes). dpkg names a file by
 # the path its package ships, which is /lib/... for some (usr-merge): ask for both.
 owners=$(sed 's|^/usr\(/lib/.*\)|&\n\1|' "$loaded.sys" | xargs dpkg -S 2>/dev/null || true)
-# The GPU machine has its own C/C++ runtime (newer), OpenSSL, compression libraries and
-# CUDA; the build's own libraries travel in .device/py.
-skip='^(libc6|libstdc\+\+6|libgcc-s1|gcc-12-base|libssl3|zlib1g|libzstd1|liblzma5|libselinux1|libcap2)$'
+# The host has its own C/C++ runtime (newer), OpenSSL, compression libraries and CUDA
+# ($host_has); the build's own libraries travel in .device/py.
+skip=$host_has
 pkgs=$(echo "$owners" | sed 's/: .*//' | tr ', ' '\n\n' | sed 's/:.*//' | grep -v '^$' |
     sort -u | grep -Ev "$skip" || true)
 unowned=$(while read -r f; do
@@ -123,11 +124,11 @@ echo "$(ls $DEBS/*.deb | wc -l) packages:" $(ls $DEBS | sed 's/_.*//')
 echo "library folders: $(tr '\n' ' ' <"$D/ld-dirs.txt")"
 du -sh "$D" "$DEBS"
 total=$(du -sm .device | cut -f1)
-echo "carry .device: ${total} MiB in all ($(du -sh .device/* | tr '\t\n' '= ')) (64 MiB at most)"
-[ "$total" -lt 64 ] || echo "WARNING: .device is over 64 MiB: carry .device/py and .device/pydebs alone"
+echo ".device: ${total} MiB in all ($(du -sh .device/* | tr '\t\n' '= ')) (${carry_limit_mib} MiB at most)"
+[ "$total" -le "$carry_limit_mib" ] || echo "WARNING: .device is over ${carry_limit_mib} MiB: send .device/py and .device/pydebs alone"
 
 if [ $simulate = 1 ]; then
-    echo "== simulate the GPU machine: unpack into /tmp/grrt-sim, run the QA there"
+    echo "== simulate the GPU host: unpack into /tmp/grrt-sim, run the QA there"
     rm -rf /tmp/grrt-sim
     mkdir -p /tmp/grrt-sim
     for f in "$DEBS"/*.deb; do dpkg -x "$f" /tmp/grrt-sim; done
