@@ -22,6 +22,12 @@ Cases, for each n and buffer setting:
   accumulator     gpufft.large_fft_accumulator(n, N, min(n, 2^18) bins,
                   Blackman-Harris) -> null_sink
 
+With --input-types (fc32 by default; sc16, sc8, cu8), sparse_fft and accumulator also
+run on the same buffer quantised to interleaved integer I/Q (a vector of 2 shorts or 2
+bytes an item, as a radio delivers it; the block's input_type), and `type_ratio` is
+that run's MS/s over the same block's fc32 run (median of per-round ratios; above 1
+when the integer input is faster).
+
 `ratio` is the block's MS/s over its stock chain's (sparse_fft / stock_fft,
 accumulator / stock_integrate), above 1 when the block is faster. Cases run in rounds
 (each case once per round) and report medians; the median of the per-round ratios
@@ -79,6 +85,31 @@ def make_input(length, n, seed):
     return x.astype(np.complex64)
 
 
+# Item bytes of each input type (gpufft.input_type_scale gives its scale and offset).
+ITEM_BYTES = {"fc32": gr.sizeof_gr_complex, "sc16": 4, "sc8": 2, "cu8": 2}
+
+
+def quantise(x, input_type):
+    """x (complex noise of variance 1 and tones) as input_type's stored numbers, I and Q
+    interleaved, at 1/8 of full scale (no clipping at 8 sigma)."""
+    scale, offset = gpufft.input_type_scale(input_type)
+    v = np.empty(2 * len(x))
+    v[0::2], v[1::2] = x.real, x.imag
+    lo, hi = {"sc16": (-32768, 32767), "sc8": (-128, 127), "cu8": (0, 255)}[input_type]
+    q = np.clip(np.round(v / 8 / scale + offset), lo, hi)
+    if input_type == "sc16":
+        return q.astype(np.int16)
+    # vector_source_b takes unsigned chars: int8 values as their bytes
+    return q.astype(np.int8 if input_type == "sc8" else np.uint8).view(np.uint8)
+
+
+def typed_source(data, input_type):
+    """A repeating source of `data` (quantise()'s numbers) as input_type's items."""
+    if input_type == "sc16":
+        return blocks.vector_source_s(data.tolist(), True, 2)
+    return blocks.vector_source_b(data.tolist(), True, 2)
+
+
 def stock_fft_chain(tb, src, n, integrate=0):
     s2v = blocks.stream_to_vector(gr.sizeof_gr_complex, n)
     f = fft.fft_vcc(n, True, window.blackman_harris(n), True, 1)
@@ -91,14 +122,19 @@ def stock_fft_chain(tb, src, n, integrate=0):
         tb.connect(mag, blocks.null_sink(gr.sizeof_float * n))
 
 
-def build(case, n, integrations, backend, data, samples, buffer_frames):
-    """A top block for one case, and the block under test (or None)."""
+def build(case, n, integrations, backend, data, samples, buffer_frames,
+          input_type="fc32"):
+    """A top block for one case, and the block under test (or None). `data`: complex
+    samples, or (an integer input_type) quantise()'s numbers."""
     tb = gr.top_block()
+    item = ITEM_BYTES[input_type]
     if case == "null" or data is None:
-        src = blocks.null_source(gr.sizeof_gr_complex)
-    else:
+        src = blocks.null_source(item)
+    elif input_type == "fc32":
         src = blocks.vector_source_c(data, True)
-    head = blocks.head(gr.sizeof_gr_complex, samples)
+    else:
+        src = typed_source(data, input_type)
+    head = blocks.head(item, samples)
     if buffer_frames:
         head.set_min_output_buffer(buffer_frames * n)
     tb.connect(src, head)
@@ -110,22 +146,26 @@ def build(case, n, integrations, backend, data, samples, buffer_frames):
     elif case == "stock_integrate":
         stock_fft_chain(tb, head, n, integrations)
     elif case == "sparse_fft":
-        dut = gpufft.sparse_fft(n, 64, 1e6, display_bins=1024, backend=backend)
+        dut = gpufft.sparse_fft(n, 64, 1e6, display_bins=1024, backend=backend,
+                                input_type=input_type)
         tb.connect(head, dut, blocks.null_sink(gr.sizeof_float * 1024))
     elif case == "accumulator":
         bins = min(n, MAX_OUTPUT_BINS)
         dut = gpufft.large_fft_accumulator(n, integrations, bins,
                                            window="blackman-harris",
-                                           samp_rate=1e6, backend=backend)
+                                           samp_rate=1e6, backend=backend,
+                                           input_type=input_type)
         tb.connect(head, dut, blocks.null_sink(gr.sizeof_float * bins))
     else:
         raise ValueError("unknown case " + case)
     return tb, dut
 
 
-def run_once(case, n, integrations, backend, data, samples, buffer_frames):
+def run_once(case, n, integrations, backend, data, samples, buffer_frames,
+             input_type="fc32"):
     """MS/s of one run of one case."""
-    tb, dut = build(case, n, integrations, backend, data, samples, buffer_frames)
+    tb, dut = build(case, n, integrations, backend, data, samples, buffer_frames,
+                    input_type)
     c0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.perf_counter()
     tb.run()
@@ -140,6 +180,17 @@ def run_once(case, n, integrations, backend, data, samples, buffer_frames):
             raise RuntimeError("accumulator: %d integrations, want %d" %
                                (dut.integrations_done(), want))
     return rate, cpu_ns
+
+
+def cpu_device():
+    """The record's device: the CPU model and the cores this process may use."""
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return "cpu: %s, %d cores" % (model, len(os.sched_getaffinity(0)))
 
 
 def cuda_usable():
@@ -167,6 +218,9 @@ def main():
     p.add_argument("--input", choices=("noise", "zeros"), default="noise",
                    help="noise: the repeated noise-and-tones buffer; zeros: "
                    "null_source, the cheapest source, to see each chain's own ceiling")
+    p.add_argument("--input-types", default="fc32",
+                   help="input_type of sparse_fft and accumulator: fc32 and/or sc16, "
+                   "sc8, cu8 (each compared with fc32, which then always runs)")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--json", default=None, help="append the JSON lines to this file")
     a = p.parse_args()
@@ -176,6 +230,9 @@ def main():
     integ = {parse_size(k): int(v) for k, v in
              (pair.split(":") for pair in a.integrations.split(","))}
     cases = a.cases.split(",")
+    itypes = ["fc32"] + [t for t in a.input_types.split(",") if t != "fc32"]
+    for t in itypes:
+        gpufft.input_type_scale(t)  # ValueError naming input_type for a bad one
     backends = [b for b in a.backends.split(",") if b == "cpu" or
                 (b == "cuda" and cuda_usable())]
     print("seed %d; backends %s; GNU Radio %s; %d cores" %
@@ -183,6 +240,12 @@ def main():
 
     rows = []
     jfile = open(a.json, "a") if a.json else None
+    # what every record carries (docs/benchmarking.md): device, command line, date
+    argv = [x for i, x in enumerate(sys.argv[1:]) if x != "--json" and
+            (i == 0 or sys.argv[i] != "--json") and not x.startswith("--json=")]
+    stamp = {"device": cpu_device(),
+             "command": " ".join(["scripts/flowgraph_bench.py"] + argv),
+             "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     for n in sizes:
         N = integ.get(n, 8)
         # A whole number of integrations, at least 4 of them.
@@ -190,43 +253,53 @@ def main():
         frames = -(-frames // N) * N
         samples = frames * n
         data = make_input(max(4 * n, 2 ** 20), n, seed) if a.input == "noise" else None
+        typed = {t: (data if t == "fc32" or data is None else quantise(data, t))
+                 for t in itypes}
         for buf in a.buffers.split(","):
             bf = 4 if buf == "4f" else 0
-            runs = [(case, backend) for case in cases
+            runs = [(case, backend, t) for case in cases
                     for backend in (backends if case in ("sparse_fft", "accumulator")
-                                    else ["-"])]
+                                    else ["-"])
+                    for t in (itypes if case in ("sparse_fft", "accumulator")
+                              else ["fc32"])]
             # Rounds of every case in turn, so that a machine whose speed drifts (other
             # work on a shared host) moves each case alike; medians over the rounds.
             rates = {r: [] for r in runs}
             cpu = {r: [] for r in runs}
             for _ in range(a.reps):
                 for r in runs:
-                    ms, ns = run_once(r[0], n, N, r[1], data, samples, bf)
+                    ms, ns = run_once(r[0], n, N, r[1], typed[r[2]], samples, bf, r[2])
                     rates[r].append(ms)
                     cpu[r].append(ns)
             base = {}
-            for case, backend in runs:
-                ms = statistics.median(rates[(case, backend)])
-                base.setdefault(case, ms)
+            for case, backend, itype in runs:
+                r = (case, backend, itype)
+                ms = statistics.median(rates[r])
+                if itype == "fc32":
+                    base.setdefault(case, ms)
                 ref = {"sparse_fft": "stock_fft",
                        "accumulator": "stock_integrate"}.get(case)
-                ratio = round_ratio = None
-                if ref in base and (ref, "-") in rates:
+                ratio = round_ratio = type_ratio = None
+                if ref in base and (ref, "-", "fc32") in rates:
                     ratio = ms / base[ref]
                     # the median of the per-round ratios: drift between rounds cancels
                     round_ratio = statistics.median(
-                        x / y for x, y in zip(rates[(case, backend)], rates[(ref, "-")]))
-                row = {"bench": "flowgraph", "case": case, "n": n, "input": a.input,
+                        x / y for x, y in zip(rates[r], rates[(ref, "-", "fc32")]))
+                if itype != "fc32":
+                    type_ratio = statistics.median(
+                        x / y for x, y in zip(rates[r], rates[(case, backend, "fc32")]))
+                row = {"engine": "flowgraph", "case": case, "n": n, "input": a.input,
+                       "input_type": itype,
                        "integrations": N if case in ("stock_integrate",
                                                      "accumulator") else None,
                        "backend": backend, "buffers": buf, "samples": samples,
                        "msps": round(ms, 2),
-                       "msps_runs": [round(x, 2) for x in rates[(case, backend)]],
-                       "cpu_ns_per_sample": round(statistics.median(cpu[(case, backend)]),
-                                                  2),
+                       "msps_runs": [round(x, 2) for x in rates[r]],
+                       "cpu_ns_per_sample": round(statistics.median(cpu[r]), 2),
                        "ratio": round(ratio, 3) if ratio else None,
                        "round_ratio": round(round_ratio, 3) if round_ratio else None,
-                       "seed": seed}
+                       "type_ratio": round(type_ratio, 3) if type_ratio else None,
+                       "seed": seed, **stamp}
                 line = json.dumps(row)
                 print(line, flush=True)
                 if jfile:
@@ -236,15 +309,17 @@ def main():
         jfile.close()
 
     print()
-    print("| n | N | buffers | case | backend | MS/s (median) | MS/s range "
-          "| ratio to stock | median of per-round ratios | CPU ns/sample |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| n | N | buffers | case | backend | input type | MS/s (median) | MS/s range "
+          "| ratio to stock | median of per-round ratios | to fc32 | CPU ns/sample |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print("| 2^%d | %s | %s | %s | %s | %.1f | %.0f-%.0f | %s | %s | %.2f |" %
+        print("| 2^%d | %s | %s | %s | %s | %s | %.1f | %.0f-%.0f | %s | %s | %s | %.2f |" %
               (int(np.log2(r["n"])), r["integrations"] or "", r["buffers"], r["case"],
-               r["backend"], r["msps"], min(r["msps_runs"]), max(r["msps_runs"]),
+               r["backend"], r["input_type"], r["msps"], min(r["msps_runs"]),
+               max(r["msps_runs"]),
                "%.2f" % r["ratio"] if r["ratio"] else "",
                "%.2f" % r["round_ratio"] if r["round_ratio"] else "",
+               "%.2f" % r["type_ratio"] if r["type_ratio"] else "",
                r["cpu_ns_per_sample"]))
 
 

@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -118,6 +120,46 @@ std::string quote(const std::string& s)
     return o + "\"";
 }
 
+// The command line of this process, from /proc (so main needs not pass it), as the user
+// would type it again: "gpufft-bench ARGS", less --json FILE (a local path).
+std::string read_command_line()
+{
+    std::ifstream f("/proc/self/cmdline", std::ios::binary);
+    const std::string raw((std::istreambuf_iterator<char>(f)),
+                          std::istreambuf_iterator<char>());
+    std::vector<std::string> args;
+    std::string::size_type at = 0;
+    while (at < raw.size()) {
+        const auto end = raw.find('\0', at);
+        args.push_back(raw.substr(at, end == std::string::npos ? end : end - at));
+        at = end == std::string::npos ? raw.size() : end + 1;
+    }
+    std::string line = "gpufft-bench";
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--json") {
+            ++i;
+            continue;
+        }
+        const bool plain = args[i].find_first_of(" \t'\"|&;<>()$*?") == std::string::npos;
+        line += " " + (plain ? args[i] : "'" + args[i] + "'");
+    }
+    return line;
+}
+
+// UTC date and time of the run's first record (ISO 8601): one run, one date.
+std::string run_date()
+{
+    static const std::string date = [] {
+        const std::time_t now = std::time(nullptr);
+        std::tm utc{};
+        gmtime_r(&now, &utc);
+        char buf[32];
+        std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+        return std::string(buf);
+    }();
+    return date;
+}
+
 std::string number(double v)
 {
     if (!std::isfinite(v))
@@ -133,6 +175,8 @@ void report(const result& r)
     std::ostringstream j;
     j << "{\"engine\":" << quote(r.engine) << ",\"backend\":" << quote(r.backend)
       << ",\"device\":" << quote(r.device) << ",\"case\":" << quote(r.case_name);
+    static const std::string command = read_command_line();
+    j << ",\"command\":" << quote(command) << ",\"date\":" << quote(run_date());
     for (const auto& p : r.params)
         j << "," << quote(p.first) << ":" << number(p.second);
     for (const auto& l : r.labels)

@@ -8,9 +8,10 @@
 // gpufft-bench: shared pieces. Each engine's subcommand lives in its own bench_<name>.cc
 // and registers itself with GPUFFT_BENCH_COMMAND; main() dispatches on argv[1].
 //
-// Protocol (docs/performance.md): baseline measured in the same run, warm-up
+// Protocol (docs/benchmarking.md): baseline measured in the same run, warm-up
 // first, median of >= 10 runs, inputs larger than L2 rotated, fresh random data, the
-// answer checked beside every time, one JSON line per case and a table at the end.
+// answer checked beside every time, one JSON line per case (with the device, the
+// command line and the date: the record docs/perf/ keeps) and a table at the end.
 
 #ifndef INCLUDED_GPUFFT_BENCH_COMMON_H
 #define INCLUDED_GPUFFT_BENCH_COMMON_H
@@ -76,8 +77,11 @@ struct result {
     }
 };
 
-void report(const result& r); //!< print the JSON line, keep the row
-void print_table();           //!< the table of every reported row
+//! Print the JSON line (and append it to the --json file), keep the row. The line carries
+//! the result's fields and "command" (this process's command line less --json FILE) and
+//! "date" (UTC, ISO 8601, the same for every record of the run).
+void report(const result& r);
+void print_table(); //!< the table of every reported row
 
 //! The device's name, or "cpu: <model>" for CPU-only cases.
 std::string device_name(int device);
