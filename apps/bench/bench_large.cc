@@ -33,6 +33,7 @@
 
 #include "bench_common.h"
 #include "core/fftw_lock.h"
+#include "core/parallel_copy.h"
 #include "core/parallel_for.h"
 #include "large/large_fft_plan_impl.h"
 #include <gnuradio/gpufft/device.h>
@@ -43,6 +44,7 @@
 #include <complex>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <set>
 #include <sstream>
@@ -280,6 +282,92 @@ double links_rate(const std::vector<int>& d, const copy_rates& first)
     return total;
 }
 
+// Pinned copies on every distinct device of `d` at once: each direction alone and both
+// together, added over the devices (the links share the host's root ports and memory).
+copy_rates measure_concurrent(const std::vector<int>& d, std::size_t bytes)
+{
+    std::vector<int> dev;
+    for (int v : d)
+        if (std::find(dev.begin(), dev.end(), v) == dev.end())
+            dev.push_back(v);
+    struct lane {
+        cuda::pinned_buffer<char> h1, h2;
+        cuda::device_buffer<char> d1, d2;
+        cuda::stream s1, s2;
+    };
+    std::vector<std::unique_ptr<lane>> lanes;
+    for (int v : dev) {
+        cuda::device_guard g(v);
+        auto l = std::make_unique<lane>();
+        l->h1.allocate(bytes);
+        l->h2.allocate(bytes);
+        l->d1.allocate(bytes);
+        l->d2.allocate(bytes);
+        std::memset(l->h1.get(), 1, bytes);
+        std::memset(l->h2.get(), 2, bytes);
+        lanes.push_back(std::move(l));
+    }
+    auto timed = [&](bool in, bool out) {
+        return time_host(
+                   [&](int) {
+                       for (std::size_t i = 0; i < lanes.size(); ++i) {
+                           cuda::device_guard g(dev[i]);
+                           auto& l = *lanes[i];
+                           if (in)
+                               GPUFFT_CUDA_CHECK(cudaMemcpyAsync(l.d1.get(),
+                                                                 l.h1.get(),
+                                                                 bytes,
+                                                                 cudaMemcpyHostToDevice,
+                                                                 l.s1.get()));
+                           if (out)
+                               GPUFFT_CUDA_CHECK(cudaMemcpyAsync(l.h2.get(),
+                                                                 l.d2.get(),
+                                                                 bytes,
+                                                                 cudaMemcpyDeviceToHost,
+                                                                 l.s2.get()));
+                       }
+                       for (auto& l : lanes) {
+                           l->s1.synchronize();
+                           l->s2.synchronize();
+                       }
+                   },
+                   5,
+                   1)
+            .median_ms;
+    };
+    const double total = double(bytes) * double(lanes.size());
+    copy_rates r;
+    r.h2d = total / timed(true, false) / 1e6;
+    r.d2h = total / timed(false, true) / 1e6;
+    r.both = 2.0 * total / timed(true, true) / 1e6;
+    return r;
+}
+
+// The host's memory traffic rate (bytes read plus bytes written, GB/s) of memcpy on
+// `threads` threads, as the engine's host moves and staging use it.
+double measure_host_traffic(int threads, std::size_t bytes)
+{
+    std::vector<char> a(bytes, 1), b(bytes, 2);
+    detail::parallel_copier copier(threads);
+    const double ms =
+        time_host([&](int) { copier.copy(b.data(), a.data(), bytes); }, 5, 1).median_ms;
+    return 2.0 * double(bytes) / ms / 1e6;
+}
+
+// Host memory traffic of a schedule beyond its DMA, in units of the array's bytes:
+// the in-place row round's tile moves (half the array read and written) and a host
+// permutation (the whole array read and written).
+double host_move_traffic(const detail::large_schedule& s)
+{
+    double t = 0;
+    for (const auto& r : s.rounds)
+        if (r.as<detail::rows_transposed_round>())
+            t += 1.0;
+    if (!s.host_permute.empty())
+        t += 2.0;
+    return t;
+}
+
 std::string shape_name(const std::vector<i64>& shape)
 {
     std::ostringstream s;
@@ -317,6 +405,8 @@ void bench_shape(const options& o,
                  const copy_rates& rates,
                  const std::vector<int>& devices,
                  double devices_rate,
+                 const copy_rates& concurrent,
+                 double host_traffic,
                  bool pageable)
 {
     i64 n = 1;
@@ -373,7 +463,8 @@ void bench_shape(const options& o,
     auto run_case = [&](const std::string& label,
                         std::size_t budget,
                         bool in_place,
-                        const std::vector<int>& on) -> double {
+                        const std::vector<int>& on,
+                        bool peer) -> double {
         large_fft_options opt;
         opt.backend = backend::cuda;
         opt.device_id = o.device;
@@ -381,13 +472,16 @@ void bench_shape(const options& o,
         opt.memory_budget = budget;
         opt.trace = o.get("trace", "0") == "1";
         auto cfg = config;
+        cfg.peer_exchange = peer;
         for (std::size_t i = 0; i < on.size(); ++i)
             cfg.repeat_devices |= std::count(on.begin(), on.end(), on[i]) > 1;
         auto plan = detail::make_large_fft_plan(shape, direction::forward, opt, cfg);
         cf* dst = in_place ? in : out;
         double err = -1;
         // rounds over the host array; in place may add the tile-transpose round
-        const int rounds = in_place
+        const bool is_peer = detail::large_fft_plan_access::of(plan).peer.has_value();
+        const int rounds = is_peer ? 1
+                           : in_place
                                ? int(detail::plan_large_fft(
                                          shape, sizeof(cf), plan.memory_budget(), true)
                                          .rounds.size())
@@ -423,7 +517,8 @@ void bench_shape(const options& o,
         r.backend = "cuda";
         r.device = dev;
         r.case_name = name + " " + label + (in_place ? " inplace" : "") +
-                      (on.empty() ? "" : " devices=" + devices_name(on));
+                      (on.empty() ? "" : " devices=" + devices_name(on)) +
+                      (is_peer ? " peer" : "");
         r.params["n"] = double(n);
         r.params["budget_MiB"] = double(plan.memory_budget()) / (1 << 20);
         r.params["rounds"] = rounds;
@@ -463,17 +558,28 @@ void bench_shape(const options& o,
         std::fprintf(stderr, "%s\n", plan.describe().c_str());
         return st.median_ms;
     };
-    // Out of card: with --devices, the one-GPU plan then the list, same arrays.
+    // Out of card: with --devices, the one-GPU plan, then the list on the host rounds,
+    // then (1-D, where it fits) the peer exchange; same arrays. The bounds: the G-link
+    // sum (each device's copy rate measured alone, added), the copies of every device at
+    // once (measured together), and the host's memory traffic (the DMA's plus the
+    // schedule's host moves, at the measured memcpy rate); a schedule can go no faster
+    // than the larger of the last two.
     auto run_pair = [&](const std::string& label, std::size_t budget, bool in_place) {
-        const double one = run_case(label, budget, in_place, {});
+        const double one = run_case(label, budget, in_place, {}, false);
         if (devices.empty())
             return;
-        const double many = run_case(label, budget, in_place, devices);
-        const i64 rounds = i64(
-            detail::plan_large_fft(shape, sizeof(cf), budget, in_place).rounds.size());
-        const double bound = 2.0 * double(rounds) * double(bytes) / devices_rate / 1e6;
-        std::printf("%s %s%s: one GPU %.1f ms, devices %s %.1f ms: %.2fx; %d-link PCIe "
-                    "bound %.1f ms (%.2f of it)\n",
+        const auto sched = detail::plan_large_fft(shape, sizeof(cf), budget, in_place);
+        const double rounds = double(sched.rounds.size());
+        const double many = run_case(label, budget, in_place, devices, false);
+        const double b = double(bytes);
+        const double links = 2.0 * rounds * b / devices_rate / 1e6;
+        const double pcie = 2.0 * rounds * b / concurrent.both / 1e6;
+        const double host =
+            (2.0 * rounds + host_move_traffic(sched)) * b / host_traffic / 1e6;
+        const double bound = std::max(pcie, host);
+        std::printf("%s %s%s: one GPU %.1f ms; devices %s, host rounds %.1f ms: %.2fx; "
+                    "bounds: G-link sum %.1f ms, all links at once %.1f ms, host memory "
+                    "%.1f ms: %.2f of the larger\n",
                     name.c_str(),
                     label.c_str(),
                     in_place ? " inplace" : "",
@@ -481,14 +587,46 @@ void bench_shape(const options& o,
                     devices_name(devices).c_str(),
                     many,
                     one / many,
-                    int(std::set<int>(devices.begin(), devices.end()).size()),
-                    bound,
+                    links,
+                    pcie,
+                    host,
                     bound / many);
+        std::string why;
+        const bool peer_fits =
+            shape.size() == 1 &&
+            detail::plan_peer_exchange(n, int(devices.size()), sizeof(cf), budget, why);
+        if (!peer_fits) {
+            std::printf("%s %s: no peer exchange (%s)\n",
+                        name.c_str(),
+                        label.c_str(),
+                        shape.size() == 1 ? why.c_str() : "not 1-D");
+            return;
+        }
+        const double peer = run_case(label, budget, in_place, devices, true);
+        const double conc = 2.0 * b / concurrent.both / 1e6;
+        const double in_then_out = b / concurrent.h2d / 1e6 + b / concurrent.d2h / 1e6;
+        const double host1 = 2.0 * b / host_traffic / 1e6;
+        std::printf("%s %s%s: devices %s, peer exchange %.1f ms: %.2fx one GPU, %.2fx "
+                    "the host rounds; one-round bounds: both ways at once %.1f ms, in "
+                    "then out %.1f ms, host memory %.1f ms: %.2f of both-at-once, %.2f "
+                    "of in-then-out\n",
+                    name.c_str(),
+                    label.c_str(),
+                    in_place ? " inplace" : "",
+                    devices_name(devices).c_str(),
+                    peer,
+                    one / peer,
+                    many / peer,
+                    conc,
+                    in_then_out,
+                    host1,
+                    std::max(conc, host1) / peer,
+                    std::max(in_then_out, host1) / peer);
     };
 
     if (!inplace_only) {
         if (cufft_fits)
-            run_case("in-card", 0, false, {});
+            run_case("in-card", 0, false, {}, false);
         run_pair("budget=1/" + std::to_string(fraction), bytes / fraction, false);
     } else {
         // the 2^32 case: an 8 GiB budget (--budget-gib)
@@ -529,10 +667,27 @@ int bench_large(const options& o)
                     "devices: %.1f GB/s\n",
                     devices_name(devices).c_str(),
                     devices_rate);
+    copy_rates concurrent;
+    double host_traffic = 0;
+    if (!devices.empty()) {
+        concurrent = measure_concurrent(devices, std::size_t(1) << 30);
+        host_traffic = measure_host_traffic(host_threads(), std::size_t(2) << 30);
+        std::printf("devices %s, pinned copies on all at once, 1 GiB each: host->device "
+                    "%.1f GB/s, device->host %.1f GB/s, both ways %.1f GB/s in all\n",
+                    devices_name(devices).c_str(),
+                    concurrent.h2d,
+                    concurrent.d2h,
+                    concurrent.both);
+        std::printf("host memcpy on %d threads (the engine's): %.1f GB/s of traffic "
+                    "(read + write)\n",
+                    host_threads(),
+                    host_traffic);
+    }
     for (const auto& s : shapes) {
-        bench_shape(o, s, rates, devices, devices_rate, false);
+        bench_shape(o, s, rates, devices, devices_rate, concurrent, host_traffic, false);
         if (pageable)
-            bench_shape(o, s, rates, devices, devices_rate, true);
+            bench_shape(
+                o, s, rates, devices, devices_rate, concurrent, host_traffic, true);
     }
     print_table();
     return 0;

@@ -56,6 +56,13 @@ struct large_fft_config {
      * one GPU is. The public API refuses a repeated device.
      */
     bool repeat_devices = false;
+    /*!
+     * On several devices, a 1-D array that fits their budgets taken together but not
+     * one budget takes the peer-exchange schedule (peer_exchange.h: one PCIe round, the
+     * middle transpose over peer copies) where every pair of devices has peer access;
+     * false: always the host rounds (their results match one GPU bit for bit).
+     */
+    bool peer_exchange = true;
 };
 
 //! What an executor has run since it was made: which paths a schedule took.

@@ -9,6 +9,7 @@
 #include "core/memory_error.h"
 #include "device_budget.h"
 #include "large_fft_host.h"
+#include "large_fft_peer.h"
 #include "large_fft_plan_impl.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
@@ -25,7 +26,7 @@ void large_fft_plan::impl::run(const void* in, void* out)
 {
     const auto& s = in == out ? in_place : out_of_place;
     engine->run(s, in, out);
-    if (!s.host_permute.empty())
+    if (!peer && !s.host_permute.empty())
         detail::permute_digits(out, s.host_permute, elem_bytes, s.permute_unit, threads);
 }
 
@@ -49,6 +50,30 @@ std::size_t default_cpu_budget(i64 n, std::size_t elem_bytes)
     const std::size_t want = std::size_t(n) * elem_bytes * 2;
     return std::max(floor, std::min(want, quarter));
 }
+
+#ifdef GPUFFT_HAVE_CUDA
+// Several devices, 1-D, out of card on one: the peer exchange when it fits and every
+// pair of devices has peer access; otherwise the host rounds, with the reason kept for
+// describe().
+void choose_peer_exchange(large_fft_plan::impl& d, const detail::large_fft_config& config)
+{
+    if (d.devices.size() < 2 || d.shape.size() != 1 || d.out_of_place.rounds.size() < 2)
+        return;
+    if (!config.peer_exchange) {
+        d.peer_note = "the peer exchange is switched off";
+        return;
+    }
+    auto layout = detail::plan_peer_exchange(
+        d.n, int(d.devices.size()), d.elem_bytes, d.budget, d.peer_note);
+    if (!layout)
+        return;
+    if (!detail::peer_access_between(d.devices)) {
+        d.peer_note = "the devices have no peer access to each other";
+        return;
+    }
+    d.peer = layout;
+}
+#endif
 
 } // namespace
 
@@ -128,10 +153,14 @@ large_fft_plan detail::large_fft_plan_access::make(std::vector<std::int64_t> sha
     cfg.log = options.log;
     cfg.tuning = config;
     const std::vector<const detail::large_schedule*> both{ &d.out_of_place, &d.in_place };
+#ifdef GPUFFT_HAVE_CUDA
+    choose_peer_exchange(d, config);
+#endif
     detail::with_memory_context("large_fft_plan", d.sizes(), [&] {
         if (d.used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA
-            d.engine = detail::make_large_fft_cuda(both, cfg);
+            d.engine = d.peer ? detail::make_large_fft_peer(*d.peer, cfg)
+                              : detail::make_large_fft_cuda(both, cfg);
 #endif
         } else {
             d.engine = detail::make_large_fft_cpu(both, cfg);
@@ -184,7 +213,10 @@ backend large_fft_plan::backend() const { return d_impl->used; }
 int large_fft_plan::device_id() const { return d_impl->device_id; }
 std::vector<int> large_fft_plan::devices() const { return d_impl->devices; }
 std::size_t large_fft_plan::memory_budget() const { return d_impl->budget; }
-int large_fft_plan::passes() const { return int(d_impl->out_of_place.rounds.size()); }
+int large_fft_plan::passes() const
+{
+    return d_impl->peer ? 1 : int(d_impl->out_of_place.rounds.size());
+}
 
 std::string large_fft_plan::describe() const
 {
@@ -197,8 +229,15 @@ std::string large_fft_plan::describe() const
         s << " (devices ";
         for (std::size_t i = 0; i < dev.size(); ++i)
             s << (i ? "," : "") << dev[i];
-        s << ", passes dealt out in turn, budget per device)";
+        s << (d_impl->peer ? ", budget per device)"
+                           : ", passes dealt out in turn, budget per device)");
     }
+    if (d_impl->peer) {
+        s << "\nboth ways: " << d_impl->peer->describe();
+        return s.str();
+    }
+    if (!d_impl->peer_note.empty())
+        s << "\nno peer exchange: " << d_impl->peer_note;
     s << "\nout of place: " << d_impl->out_of_place.describe()
       << "in place: " << d_impl->in_place.describe();
     return s.str();

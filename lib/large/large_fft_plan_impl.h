@@ -12,8 +12,10 @@
 #define INCLUDED_GPUFFT_LARGE_FFT_PLAN_IMPL_H
 
 #include "large_fft_backend.h"
+#include "peer_exchange.h"
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,10 @@ public:
     // Both schedules are planned up front: in == out needs passes that write only where
     // they read, and execute() must not plan or allocate.
     detail::large_schedule out_of_place, in_place;
+    //! Set when the peer-exchange schedule runs instead of the host rounds (both ways).
+    std::optional<detail::peer_layout> peer;
+    //! Why it does not, on several devices (describe()).
+    std::string peer_note;
     std::unique_ptr<detail::large_fft_executor> engine;
 
     void run(const void* in, void* out);

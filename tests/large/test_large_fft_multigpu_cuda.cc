@@ -21,6 +21,7 @@
 #include <gnuradio/gpufft/spectrum_integrator.h>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #ifdef GPUFFT_HAVE_CUDA
 #include "cuda/cuda_resources.h"
 #endif
@@ -41,12 +42,15 @@ large_fft_options opts(std::size_t budget, std::vector<int> devices, precision p
     return o;
 }
 
-// The device lists to compare with one GPU: [0], the stand-ins, [0, 1] where it exists.
+// The device lists to compare with one GPU: [0], the stand-ins, [0, 1] and
+// [0, 1, 2, 3] where they exist.
 std::vector<std::vector<int>> device_lists()
 {
     std::vector<std::vector<int>> l{ { 0 }, { 0, 0 }, { 0, 0, 0 } };
     if (cuda_device_count() > 1)
         l.push_back({ 0, 1 });
+    if (cuda_device_count() > 3)
+        l.push_back({ 0, 1, 2, 3 });
     return l;
 }
 
@@ -77,6 +81,7 @@ void compare_one_shape(const std::vector<i64>& shape,
     const std::size_t budget = budget_for_pass(pass, sizeof(std::complex<T>));
     auto config = base;
     config.repeat_devices = true;
+    config.peer_exchange = false; // the host rounds: the one-GPU arithmetic, bit for bit
     auto one =
         detail::make_large_fft_plan(shape, direction::forward, opts(budget, {}, p), base);
     auto many = detail::make_large_fft_plan(
@@ -186,6 +191,7 @@ GPUFFT_TEST(trace_and_stats_cover_every_executor)
     o.log = [&](log_level, const std::string& m) { lines.push_back(m); };
     detail::large_fft_config config;
     config.repeat_devices = true;
+    config.peer_exchange = false;
     auto plan = detail::make_large_fft_plan({ n }, direction::forward, o, config);
     std::vector<std::complex<float>> x = random_complex<float>(n, fresh_seed());
     plan.execute(x.data(), x.data());
@@ -208,6 +214,126 @@ GPUFFT_TEST(trace_and_stats_cover_every_executor)
     GPUFFT_CHECK_EQ(a.cufft_execs, b.cufft_execs);
 }
 
+// The peer exchange (one PCIe round, the middle transpose over peer copies) on the
+// stand-ins and the real GPUs: against a double-precision reference, both directions,
+// out of place and in place, pageable and pinned arrays, device counts that do and do
+// not divide the factors (those fall back to the host rounds, which match one GPU).
+template <typename T>
+void check_peer(i64 n, i64 pass, const std::vector<int>& devices, direction dir)
+{
+    const precision p = sizeof(T) == 4 ? precision::single : precision::double_;
+    detail::large_fft_config config;
+    config.repeat_devices = true;
+    auto plan = detail::make_large_fft_plan(
+        { n },
+        dir,
+        opts(budget_for_pass(pass, sizeof(std::complex<T>)), devices, p),
+        config);
+    const bool peer = detail::large_fft_plan_access::of(plan).peer.has_value();
+    const auto seed = fresh_seed();
+    std::printf("peer: n %lld on %s, %s, %s, seed %llu\n%s",
+                (long long)n,
+                list_text(devices).c_str(),
+                sizeof(T) == 4 ? "complex64" : "complex128",
+                peer ? "peer exchange" : "host rounds",
+                (unsigned long long)seed,
+                plan.describe().c_str());
+    GPUFFT_CHECK_EQ(plan.passes() == 1, peer);
+    const auto x = random_complex<T>(std::size_t(n), seed);
+    const auto ref = fftw_dft_nd(x, { n }, dir == direction::forward ? -1 : 1);
+    const double tol = sizeof(T) == 4 ? 2e-6 * std::log2(double(n)) : 1e-12;
+    // the peer exchange does the same arithmetic every way; the host rounds' in-place
+    // schedule differs from their out-of-place one
+    auto check = [&](const std::complex<T>* got, const std::vector<std::complex<T>>& y) {
+        GPUFFT_CHECK_LE(rel_l2_error(got, ref.data(), n), tol);
+        if (peer)
+            GPUFFT_CHECK(same_bits(got, y.data(), n));
+    };
+    std::vector<std::complex<T>> y(n, poison<T>());
+    plan.execute(x.data(), y.data());
+    check(y.data(), y);
+    auto z = x;
+    plan.execute(z.data(), z.data());
+    check(z.data(), y);
+    cuda::pinned_buffer<std::complex<T>> in(n), out(n);
+    std::copy(x.begin(), x.end(), in.get());
+    plan.execute(in.get(), out.get());
+    check(out.get(), y);
+    plan.execute(in.get(), in.get());
+    check(in.get(), y);
+}
+
+GPUFFT_TEST(peer_exchange_matches_reference)
+{
+    require_gpu();
+    std::vector<std::vector<int>> lists{ { 0, 0 }, { 0, 0, 0 }, { 0, 0, 0, 0 } };
+    if (cuda_device_count() > 1)
+        lists.push_back({ 0, 1 });
+    if (cuda_device_count() > 3)
+        lists.push_back({ 0, 1, 2, 3 });
+    for (const auto& d : lists) {
+        const bool real = d[1] != 0;
+        for (direction dir : { direction::forward, direction::backward }) {
+            check_peer<float>(1 << 16, 16384, d, dir);
+            check_peer<float>(9 << 14, 16384, d, dir); // 3 x 3 x 2^14
+            check_peer<float>(6000, 1024, d, dir);     // 3 does not divide both factors
+            check_peer<double>(1 << 17, 16384, d, dir);
+        }
+        if (real) // a larger transform over the real links
+            check_peer<float>(1 << 24, 1 << 21, d, direction::forward);
+    }
+    // every schedule of a list that divides 2^16 is the peer exchange
+    detail::large_fft_config config;
+    config.repeat_devices = true;
+    auto plan = detail::make_large_fft_plan(
+        { 1 << 16 },
+        direction::forward,
+        opts(budget_for_pass(16384, 8), { 0, 0 }, precision::single),
+        config);
+    GPUFFT_CHECK(plan.describe().find("peer exchange on 2 devices") != std::string::npos);
+    // and switched off, the host rounds say why
+    config.peer_exchange = false;
+    auto off = detail::make_large_fft_plan(
+        { 1 << 16 },
+        direction::forward,
+        opts(budget_for_pass(16384, 8), { 0, 0 }, precision::single),
+        config);
+    GPUFFT_CHECK(
+        off.describe().find("no peer exchange: the peer exchange is switched off") !=
+        std::string::npos);
+}
+
+// The peer exchange finds NaN wherever it is, reports its phases in the trace, and
+// stays usable.
+GPUFFT_TEST(peer_exchange_non_finite_and_trace)
+{
+    require_gpu();
+    const i64 n = 1 << 16;
+    std::vector<std::string> lines;
+    auto o = opts(budget_for_pass(16384, 8), { 0, 0 }, precision::single);
+    o.trace = true;
+    o.log = [&](log_level, const std::string& m) { lines.push_back(m); };
+    detail::large_fft_config config;
+    config.repeat_devices = true;
+    auto plan = detail::make_large_fft_plan({ n }, direction::forward, o, config);
+    GPUFFT_CHECK(detail::large_fft_plan_access::of(plan).peer.has_value());
+    for (i64 at : { i64(0), n / 2 + 17, n - 1 }) {
+        auto x = random_complex<float>(n, fresh_seed());
+        x[std::size_t(at)] = { 0.f, std::numeric_limits<float>::infinity() };
+        GPUFFT_CHECK_THROWS(
+            plan.execute(x.data(), x.data()), std::invalid_argument, "NaN");
+    }
+    lines.clear();
+    auto x = random_complex<float>(n, fresh_seed());
+    std::vector<std::complex<float>> y(n, poison<float>());
+    plan.execute(x.data(), y.data());
+    GPUFFT_CHECK(std::isfinite(y[0].real()));
+    int devices = 0;
+    for (const auto& m : lines)
+        devices += m.rfind("large_fft   peer device", 0) == 0;
+    GPUFFT_CHECK_EQ(devices, 2);
+}
+
 // NaN in the input is found whichever executor's pass holds it.
 GPUFFT_TEST(stand_in_reports_non_finite_input)
 {
@@ -215,6 +341,7 @@ GPUFFT_TEST(stand_in_reports_non_finite_input)
     const i64 n = 1 << 16;
     detail::large_fft_config config;
     config.repeat_devices = true;
+    config.peer_exchange = false;
     auto plan = detail::make_large_fft_plan(
         { n },
         direction::forward,
@@ -326,7 +453,12 @@ GPUFFT_TEST(spectrum_integrator_devices_match_one_gpu)
                                   budget,
                                   plan->describe()),
                               integration_mode::mean);
-        if (!(run(s) == want))
+        // the host rounds give one GPU's answer bit for bit, the peer exchange within
+        // rounding
+        const auto got = run(s);
+        if (detail::large_fft_plan_access::of(*plan).peer)
+            check_channels(got, ref, 1e-4);
+        else if (!(got == want))
             GPUFFT_FAIL("spectrum_integrator on " << list_text(d)
                                                   << " differs from one GPU");
     }

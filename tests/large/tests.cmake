@@ -16,3 +16,8 @@ gpufft_add_test(test_four_step SOURCES large/test_four_step.cc)
 gpufft_add_test(test_large_fft_devices SOURCES large/test_large_fft_devices.cc)
 gpufft_add_test(test_large_fft_multigpu_cuda SOURCES large/test_large_fft_multigpu_cuda.cc
                 GPU)
+# The peer-exchange schedule of several GPUs: layout, pairings and the schedule
+# emulated on the host against FFTW (CPU).
+gpufft_add_test(test_peer_exchange SOURCES large/test_peer_exchange.cc)
+# `ctest -L gpu-multi` selects the tests that use several GPUs where they exist.
+set_property(TEST test_large_fft_multigpu_cuda APPEND PROPERTY LABELS gpu-multi)
