@@ -82,7 +82,7 @@ def fmt(v, kind="g"):
         return "%.1f dB" % v
     if kind == "int":
         return "%d" % v
-    return "%.4g" % v
+    return "%.4g" % v if abs(v) < 1e4 else "%.0f" % v
 
 
 def load():
@@ -123,6 +123,10 @@ def nufft3_rows(records):
             rows.append(row)
         row = index[key]
         row[stage + "_ms"] = get(r, "time_ms.median")
+        cells = [int(r.get("grid%d" % a, 0)) for a in range(int(r.get("dim", 1)))]
+        if "grid" not in row and cells and all(cells):
+            row["grid"] = ("%d^%d" % (cells[0], len(cells)) if len(set(cells)) == 1 and
+                           len(cells) > 1 else " x ".join(str(c) for c in cells))
         if stage == "execute" and r.get("ntransf", 1) > 1:
             row["baseline_ms"] = r.get("baseline_ms")
             row["ratio"] = r.get("ratio")
@@ -250,7 +254,8 @@ SECTIONS = [
         "<= 0.8x, total <= 0.67x cuFINUFFT; a batch of 16 <= 0.6x per vector.",
         tables=[
             (None, lambda r: r.get("set_points_ms") is not None, [
-                ("case", "case", "s"), ("eps", "eps", "g"),
+                ("case", "case", "s"), ("backend", "backend", "s"),
+                ("kernel", "kernel", "s"), ("eps", "eps", "g"),
                 ("upsampling", "upsampling", "g"), ("grid", "grid", "s"),
                 ("taps", "taps", "int"), ("set_points ms", "set_points_ms", "g"),
                 ("execute ms", "execute_ms", "g"), ("total ms", "total_ms", "g"),
