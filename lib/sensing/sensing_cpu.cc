@@ -5,11 +5,17 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The CPU backend of spectrum sensing: FFTW, then the floor from a sample of the
-// windowed spectrum and one pass over it for the threshold. Only the bins of the bands
-// are read again (for their sums), never the rest.
+// The CPU backend of spectrum sensing: the window applied to the samples as they are
+// copied for FFTW (the CUDA backend applies it as a 7-tap kernel on the spectrum: the
+// same X_w, exactly, up to float rounding, and the copy costs less than the 14
+// multiply-adds a bin of the kernel), then one pass over the spectrum that makes |X_w|^2
+// block by block and each sub-band's floor as soon as its bins are made (while they are
+// in cache), then one pass over the power for the threshold. Only
+// the bins of the bands and of the gaps between runs are read again, never the rest.
+// The loops are in sensing_cpu_loops.cc (vectorised, AVX2 where the CPU has it).
 
 #include "sensing_backend.h"
+#include "sensing_cpu_loops.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
 #include <climits>
@@ -26,16 +32,6 @@ namespace detail {
 namespace {
 
 
-// X[q] of the spectrum in natural order, as sensing_math.h reads bins.
-struct spectrum_reader {
-    const std::complex<float>* X;
-    void operator()(std::int64_t q, float& re, float& im) const
-    {
-        re = X[q].real();
-        im = X[q].imag();
-    }
-};
-
 class sensing_cpu final : public sensing_backend
 {
 public:
@@ -44,10 +40,11 @@ public:
     {
         d_X.resize(std::size_t(d_k.n));
         d_P.resize(std::size_t(d_k.n));
-        d_samples.resize(std::size_t(sensing_floor_samples));
-        d_bits.resize(std::size_t(sensing_floor_samples));
-        d_exps.resize(std::size_t(sensing_floor_samples));
+        d_w.resize(std::size_t(d_k.n));
+        sensing_make_window(d_k, d_w.data());
         d_fixed.resize(std::size_t(sensing_floor_samples));
+        d_idx.resize(block);
+        d_sums.resize(std::size_t((d_k.n + 63) / 64));
         d_floor.resize(std::size_t(d_k.subbands));
         d_scratch.resize(2 * std::size_t(d_k.subbands));
     }
@@ -60,9 +57,10 @@ public:
         if (where != memory::host)
             throw std::invalid_argument(
                 "where: the CPU backend takes host arrays only (memory::host)");
-        d_fft.execute(x, d_X.data(), memory::host);
-        compute_power();
-        estimate_floor();
+        sensing_window(x, d_w.data(), d_k.n, d_X.data());
+        d_fft.execute(d_X.data(), d_X.data(), memory::host);
+        power_and_floor();
+        sensing_open_floor(d_k, d_floor.data(), d_scratch.data());
         floors = d_floor;
         return find_runs(runs);
     }
@@ -74,7 +72,10 @@ public:
             return sensing_floor_at(d_k, d_floor.data(), s);
         };
         const auto windowed = [this](std::int64_t s, double& re, double& im) {
-            sensing_windowed_bin(d_k, bin_reader(), s, re, im);
+            s = s < 0 ? s + d_k.n : (s >= d_k.n ? s - d_k.n : s);
+            const auto& v = d_X[std::size_t(sensing_natural(d_k, s))];
+            re = double(v.real());
+            im = double(v.imag());
         };
         for (auto& b : bands)
             sensing_band_sums(b, d_k, power, floor, windowed, d_p.rule, d_p.xdb_ratio);
@@ -89,22 +90,26 @@ public:
             const std::int64_t a = runs[i].last + 1, b = runs[i + 1].first;
             if (b - a < 1 || b - a > max_gap)
                 continue;
+            // Most gaps are noise, far under the level that joins: the gap's power over
+            // its least floor bounds the level from above and needs no division a bin
+            // (sums of 64 bins kept from the power pass), so such a gap gets the bound.
+            const double bound = power_sum(a, b) / least_floor(a, b) / double(b - a);
+            if (bound * (1 + 1e-4) < sensing_gap_fill_level(b - a)) {
+                level[i] = bound;
+                continue;
+            }
             // Each bin over its own floor: a gap of thousands of bins crosses sub-bands
             // whose floors differ (one floor at the gap's centre split the LTE TDD
             // carrier into 136 transmissions, not 78).
-            double sum = 0;
-            for (std::int64_t s = a; s < b; ++s)
-                sum += double(d_P[std::size_t(s)]) /
-                       sensing_floor_at(d_k, d_floor.data(), s);
-            level[i] = sum / double(b - a);
+            level[i] = ratio_sum(a, b) / double(b - a);
         }
     }
 
     std::int64_t memory_bytes() const override
     {
-        // The spectrum and its power, plus FFTW's plan (its own copy for unaligned
-        // input).
-        return d_k.n * std::int64_t(2 * sizeof(std::complex<float>) + sizeof(float));
+        // The windowed samples and their spectrum (in place), its power, the window,
+        // plus FFTW's plan.
+        return d_k.n * std::int64_t(sizeof(std::complex<float>) + 2 * sizeof(float));
     }
 
 private:
@@ -120,125 +125,146 @@ private:
     }
 
 
-    spectrum_reader bin_reader() const { return spectrum_reader{ d_X.data() }; }
-
-    float power_at(std::int64_t s) const { return sensing_power(d_k, bin_reader(), s); }
-
-    // |sum_m c_m X[q - m]|^2 for q = 0..len-1 (X from q = -H to len - 1 + H): the taps a
-    // compile-time count, so the loop over q vectorises.
-    template <int H>
-    static void power_block(const float* X, std::int64_t len, const float* c, float* P)
+    // The piece of sensing_floor_at()'s line under bin s: -1 left of the first
+    // sub-band's centre, subbands - 1 right of the last one's (flat floors there).
+    int floor_piece(std::int64_t s) const
     {
-        for (std::int64_t i = 0; i < len; ++i) {
-            float re = 0, im = 0;
-            for (int m = -H; m <= H; ++m) {
-                re += c[m + H] * X[2 * (i - m)];
-                im += c[m + H] * X[2 * (i - m) + 1];
-            }
-            P[i] = re * re + im * im;
-        }
+        if (d_k.subbands == 1)
+            return -1;
+        const double x = (double(s) + 0.5) * d_k.inv_sub_bins - 0.5;
+        if (x <= 0)
+            return -1;
+        return std::min(int(x), d_k.subbands - 1);
     }
 
-    // The windowed power of every bin into d_P, block by block (the vectorised form
-    // away from the spectrum's ends).
-    void compute_power()
+    // The sum of P over [a, b): whole 64-bin blocks from their sums, the ends bin by bin.
+    double power_sum(std::int64_t a, std::int64_t b) const
+    {
+        const float* P = d_P.data();
+        double sum = 0;
+        const std::int64_t a64 = std::min(b, (a + 63) / 64 * 64),
+                           b64 = std::max(a64, b / 64 * 64);
+        for (std::int64_t s = a; s < a64; ++s)
+            sum += double(P[s]);
+        for (std::int64_t j = a64 / 64; j < b64 / 64; ++j)
+            sum += double(d_sums[std::size_t(j)]);
+        for (std::int64_t s = b64; s < b; ++s)
+            sum += double(P[s]);
+        return sum;
+    }
+
+    // The least floor over [a, b): the floor is linear between sub-band centres, so at
+    // an end or at a centre inside.
+    double least_floor(std::int64_t a, std::int64_t b) const
+    {
+        double f = std::min(sensing_floor_at(d_k, d_floor.data(), a),
+                            sensing_floor_at(d_k, d_floor.data(), b - 1));
+        const int i_end = int(std::min<std::int64_t>(d_k.subbands, b / d_k.sub_bins + 1));
+        for (int i = int(a / d_k.sub_bins); i < i_end; ++i) {
+            const std::int64_t centre = std::int64_t(i) * d_k.sub_bins + d_k.sub_bins / 2;
+            if (centre >= a && centre < b)
+                f = std::min(f, d_floor[std::size_t(i)]);
+        }
+        return f;
+    }
+
+    // sum over s in [a, b) of P(s) / floor(s), one stretch of the floor's line at a time.
+    double ratio_sum(std::int64_t a, std::int64_t b) const
+    {
+        const int S = d_k.subbands;
+        const double* f = d_floor.data();
+        double sum = 0;
+        while (a < b) {
+            const int i = floor_piece(a);
+            // The piece's end: the first bin of the next piece (found from its estimate
+            // and stepped to the exact one: floor_piece is monotonic).
+            std::int64_t e = b;
+            if (i < S - 1) {
+                e = std::int64_t(double(i + 1) * double(d_k.sub_bins) +
+                                 0.5 * double(d_k.sub_bins));
+                e = std::clamp<std::int64_t>(e, a + 1, b);
+                while (e > a + 1 && floor_piece(e - 1) != i)
+                    --e;
+                while (e < b && floor_piece(e) == i)
+                    ++e;
+            }
+            if (i < 0 || i >= S - 1) {
+                const double v = i < 0 ? f[0] : f[S - 1];
+                sum += sensing_ratio_sum(d_P.data(), a, e, 0, 0, v, v);
+            } else {
+                sum += sensing_ratio_sum(
+                    d_P.data(), a, e, d_k.inv_sub_bins, double(i), f[i], f[i + 1]);
+            }
+            a = e;
+        }
+        return sum;
+    }
+
+    // |X_w|^2 of shifted bins [s0, s0 + len) into d_P: natural order is contiguous
+    // on either side of shifted bin n - half (natural bin 0).
+    void power_block(std::int64_t s0, std::int64_t len)
+    {
+        const std::int64_t wrap = d_k.n - d_k.half, end = s0 + len;
+        if (s0 < wrap) {
+            const std::int64_t e = std::min(end, wrap);
+            sensing_magnitude_squared(
+                d_X.data() + sensing_natural(d_k, s0), e - s0, d_P.data() + s0);
+            s0 = e;
+        }
+        if (s0 < end)
+            sensing_magnitude_squared(
+                d_X.data() + sensing_natural(d_k, s0), end - s0, d_P.data() + s0);
+    }
+
+    // Sub-band i's floor: the censored log-mean of its samples (sensing_floor_step).
+    void subband_floor(int i)
+    {
+        std::int64_t first, count;
+        sensing_subband(d_k, i, first, count);
+        const std::int64_t m = sensing_sample_count(d_k, i);
+        // The logs in fixed point (2^-16 nepers): integer sums are exact and their
+        // loops vectorise, so each censoring pass is one cheap sweep.
+        std::int32_t* iv = d_fixed.data();
+        std::int64_t total = 0, below = m;
+        if (!sensing_log_fixed(
+                d_P.data() + first, d_k.stride, m, float(d_k.floor_min), iv, total))
+            throw_non_finite_frame();
+        // The first pass takes every sample (its sum came with the logs), the others
+        // those under the cut.
+        double f = sensing_floor_step(d_k, double(total) / 65536.0, double(below), 0);
+        std::int32_t last_cut = INT32_MAX;
+        for (int pass = 1; pass <= sensing_floor_passes; ++pass) {
+            const std::int32_t cut =
+                f > 0 ? std::int32_t(float(std::log(d_k.cut * f)) * 65536.0f) : INT32_MAX;
+            // The same cut gives the same sums, and so the same floor in every pass
+            // left: the estimate has converged (to the cut's 2^-16 nepers).
+            if (pass > 1 && cut == last_cut)
+                break;
+            last_cut = cut;
+            sensing_censored_sum(iv, m, cut, total, below);
+            f = sensing_floor_step(d_k, double(total) / 65536.0, double(below), f);
+        }
+        d_floor[std::size_t(i)] = f;
+    }
+
+    // One pass: the power block by block, and each sub-band's floor once its last bin
+    // is made.
+    void power_and_floor()
     {
         const std::int64_t n = d_k.n;
-        const int t = d_k.taps / 2;
-        const float* X = reinterpret_cast<const float*>(d_X.data());
-        float c[sensing_max_taps];
-        for (int m = 0; m < d_k.taps; ++m)
-            c[m] = float(d_k.c[m]);
+        int next = 0;
         for (std::int64_t s0 = 0; s0 < n; s0 += std::int64_t(block)) {
             const std::int64_t len = std::min<std::int64_t>(std::int64_t(block), n - s0);
-            const std::int64_t q0 = sensing_natural(d_k, s0);
-            float* P = d_P.data() + s0;
-            // Bins whose taps wrap around the spectrum's ends take the general form.
-            const std::int64_t lo = std::clamp<std::int64_t>(t - q0, 0, len);
-            const std::int64_t hi = std::clamp<std::int64_t>(n - t - q0, lo, len);
-            if (t == 3)
-                power_block<3>(X + 2 * (q0 + lo), hi - lo, c, P + lo);
-            else
-                power_block<1>(X + 2 * (q0 + lo), hi - lo, c, P + lo);
-            for (std::int64_t i = 0; i < lo; ++i)
-                P[i] = power_at(s0 + i);
-            for (std::int64_t i = hi; i < len; ++i)
-                P[i] = power_at(s0 + i);
-        }
-    }
-
-    // sensing_log_power() over v[0..m) in place, in steps that vectorise (bit fields as
-    // integers, then the polynomial as floats); the same arithmetic, value for value.
-    // False when a value is not finite (an exponent of all ones).
-    bool log_powers(float* v, std::int64_t m)
-    {
-        const float lo = float(d_k.floor_min);
-        std::uint32_t* u = d_bits.data();
-        float* e = d_exps.data();
-        std::memcpy(u, v, std::size_t(m) * sizeof(float));
-        std::uint32_t bad = 0;
-        for (std::int64_t j = 0; j < m; ++j)
-            bad |= std::uint32_t((u[j] & 0x7f800000u) == 0x7f800000u);
-        if (bad)
-            return false;
-        for (std::int64_t j = 0; j < m; ++j)
-            v[j] = v[j] > lo ? v[j] : lo;
-        std::memcpy(u, v, std::size_t(m) * sizeof(float));
-        for (std::int64_t j = 0; j < m; ++j) {
-            e[j] = float(int((u[j] >> 23) & 0xffu) - 127);
-            u[j] = (u[j] & 0x007fffffu) | 0x3f800000u;
-        }
-        std::memcpy(v, u, std::size_t(m) * sizeof(float));
-        for (std::int64_t j = 0; j < m; ++j) {
-            const float t = (v[j] - 1.0f) / (v[j] + 1.0f), t2 = t * t;
-            const float ln_m =
-                2.0f * t *
-                (1.0f +
-                 t2 * (1.0f / 3 + t2 * (1.0f / 5 + t2 * (1.0f / 7 + t2 * (1.0f / 9)))));
-            v[j] = e[j] * 0.69314718f + ln_m;
-        }
-        return true;
-    }
-
-    void estimate_floor()
-    {
-        float* v = d_samples.data();
-        for (int i = 0; i < d_k.subbands; ++i) {
-            std::int64_t first, count;
-            sensing_subband(d_k, i, first, count);
-            const std::int64_t m = sensing_sample_count(d_k, i);
-            const float* P = d_P.data() + first;
-            for (std::int64_t j = 0; j < m; ++j)
-                v[j] = P[j * d_k.stride];
-            if (!log_powers(v, m))
-                throw_non_finite_frame();
-            // The logs in fixed point (2^-16 nepers): integer sums are exact and their
-            // loops vectorise, so each censoring pass is one cheap sweep.
-            std::int32_t* iv = d_fixed.data();
-            for (std::int64_t j = 0; j < m; ++j)
-                iv[j] = std::int32_t(v[j] * 65536.0f);
-            double f = 0;
-            for (int pass = 0; pass <= sensing_floor_passes; ++pass) {
-                const std::int32_t cut =
-                    f > 0 ? std::int32_t(float(std::log(d_k.cut * f)) * 65536.0f)
-                          : INT32_MAX;
-                std::int64_t total = 0, count = 0;
-                for (std::int64_t j0 = 0; j0 < m; j0 += 256) {
-                    const std::int64_t j1 = std::min<std::int64_t>(m, j0 + 256);
-                    std::int32_t sum = 0, cnt = 0; // |sum| < 256 x 2^23: no overflow
-                    for (std::int64_t j = j0; j < j1; ++j) {
-                        const std::int32_t in = -std::int32_t(iv[j] < cut);
-                        sum += iv[j] & in;
-                        cnt += in & 1;
-                    }
-                    total += sum;
-                    count += cnt;
-                }
-                f = sensing_floor_step(d_k, double(total) / 65536.0, double(count), f);
+            power_block(s0, len);
+            sensing_block_sums(d_P.data() + s0, len, d_sums.data() + s0 / 64);
+            for (; next < d_k.subbands; ++next) {
+                std::int64_t first, count;
+                sensing_subband(d_k, next, first, count);
+                if (first + count > s0 + len)
+                    break;
+                subband_floor(next);
             }
-            d_floor[std::size_t(i)] = f;
         }
-        sensing_open_floor(d_k, d_floor.data(), d_scratch.data());
     }
 
     // The threshold pass over d_P; a bin is checked against its own threshold only where
@@ -256,23 +282,21 @@ private:
             // block is at an end or at a centre inside it.
             double fmin = std::min(sensing_floor_at(d_k, d_floor.data(), s0),
                                    sensing_floor_at(d_k, d_floor.data(), s0 + len - 1));
-            for (int i = 0; i < d_k.subbands; ++i) {
+            const int i_end =
+                int(std::min<std::int64_t>(d_k.subbands, (s0 + len) / d_k.sub_bins + 1));
+            for (int i = int(s0 / d_k.sub_bins); i < i_end; ++i) {
                 const std::int64_t centre =
                     std::int64_t(i) * d_k.sub_bins + d_k.sub_bins / 2;
                 if (centre >= s0 && centre < s0 + len)
                     fmin = std::min(fmin, d_floor[std::size_t(i)]);
             }
-            const float low = float(d_k.eta * fmin);
-            // Most blocks hold nothing above even the lowest threshold: a count that
-            // vectorises says so without a branch per bin.
-            int candidates = 0;
-            for (std::int64_t i = 0; i < len; ++i)
-                candidates += P[i] > low ? 1 : 0;
-            if (candidates == 0)
-                continue;
-            for (std::int64_t i = 0; i < len; ++i) {
-                if (!(P[i] > low))
-                    continue;
+            // A hair under the least threshold, so that float rounding drops no bin.
+            const float low = float(d_k.eta * fmin) * (1.0f - 1e-6f);
+            // Most stretches hold nothing above even the lowest threshold: a test that
+            // vectorises passes over them, and only candidates are checked one by one.
+            const std::int64_t m = sensing_candidates(P, len, low, d_idx.data());
+            for (std::int64_t c = 0; c < m; ++c) {
+                const std::int64_t i = d_idx[std::size_t(c)];
                 const std::int64_t s = s0 + i;
                 if (!sensing_above(d_k, d_floor.data(), s, P[i]))
                     continue;
@@ -302,11 +326,11 @@ private:
     const sensing_params d_p;
     const sensing_consts& d_k = d_p.k;
     dense_fft_plan d_fft;
-    std::vector<std::complex<float>> d_X;
-    std::vector<float> d_P; // windowed power, shifted order
-    std::vector<float> d_samples, d_exps;
-    std::vector<std::uint32_t> d_bits;
-    std::vector<std::int32_t> d_fixed;
+    sensing_aligned_vector<std::complex<float>> d_X;
+    sensing_aligned_vector<float> d_P; // windowed power, shifted order
+    sensing_aligned_vector<float> d_w; // the window in time
+    std::vector<float> d_sums;         // sums of P over 64 bins (block = 2048: whole)
+    std::vector<std::int32_t> d_fixed, d_idx;
     std::vector<double> d_floor, d_scratch;
 };
 

@@ -11,6 +11,8 @@
 #include "../sparse/robust_math.h"
 #include "sensing_math.h"
 #include <gnuradio/gpufft/sensing_plan.h>
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace gr {
@@ -43,6 +45,19 @@ void check_max_signals(std::int64_t n, int max_signals);
 void check_false_alarm(double false_alarm);
 //! ln(n / false_alarm), the threshold over the floor.
 double sensing_eta(std::int64_t n, double false_alarm);
+
+/*!
+ * The mean P / floor over a gap of `gap` bins that joins its runs: 2.5 (4 dB) up to 32
+ * bins (8 noise bins reach it once in 2000 gaps: Gamma(8) > 20), then 6 standard
+ * deviations of the mean of g / 2 independent bins (the window correlates neighbours)
+ * over 1, but never under 1.6 (2 dB): the floor itself is known to a few per cent only,
+ * and a long noise gap must not join two distant tones through that error.
+ */
+inline double sensing_gap_fill_level(std::int64_t gap)
+{
+    const double noise = 6.0 / std::sqrt(std::max(1.0, 0.5 * double(gap)));
+    return 1.0 + std::max(0.6, std::min(1.5, noise));
+}
 
 } // namespace detail
 } // namespace gpufft

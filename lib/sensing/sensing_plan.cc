@@ -12,6 +12,7 @@
 #include "../sparse/robust_math.h"
 #include "../sparse/sparse_params.h"
 #include "sensing_backend.h"
+#include "sensing_fit.h"
 #include <gnuradio/gpufft/sensing_plan.h>
 #include <algorithm>
 #include <cmath>
@@ -27,7 +28,7 @@ class sensing_plan::impl
 {
 public:
     impl(std::int64_t n, const sensing_options& o)
-        : options(o), params(make_sensing_params(n, o))
+        : options(o), params(make_sensing_params(n, o)), fit_table(params.tone)
     {
         used = resolve_backend(o.backend, o.device_id, o.log);
         be = make_backend();
@@ -99,6 +100,7 @@ public:
 
     sensing_options options;
     sensing_params params;
+    sensing_fit_table fit_table;
     gpufft::backend used = gpufft::backend::cpu;
     std::unique_ptr<sensing_backend> be;
 
@@ -126,7 +128,7 @@ private:
         // one after the other, as each join makes the band wider still. A gap also
         // joins where its bins average clearly over the floor: a wide carrier too weak
         // for most of its bins to pass the threshold (a few dB over the floor) comes back
-        // as one band, not as hundreds of its own peaks (gap_fill_level).
+        // as one band, not as hundreds of its own peaks (sensing_gap_fill_level).
         bands.clear();
         band_run.clear();
         be->gap_levels(runs, max_gap_fill(), levels);
@@ -138,7 +140,7 @@ private:
             if (gap <= std::max<std::int64_t>(params.gap_bins, wider / 8))
                 return true;
             // B's first run follows the gap levels[band_run[b] - 1].
-            return levels[band_run[b] - 1] >= gap_fill_level(gap);
+            return levels[band_run[b] - 1] >= sensing_gap_fill_level(gap);
         };
         for (std::size_t r = 0; r < runs.size(); ++r) {
             sensing_band b;
@@ -159,16 +161,6 @@ private:
     std::int64_t max_gap_fill() const
     {
         return std::max<std::int64_t>(16, std::min<std::int64_t>(params.k.n / 8, 65536));
-    }
-    // The mean P / floor over a gap that joins its runs: 2.5 (4 dB) up to 32 bins (8
-    // noise bins reach it once in 2000 gaps: Gamma(8) > 20), then 6 standard deviations
-    // of the mean of g / 2 independent bins (the window correlates neighbours) over 1,
-    // but never under 1.6 (2 dB): the floor itself is known to a few per cent only, and
-    // a long noise gap must not join two distant tones through that error.
-    static double gap_fill_level(std::int64_t gap)
-    {
-        const double noise = 6.0 / std::sqrt(std::max(1.0, 0.5 * double(gap)));
-        return 1.0 + std::max(0.6, std::min(1.5, noise));
     }
 
     // The threshold finds a band; its sums and edges take in the window's main lobe
@@ -239,17 +231,15 @@ private:
             auto& s = sig[order[o]];
             const auto& b = bands[order[o]];
             double yr[2 * sensing_max_fit_half + 1], yi[2 * sensing_max_fit_half + 1];
-            unsigned char present[2 * sensing_max_fit_half + 1];
             double energy = 0;
             for (int j = 0; j <= 2 * h; ++j) {
                 yr[j] = b.lobe[2 * j];
                 yi[j] = b.lobe[2 * j + 1];
-                present[j] = 1;
                 energy += yr[j] * yr[j] + yi[j] * yi[j];
             }
             double delta = 0, ar = 0, ai = 0;
             const double explained =
-                robust_fit_tone(params.tone, yr, yi, present, delta, ar, ai);
+                sensing_fit_tone(params.tone, fit_table, yr, yi, delta, ar, ai);
             s.tone_bin += delta;
             s.tone_amplitude = { ar, ai };
             s.tone_refined = energy > 0 && explained >= 0.9 * energy;

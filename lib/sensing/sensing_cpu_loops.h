@@ -1,0 +1,124 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The CPU backend's passes over the spectrum, each a loop that vectorises, built twice
+// (AVX2 + FMA, and the baseline x86-64) and chosen at run time where the compiler can:
+// the same arithmetic as sensing_math.h, value for value up to the rounding of fused
+// multiply-adds (which the CUDA backend uses too).
+
+#ifndef INCLUDED_GPUFFT_SENSING_CPU_LOOPS_H
+#define INCLUDED_GPUFFT_SENSING_CPU_LOOPS_H
+
+#include "sensing_math.h"
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <vector>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+/*!
+ * An allocator of 64-byte aligned arrays: FFTW's SIMD codelets need aligned arrays (an
+ * ESTIMATE plan for a 16-byte aligned one, as malloc gives, ran 25 % slower at 2^16),
+ * and the loops here load whole vectors.
+ */
+template <typename T>
+struct sensing_aligned_allocator {
+    using value_type = T;
+    sensing_aligned_allocator() = default;
+    template <typename U>
+    sensing_aligned_allocator(const sensing_aligned_allocator<U>&)
+    {
+    }
+    T* allocate(std::size_t count)
+    {
+        return static_cast<T*>(::operator new(count * sizeof(T), std::align_val_t(64)));
+    }
+    void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t(64)); }
+    template <typename U>
+    bool operator==(const sensing_aligned_allocator<U>&) const
+    {
+        return true;
+    }
+    template <typename U>
+    bool operator!=(const sensing_aligned_allocator<U>&) const
+    {
+        return false;
+    }
+};
+template <typename T>
+using sensing_aligned_vector = std::vector<T, sensing_aligned_allocator<T>>;
+
+/*!
+ * The window in time of k's spectral kernel: w[t] = sum_m c_m exp(2 pi i m t / n), real
+ * as c is symmetric, so that the FFT of w x is X_w[q] = sum_m c_m X[q - m], the
+ * sensing_power() of the CUDA backend. w: n floats.
+ */
+void sensing_make_window(const sensing_consts& k, float* w);
+
+//! out[t] = x[t] w[t], t < n (the window applied to the samples).
+void sensing_window(const std::complex<float>* x,
+                    const float* w,
+                    std::int64_t n,
+                    std::complex<float>* out);
+
+//! P[i] = |X[i]|^2, i < len.
+void sensing_magnitude_squared(const std::complex<float>* X, std::int64_t len, float* P);
+
+//! sums[j] = the sum of P[64 j .. 64 j + 63] (the last one of what is left), j <
+//! ceil(len / 64).
+void sensing_block_sums(const float* P, std::int64_t len, float* sums);
+
+/*!
+ * iv[j] = sensing_log_power(P[j stride]) in fixed point (2^-16 nepers), j < m, values
+ * under `least` held at it, and their sum (the floor's first, uncensored pass). False
+ * (iv and total unspecified) when a value is not finite.
+ */
+bool sensing_log_fixed(const float* P,
+                       std::int64_t stride,
+                       std::int64_t m,
+                       float least,
+                       std::int32_t* iv,
+                       std::int64_t& total);
+
+//! The sum and count of iv[j] < cut, j < m.
+void sensing_censored_sum(const std::int32_t* iv,
+                          std::int64_t m,
+                          std::int32_t cut,
+                          std::int64_t& total,
+                          std::int64_t& count);
+
+/*!
+ * The i < len with P[i] > low, ascending, into idx (len entries at most); returns their
+ * count. Stretches of 64 bins with none are passed over by a vectorised test.
+ */
+std::int64_t
+sensing_candidates(const float* P, std::int64_t len, float low, std::int32_t* idx);
+
+/*!
+ * sum over s in [a, b) of P[s] / (f0 + (x(s) - i) (f1 - f0)), x(s) = (s + 0.5) inv -
+ * 0.5: the bins of one stretch where the floor is one line (sensing_floor_at); b - a <
+ * 2^31. Each term in float (8 a vector; 1e-7 relative), summed in double per 1024 bins:
+ * the sum is read against a level 2 dB or more over the floor, so 1e-5 of it is no
+ * matter.
+ */
+double sensing_ratio_sum(const float* P,
+                         std::int64_t a,
+                         std::int64_t b,
+                         double inv,
+                         double i,
+                         double f0,
+                         double f1);
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_SENSING_CPU_LOOPS_H */
