@@ -12,11 +12,13 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_resources.h"
+#include "four_step.h"
 #include "large_fft_backend.h"
 #include "large_fft_kernels.h"
 #include "large_fft_peer.h"
 #include "peer_kernels.h"
 #include <cufft.h>
+#include <algorithm>
 #include <chrono>
 #include <complex>
 #include <cstdio>
@@ -71,15 +73,15 @@ class large_fft_peer final : public large_fft_executor
 
     struct device_state {
         int device = 0;
-        cuda::stream in[2], comp, send, take, out;
+        cuda::stream in[2], comp, send, take, xpose, out;
         cuda::device_buffer<C> slab, temp[2];
         cuda::device_buffer<char> work;
         cuda::device_buffer<int> flag;
         cuda::cufft_handle columns, rows;
         // ordering: copies in done, columns done, a temporary sent into / taken from,
         // the exchange done, a transposed chunk ready / copied out
-        cuda::event in_done[2], col_done, sent[2], taken[2], exchanged, ready[2],
-            out_done[2];
+        cuda::event in_done[2], col_done, sent[2], taken[2], exchanged, slot_done,
+            ready[2], out_done[2];
         cuda::event marks[t_count]{ cuda::event(true), cuda::event(true),
                                     cuda::event(true), cuda::event(true),
                                     cuda::event(true), cuda::event(true) };
@@ -87,7 +89,9 @@ class large_fft_peer final : public large_fft_executor
 
 public:
     large_fft_peer(const peer_layout& l, const large_exec_config& cfg)
-        : d_l(l), d_cfg(cfg)
+        : d_l(l),
+          d_cfg(cfg),
+          d_four_step(cfg.tuning.fft == pass_fft::four_step && four_step_supports(l.n1))
     {
         for (int device : cfg.devices) {
             // streams and events belong to the device current when they are made
@@ -99,13 +103,16 @@ public:
                 t.allocate(std::size_t(l.chunk), "the peer exchange's temporaries");
             d->flag.allocate(1, "the finite flag");
             std::size_t work = 0;
-            make_plan(l.n1, l.s2, 1, l.col_batch, dbl, work, d->columns);
+            if (!d_four_step)
+                make_plan(l.n1, l.s2, 1, l.col_batch, dbl, work, d->columns);
             make_plan(l.s2, 1, l.s2, l.row_batch, dbl, work, d->rows);
             d->work.allocate(std::max<std::size_t>(work, 1), "the cuFFT work area");
-            GPUFFT_CUFFT_CHECK(cufftSetWorkArea(d->columns.get(), d->work.get()));
-            GPUFFT_CUFFT_CHECK(cufftSetWorkArea(d->rows.get(), d->work.get()));
-            GPUFFT_CUFFT_CHECK(cufftSetStream(d->columns.get(), d->comp.get()));
-            GPUFFT_CUFFT_CHECK(cufftSetStream(d->rows.get(), d->comp.get()));
+            for (auto* h : { &d->columns, &d->rows }) {
+                if (h == &d->columns && d_four_step)
+                    continue;
+                GPUFFT_CUFFT_CHECK(cufftSetWorkArea(h->get(), d->work.get()));
+                GPUFFT_CUFFT_CHECK(cufftSetStream(h->get(), d->comp.get()));
+            }
             d_dev.push_back(std::move(d));
         }
         d_rounds = exchange_rounds(l.parts);
@@ -189,7 +196,11 @@ private:
     }
 
     // Device i's columns n2 in [i S2, (i+1) S2) in by column ranges on two streams, the
-    // column FFTs of each range as it lands, the twiddle, the finite check.
+    // column FFTs and twiddle of each range as it lands. Where N1 is a power of two up
+    // to 2^16, each block of columns goes through the temporaries (a 2-D copy out, the
+    // two evict-first kernels of four_step.h with the twiddle and the finite check
+    // fused, a 2-D copy back): cuFFT down the slab's strided columns ran at a tenth of
+    // that (docs/large_fft.md). Otherwise cuFFT, then the twiddle and the finite check.
     void copy_in_and_columns(std::size_t i, const C* x)
     {
         auto& d = *d_dev[i];
@@ -198,6 +209,12 @@ private:
         d.marks[t_start].record(d.in[0].get());
         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d.in[1].get(), d.marks[t_start].get(), 0));
         GPUFFT_CUDA_CHECK(cudaMemsetAsync(d.flag.get(), 0, sizeof(int), d.comp.get()));
+        twiddle_params tw;
+        tw.on = true;
+        tw.b0 = i64(i) * l.s2;
+        tw.n = l.n;
+        tw.div = 1;
+        tw.sign = sign();
         const i64 width = l.s2 / l.in_parts;
         for (int p = 0; p < l.in_parts; ++p) {
             auto& s = d.in[p % 2];
@@ -213,21 +230,60 @@ private:
             d.in_done[p % 2].record(s.get());
             GPUFFT_CUDA_CHECK(
                 cudaStreamWaitEvent(d.comp.get(), d.in_done[p % 2].get(), 0));
-            for (i64 c = c0; c < c0 + width; c += l.col_batch)
-                fft(d.columns.get(), d.slab.get() + c);
+            for (i64 c = c0; c < c0 + width; c += l.col_batch) {
+                if (d_four_step)
+                    four_step_columns(d, c, tw);
+                else
+                    fft(d.columns.get(), d.slab.get() + c);
+            }
         }
         d.marks[t_in].record(d.in[0].get());
-        twiddle_params tw;
-        tw.on = true;
-        tw.b0 = i64(i) * l.s2;
-        tw.n = l.n;
-        tw.div = 1;
-        tw.sign = sign();
-        launch_twiddle(d.slab.get(), dbl, 1, l.n1, l.s2, tw, d.comp.get());
-        // after the FFT: a NaN or infinity anywhere in a column spreads over it
-        launch_finite_check(d.slab.get(), dbl, l.slab(), d.flag.get(), d.comp.get());
+        if (!d_four_step) {
+            launch_twiddle(d.slab.get(), dbl, 1, l.n1, l.s2, tw, d.comp.get());
+            // after the FFT: a NaN or infinity anywhere in a column spreads over it
+            launch_finite_check(d.slab.get(), dbl, l.slab(), d.flag.get(), d.comp.get());
+        }
         d.col_done.record(d.comp.get());
         d.marks[t_columns].record(d.comp.get());
+    }
+
+    // Columns [c, c + col_batch) of the slab: out to temp[0], kernel A there, kernel B
+    // (twiddled from column i S2 + c on) into temp[1], back into the slab.
+    void four_step_columns(device_state& d, i64 c, twiddle_params tw)
+    {
+        const auto& l = d_l;
+        const std::size_t row = std::size_t(l.col_batch) * sizeof(C);
+        GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(d.temp[0].get(),
+                                            row,
+                                            d.slab.get() + c,
+                                            l.s2 * sizeof(C),
+                                            row,
+                                            l.n1,
+                                            cudaMemcpyDeviceToDevice,
+                                            d.comp.get()));
+        four_step_geometry geo;
+        four_step_split(l.n1, &geo.L1, &geo.L2);
+        geo.W = l.col_batch;
+        geo.out_b = 0;
+        geo.out_k = l.col_batch;
+        tw.b0 += c;
+        launch_four_step_fft(d.temp[0].get(),
+                             d.temp[1].get(),
+                             dbl,
+                             geo,
+                             sign(),
+                             tw,
+                             d.flag.get(),
+                             d.comp.get());
+        ++d_stats.four_step_ffts;
+        GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(d.slab.get() + c,
+                                            l.s2 * sizeof(C),
+                                            d.temp[1].get(),
+                                            row,
+                                            row,
+                                            l.n1,
+                                            cudaMemcpyDeviceToDevice,
+                                            d.comp.get()));
     }
 
     // Slot p of device i and slot i of device p swapped, pair by pair, in chunks: each
@@ -292,8 +348,10 @@ private:
         }
     }
 
-    // The radix step, the row FFTs, and each slot out transposed through the two
-    // temporaries in turn: rows m of the output's [N2][N1] view, G N1 apart.
+    // The radix step, then slot by slot the row FFTs and the copies out: column blocks
+    // of the slot transposed (on their own stream, so the row FFTs of the next slot run
+    // meanwhile) into the temporaries in turn, each copied out as rows of S1 elements
+    // (the output's [N2][N1] view, rows m G N1 apart).
     void rows_and_copy_out(std::size_t i, C* y)
     {
         auto& d = *d_dev[i];
@@ -303,37 +361,39 @@ private:
         d.marks[t_exchange].record(d.comp.get());
         launch_segment_butterfly(
             d.slab.get(), dbl, l.parts, l.s1, l.s2, sign(), d.comp.get());
-        for (i64 r = 0; r < l.n1; r += l.row_batch)
-            fft(d.rows.get(), d.slab.get() + r * l.s2);
-        d.marks[t_rows].record(d.comp.get());
-        const twiddle_params none;
+        const i64 per_slot = l.s1 / l.row_batch;
         std::size_t q = 0;
-        for (int r = 0; r < l.parts; ++r)
-            for (i64 r0 = 0; r0 < l.s1; r0 += l.out_rows, ++q) {
+        for (int r = 0; r < l.parts; ++r) {
+            for (i64 k = 0; k < per_slot; ++k)
+                fft(d.rows.get(), d.slab.get() + r * l.slot() + k * l.row_batch * l.s2);
+            d.slot_done.record(d.comp.get());
+            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d.xpose.get(), d.slot_done.get(), 0));
+            for (i64 m0 = 0; m0 < l.s2; m0 += l.out_cols, ++q) {
                 const int b = int(q % 2);
                 GPUFFT_CUDA_CHECK(
-                    cudaStreamWaitEvent(d.comp.get(), d.out_done[b].get(), 0));
-                launch_transpose(d.slab.get() + r * l.slot() + r0 * l.s2,
-                                 d.temp[b].get(),
-                                 dbl,
-                                 1,
-                                 l.out_rows,
-                                 l.s2,
-                                 none,
-                                 d.comp.get());
-                d.ready[b].record(d.comp.get());
+                    cudaStreamWaitEvent(d.xpose.get(), d.out_done[b].get(), 0));
+                launch_pitched_transpose(d.slab.get() + r * l.slot() + m0,
+                                         l.s2,
+                                         d.temp[b].get(),
+                                         dbl,
+                                         l.s1,
+                                         l.out_cols,
+                                         d.xpose.get());
+                d.ready[b].record(d.xpose.get());
                 GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d.out.get(), d.ready[b].get(), 0));
                 GPUFFT_CUDA_CHECK(
-                    cudaMemcpy2DAsync(y + r * l.n1 + i64(i) * l.s1 + r0,
+                    cudaMemcpy2DAsync(y + r * l.n1 + i64(i) * l.s1 + m0 * l.parts * l.n1,
                                       std::size_t(l.parts * l.n1) * sizeof(C),
                                       d.temp[b].get(),
-                                      std::size_t(l.out_rows) * sizeof(C),
-                                      std::size_t(l.out_rows) * sizeof(C),
-                                      std::size_t(l.s2),
+                                      std::size_t(l.s1) * sizeof(C),
+                                      std::size_t(l.s1) * sizeof(C),
+                                      std::size_t(l.out_cols),
                                       cudaMemcpyDeviceToHost,
                                       d.out.get()));
                 d.out_done[b].record(d.out.get());
             }
+        }
+        d.marks[t_rows].record(d.comp.get());
         d.marks[t_out].record(d.out.get());
     }
 
@@ -362,6 +422,7 @@ private:
 
     peer_layout d_l;
     large_exec_config d_cfg;
+    bool d_four_step; //!< columns by the four-step kernels (else cuFFT)
     std::vector<std::unique_ptr<device_state>> d_dev;
     std::vector<std::vector<int>> d_rounds;
     large_fft_stats d_stats;

@@ -68,6 +68,7 @@ std::optional<peer_layout> plan_peer_exchange(
     const std::size_t slab_bytes = std::size_t(l.slab()) * elem_bytes;
     // a whole column and a whole row must fit a temporary
     const std::size_t line = std::size_t(std::max(l.n1, l.s2)) * elem_bytes;
+    // (n1 >= s1: a column block of one column fits too)
     const std::size_t chunk_bytes = std::max(
         line, std::min(max_chunk_bytes, std::max<std::size_t>(slab_bytes / 8, 1)));
     l.chunk = i64(chunk_bytes / elem_bytes);
@@ -80,8 +81,8 @@ std::optional<peer_layout> plan_peer_exchange(
         return std::nullopt;
     }
     l.col_batch = divisor_at_most(l.s2, l.chunk / l.n1);
-    l.row_batch = divisor_at_most(l.n1, l.chunk / l.s2);
-    l.out_rows = divisor_at_most(l.s1, l.chunk / l.s2);
+    l.row_batch = divisor_at_most(l.s1, l.chunk / l.s2); // whole slots, one at a time
+    l.out_cols = divisor_at_most(l.s2, l.chunk / l.s1);
     // up to four copies in per slab, so the column FFTs start before the slab is in
     const i64 batches = l.s2 / l.col_batch;
     l.in_parts = int(divisor_at_most(batches, 4));
@@ -97,8 +98,8 @@ std::string peer_layout::describe() const
       << " a call), twiddle, slots of " << s1 << " x " << s2 << " swapped over "
       << (parts - 1 + parts % 2) << " rounds of peer copies (" << chunk * elem_bytes
       << "-byte chunks), radix-" << parts << " step, row FFTs of " << s2 << " ("
-      << row_batch << " a call), transposed copies out of " << out_rows
-      << " rows; the data crosses PCIe once each way\n";
+      << row_batch << " a call), copies out of " << out_cols << " output rows of " << s1
+      << " (slot column blocks transposed); the data crosses PCIe once each way\n";
     return s.str();
 }
 

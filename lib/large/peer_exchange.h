@@ -41,7 +41,7 @@ struct peer_layout {
     std::int64_t chunk = 0;     //!< elements of each of the two temporaries per device
     std::int64_t col_batch = 0; //!< columns per column-FFT call
     std::int64_t row_batch = 0; //!< rows of S2 per row-FFT call
-    std::int64_t out_rows = 0;  //!< slot rows per transposed copy out
+    std::int64_t out_cols = 0;  //!< slot columns per transposed copy out (rows of S1)
     int in_parts = 1;           //!< copies in per slab (column ranges)
 
     std::int64_t slab() const { return n / parts; }

@@ -29,6 +29,18 @@ void launch_segment_butterfly(void* slab,
                               int sign,
                               void* stream);
 
+/*!
+ * out[c][r] = in[r * pitch + c] for r < rows, c < cols: a column block of a pitched
+ * matrix transposed into a contiguous [cols][rows] (so each output row is a long run).
+ */
+void launch_pitched_transpose(const void* in,
+                              std::int64_t pitch,
+                              void* out,
+                              bool dbl,
+                              std::int64_t rows,
+                              std::int64_t cols,
+                              void* stream);
+
 } // namespace detail
 } // namespace gpufft
 } // namespace gr

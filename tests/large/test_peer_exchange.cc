@@ -150,10 +150,11 @@ GPUFFT_TEST(layout_choices)
                 continue;
             GPUFFT_CHECK_EQ(m->n1 * m->n2, n);
             GPUFFT_CHECK_EQ(m->s2 % m->col_batch, 0);
-            GPUFFT_CHECK_EQ(m->n1 % m->row_batch, 0);
-            GPUFFT_CHECK_EQ(m->s1 % m->out_rows, 0);
+            GPUFFT_CHECK_EQ(m->s1 % m->row_batch, 0);
+            GPUFFT_CHECK_EQ(m->s2 % m->out_cols, 0);
             GPUFFT_CHECK_EQ((m->s2 / m->col_batch) % m->in_parts, 0);
-            GPUFFT_CHECK_LE(m->out_rows * m->s2, m->chunk);
+            GPUFFT_CHECK_LE(m->out_cols * m->s1, m->chunk);
+            GPUFFT_CHECK_LE(m->row_batch * m->s2, m->chunk);
         }
 }
 
