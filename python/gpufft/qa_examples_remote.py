@@ -13,7 +13,7 @@ sensed in one process (sparse_fft_radio_headless.grc), frame for frame, and its 
 carries the rx_time, rx_freq and rx_rate tags at the offsets and with the values the
 recording gives. Both processes stop by themselves. A data or control address that
 cannot be bound, and a radio host that no GPU host joins, end the radio host with an
-error that names them. Skips (exit 77) without grcc or gnuradio.zeromq."""
+error that names them; a GPU host that hears nothing gives up when told to. Skips (exit 77) without grcc or gnuradio.zeromq."""
 
 import datetime
 import json
@@ -218,6 +218,17 @@ class qa_examples_remote(gr_unittest.TestCase):
         r = self.run_tx("--address", address, "--control", f"tcp://127.0.0.1:{free_port()}")
         self.assertNotEqual(r.returncode, 0)
         self.assertIn(f"ZMQ data address '{address}' cannot be bound", r.stderr)
+
+    def test_no_radio_host(self):
+        began = time.monotonic()
+        r = subprocess.run(self.flowgraph("remote_sensing_rx",
+                                          "--address", f"tcp://127.0.0.1:{free_port()}",
+                                          "--control", f"tcp://127.0.0.1:{free_port()}",
+                                          "--wait-s", "1"),
+                           cwd=self.d, capture_output=True, text=True, timeout=60)
+        self.assertLess(time.monotonic() - began, 30)
+        self.assertIn("no samples from the radio host for 1.0 s (0 of its stream arrived)",
+                      r.stdout + r.stderr)
 
     def test_no_gpu_host(self):
         began = time.monotonic()
