@@ -17,61 +17,7 @@
 namespace gr {
 namespace gpufft {
 
-nufft_kernel parse_nufft_kernel(const std::string& name)
-{
-    if (name == "es")
-        return nufft_kernel::es;
-    if (name == "gaussian")
-        return nufft_kernel::gaussian;
-    throw std::invalid_argument("kernel: '" + name +
-                                "' is unknown; use 'es' or 'gaussian'");
-}
-
-std::string to_string(nufft_kernel k)
-{
-    return k == nufft_kernel::es ? "es" : "gaussian";
-}
-
-nufft_spread parse_nufft_spread(const std::string& name)
-{
-    if (name == "auto")
-        return nufft_spread::automatic;
-    if (name == "scatter")
-        return nufft_spread::scatter;
-    if (name == "gather")
-        return nufft_spread::gather;
-    if (name == "direct")
-        return nufft_spread::direct;
-    throw std::invalid_argument(
-        "spread: '" + name + "' is unknown; use 'auto', 'scatter', 'gather' or 'direct'");
-}
-
-std::string to_string(nufft_spread s)
-{
-    return s == nufft_spread::automatic ? "auto"
-           : s == nufft_spread::scatter ? "scatter"
-           : s == nufft_spread::gather  ? "gather"
-                                        : "direct";
-}
-
-nufft_method parse_nufft_method(const std::string& name)
-{
-    if (name == "auto")
-        return nufft_method::automatic;
-    if (name == "grid")
-        return nufft_method::grid;
-    if (name == "direct")
-        return nufft_method::direct;
-    throw std::invalid_argument("method: '" + name +
-                                "' is unknown; use 'auto', 'grid' or 'direct'");
-}
-
-std::string to_string(nufft_method m)
-{
-    return m == nufft_method::automatic ? "auto"
-           : m == nufft_method::grid    ? "grid"
-                                        : "direct";
-}
+// The names of kernel, spread and method, and their parsers: nufft3_names.cc.
 
 class nufft3_plan::impl
 {

@@ -55,17 +55,23 @@ enum class nufft_method {
     direct,
 };
 
-//! "es" or "gaussian" -> nufft_kernel; anything else throws std::invalid_argument.
+// The options' names, each from one table (lib/nufft/nufft3_names.cc) that the engine,
+// the blocks and the Python bindings share. A parser throws std::invalid_argument
+// naming the option and the accepted names; *_names() gives those ("'es' or
+// 'gaussian'") for other messages.
+
+//! "es" or "gaussian" -> nufft_kernel.
 GPUFFT_API nufft_kernel parse_nufft_kernel(const std::string& name);
 GPUFFT_API std::string to_string(nufft_kernel k);
-//! "auto", "scatter", "gather" or "direct" -> nufft_spread; anything else throws
-//! std::invalid_argument.
+GPUFFT_API std::string nufft_kernel_names();
+//! "auto", "scatter", "gather" or "direct" -> nufft_spread.
 GPUFFT_API nufft_spread parse_nufft_spread(const std::string& name);
 GPUFFT_API std::string to_string(nufft_spread s);
-//! "auto", "grid" or "direct" -> nufft_method; anything else throws
-//! std::invalid_argument.
+GPUFFT_API std::string nufft_spread_names();
+//! "auto", "grid" or "direct" -> nufft_method.
 GPUFFT_API nufft_method parse_nufft_method(const std::string& name);
 GPUFFT_API std::string to_string(nufft_method m);
+GPUFFT_API std::string nufft_method_names();
 
 struct nufft3_options {
     gpufft::backend backend = backend::automatic;
