@@ -366,42 +366,17 @@ GPUFFT_TEST(cuda_direct_form_small_grids)
     }
 }
 
-GPUFFT_TEST(cuda_batch_equals_single_executes)
+// Batches in the direct form (2-D, a thread per grid cell: groups of 8, 4, 2 and 1
+// vectors, partial groups included) and a 3-D batch in chunks; the gather form's batches
+// are test_nufft3_backends' batch cases.
+GPUFFT_TEST(cuda_direct_form_batches_and_3d_chunks)
 {
     require_gpu();
-    for (int dim : { 1, 2, 3 }) {
-        // 11: two groups of 4 vectors and a partial one of 3 (gather_vectors).
+    {
+        const int dim = 2;
         for (int ntransf : { 1, 3, 4, 11, 16 }) {
             const std::uint64_t seed = fresh_seed();
-            const auto p = dim == 1   ? random_points(1, 20001, 3001, 3.0, 80.0, seed)
-                           : dim == 2 ? random_points(2, 20001, 2001, 2.0, 30.0, seed)
-                                      : random_points(3, 10001, 1001, 1.5, 10.0, seed);
-            nufft3_plan pd(dim, 1e-11, opts(backend::cuda, precision::double_));
-            set_points(pd, p);
-            double diff = 0;
-            const double err = batch_error<double>(pd, p, ntransf, seed + 1, 64, &diff);
-            nufft3_plan pf(dim, 1e-5, opts(backend::cuda, precision::single));
-            set_points(pf, p);
-            double diff_f = 0;
-            const double err_f =
-                batch_error<float>(pf, p, ntransf, seed + 2, 64, &diff_f);
-            std::printf("    dim %d ntransf %d: double err %.2e (batch-single %.1e), "
-                        "float err %.2e (batch-single %.1e) (seed %llu)\n",
-                        dim,
-                        ntransf,
-                        err,
-                        diff,
-                        err_f,
-                        diff_f,
-                        (unsigned long long)seed);
-            // Atomic adds land in another order from run to run: batch and single
-            // agree to rounding, not bit for bit.
-            GPUFFT_CHECK_LE(err, 1e-11);
-            GPUFFT_CHECK_LE(diff, 1e-13);
-            GPUFFT_CHECK_LE(err_f, 1e-5);
-            GPUFFT_CHECK_LE(diff_f, 1e-5);
-            if (dim != 2)
-                continue;
+            const auto p = random_points(2, 20001, 2001, 2.0, 30.0, seed);
             // The direct form: groups of 8, 4, 2 and 1 vectors, partial groups included.
             auto o = opts(backend::cuda, precision::double_);
             o.spread = nufft_spread::direct;
@@ -416,12 +391,14 @@ GPUFFT_TEST(cuda_batch_equals_single_executes)
             double diff_df = 0;
             const double err_df =
                 batch_error<float>(df, p, ntransf, seed + 4, 64, &diff_df);
-            std::printf("    direct: double err %.2e (batch-single %.1e), float err %.2e "
-                        "(batch-single %.1e)\n",
+            std::printf("    direct: ntransf %d: double err %.2e (batch-single %.1e), "
+                        "float err %.2e (batch-single %.1e) (seed %llu)\n",
+                        ntransf,
                         err_d,
                         diff_d,
                         err_df,
-                        diff_df);
+                        diff_df,
+                        (unsigned long long)seed);
             GPUFFT_CHECK_LE(err_d, 1e-11);
             GPUFFT_CHECK_LE(diff_d, 1e-13);
             GPUFFT_CHECK_LE(err_df, 1e-5);
@@ -557,77 +534,6 @@ GPUFFT_TEST(cuda_3d_device_arrays)
     cudaFree(dc);
     cudaFree(dF);
 #endif
-}
-
-GPUFFT_TEST(cuda_device_arrays)
-{
-    require_gpu();
-#ifdef GPUFFT_HAVE_CUDA
-    const std::uint64_t seed = fresh_seed();
-    const auto p = random_points(2, 30000, 1000, 2.0, 30.0, seed);
-    const auto c = random_complex<double>(p.x.size(), seed + 1);
-    double *x, *y, *s, *t;
-    std::complex<double>*dc, *dF;
-    const std::size_t n = p.x.size(), m = p.s.size();
-    GPUFFT_CHECK(cudaMalloc(&x, n * 8) == cudaSuccess);
-    GPUFFT_CHECK(cudaMalloc(&y, n * 8) == cudaSuccess);
-    GPUFFT_CHECK(cudaMalloc(&s, m * 8) == cudaSuccess);
-    GPUFFT_CHECK(cudaMalloc(&t, m * 8) == cudaSuccess);
-    GPUFFT_CHECK(cudaMalloc(&dc, n * 16) == cudaSuccess);
-    GPUFFT_CHECK(cudaMalloc(&dF, m * 16) == cudaSuccess);
-    cudaMemcpy(x, p.x.data(), n * 8, cudaMemcpyHostToDevice);
-    cudaMemcpy(y, p.y.data(), n * 8, cudaMemcpyHostToDevice);
-    cudaMemcpy(s, p.s.data(), m * 8, cudaMemcpyHostToDevice);
-    cudaMemcpy(t, p.t.data(), m * 8, cudaMemcpyHostToDevice);
-    cudaMemcpy(dc, c.data(), n * 16, cudaMemcpyHostToDevice);
-    std::vector<std::complex<double>> F(m, poison<double>());
-    cudaMemcpy(dF, F.data(), m * 16, cudaMemcpyHostToDevice);
-    nufft3_plan plan(2, 1e-11, opts(backend::cuda, precision::double_));
-    plan.set_points(n, x, y, m, s, t, memory::device);
-    plan.execute(dc, dF, memory::device);
-    cudaMemcpy(F.data(), dF, m * 16, cudaMemcpyDeviceToHost);
-    GPUFFT_CHECK(all_finite(F.data(), m));
-    const auto ref = direct_nudft(p, c.data(), -1, m);
-    GPUFFT_CHECK_LE(rel_l2_error(F.data(), ref.data(), m), 1e-11);
-    // A NaN in device-resident coordinates is caught the same way.
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    cudaMemcpy(t + 5, &nan, 8, cudaMemcpyHostToDevice);
-    GPUFFT_CHECK_THROWS(
-        plan.set_points(n, x, y, m, s, t, memory::device), std::invalid_argument, "t: 1");
-    for (void* q : { (void*)x, (void*)y, (void*)s, (void*)t, (void*)dc, (void*)dF })
-        cudaFree(q);
-#endif
-}
-
-GPUFFT_TEST(cuda_plan_reuse)
-{
-    require_gpu();
-    const std::uint64_t seed = fresh_seed();
-    nufft3_plan plan(1, 1e-6, opts(backend::cuda, precision::single));
-    auto p = random_points(1, 5000, 700, 3.0, 40.0, seed);
-    set_points(plan, p);
-    GPUFFT_CHECK_LE(plan_error<float>(plan, p, seed + 1), 1e-6);
-    GPUFFT_CHECK_LE(plan_error<float>(plan, p, seed + 2), 1e-6);
-    p = random_points(1, 30000, 3000, 3.0, 400.0, seed + 3); // larger grid
-    set_points(plan, p);
-    GPUFFT_CHECK_LE(plan_error<float>(plan, p, seed + 4), 1e-6);
-    p = random_points(1, 50, 20, 1.0, 2.0, seed + 5); // smaller again
-    set_points(plan, p);
-    GPUFFT_CHECK_LE(plan_error<float>(plan, p, seed + 6), 1e-6);
-}
-
-GPUFFT_TEST(cuda_bad_input)
-{
-    require_gpu();
-    nufft3_plan plan(1, 1e-6, opts(backend::cuda, precision::double_));
-    auto p = random_points(1, 100, 50, 2.0, 5.0, fresh_seed());
-    p.x[42] = std::numeric_limits<double>::infinity();
-    GPUFFT_CHECK_THROWS(set_points(plan, p), std::invalid_argument, "x: 1 coordinate");
-    auto o = opts(backend::cuda, precision::single);
-    o.memory_budget = std::size_t(4) << 20;
-    nufft3_plan small(1, 1e-6, o);
-    p = random_points(1, 100, 100, 1e4, 1e4, fresh_seed());
-    GPUFFT_CHECK_THROWS(set_points(small, p), std::invalid_argument, "memory budget");
 }
 
 GPUFFT_TEST(cuda_trace_reports_every_stage_only_when_asked)
