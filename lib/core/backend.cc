@@ -25,47 +25,81 @@ std::string lowercase(std::string s)
 }
 } // namespace
 
+// The names of backend and precision, one table each: the parsers, to_string, the
+// messages and the lists the bindings show all come from here. The first name of a
+// value is its own; the others are accepted spellings.
+struct backend_name {
+    backend value;
+    const char* name;
+};
+constexpr backend_name backend_table[] = { { backend::automatic, "auto" },
+                                           { backend::cpu, "cpu" },
+                                           { backend::cuda, "cuda" },
+                                           { backend::automatic, "automatic" },
+                                           { backend::cuda, "gpu" } };
+constexpr int backend_count = 3; //!< the first three: the values' own names
+
+struct precision_name {
+    precision value;
+    const char* name;
+};
+constexpr precision_name precision_table[] = {
+    { precision::single, "single" },     { precision::double_, "double" },
+    { precision::single, "float" },      { precision::single, "float32" },
+    { precision::single, "complex64" },  { precision::double_, "float64" },
+    { precision::double_, "complex128" }
+};
+
+//! "'a', 'b' or 'c'" (last = " or ") or "'a', 'b', 'c'" (last = ", ") of the first
+//! `count` names of a table.
+template <typename Row>
+std::string listing(const Row* rows, int count, const char* last)
+{
+    std::string s;
+    for (int i = 0; i < count; ++i)
+        s += std::string(i == 0           ? ""
+                         : i + 1 == count ? last
+                                          : ", ") +
+             "'" + rows[i].name + "'";
+    return s;
+}
+
 backend parse_backend(const std::string& name)
 {
     const std::string n = lowercase(name);
-    if (n == "auto" || n == "automatic")
-        return backend::automatic;
-    if (n == "cpu")
-        return backend::cpu;
-    if (n == "cuda" || n == "gpu")
-        return backend::cuda;
-    throw std::invalid_argument("backend: unknown name '" + name +
-                                "'; valid: 'auto', 'cpu', 'cuda'");
+    for (const auto& t : backend_table)
+        if (n == t.name)
+            return t.value;
+    throw std::invalid_argument("backend: unknown name '" + name + "'; valid: " +
+                                listing(backend_table, backend_count, ", "));
 }
 
 std::string to_string(backend b)
 {
-    switch (b) {
-    case backend::automatic:
-        return "auto";
-    case backend::cpu:
-        return "cpu";
-    case backend::cuda:
-        return "cuda";
-    }
+    for (int i = 0; i < backend_count; ++i)
+        if (backend_table[i].value == b)
+            return backend_table[i].name;
     return "unknown";
 }
+
+std::string backend_names() { return listing(backend_table, backend_count, " or "); }
 
 precision parse_precision(const std::string& name)
 {
     const std::string n = lowercase(name);
-    if (n == "single" || n == "float" || n == "float32" || n == "complex64")
-        return precision::single;
-    if (n == "double" || n == "float64" || n == "complex128")
-        return precision::double_;
+    for (const auto& t : precision_table)
+        if (n == t.name)
+            return t.value;
     throw std::invalid_argument("precision: unknown name '" + name +
                                 "'; valid: 'single' (complex64), 'double' (complex128)");
 }
 
 std::string to_string(precision p)
 {
-    return p == precision::single ? "single" : "double";
+    return p == precision::single ? precision_table[0].name : precision_table[1].name;
 }
+
+std::string precision_names() { return listing(precision_table, 2, " or "); }
 
 backend resolve_backend(backend requested, int device_id, const log_handler& log)
 {

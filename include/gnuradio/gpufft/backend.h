@@ -27,13 +27,20 @@ enum class precision { single, double_ };
 //! Transform direction; the sign of the exponent, as in FFTW (unnormalized both ways).
 enum class direction { forward = -1, backward = +1 };
 
+// The names of backend and precision come from one table each (lib/core/backend.cc),
+// shared by the engines, lib/stream and the Python bindings.
+
 //! "auto", "cpu" or "cuda" -> backend; anything else throws std::invalid_argument.
 GPUFFT_API backend parse_backend(const std::string& name);
 GPUFFT_API std::string to_string(backend b);
+//! "'auto', 'cpu' or 'cuda'": the accepted names, for messages.
+GPUFFT_API std::string backend_names();
 
 //! "single"/"float"/"complex64" or "double"/"complex128" -> precision.
 GPUFFT_API precision parse_precision(const std::string& name);
 GPUFFT_API std::string to_string(precision p);
+//! "'single' or 'double'": the accepted names, for messages.
+GPUFFT_API std::string precision_names();
 
 /*!
  * Turns a requested backend into the one a plan will use.

@@ -7,12 +7,14 @@
 // Hand-written numpy bindings of the type-3 NUFFT plan (an engine, not a block):
 //   p = gpufft.nufft3_plan(dim, eps, precision="double", backend="auto", device_id=0,
 //                          sign=-1, kernel="es", upsampling=0, memory_budget=0,
-//                          trace=False, spread="auto")
+//                          trace=False, spread="auto", method="auto")
+//   (the keywords, their defaults and the refusals: plan_keywords below)
 //   p.set_points(x, s)  /  p.set_points(x, y, s, t)  /  p.set_points(x, y, z, s, t, u)
 //   F = p.execute(c)     c (n_sources,) -> F (n_targets,), complex64 or complex128;
 //                        c (ntransf, n_sources) -> F (ntransf, n_targets) in one call
 // The GIL is released while the engine works.
 
+#include "keyword_table.h"
 #include "numpy_arrays.h"
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
@@ -147,10 +149,94 @@ void set_points(nufft3_plan& p, py::args args, py::kwargs kwargs)
         p.set_points(ns, src[0], src[1], src[2], nt, tgt[0], tgt[1], tgt[2]);
 }
 
+//! What nufft3_plan(...) makes the plan from.
+struct plan_args {
+    int dim = 0;
+    double eps = 0;
+    nufft3_options options;
+};
+
+namespace gp = gpufft_python;
+
+// The constructor's keywords, in order: name, default (none: required), and how the
+// value sets the plan's arguments (a ValueError naming the parameter when it cannot).
+// The bindings' keyword list, defaults and refusals (TypeError for a wrong call) all
+// come from here.
+const gp::keyword<plan_args> plan_keywords[] = {
+    { "dim",
+      nullptr,
+      [](plan_args& a, const py::handle& v) {
+          a.dim = gp::whole_int(v, "dim", 1, 3, "1, 2 or 3");
+      } },
+    { "eps",
+      nullptr,
+      [](plan_args& a, const py::handle& v) {
+          a.eps = gp::real_number(v, "eps", "a tolerance such as 1e-6");
+      } },
+    { "precision",
+      [] { return py::object(py::str("double")); },
+      [](plan_args& a, const py::handle& v) {
+          a.options.precision = parse_precision(gp::precision_arg(v));
+      } },
+    { "backend",
+      [] { return py::object(py::str("auto")); },
+      [](plan_args& a, const py::handle& v) {
+          a.options.backend = parse_backend(gp::backend_arg(v));
+      } },
+    { "device_id",
+      [] { return py::object(py::int_(0)); },
+      [](plan_args& a, const py::handle& v) {
+          a.options.device_id = gp::device_id_arg(v);
+      } },
+    { "sign",
+      [] { return py::object(py::int_(-1)); },
+      [](plan_args& a, const py::handle& v) {
+          a.options.sign = gp::whole_int(v, "sign", -1, 1, "-1 or +1");
+      } },
+    { "kernel",
+      [] { return py::object(py::str("es")); },
+      [](plan_args& a, const py::handle& v) {
+          a.options.kernel =
+              parse_nufft_kernel(gp::text(v, "kernel", nufft_kernel_names().c_str()));
+      } },
+    { "upsampling",
+      [] { return py::object(py::float_(0.0)); },
+      [](plan_args& a, const py::handle& v) {
+          a.options.upsampling =
+              gp::real_number(v, "upsampling", "a number (0: automatic)");
+      } },
+    { "memory_budget",
+      [] { return py::object(py::int_(0)); },
+      [](plan_args& a, const py::handle& v) {
+          a.options.memory_budget = std::size_t(gp::whole_number(
+              v,
+              "memory_budget",
+              0,
+              "a whole number of bytes >= 0 (0: a share of the free memory)"));
+      } },
+    { "trace",
+      [] { return py::object(py::bool_(false)); },
+      [](plan_args& a, const py::handle& v) { a.options.trace = gp::flag(v, "trace"); } },
+    { "spread",
+      [] { return py::object(py::str("auto")); },
+      [](plan_args& a, const py::handle& v) {
+          a.options.spread =
+              parse_nufft_spread(gp::text(v, "spread", nufft_spread_names().c_str()));
+      } },
+    { "method",
+      [] { return py::object(py::str("auto")); },
+      [](plan_args& a, const py::handle& v) {
+          a.options.method =
+              parse_nufft_method(gp::text(v, "method", nufft_method_names().c_str()));
+      } },
+};
+
 } // namespace
 
 void bind_nufft3_plan(py::module& m)
 {
+    static const std::string plan_doc =
+        gpufft_python::signature("nufft3_plan", plan_keywords);
     py::class_<nufft3_plan>(
         m,
         "nufft3_plan",
@@ -164,71 +250,12 @@ void bind_nufft3_plan(py::module& m)
         "force one; describe() says which set_points chose and why. A single-precision "
         "plan whose eps no float grid reaches (3-D at 1e-6) computes its grid in "
         "double. Re-use the plan: set_points once, execute for many c.")
-        .def(py::init([](py::object dim,
-                         py::object eps,
-                         py::object precision_name,
-                         py::object backend_name,
-                         py::object device_id,
-                         py::object sign,
-                         py::object kernel_name,
-                         py::object upsampling,
-                         py::object memory_budget,
-                         py::object trace,
-                         py::object spread,
-                         py::object method) {
-                 namespace gp = gpufft_python;
-                 nufft3_options o;
-                 o.precision =
-                     parse_precision(gpufft_python::precision_arg(precision_name));
-                 o.backend = parse_backend(gpufft_python::backend_arg(backend_name));
-                 o.device_id = gpufft_python::device_id_arg(device_id);
-                 o.sign = gp::whole_int(sign, "sign", -1, 1, "-1 or +1");
-                 o.kernel = parse_nufft_kernel(
-                     gp::text(kernel_name, "kernel", "'es' or 'gaussian'"));
-                 o.upsampling =
-                     gp::real_number(upsampling, "upsampling", "a number (0: automatic)");
-                 o.memory_budget = std::size_t(gpufft_python::whole_number(
-                     memory_budget,
-                     "memory_budget",
-                     0,
-                     "a whole number of bytes >= 0 (0: a share of the free memory)"));
-                 o.trace = gp::flag(trace, "trace");
-                 o.spread = parse_nufft_spread(gp::text(
-                     spread, "spread", "'auto', 'scatter', 'gather' or 'direct'"));
-                 o.method = parse_nufft_method(
-                     gp::text(method, "method", "'auto', 'grid' or 'direct'"));
-                 const int dim_ = gp::whole_int(dim, "dim", 1, 3, "1, 2 or 3");
-                 const double eps_ =
-                     gp::real_number(eps, "eps", "a tolerance such as 1e-6");
-                 return std::make_unique<nufft3_plan>(dim_, eps_, o);
+        .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                 const auto a = gpufft_python::parse_call(
+                     "nufft3_plan", plan_keywords, args, kwargs);
+                 return std::make_unique<nufft3_plan>(a.dim, a.eps, a.options);
              }),
-             py::arg("dim"),
-             py::arg("eps"),
-             py::arg("precision") = "double",
-             py::arg("backend") = "auto",
-             py::arg("device_id") = 0,
-             py::arg("sign") = -1,
-             py::arg("kernel") = "es",
-             py::arg("upsampling") = 0.0,
-             py::arg("memory_budget") = 0,
-             py::arg("trace") = false,
-             py::arg("spread") = "auto",
-             py::arg("method") = "auto")
-        .def(gpufft_python::refuse_other_calls<nufft3_plan>("nufft3_plan",
-                                                            { "dim",
-                                                              "eps",
-                                                              "precision",
-                                                              "backend",
-                                                              "device_id",
-                                                              "sign",
-                                                              "kernel",
-                                                              "upsampling",
-                                                              "memory_budget",
-                                                              "trace",
-                                                              "spread",
-                                                              "method" },
-                                                            2),
-             "Any other call: a TypeError naming the argument at fault.")
+             plan_doc.c_str())
         .def("set_points",
              &set_points,
              "set_points(x, s) in 1-D, set_points(x, y, s, t) in 2-D, "

@@ -20,10 +20,40 @@
 
 namespace py = pybind11;
 
+#include "keyword_table.h"
+#include "nufft_block_keywords.h"
 #include "numpy_arrays.h"
 #include <gnuradio/gpufft/nufft3_spectrum.h>
 // pydoc.h is automatically generated in the build directory
 #include <nufft3_spectrum_pydoc.h>
+
+namespace {
+
+namespace gp = gpufft_python;
+
+struct spectrum_args : gp::nufft_block_args {
+    int frame_len = 0;
+    std::vector<double> frequencies;
+};
+
+// nufft3_spectrum(...)'s keywords, defaults and conversions, in order.
+const gp::keyword<spectrum_args> spectrum_keywords[] = {
+    { "frame_len",
+      nullptr,
+      [](spectrum_args& a, const py::handle& v) {
+          a.frame_len = gp::whole_int(
+              v, "frame_len", 1, 1 << 24, "a whole number of samples in [1, 16777216]");
+      } },
+    { "frequencies",
+      nullptr,
+      [](spectrum_args& a, const py::handle& v) {
+          a.frequencies =
+              gp::real_numbers(v, "frequencies", "a list of frequencies in Hz");
+      } },
+    GPUFFT_NUFFT_BLOCK_KEYWORDS(spectrum_args)
+};
+
+} // namespace
 
 void bind_nufft3_spectrum(py::module& m)
 {
@@ -37,48 +67,23 @@ void bind_nufft3_spectrum(py::module& m)
                std::shared_ptr<nufft3_spectrum>>
         cls(m, "nufft3_spectrum", D(nufft3_spectrum));
 
-    // Every argument converted with an error naming it (a ValueError), never pybind's
-    // "incompatible constructor arguments".
-    cls.def(py::init([](const py::object& frame_len,
-                        const py::object& frequencies,
-                        const py::object& eps,
-                        const py::object& epoch,
-                        const py::object& nominal_rate,
-                        const py::object& backend,
-                        const py::object& device_id) {
-                using namespace gpufft_python;
-                return nufft3_spectrum::make(
-                    whole_int(frame_len,
-                              "frame_len",
-                              1,
-                              1 << 24,
-                              "a whole number of samples in [1, 16777216]"),
-                    real_numbers(
-                        frequencies, "frequencies", "a list of frequencies in Hz"),
-                    eps_arg(eps),
-                    epoch_arg(epoch),
-                    nominal_rate_arg(nominal_rate),
-                    backend_arg(backend),
-                    device_id_arg(device_id));
+    // The arguments from one table (spectrum_keywords): each converted with a
+    // ValueError naming it, any wrong call a TypeError naming what is at fault.
+    static const std::string doc =
+        gpufft_python::signature("nufft3_spectrum", spectrum_keywords) +
+        D(nufft3_spectrum, make);
+    cls.def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                const auto a = gpufft_python::parse_call(
+                    "nufft3_spectrum", spectrum_keywords, args, kwargs);
+                return nufft3_spectrum::make(a.frame_len,
+                                             a.frequencies,
+                                             a.eps,
+                                             a.epoch,
+                                             a.nominal_rate,
+                                             a.backend,
+                                             a.device_id);
             }),
-            py::arg("frame_len"),
-            py::arg("frequencies"),
-            py::arg("eps") = 1e-6,
-            py::arg("epoch") = 0,
-            py::arg("nominal_rate") = 0.0,
-            py::arg("backend") = "auto",
-            py::arg("device_id") = 0,
-            D(nufft3_spectrum, make))
-        .def(gpufft_python::refuse_other_calls<nufft3_spectrum>("nufft3_spectrum",
-                                                                { "frame_len",
-                                                                  "frequencies",
-                                                                  "eps",
-                                                                  "epoch",
-                                                                  "nominal_rate",
-                                                                  "backend",
-                                                                  "device_id" },
-                                                                2),
-             "Any other call: a TypeError naming the argument at fault.")
+            doc.c_str())
 
         .def(
             "set_frequencies",

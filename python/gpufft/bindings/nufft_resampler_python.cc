@@ -20,10 +20,50 @@
 
 namespace py = pybind11;
 
+#include "keyword_table.h"
+#include "nufft_block_keywords.h"
 #include "numpy_arrays.h"
 #include <gnuradio/gpufft/nufft_resampler.h>
 // pydoc.h is automatically generated in the build directory
 #include <nufft_resampler_pydoc.h>
+
+namespace {
+
+namespace gp = gpufft_python;
+
+struct resampler_args : gp::nufft_block_args {
+    double output_rate = 0, bandwidth = 0;
+    int frame_len = 0, overlap = 0;
+};
+
+// nufft_resampler(...)'s keywords, defaults and conversions, in order.
+const gp::keyword<resampler_args> resampler_keywords[] = {
+    { "output_rate",
+      nullptr,
+      [](resampler_args& a, const py::handle& v) {
+          a.output_rate = gp::real_number(v, "output_rate", "a rate in Hz > 0", false);
+      } },
+    { "bandwidth",
+      nullptr,
+      [](resampler_args& a, const py::handle& v) {
+          a.bandwidth = gp::real_number(v, "bandwidth", "a bandwidth in Hz > 0", false);
+      } },
+    { "frame_len",
+      [] { return py::object(py::int_(4096)); },
+      [](resampler_args& a, const py::handle& v) {
+          a.frame_len = gp::whole_int(
+              v, "frame_len", 64, 1 << 24, "a whole number of samples in [64, 16777216]");
+      } },
+    { "overlap",
+      [] { return py::object(py::int_(512)); },
+      [](resampler_args& a, const py::handle& v) {
+          a.overlap = gp::int_arg(
+              v, "overlap", "a whole number of samples in [8, frame_len / 4]");
+      } },
+    GPUFFT_NUFFT_BLOCK_KEYWORDS(resampler_args)
+};
+
+} // namespace
 
 void bind_nufft_resampler(py::module& m)
 {
@@ -37,57 +77,25 @@ void bind_nufft_resampler(py::module& m)
                std::shared_ptr<nufft_resampler>>
         cls(m, "nufft_resampler", D(nufft_resampler));
 
-    // Every argument converted with an error naming it (a ValueError), never pybind's
-    // "incompatible constructor arguments".
-    cls.def(py::init([](const py::object& output_rate,
-                        const py::object& bandwidth,
-                        const py::object& frame_len,
-                        const py::object& overlap,
-                        const py::object& eps,
-                        const py::object& epoch,
-                        const py::object& nominal_rate,
-                        const py::object& backend,
-                        const py::object& device_id) {
-                using namespace gpufft_python;
-                return nufft_resampler::make(
-                    real_number(output_rate, "output_rate", "a rate in Hz > 0", false),
-                    real_number(bandwidth, "bandwidth", "a bandwidth in Hz > 0", false),
-                    whole_int(frame_len,
-                              "frame_len",
-                              64,
-                              1 << 24,
-                              "a whole number of samples in [64, 16777216]"),
-                    int_arg(overlap,
-                            "overlap",
-                            "a whole number of samples in [8, frame_len / 4]"),
-                    eps_arg(eps),
-                    epoch_arg(epoch),
-                    nominal_rate_arg(nominal_rate),
-                    backend_arg(backend),
-                    device_id_arg(device_id));
+    // The arguments from one table (resampler_keywords): each converted with a
+    // ValueError naming it, any wrong call a TypeError naming what is at fault.
+    static const std::string doc =
+        gpufft_python::signature("nufft_resampler", resampler_keywords) +
+        D(nufft_resampler, make);
+    cls.def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                const auto a = gpufft_python::parse_call(
+                    "nufft_resampler", resampler_keywords, args, kwargs);
+                return nufft_resampler::make(a.output_rate,
+                                             a.bandwidth,
+                                             a.frame_len,
+                                             a.overlap,
+                                             a.eps,
+                                             a.epoch,
+                                             a.nominal_rate,
+                                             a.backend,
+                                             a.device_id);
             }),
-            py::arg("output_rate"),
-            py::arg("bandwidth"),
-            py::arg("frame_len") = 4096,
-            py::arg("overlap") = 512,
-            py::arg("eps") = 1e-6,
-            py::arg("epoch") = 0,
-            py::arg("nominal_rate") = 0.0,
-            py::arg("backend") = "auto",
-            py::arg("device_id") = 0,
-            D(nufft_resampler, make))
-        .def(gpufft_python::refuse_other_calls<nufft_resampler>("nufft_resampler",
-                                                                { "output_rate",
-                                                                  "bandwidth",
-                                                                  "frame_len",
-                                                                  "overlap",
-                                                                  "eps",
-                                                                  "epoch",
-                                                                  "nominal_rate",
-                                                                  "backend",
-                                                                  "device_id" },
-                                                                2),
-             "Any other call: a TypeError naming the argument at fault.")
+            doc.c_str())
 
         .def(
             "output_rate", &nufft_resampler::output_rate, D(nufft_resampler, output_rate))

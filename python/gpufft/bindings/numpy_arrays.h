@@ -13,6 +13,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <gnuradio/gpufft/backend.h>
+
 #include <climits>
 #include <cmath>
 #include <complex>
@@ -380,11 +382,13 @@ inline int threads_arg(const py::handle& v)
 }
 inline std::string backend_arg(const py::handle& v)
 {
-    return text(v, "backend", "'auto', 'cpu' or 'cuda'");
+    static const std::string names = gr::gpufft::backend_names();
+    return text(v, "backend", names.c_str());
 }
 inline std::string precision_arg(const py::handle& v)
 {
-    return text(v, "precision", "'single' or 'double'");
+    static const std::string names = gr::gpufft::precision_names();
+    return text(v, "precision", names.c_str());
 }
 
 
