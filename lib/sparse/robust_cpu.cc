@@ -46,7 +46,8 @@ public:
           d_res(2 * d_z.size()),
           d_power(std::size_t(std::min<std::int64_t>(std::int64_t(p.rc.loops) * p.rc.B,
                                                      robust_noise_samples))),
-          d_pool(hardware_threads())
+          d_pool(hardware_threads()),
+          d_probe(p.c.n, p.k)
     {
     }
 
@@ -173,8 +174,12 @@ public:
             d_values.emplace_back(d_xr[i], d_xi[i]);
         }
         out.tones.clear();
+        out.ordered = false;
+        out.near.clear();
+        out.joint.clear(); // a dense redo of the last frame may have left some
         tones_from_peaks(rc, d_bins, d_values, out.tones);
         out.bin_noise = double(rc.n) * P / d_p.taps_power;
+        out.check = self_check(x, P);
     }
 
 private:
@@ -224,7 +229,31 @@ private:
         }
         const auto mid = d_power.begin() + m / 2;
         std::nth_element(d_power.begin(), mid, d_power.begin() + m);
-        return precision_floor(double(*mid) / std::log(2.0), d_peak, d_p.leak_floor);
+        d_raw_noise = double(*mid) / std::log(2.0);
+        return precision_floor(d_raw_noise, d_peak, d_p.leak_floor);
+    }
+
+    // The self-check (robust_check.h) on the final residual: the buckets' raw median
+    // floor against the probe's, and the loops whose unshifted hash keeps a bucket the
+    // found coefficients do not explain (d_Z: the buckets before any subtraction).
+    robust_check self_check(const std::complex<float>* x, double P)
+    {
+        const auto& rc = d_p.rc;
+        int unexplained = 0;
+        for (int r = 0; r < rc.loops; ++r) {
+            const std::size_t base = std::size_t(r) * rc.hashes * rc.B;
+            const double* res = d_res.data() + 2 * base;
+            bool any = false;
+            for (std::int64_t b = 0; b < rc.B && !any; ++b)
+                any = robust_bucket_unexplained(res[2 * b] * res[2 * b] +
+                                                    res[2 * b + 1] * res[2 * b + 1],
+                                                double(std::norm(d_Z[base + b])),
+                                                d_p.eta * P);
+            unexplained += any ? 1 : 0;
+        }
+        const double to_bin = double(rc.n) / (d_p.taps_power * d_p.window_power);
+        return robust_verdict(
+            d_raw_noise * to_bin, d_probe.floor(x), unexplained, rc.loops);
     }
 
     // The value at f as the median over loops of (current value + the loop's least
@@ -349,6 +378,8 @@ private:
     std::vector<double> d_nr, d_ni, d_noise; //!< estimate_all's results
     double d_peak = 0;  //!< the largest |bucket|^2 before any subtraction
     worker_pool d_pool; //!< persistent: a call hands it several short jobs
+    robust_floor_probe d_probe;
+    double d_raw_noise = 0; //!< the last bucket_noise() before the leak_floor raise
     std::vector<std::int64_t> d_bins;
     std::vector<std::complex<double>> d_values;
 };

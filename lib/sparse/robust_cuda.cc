@@ -107,7 +107,8 @@ public:
           d_transfer(transfer == sparse_fft_transfer::full_copy
                          ? transfer
                          : sparse_fft_transfer::gather),
-          d_fft(p.rc.B, p.hashes(), direction::forward, cuda_fft_options(device_id))
+          d_fft(p.rc.B, p.hashes(), direction::forward, cuda_fft_options(device_id)),
+          d_probe(p.c.n, p.k)
     {
         const auto& rc = p.rc;
         const int H = p.hashes();
@@ -117,7 +118,9 @@ public:
         d_z.allocate(HB, "the bucket samples");
         d_Z.allocate(HB, "the buckets");
         d_res.allocate(2 * HB);
-        d_scalars.allocate(2);
+        d_scalars.allocate(robust_scalar_slots);
+        d_loop_flags.allocate(std::size_t(rc.loops));
+        h_probe.allocate(std::size_t(d_probe.samples_read()));
         d_counts.allocate(robust_count_slots(p.outer_rounds));
         const std::int64_t max_found = p.max_found;
         // Keys: located frequencies, and two lobe neighbours of each one found.
@@ -160,6 +163,7 @@ public:
         s.tau = d_hash_plan.tau.get();
         s.res = d_res.get();
         s.scalars = d_scalars.get();
+        s.loop_flags = d_loop_flags.get();
         s.counts = d_counts.get();
         s.keys = d_keys.get();
         s.tags = d_tags.get();
@@ -195,6 +199,7 @@ public:
             d_stream.follow_default_stream();
             h_xptr[0] = x;
             d_graph_device.run(d_stream.get(), [&] { enqueue(false); });
+            copy_probe_segments(x);
         } else if (d_transfer == sparse_fft_transfer::gather) {
             ensure_gather();
             d_gather->run(x,
@@ -213,6 +218,17 @@ public:
         d_stream.synchronize();
         const double noise = read_tones(h_out.get(), d_tone_cap, out);
         out.bin_noise = double(d_p.rc.n) * noise / d_p.taps_power;
+        // The self-check (robust_check.h): the probe's floor on the host, from the frame
+        // itself or from its segments copied off the device.
+        const double probe =
+            where == memory::device
+                ? d_probe.floor_of_segments(
+                      reinterpret_cast<std::complex<float>*>(h_probe.get()))
+                : d_probe.floor(x);
+        const auto* hdr = reinterpret_cast<const robust_device_header*>(h_out.get());
+        const double to_bin = double(d_p.rc.n) / (d_p.taps_power * d_p.window_power);
+        out.check = robust_verdict(
+            hdr->raw_noise * to_bin, probe, hdr->unexplained_loops, d_p.rc.loops);
     }
 
     std::string notes() const override
@@ -264,6 +280,7 @@ private:
         for (int pass = 0; pass < p.refine_passes; ++pass)
             launch_robust_refine(d_state, s);
         launch_robust_noise(d_state, s); // as the CPU: once, from the final residual
+        launch_robust_check(d_state, d_Z.get(), s);
         launch_robust_tones(d_state, s);
         // snr_db over the noise of one bin: n P / (taps_power window_power).
         launch_robust_order(d_state.header,
@@ -274,6 +291,18 @@ private:
                             s);
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
             h_out.get(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, s));
+    }
+
+    // The probe's segments of a device frame, after the graph on the same stream.
+    void copy_probe_segments(const std::complex<float>* x)
+    {
+        const std::int64_t L = d_probe.length();
+        for (std::int64_t seg = 0; seg < d_probe.segments(); ++seg)
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_probe.get() + seg * L,
+                                              x + d_probe.start(seg),
+                                              std::size_t(L) * sizeof(float2),
+                                              cudaMemcpyDeviceToHost,
+                                              d_stream.get()));
     }
 
     void ensure_gather()
@@ -297,6 +326,7 @@ private:
     cuda::device_buffer<float2> d_z, d_Z;
     cuda::device_buffer<double> d_res;
     cuda::device_buffer<double> d_scalars;
+    cuda::device_buffer<int> d_loop_flags;
     cuda::device_buffer<int> d_counts;
     cuda::device_buffer<unsigned long long> d_keys;
     cuda::device_buffer<unsigned int> d_tags;
@@ -320,6 +350,9 @@ private:
     cuda::device_buffer<float2> d_staged;
     cuda::device_buffer<float2> d_full;
     graph_runner d_graph_device, d_graph_staged;
+    // The self-check's floor probe, and a device frame's segments for it.
+    robust_floor_probe d_probe;
+    cuda::pinned_buffer<float2> h_probe;
 };
 
 // Dense path: copy (host input), cuFFT, the windowed spectrum's noise from sampled bins,

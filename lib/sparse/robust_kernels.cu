@@ -12,6 +12,7 @@
 
 #include "../cuda/cuda_resources.h"
 #include "block_select.cuh"
+#include "robust_check.h"
 #include "robust_kernels.cuh"
 #include "select_cuda.h"
 #include "sparse_hash.cuh"
@@ -100,7 +101,40 @@ __global__ void __launch_bounds__(noise_threads)
         const double P = median / 0.69314718055994530942;
         const double floor = s.leak_floor * s.scalars[1];
         s.scalars[0] = P > floor ? P : floor;
+        s.scalars[2] = P;
     }
+}
+
+// The self-check's residual test (robust_check.h): blockIdx.y is the loop, the x blocks
+// stride over its unshifted buckets; a bucket robust_bucket_unexplained() flags marks
+// the loop.
+__global__ void unexplained_kernel(const __grid_constant__ robust_device_state s,
+                                   const float2* __restrict__ Z)
+{
+    const int r = int(blockIdx.y);
+    const long long base = (long long)r * s.c.hashes * s.c.B;
+    const double* res = s.res + 2 * base;
+    const double eta_P = s.eta * s.scalars[0];
+    bool any = false;
+    for (long long b = blockIdx.x * (long long)blockDim.x + threadIdx.x; b < s.c.B;
+         b += (long long)gridDim.x * blockDim.x) {
+        const float2 z = Z[base + b];
+        const double z2 = double(z.x) * z.x + double(z.y) * z.y;
+        any = any ||
+              robust_bucket_unexplained(
+                  res[2 * b] * res[2 * b] + res[2 * b + 1] * res[2 * b + 1], z2, eta_P);
+    }
+    if (__any_sync(0xffffffffu, any) && (threadIdx.x & 31) == 0)
+        s.loop_flags[r] = 1;
+}
+
+__global__ void check_kernel(const __grid_constant__ robust_device_state s)
+{
+    int count = 0;
+    for (int r = 0; r < s.c.loops; ++r)
+        count += s.loop_flags[r] ? 1 : 0;
+    s.header->raw_noise = s.scalars[2];
+    s.header->unexplained_loops = count;
 }
 
 // Clears the per-call state in one launch (a memset node each would cost a graph node
@@ -132,8 +166,10 @@ __global__ void reset_kernel(const __grid_constant__ robust_device_state s)
         result[i] = 0;
     for (long long i = first; i < robust_count_slots(s.rounds); i += stride)
         s.counts[i] = 0;
-    if (first < 2)
+    if (first < robust_scalar_slots)
         s.scalars[first] = 0;
+    if (first < s.c.loops)
+        s.loop_flags[first] = 0;
     // The last block to finish starts the new call's list: every block has read it.
     __syncthreads();
     if (threadIdx.x == 0) {
@@ -197,6 +233,17 @@ void launch_robust_noise(const robust_device_state& s, void* stream)
 {
     auto st = static_cast<cudaStream_t>(stream);
     noise_kernel<<<1, noise_threads, 0, st>>>(s);
+    check_launch();
+}
+
+void launch_robust_check(const robust_device_state& s, const void* Z, void* stream)
+{
+    auto st = static_cast<cudaStream_t>(stream);
+    const long long blocks = blocks_for(s.c.B, 256);
+    const dim3 grid(unsigned(blocks < 256 ? blocks : 256), unsigned(s.c.loops));
+    unexplained_kernel<<<grid, 256, 0, st>>>(s, static_cast<const float2*>(Z));
+    check_launch();
+    check_kernel<<<1, 1, 0, st>>>(s);
     check_launch();
 }
 

@@ -53,6 +53,12 @@ struct robust_device_header {
     int located;  //!< of those, buckets located, over all rounds
     int ordered;  //!< launch_robust_order() sorted the tones (their snr_db and near set)
     double noise; //!< bucket noise power P (sparse) or bin noise (dense)
+    //! Sparse path, the self-check's figures (robust_check.h): the buckets' median noise
+    //! before the leak_floor raise, and the loops whose unshifted hash keeps a bucket
+    //! robust_bucket_unexplained() flags.
+    double raw_noise;
+    int unexplained_loops;
+    int unused;
 };
 
 /*!
@@ -64,8 +70,10 @@ struct robust_device_state {
     const unsigned long long* sigma = nullptr; //!< per loop
     const unsigned long long* sigma_inv = nullptr;
     const unsigned long long* tau = nullptr;
-    double* res = nullptr;     //!< [loops][hashes][B] complex
-    double* scalars = nullptr; //!< [0] bucket noise P, [1] peak |bucket|^2
+    double* res = nullptr; //!< [loops][hashes][B] complex
+    //! [0] bucket noise P, [1] peak |bucket|^2, [2] P before the leak_floor raise
+    double* scalars = nullptr;
+    int* loop_flags = nullptr; //!< per loop: an unshifted bucket is unexplained
     //! [0] bad, [1] found, [2 + r] found at round r start, [2 + rounds] buckets bright
     //! enough to locate (all rounds), [2 + rounds + 1 + r] candidates of round r,
     //! [2 + 2 rounds + 1] buckets located (all rounds), [2 + 2 rounds + 2] peaks
@@ -129,6 +137,14 @@ void launch_robust_load(const robust_device_state& s, const void* Z, void* strea
 //! The bucket noise P: the median |res|^2 over every robust_noise_stride()-th bucket of
 //! the loops' unshifted hashes, over ln 2; one kernel.
 void launch_robust_noise(const robust_device_state& s, void* stream);
+
+//! Robust mode's scalars: [0] P, [1] peak, [2] raw P.
+constexpr int robust_scalar_slots = 3;
+
+//! The self-check's figures (robust_check.h) into the header: the raw noise and the
+//! loops whose unshifted hash keeps a bucket robust_bucket_unexplained() flags against
+//! Z, the buckets before any subtraction. After the last launch_robust_noise().
+void launch_robust_check(const robust_device_state& s, const void* Z, void* stream);
 
 //! One outer round: locate, estimate the new candidates, keep and subtract.
 void launch_robust_round(const robust_device_state& s, int round, void* stream);

@@ -5,7 +5,7 @@
 # Sparse FFT engine: plan front end, parameters/cost model and CPU backend always;
 # the CUDA backend when CUDA is found.
 list(APPEND GPUFFT_SOURCES sparse/sparse_fft_plan.cc sparse/sparse_spectrum.cc sparse/sparse_params.cc sparse/robust_params.cc
-            sparse/robust_cpu.cc sparse/robust_tones.cc
+            sparse/robust_cpu.cc sparse/robust_tones.cc sparse/robust_check.cc
             sparse/sparse_cpu.cc sparse/sparse_cpu_values.cc sparse/host_gather.cc)
 list(APPEND GPUFFT_CUDA_SOURCES sparse/sparse_cuda.cc sparse/sparse_kernels.cu
             sparse/sparse_value_kernels.cu sparse/sparse_vote_kernels.cu sparse/topk_cuda.cu

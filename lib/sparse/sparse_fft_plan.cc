@@ -25,6 +25,10 @@ public:
     int device_id = -1;
     std::unique_ptr<detail::sparse_exact_backend> engine;  // exact mode
     std::unique_ptr<detail::sparse_robust_backend> robust; // robust mode
+    //! Robust mode, sublinear path: the dense path that redoes a frame whose self-check
+    //! failed; made at the first such frame.
+    std::unique_ptr<detail::sparse_robust_backend> redo;
+    sparse_fft_stats stats;
     detail::robust_frame frame;
     std::vector<sparse_tone> tones;
     double noise_floor = 0;
@@ -43,6 +47,38 @@ public:
             throw std::invalid_argument("where: device arrays need the CUDA backend");
     }
 
+    //! The dense FFT + threshold path of these parameters, on the plan's backend.
+    //! Where n is too large for a dense path in this memory, the frame keeps the
+    //! sparse answer, counted as unverified, and the log says so once.
+    void make_redo()
+    {
+        try {
+            check_dense_memory(params.c.n, used, device_id);
+        } catch (const std::invalid_argument& e) {
+            redo_refused = true;
+            log_message(log,
+                        log_level::warning,
+                        std::string("sparse_fft_plan: a frame failed the sublinear "
+                                    "path's self-check and cannot be redone densely (") +
+                            e.what() +
+                            "); such frames are counted in "
+                            "stats().unverified");
+            return;
+        }
+        detail::sparse_params dense = params;
+        dense.dense = true;
+        dense.dense_reason = "a frame failed the sublinear path's self-check";
+#ifdef GPUFFT_HAVE_CUDA
+        if (used == backend::cuda) {
+            redo = detail::make_dense_threshold_cuda(dense, device_id);
+            return;
+        }
+#endif
+        redo = detail::make_dense_threshold_cpu(dense);
+    }
+    bool redo_refused = false;
+    gpufft::log_handler log;
+
     //! Throws std::invalid_argument when a dense path of n cannot fit where it runs.
     static void check_dense_memory(std::int64_t n, gpufft::backend used, int device_id);
     //! The backend for d.params on d.used.
@@ -51,7 +87,19 @@ public:
     // Robust mode: the backend's coefficients, grouped into tones.
     void run_robust(const std::complex<float>* x, memory where)
     {
+        ++stats.frames;
         robust->run(x, where, frame);
+        if (frame.check != detail::robust_check::passed) {
+            ++stats.redone_dense;
+            ++(frame.check == detail::robust_check::floor ? stats.floor_failed
+                                                          : stats.residual_failed);
+            if (!redo && !redo_refused)
+                make_redo();
+            if (redo)
+                redo->run(x, where, frame);
+            else
+                ++stats.unverified;
+        }
         noise_floor = frame.bin_noise / params.window_power;
         tones.swap(frame.tones);
         detail::finish_tones(params.rc,
@@ -73,6 +121,7 @@ sparse_fft_plan::sparse_fft_plan(std::int64_t n,
     detail::choose_sparse_params(n, k, o, backend::cpu);
     d.used = resolve_backend(o.backend, o.device_id, o.log);
     d.params = detail::choose_sparse_params(n, k, o, d.used);
+    d.log = o.log;
     if (d.params.dense && !o.force_dense)
         log_message(o.log, log_level::info, detail::describe_params(d.params));
     if (d.params.dense)
@@ -160,6 +209,7 @@ void sparse_fft_plan::execute(const std::complex<float>* x,
                                       values);
             return;
         }
+        ++d.stats.frames;
         d.engine->execute(x, where, bins, values);
     });
 }
@@ -177,6 +227,7 @@ void sparse_fft_plan::detect(const std::complex<float>* x,
         return;
     }
     // Exact mode: each located coefficient is an on-grid tone.
+    ++d.stats.frames;
     std::vector<std::int64_t> bins;
     std::vector<std::complex<float>> values;
     detail::with_memory_context("sparse_fft_plan.detect", d.sizes(), [&] {
@@ -199,6 +250,8 @@ bool sparse_fft_plan::not_sparse() const
 {
     return d_impl->engine ? d_impl->engine->not_sparse() : false;
 }
+
+sparse_fft_stats sparse_fft_plan::stats() const { return d_impl->stats; }
 
 double sparse_fft_plan::noise_floor() const { return d_impl->noise_floor; }
 

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_SPARSE_ROBUST_BACKEND_H
 #define INCLUDED_GPUFFT_SPARSE_ROBUST_BACKEND_H
 
+#include "robust_check.h"
 #include "sparse_params.h"
 #include <gnuradio/gpufft/backend.h>
 #include <complex>
@@ -35,6 +36,9 @@ struct robust_frame {
     //! Dense path: joint[i] when a cluster's joint fit gave tone i
     //! (resolve_close_tones()); empty when none did. finish_tones() keeps such a tone.
     std::vector<unsigned char> joint;
+    //! The sublinear path's self-check (robust_check.h); the dense path always passes.
+    //! A frame that fails is redone on the dense path by the plan.
+    robust_check check = robust_check::passed;
 };
 
 //! One backend of robust mode (sublinear path or dense FFT + threshold).

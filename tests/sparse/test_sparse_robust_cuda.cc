@@ -11,6 +11,7 @@
 
 #include "gpu_skip.h"
 #include "sparse/robust_checks.h"
+#include "sparse/self_check_cases.h"
 #include <gnuradio/gpufft/device.h>
 #include <algorithm>
 #include <cmath>
@@ -341,6 +342,44 @@ GPUFFT_TEST(pure_noise_and_zeros_give_nothing)
             x[i] = std::complex<float>(std::numeric_limits<float>::infinity(), 0);
         GPUFFT_CHECK_THROWS(plan.detect(x.data(), got), std::invalid_argument, "x");
     }
+}
+
+// The self-check (test_sparse_self_check's cases): the sparse path kept by B = 256 (the
+// CPU planner's choice; the GPU cost model takes the dense path at n = 65536), with host
+// and with device arrays.
+void run_device(sparse_fft_plan& plan,
+                const std::vector<std::complex<float>>& x,
+                std::vector<sparse_tone>& tones)
+{
+    cuda::device_buffer<std::complex<float>> d(x.size());
+    GPUFFT_CUDA_CHECK(
+        cudaMemcpy(d.get(), x.data(), x.size() * sizeof(x[0]), cudaMemcpyHostToDevice));
+    GPUFFT_CUDA_CHECK(cudaDeviceSynchronize()); // the plan's stream does not wait for it
+    plan.detect(d.get(), tones, memory::device);
+}
+
+void run_host(sparse_fft_plan& plan,
+              const std::vector<std::complex<float>>& x,
+              std::vector<sparse_tone>& tones)
+{
+    plan.detect(x.data(), tones);
+}
+
+GPUFFT_TEST(real_frames_never_come_back_empty)
+{
+    require_gpu();
+    auto o = robust_options(backend::cuda, 55, 1, 256);
+    o.log = [](log_level, const std::string&) {};
+    real_frames_never_come_back_empty(o, run_host);
+    real_frames_never_come_back_empty(o, run_device);
+}
+
+GPUFFT_TEST(sparse_frames_pass_the_check)
+{
+    require_gpu();
+    auto o = robust_options(backend::cuda, 55, 1, 256);
+    sparse_frames_pass(o, run_host);
+    sparse_frames_pass(o, run_device);
 }
 
 #else

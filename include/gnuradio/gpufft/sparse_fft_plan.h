@@ -122,6 +122,31 @@ struct sparse_fft_options {
 };
 
 /*!
+ * What a plan did with the frames it ran (sparse_fft_plan::stats()). Robust mode's
+ * sublinear path checks every frame's answer against the frame itself (the buckets'
+ * noise against the band's median floor, and the energy its tones leave unexplained;
+ * docs/sparse_fft_robust.md, "Self-check"); a frame that fails is redone on the dense
+ * FFT + threshold path. So an empty answer means "nothing above the threshold" on every
+ * path.
+ */
+struct sparse_fft_stats {
+    //! Frames run by execute() and detect().
+    std::uint64_t frames = 0;
+    //! Frames the sublinear path's self-check failed, redone on the dense path
+    //! (unless unverified): floor_failed + residual_failed.
+    std::uint64_t redone_dense = 0;
+    //! The buckets' noise stood over 3 dB above the band's median floor (a modulated or
+    //! wideband signal fills part of the band): the sparse threshold would sit too high.
+    std::uint64_t floor_failed = 0;
+    //! A bucket held energy above the threshold that the found tones do not explain,
+    //! in every loop.
+    std::uint64_t residual_failed = 0;
+    //! Of redone_dense, the frames that kept the sparse answer because a dense path of
+    //! n does not fit in this host's (or device's) memory; the log says so once.
+    std::uint64_t unverified = 0;
+};
+
+/*!
  * The k largest-magnitude coefficients of the n-point DFT of x, in time sublinear in n
  * when x is (nearly) k-sparse in frequency:
  *   X[f] = sum_t x[t] exp(-2 pi i f t / n)   (unnormalized, numpy.fft.fft's convention).
@@ -176,6 +201,9 @@ public:
     //! Exact mode: true when the last frame was not exactly sparse (energy left that the
     //! located coefficients do not explain); only vouched-for coefficients came back.
     bool not_sparse() const;
+    //! Counts since the plan was made (sparse_fft_stats). The first frame redone on the
+    //! dense path allocates that path (n-sized buffers) and plans its FFT.
+    sparse_fft_stats stats() const;
     //! Robust mode: the noise floor of the last frame, per bin of an n-point FFT
     //! (rectangular window), as power (|X|^2 units); 0 in exact mode.
     double noise_floor() const;

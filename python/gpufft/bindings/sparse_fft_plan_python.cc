@@ -274,6 +274,25 @@ void bind_sparse_fft_plan(py::module& m)
                                &sparse_fft_plan::not_sparse,
                                "Exact mode: the last frame was not exactly sparse; only "
                                "the coefficients its residual vouches for came back.")
+        .def_property_readonly(
+            "stats",
+            [](const sparse_fft_plan& p) {
+                const sparse_fft_stats st = p.stats();
+                py::dict d;
+                d["frames"] = st.frames;
+                d["redone_dense"] = st.redone_dense;
+                d["floor_failed"] = st.floor_failed;
+                d["residual_failed"] = st.residual_failed;
+                d["unverified"] = st.unverified;
+                return d;
+            },
+            "Counts since the plan was made, a dict: frames run; redone_dense, the "
+            "frames the sublinear path's self-check failed and the dense path redid "
+            "(floor_failed + residual_failed: the buckets' noise over 3 dB above the "
+            "band's median floor, or energy above the threshold the tones do not "
+            "explain); unverified, those of them that kept the sparse answer because a "
+            "dense path of n does not fit in memory. docs/sparse_fft_robust.md, "
+            "'Self-check'.")
         .def_property_readonly("noise_floor",
                                &sparse_fft_plan::noise_floor,
                                "Robust mode: the last frame's noise power per bin of an "
