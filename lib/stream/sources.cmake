@@ -6,9 +6,11 @@
 # frames cut from a stream, the rx_time / rx_freq / rx_rate timeline and the tag rule,
 # the NUFFT blocks' time input and clock, the resampler's output grid, the sparse FFT
 # block's frame analysis, and the accumulator's double-buffered frame pipeline, its
-# setup, runs, spectrum axes and filterbank file. Header-only parts: frame_assembler.h,
+# setup, runs, spectrum axes and filterbank file, and the input sample types
+# (sample_format, frame_converter). Header-only parts: frame_assembler.h,
 # time_input.h, resample_grid.h, not_sparse_warning.h, progress_timer.h.
-list(APPEND GPUFFT_SOURCES stream/filterbank_recorder.cc stream/host_frame.cc
+list(APPEND GPUFFT_SOURCES stream/filterbank_recorder.cc stream/frame_converter.cc
+            stream/host_frame.cc stream/sample_format.cc
             stream/sparse_frame_analyzer.cc stream/spectrometer_pipeline.cc
             stream/spectrometer_runner.cc stream/spectrometer_setup.cc
             stream/spectrum_axes.cc stream/stream_timeline.cc

@@ -17,3 +17,6 @@ gpufft_add_test(test_sparse_frame_analyzer SOURCES stream/test_sparse_frame_anal
 gpufft_add_test(test_spectrometer_parts SOURCES stream/test_spectrometer_parts.cc)
 # The blocks' rule for engine failures inside work() (skip, move to the CPU, or stop).
 gpufft_add_test(test_engine_failure SOURCES stream/test_engine_failure.cc)
+# The input types' names and conversion (VOLK on the host; the kernel on the GPU).
+gpufft_add_test(test_sample_format SOURCES stream/test_sample_format.cc)
+gpufft_add_test(test_sample_format_cuda SOURCES stream/test_sample_format_cuda.cc GPU)
