@@ -42,40 +42,43 @@ large_fft_accumulator::make(std::int64_t fft_size,
                             double src_raj,
                             double src_dej,
                             double az_start,
-                            double za_start)
+                            double za_start,
+                            const std::string& input_type)
 {
-    accumulator::filterbank_pointing pointing;
-    pointing.src_raj = src_raj;
-    pointing.src_dej = src_dej;
-    pointing.az_start = az_start;
-    pointing.za_start = za_start;
+    stream::spectrometer_settings s;
+    s.fft_size = fft_size;
+    s.n_integrations = n_integrations;
+    s.output_bins = output_bins;
+    s.band_start = band_start;
+    s.band_stop = band_stop;
+    s.overlap = overlap;
+    s.window = window;
+    s.mode = mode;
+    s.output_db = output_db;
+    s.samp_rate = samp_rate;
+    s.center_freq = center_freq;
+    s.filterbank_path = filterbank_path;
+    s.source_name = source_name;
+    s.backend = backend;
+    s.device_id = device_id;
+    s.memory_budget = memory_budget;
+    s.file_format = file_format;
+    s.devices = devices;
+    s.pointing.src_raj = src_raj;
+    s.pointing.src_dej = src_dej;
+    s.pointing.az_start = az_start;
+    s.pointing.za_start = za_start;
+    s.input_type = input_type;
     // Checked before the block is built, so GNU Radio never sees an impossible output.
     return gnuradio::make_block_sptr<large_fft_accumulator_impl>(
-        stream::checked_spectrometer_setup(fft_size,
-                                           n_integrations,
-                                           output_bins,
-                                           band_start,
-                                           band_stop,
-                                           overlap,
-                                           window,
-                                           mode,
-                                           output_db,
-                                           samp_rate,
-                                           center_freq,
-                                           filterbank_path,
-                                           source_name,
-                                           backend,
-                                           device_id,
-                                           memory_budget,
-                                           file_format,
-                                           devices,
-                                           pointing));
+        stream::checked_spectrometer_setup(s));
 }
 
 large_fft_accumulator_impl::large_fft_accumulator_impl(
     const stream::spectrometer_setup& s)
     : gr::block("large_fft_accumulator",
-                gr::io_signature::make(1, 1, sizeof(gr_complex)),
+                // fc32: a gr_complex; sc16, sc8, cu8: a vector of 2 shorts or chars.
+                gr::io_signature::make(1, 1, stream::sample_bytes(s.config.input)),
                 // The stream output is optional: a flowgraph may want only the file or
                 // the messages (check_topology()).
                 gr::io_signature::make(
@@ -201,7 +204,8 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
                                              gr_vector_const_void_star& input_items,
                                              gr_vector_void_star& output_items)
 {
-    const auto* in = static_cast<const gr_complex*>(input_items[0]);
+    const auto* in = static_cast<const unsigned char*>(input_items[0]);
+    const std::size_t sample = stream::sample_bytes(d_config.input);
     // A sink has no output buffer: every finished spectrum goes to the file and the
     // messages, as many as are ready.
     auto* out = d_is_sink ? nullptr : static_cast<float*>(output_items[0]);
@@ -222,7 +226,7 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
     std::int64_t pushed = held;
     std::int64_t consumed = 0;
     try {
-        pushed += d_runner.take(in + held, available - held);
+        pushed += d_runner.take(in + std::size_t(held) * sample, available - held);
         std::vector<gr::tag_t> tags;
         get_tags_in_range(
             tags, 0, read + std::uint64_t(held), read + std::uint64_t(pushed));

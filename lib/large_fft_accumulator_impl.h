@@ -44,6 +44,7 @@ public:
     }
     std::int64_t overlap() const override { return d_config.overlap; }
     std::string window() const override { return power::to_string(d_config.window); }
+    std::string input_type() const override { return stream::to_string(d_config.input); }
     std::string file_format() const override
     {
         return d_setup.filterbank_h5 ? "h5" : "fil";

@@ -339,24 +339,15 @@ GPUFFT_TEST(auto_accumulator_continues_on_cpu)
     const std::int64_t n = std::int64_t(1) << 26;
     card_hog hog(left_free);
     // A budget the card allows but cannot give now, as a user would set it.
-    auto setup = stream::checked_spectrometer_setup(n,
-                                                    2,
-                                                    1024,
-                                                    0,
-                                                    0,
-                                                    0,
-                                                    "hann",
-                                                    "mean",
-                                                    false,
-                                                    1e6,
-                                                    0.0,
-                                                    "",
-                                                    "",
-                                                    "auto",
-                                                    0,
-                                                    hog.total() / 2,
-                                                    "fil",
-                                                    {});
+    stream::spectrometer_settings settings;
+    settings.fft_size = n;
+    settings.n_integrations = 2;
+    settings.window = "hann";
+    settings.samp_rate = 1e6;
+    settings.source_name = "";
+    settings.memory_budget = hog.total() / 2;
+    settings.file_format = "fil";
+    auto setup = stream::checked_spectrometer_setup(settings);
     warnings log;
     auto integrator = stream::make_spectrometer_integrator(setup, log.handler());
     std::printf("  accumulator: backend %s; %s\n",

@@ -167,8 +167,10 @@ void spectrometer_pipeline::rethrow_worker_error()
         std::rethrow_exception(d_error);
 }
 
-std::int64_t spectrometer_pipeline::push(const std::complex<float>* in, std::int64_t n)
+std::int64_t spectrometer_pipeline::push(const void* in, std::int64_t n)
 {
+    const auto* bytes = static_cast<const unsigned char*>(in);
+    const std::size_t sample = sample_bytes(d_config.input);
     rethrow_worker_error();
     const std::int64_t size = d_config.fft_size;
     std::int64_t taken = 0;
@@ -180,9 +182,11 @@ std::int64_t spectrometer_pipeline::push(const std::complex<float>* in, std::int
         }
         std::int64_t pos = d_fill_pos.load();
         const std::int64_t count = std::min(size - pos, n - taken);
-        std::memcpy(d_frames[d_fill_slot].data() + pos,
-                    in + taken,
-                    std::size_t(count) * sizeof(std::complex<float>));
+        // fc32 is a memcpy; an integer type is converted on the way (VOLK).
+        convert_samples(d_config.input,
+                        bytes + std::size_t(taken) * sample,
+                        d_frames[d_fill_slot].data() + pos,
+                        count);
         taken += count;
         pos += count;
         if (pos < size) {

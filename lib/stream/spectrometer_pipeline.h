@@ -11,6 +11,7 @@
 #include "../large/power/band_reducer.h"
 #include "../large/power/spectral_window.h"
 #include "host_frame.h"
+#include "sample_format.h"
 #include <gnuradio/gpufft/spectrum_integrator.h>
 #include <condition_variable>
 #include <atomic>
@@ -58,6 +59,8 @@ struct pipeline_config {
     int threads = 0;     //!< for window and reduction passes; 0: all cores
     bool pinned = false; //!< page-locked frames (CUDA engine)
     int device_id = 0;   //!< CUDA device the pinned frames belong to
+    //! What push() is given: converted to complex float as it is copied into a frame.
+    sample_format input = sample_format::fc32;
 };
 
 /*!
@@ -124,11 +127,12 @@ public:
     spectrometer_pipeline& operator=(const spectrometer_pipeline&) = delete;
 
     /*!
-     * Copies up to n samples into the frames; returns how many were taken: fewer than
-     * n only while every other frame waits for the worker. Rethrows a worker failure (any
-     * exception of the transform but std::invalid_argument).
+     * Copies up to n samples (of config().input) into the frames, as complex float;
+     * returns how many were taken: fewer than n only while every other frame waits for
+     * the worker. Rethrows a worker failure (any exception of the transform but
+     * std::invalid_argument).
      */
-    std::int64_t push(const std::complex<float>* in, std::int64_t n);
+    std::int64_t push(const void* in, std::int64_t n);
     //! Takes the oldest finished spectrum, if any.
     bool pop(integrated_spectrum& out);
     /*!

@@ -109,12 +109,14 @@ std::unique_ptr<spectrometer_pipeline> spectrometer_runner::stop()
     return pipeline;
 }
 
-std::int64_t spectrometer_runner::take(const std::complex<float>* in, std::int64_t n)
+std::int64_t spectrometer_runner::take(const void* in, std::int64_t n)
 {
     std::int64_t taken = d_pipeline->push(in, n);
     if (taken < n || n == 0) {
         d_pipeline->wait(worker_poll);
-        taken += d_pipeline->push(in + taken, n - taken);
+        taken += d_pipeline->push(static_cast<const unsigned char*>(in) +
+                                      std::size_t(taken) * sample_bytes(d_config.input),
+                                  n - taken);
     }
     return taken;
 }

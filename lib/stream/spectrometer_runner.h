@@ -67,11 +67,11 @@ public:
     std::unique_ptr<spectrometer_pipeline> stop();
 
     /*!
-     * Copies up to `n` samples into the frames; when both are with the worker, or
-     * nothing is offered while a spectrum is on its way, waits a moment for it first.
-     * Returns the samples taken.
+     * Copies up to `n` samples (of the config's input type) into the frames; when both
+     * are with the worker, or nothing is offered while a spectrum is on its way, waits
+     * a moment for it first. Returns the samples taken.
      */
-    std::int64_t take(const std::complex<float>* in, std::int64_t n);
+    std::int64_t take(const void* in, std::int64_t n);
 
     /*!
      * At most once a second: true with `p` filled in. Logs where the run stands when no

@@ -84,64 +84,46 @@ std::string resolve_file_format(const std::string& file_format,
     return file_format;
 }
 
-spectrometer_setup
-checked_spectrometer_setup(std::int64_t fft_size,
-                           int n_integrations,
-                           std::int64_t output_bins,
-                           std::int64_t band_start,
-                           std::int64_t band_stop,
-                           std::int64_t overlap,
-                           const std::string& window,
-                           const std::string& mode,
-                           bool output_db,
-                           double samp_rate,
-                           double center_freq,
-                           const std::string& filterbank_path,
-                           const std::string& source_name,
-                           const std::string& backend,
-                           int device_id,
-                           std::uint64_t memory_budget,
-                           const std::string& file_format,
-                           const std::vector<int>& devices,
-                           const accumulator::filterbank_pointing& pointing)
+spectrometer_setup checked_spectrometer_setup(const spectrometer_settings& in)
 {
     spectrometer_setup s;
     const std::string format =
-        resolve_file_format(file_format, filterbank_path, s.format_warning);
+        resolve_file_format(in.file_format, in.filterbank_path, s.format_warning);
     if (format == "h5" && !accumulator::fbh5_supported())
         throw std::invalid_argument(
             std::string("file_format: \"h5\"") +
-            (file_format == "auto" ? " (from the extension of filterbank_path)" : "") +
+            (in.file_format == "auto" ? " (from the extension of filterbank_path)" : "") +
             " needs HDF5, which this build of gr-gpufft lacks (install libhdf5-dev, "
             "then configure and build gr-gpufft again), or use \"fil\"");
-    accumulator::check_pointing(pointing);
-    check_writable(filterbank_path);
+    accumulator::check_pointing(in.pointing);
+    check_writable(in.filterbank_path);
     pipeline_config& c = s.config;
-    c.fft_size = fft_size;
-    c.n_integrations = n_integrations;
-    c.output_bins = output_bins;
-    c.band_start = band_start;
-    c.band_stop = band_stop;
-    c.overlap = overlap;
-    c.window = parse_window(window);
-    c.mode = parse_mode(mode);
-    if (!(samp_rate > 0) || !std::isfinite(samp_rate))
+    c.fft_size = in.fft_size;
+    c.n_integrations = in.n_integrations;
+    c.output_bins = in.output_bins;
+    c.band_start = in.band_start;
+    c.band_stop = in.band_stop;
+    c.overlap = in.overlap;
+    c.window = parse_window(in.window);
+    c.mode = parse_mode(in.mode);
+    c.input = parse_sample_format(in.input_type);
+    if (!(in.samp_rate > 0) || !std::isfinite(in.samp_rate))
         throw std::invalid_argument("samp_rate must be a finite number > 0 Hz, got " +
-                                    std::to_string(samp_rate));
-    if (!std::isfinite(center_freq))
+                                    std::to_string(in.samp_rate));
+    if (!std::isfinite(in.center_freq))
         throw std::invalid_argument("center_freq must be finite");
-    s.engine.backend = parse_backend(backend);
-    s.engine.device_id = device_id;
-    s.engine.memory_budget = std::size_t(memory_budget);
-    s.engine.devices = devices;
+    s.engine.backend = parse_backend(in.backend);
+    s.engine.device_id = in.device_id;
+    s.engine.memory_budget = std::size_t(in.memory_budget);
+    s.engine.devices = in.devices;
     validate(c);
-    s.output_db = output_db;
-    s.samp_rate = samp_rate;
-    s.center_freq = center_freq;
-    s.filterbank_path = filterbank_path;
-    s.source_name = source_name;
+    s.output_db = in.output_db;
+    s.samp_rate = in.samp_rate;
+    s.center_freq = in.center_freq;
+    s.filterbank_path = in.filterbank_path;
+    s.source_name = in.source_name;
     s.filterbank_h5 = format == "h5";
-    s.pointing = pointing;
+    s.pointing = in.pointing;
     return s;
 }
 

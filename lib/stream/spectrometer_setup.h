@@ -22,6 +22,35 @@ namespace gr {
 namespace gpufft {
 namespace stream {
 
+/*!
+ * The large_fft_accumulator block's parameters as make() takes them, with make()'s
+ * defaults: the one list of them (the block fills it, checked_spectrometer_setup()
+ * checks it; docs/large_fft_accumulator.md gives each range).
+ */
+struct spectrometer_settings {
+    std::int64_t fft_size = 1024; //!< samples per frame, >= 2
+    int n_integrations = 1;       //!< frames per output spectrum, >= 1
+    std::int64_t output_bins = 1024;
+    std::int64_t band_start = 0;
+    std::int64_t band_stop = 0; //!< 0: fft_size
+    std::int64_t overlap = 0;
+    std::string window = "none";
+    std::string mode = "mean";
+    bool output_db = false;
+    double samp_rate = 1.0;      //!< Hz, until an rx_rate tag
+    double center_freq = 0.0;    //!< Hz, until an rx_freq tag
+    std::string filterbank_path; //!< empty: no filterbank
+    std::string source_name = "gpufft";
+    std::string backend = "auto";
+    int device_id = 0;
+    std::uint64_t memory_budget = 0; //!< bytes per device; 0: the engine's default
+    std::string file_format = "auto";
+    std::vector<int> devices;
+    accumulator::filterbank_pointing pointing; //!< src_raj, src_dej, az/za_start
+    //! The input's sample type (stream/sample_format.h): "fc32", "sc16", "sc8", "cu8".
+    std::string input_type = "fc32";
+};
+
 //! The large_fft_accumulator block's parameters, checked.
 struct spectrometer_setup {
     pipeline_config config;
@@ -38,31 +67,12 @@ struct spectrometer_setup {
 };
 
 /*!
- * The block's make() parameters checked and gathered: std::invalid_argument naming the
- * first bad one and its valid range (a filterbank path that cannot be written, the file
- * itself if it exists, else its directory, is refused here: start() runs on the block's
- * thread, where it cannot make tb.start() raise).
+ * The block's parameters checked and gathered, the one validator of them:
+ * std::invalid_argument naming the first bad one and its valid range (a filterbank path
+ * that cannot be written, the file itself if it exists, else its directory, is refused
+ * here: start() runs on the block's thread, where it cannot make tb.start() raise).
  */
-spectrometer_setup
-checked_spectrometer_setup(std::int64_t fft_size,
-                           int n_integrations,
-                           std::int64_t output_bins,
-                           std::int64_t band_start,
-                           std::int64_t band_stop,
-                           std::int64_t overlap,
-                           const std::string& window,
-                           const std::string& mode,
-                           bool output_db,
-                           double samp_rate,
-                           double center_freq,
-                           const std::string& filterbank_path,
-                           const std::string& source_name,
-                           const std::string& backend,
-                           int device_id,
-                           std::uint64_t memory_budget,
-                           const std::string& file_format,
-                           const std::vector<int>& devices,
-                           const accumulator::filterbank_pointing& pointing = {});
+spectrometer_setup checked_spectrometer_setup(const spectrometer_settings& settings);
 
 /*!
  * "fil" or "h5" for `file_format` and `path`: "auto" takes "h5" for a path ending in

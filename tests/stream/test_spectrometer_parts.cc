@@ -36,24 +36,18 @@ spectrometer_setup setup_with(std::int64_t n,
                               double rate = 1e6,
                               const std::string& window = "hann")
 {
-    return checked_spectrometer_setup(n,
-                                      2,
-                                      16,
-                                      0,
-                                      0,
-                                      0,
-                                      window,
-                                      "mean",
-                                      false,
-                                      rate,
-                                      1e9,
-                                      path,
-                                      "src",
-                                      "cpu",
-                                      0,
-                                      0,
-                                      format,
-                                      {});
+    spectrometer_settings s;
+    s.fft_size = n;
+    s.n_integrations = 2;
+    s.output_bins = 16;
+    s.window = window;
+    s.samp_rate = rate;
+    s.center_freq = 1e9;
+    s.filterbank_path = path;
+    s.source_name = "src";
+    s.backend = "cpu";
+    s.file_format = format;
+    return checked_spectrometer_setup(s);
 }
 
 struct log_lines {
@@ -92,26 +86,14 @@ GPUFFT_TEST(setup_names_every_bad_parameter)
     GPUFFT_CHECK_THROWS(
         setup_with(1024, "", "fil", 1e6, "kaiser"), std::invalid_argument, "window");
     GPUFFT_CHECK_THROWS(setup_with(1), std::invalid_argument, "fft_size");
-    GPUFFT_CHECK_THROWS(checked_spectrometer_setup(1024,
-                                                   2,
-                                                   16,
-                                                   0,
-                                                   0,
-                                                   0,
-                                                   "hann",
-                                                   "mean",
-                                                   false,
-                                                   1e6,
-                                                   INFINITY,
-                                                   "",
-                                                   "",
-                                                   "cpu",
-                                                   0,
-                                                   0,
-                                                   "fil",
-                                                   {}),
-                        std::invalid_argument,
-                        "center_freq");
+    spectrometer_settings infinite;
+    infinite.center_freq = INFINITY;
+    GPUFFT_CHECK_THROWS(
+        checked_spectrometer_setup(infinite), std::invalid_argument, "center_freq");
+    spectrometer_settings typed;
+    typed.input_type = "cs16";
+    GPUFFT_CHECK_THROWS(
+        checked_spectrometer_setup(typed), std::invalid_argument, "input_type");
     const auto s = setup_with(1024, temp_path("ok.h5"), "fil");
     GPUFFT_CHECK_EQ(s.config.fft_size, std::int64_t(1024));
     GPUFFT_CHECK(!s.filterbank_h5);

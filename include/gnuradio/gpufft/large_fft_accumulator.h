@@ -55,6 +55,14 @@ namespace gpufft {
  * The \c progress port publishes a dict (fraction_filled, frames_done,
  * n_integrations, integrations_done, skipped_frames) at most once a second.
  *
+ * Input: complex float (\p input_type "fc32"), or interleaved integer I/Q as radios
+ * deliver it, an item being a vector of 2 numbers as GNU Radio's interleaved
+ * short/char to complex blocks take: "sc16" (2 x int16, value / 32768), "sc8"
+ * (2 x int8, value / 128) or "cu8" (2 x uint8, RTL-SDR: (value - 127.5) / 128), the
+ * scaling recording_source uses. The samples are converted with VOLK as they are
+ * copied into the frame (on the host for both backends: the frame the engine reads
+ * is complex float).
+ *
  * \p backend ("auto", "cpu", "cuda"), \p device_id, \p memory_budget (bytes of
  * working memory for the engine, per device; 0: its default) and \p devices (GPUs
  * that share frames too large for one device's budget) go to the large-FFT engine.
@@ -91,6 +99,8 @@ public:
      * \param src_dej source declination, ddmmss.s, in [-900000, 900000]
      * \param az_start telescope azimuth at the start, degrees, in [0, 360]
      * \param za_start telescope zenith angle at the start, degrees, in [0, 180]
+     * \param input_type the input's sample type: "fc32" (complex float), "sc16",
+     * "sc8" or "cu8" (interleaved integer I/Q, 2 numbers an item)
      */
     static sptr make(std::int64_t fft_size,
                      int n_integrations,
@@ -113,7 +123,8 @@ public:
                      double src_raj = 0.0,
                      double src_dej = 0.0,
                      double az_start = 0.0,
-                     double za_start = 0.0);
+                     double za_start = 0.0,
+                     const std::string& input_type = "fc32");
 
     //! Frames per output; applies from the next integration to start.
     virtual void set_n_integrations(int n_integrations) = 0;
@@ -131,6 +142,8 @@ public:
     virtual std::int64_t band_stop() const = 0;
     virtual std::int64_t overlap() const = 0;
     virtual std::string window() const = 0;
+    //! "fc32", "sc16", "sc8" or "cu8".
+    virtual std::string input_type() const = 0;
     //! "fil" or "h5": the format of filterbank_path ("auto" resolved).
     virtual std::string file_format() const = 0;
 

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(large_fft_accumulator.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(b65a192f908e5f0ea91872ff26ee69c1)                     */
+/* BINDTOOL_HEADER_FILE_HASH(3a35b644a846d7f08cfce9d5ddf42564)                     */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -61,7 +61,8 @@ void bind_large_fft_accumulator(py::module& m)
                         const py::object& src_raj,
                         const py::object& src_dej,
                         const py::object& az_start,
-                        const py::object& za_start) {
+                        const py::object& za_start,
+                        const py::object& input_type) {
                 using namespace gpufft_python;
                 return large_fft_accumulator::make(
                     int64_arg(fft_size, "fft_size", "a whole number of samples"),
@@ -89,7 +90,8 @@ void bind_large_fft_accumulator(py::module& m)
                     real_number(src_raj, "src_raj", "hhmmss.s", false),
                     real_number(src_dej, "src_dej", "ddmmss.s", false),
                     real_number(az_start, "az_start", "degrees", false),
-                    real_number(za_start, "za_start", "degrees", false));
+                    real_number(za_start, "za_start", "degrees", false),
+                    text(input_type, "input_type", "'fc32', 'sc16', 'sc8' or 'cu8'"));
             }),
             py::arg("fft_size"),
             py::arg("n_integrations"),
@@ -113,6 +115,7 @@ void bind_large_fft_accumulator(py::module& m)
             py::arg("src_dej") = 0.,
             py::arg("az_start") = 0.,
             py::arg("za_start") = 0.,
+            py::arg("input_type") = "fc32",
             D(large_fft_accumulator, make))
         .def(gpufft_python::refuse_other_calls<large_fft_accumulator>(
                  "large_fft_accumulator",
@@ -121,7 +124,7 @@ void bind_large_fft_accumulator(py::module& m)
                    "output_db",   "samp_rate",      "center_freq", "filterbank_path",
                    "source_name", "backend",        "device_id",   "memory_budget",
                    "file_format", "devices",        "src_raj",     "src_dej",
-                   "az_start",    "za_start" },
+                   "az_start",    "za_start",       "input_type" },
                  3),
              "Any other call: a TypeError naming the argument at fault.")
 
@@ -204,6 +207,11 @@ void bind_large_fft_accumulator(py::module& m)
 
 
         .def("window", &large_fft_accumulator::window, D(large_fft_accumulator, window))
+
+
+        .def("input_type",
+             &large_fft_accumulator::input_type,
+             D(large_fft_accumulator, input_type))
 
 
         .def("file_format",

@@ -56,6 +56,7 @@ Args:
     src_dej: source declination, ddmmss.s, in [-900000, 900000] (default 0)
     az_start: azimuth at the start, degrees, in [0, 360] (default 0)
     za_start: zenith angle at the start, degrees, in [0, 180] (default 0)
+    input_type: the input's sample type: "fc32" (complex float, default), or interleaved integer I/Q, an item a vector of 2 numbers as GNU Radio's interleaved short/char to complex blocks take: "sc16" (int16, / 32768), "sc8" (int8, / 128), "cu8" (uint8, RTL-SDR: (v - 127.5) / 128), recording_source's scaling; converted with VOLK as it is copied into the frame
 
 Raises ValueError naming the bad parameter; RuntimeError for backend="cuda" without a usable GPU.)doc";
 
@@ -94,6 +95,10 @@ static const char* __doc_gr_gpufft_large_fft_accumulator_overlap = R"doc()doc";
 
 
 static const char* __doc_gr_gpufft_large_fft_accumulator_window = R"doc()doc";
+
+
+static const char* __doc_gr_gpufft_large_fft_accumulator_input_type =
+    R"doc("fc32", "sc16", "sc8" or "cu8": the input's sample type.)doc";
 
 
 static const char* __doc_gr_gpufft_large_fft_accumulator_file_format = R"doc()doc";
