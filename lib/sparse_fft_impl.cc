@@ -9,6 +9,7 @@
 #include "block_stream.h"
 #include "sparse_fft_impl.h"
 #include "sparse_fft_messages.h"
+#include <gnuradio/gpufft/device.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 
@@ -34,7 +35,8 @@ sparse_fft::sptr sparse_fft::make(int fft_size,
                                   double false_alarm,
                                   int dc_mask_bins,
                                   const std::string& bandwidth_rule,
-                                  int hold_frames)
+                                  int hold_frames,
+                                  const std::string& input_type)
 {
     stream::sparse_frame_settings s;
     s.fft_size = fft_size;
@@ -50,24 +52,35 @@ sparse_fft::sptr sparse_fft::make(int fft_size,
     s.dc_mask_bins = dc_mask_bins;
     s.bandwidth_rule = bandwidth_rule;
     s.hold_frames = hold_frames;
+    s.input_type = input_type;
+    // Checked here too: the input's item size is needed before the block is built.
+    stream::parse_sample_format(input_type);
     return gnuradio::make_block_sptr<sparse_fft_impl>(s);
 }
 
 sparse_fft_impl::sparse_fft_impl(const stream::sparse_frame_settings& s)
     : gr::block(
           "sparse_fft",
-          gr::io_signature::make(1, 1, sizeof(gr_complex)),
+          // fc32: a gr_complex; sc16, sc8, cu8: a vector of 2 shorts or 2 chars.
+          gr::io_signature::make(
+              1, 1, stream::sample_bytes(stream::parse_sample_format(s.input_type))),
           // The display output is optional: a flowgraph may use the messages only.
           gr::io_signature::make(
               0, 1, sizeof(float) * static_cast<size_t>(std::max(s.display_bins, 1)))),
       // Checks every parameter; throws for what the engine rejects (ValueError).
       d_analyzer(s, block_log_handler(d_logger)),
-      d_frames(d_analyzer.fft_size(), d_analyzer.hop()),
+      d_sample(stream::sample_bytes(stream::parse_sample_format(s.input_type))),
+      d_converter(stream::parse_sample_format(s.input_type), d_analyzer.fft_size()),
+      d_frames(std::int64_t(d_sample) * d_analyzer.fft_size(),
+               std::int64_t(d_sample) * d_analyzer.hop()),
       d_timeline(s.samp_rate, 0.0)
 {
     // One output item per hop input samples. GNU Radio sizes the upstream buffer from
     // this (at least 2 * hop samples), which the forecast below relies on.
     set_relative_rate(1, static_cast<uint64_t>(hop()));
+    // An integer input goes to a CUDA engine as it is and is converted there.
+    if (d_converter.format() != stream::sample_format::fc32 && backend() == "cuda")
+        d_gpu_device = resolve_device_id(s.device_id);
     // Tags are re-timed per frame, not passed through by offset.
     set_tag_propagation_policy(TPP_DONT);
     message_port_register_out(port_detections);
@@ -126,7 +139,7 @@ void sparse_fft_impl::forecast(int /*noutput_items*/,
         ninput_items_required[0] = 0;
         return;
     }
-    const std::int64_t next = d_frames.needed();
+    const std::int64_t next = d_frames.needed() / std::int64_t(d_sample);
     const std::int64_t cap = d_is_sink ? 1 : hop();
     ninput_items_required[0] = static_cast<int>(std::clamp<std::int64_t>(next, 1, cap));
 }
@@ -151,10 +164,11 @@ bool sparse_fft_impl::stop()
     // The samples after the last frame never make one: say how many (docs/stream.md).
     const std::uint64_t end =
         std::max(d_seen_until, nitems_read(0) + unread_samples(*this, 0));
-    if (end > d_frames.covered_until())
+    const std::uint64_t covered = d_frames.covered_until() / d_sample;
+    if (end > covered)
         d_logger->info("stopped with {:d} samples after the last frame ({:d} frames): "
                        "too few for a frame of fft_size = {:d}",
-                       end - d_frames.covered_until(),
+                       end - covered,
                        d_frames.frames(),
                        fft_size());
     // Stopped before the input ended (tb.stop()): the open transmissions still go out,
@@ -184,7 +198,7 @@ void sparse_fft_impl::flush_transmissions()
     publish_transmissions(d_analyzer.flush());
 }
 
-bool sparse_fft_impl::process_frame(const gr_complex* frame,
+bool sparse_fft_impl::process_frame(const void* raw,
                                     float* display,
                                     std::uint64_t out_offset,
                                     std::uint64_t offset)
@@ -194,7 +208,40 @@ bool sparse_fft_impl::process_frame(const gr_complex* frame,
     // The tag rule (docs/stream.md): tags inside the frame apply to it.
     const stream::stream_state st = d_timeline.frame(std::int64_t(offset), fft_size());
     d_timeline.forget_before(std::int64_t(offset));
-    if (!d_analyzer.analyze(frame, index, st.freq, st.rate, std::int64_t(offset))) {
+    // The analyzer may move the engine to the CPU mid-frame (backend "auto", the GPU
+    // full): it then asks for the frame on the host.
+    const auto on_host = [&] { return d_converter.on_host(raw); };
+    bool gpu = d_gpu_device >= 0 && backend() == "cuda";
+    if (d_gpu_device >= 0 && !gpu) { // the engine moved to the CPU: convert there
+        d_converter.release_device();
+        d_gpu_device = -1;
+    }
+    const gr_complex* frame = nullptr;
+    if (gpu) {
+        try {
+            frame = d_converter.on_device(raw, d_gpu_device);
+        } catch (const std::exception& e) {
+            // The engine takes host frames as well: the stream goes on, converted on
+            // the host; a GPU that is truly gone fails in the engine, which stops it.
+            d_logger->warn(
+                "input_type {:s}: cannot convert on the GPU ({:s}); frames are "
+                "converted on the host from now on",
+                input_type(),
+                e.what());
+            d_converter.release_device();
+            d_gpu_device = -1;
+            gpu = false;
+        }
+    }
+    if (!frame)
+        frame = on_host();
+    if (!d_analyzer.analyze(frame,
+                            index,
+                            st.freq,
+                            st.rate,
+                            std::int64_t(offset),
+                            gpu ? memory::device : memory::host,
+                            on_host)) {
         d_logger->error("frame {} (samples {}..{}) skipped: {}",
                         index,
                         offset,
@@ -240,7 +287,7 @@ int sparse_fft_impl::general_work(int noutput_items,
                                   gr_vector_const_void_star& input_items,
                                   gr_vector_void_star& output_items)
 {
-    const auto* in = static_cast<const gr_complex*>(input_items[0]);
+    const auto* in = static_cast<const unsigned char*>(input_items[0]);
     float* out = output_items.empty() ? nullptr : static_cast<float*>(output_items[0]);
     const std::int64_t available = ninput_items[0];
     if (d_flushed) { // the stream ended (or the engine failed): nothing more to do
@@ -270,18 +317,22 @@ int sparse_fft_impl::general_work(int noutput_items,
     int produced = 0;
     std::int64_t used = 0;
     try {
+        const auto bytes = std::int64_t(d_sample);
         used = d_frames.feed(
-            in,
-            offered,
-            [&] { return !out || produced < noutput_items; },
-            [&](const gr_complex* frame, std::uint64_t first) {
-                float* display =
-                    out ? out + std::size_t(produced) * std::size_t(display_bins())
-                        : nullptr;
-                if (process_frame(
-                        frame, display, written + std::uint64_t(produced), first))
-                    produced++;
-            });
+                   in,
+                   offered * bytes,
+                   [&] { return !out || produced < noutput_items; },
+                   [&](const unsigned char* frame, std::uint64_t first) {
+                       float* display =
+                           out ? out + std::size_t(produced) * std::size_t(display_bins())
+                               : nullptr;
+                       if (process_frame(frame,
+                                         display,
+                                         written + std::uint64_t(produced),
+                                         first / d_sample))
+                           produced++;
+                   }) /
+               bytes;
     } catch (const stream::engine_stopped& e) {
         // A failed GPU ends the flowgraph with the reason, rather than a frame skipped
         // per call forever (docs/reliability.md, "Faults inside blocks").

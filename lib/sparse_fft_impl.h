@@ -9,6 +9,7 @@
 #define INCLUDED_GPUFFT_SPARSE_FFT_IMPL_H
 
 #include "stream/frame_assembler.h"
+#include "stream/frame_converter.h"
 #include "stream/sparse_frame_analyzer.h"
 #include "stream/stream_timeline.h"
 #include <gnuradio/gpufft/sparse_fft.h>
@@ -40,6 +41,7 @@ public:
     int dc_mask_bins() const override { return d_analyzer.dc_mask_bins(); }
     std::string bandwidth_rule() const override { return d_analyzer.bandwidth_rule(); }
     int hold_frames() const override { return d_analyzer.hold_frames(); }
+    std::string input_type() const override { return to_string(d_converter.format()); }
     std::uint64_t frames_truncated() const override
     {
         return d_analyzer.frames_truncated();
@@ -60,8 +62,9 @@ public:
                      gr_vector_void_star& output_items) override;
 
 private:
-    //! Transforms one frame; returns true when it wrote a display vector to `display`.
-    bool process_frame(const gr_complex* frame,
+    //! Transforms one frame (`raw`: fft_size samples of input_type); returns true when
+    //! it wrote a display vector to `display`.
+    bool process_frame(const void* raw,
                        float* display,
                        std::uint64_t out_offset,
                        std::uint64_t offset);
@@ -85,8 +88,13 @@ private:
         double rate = 1.0;
     } d_last_time;
 
-    // Touched only by work().
-    stream::frame_assembler d_frames;
+    // Touched only by work(). Frames are cut as bytes (d_sample of them a sample), so
+    // one assembler serves every input type; d_converter makes them complex float, on
+    // the GPU when d_gpu_device >= 0 (the CUDA engine, an integer input type).
+    const std::size_t d_sample;
+    stream::frame_converter d_converter;
+    int d_gpu_device = -1;
+    stream::basic_frame_assembler<unsigned char> d_frames;
     stream::stream_timeline d_timeline;
     stream::change_gate d_freq_out, d_rate_out; // rx_freq / rx_rate out on change only
     std::uint64_t d_seen_until = 0;             // input offered so far (tags read)

@@ -26,13 +26,18 @@ namespace stream {
  * lengths of the pieces it is fed. A frame lying whole in one piece is handed out in
  * place, without a copy; one that straddles pieces is assembled in an own buffer.
  * Samples are numbered from the first one fed (offset 0).
+ *
+ * `Sample` is any trivially copyable type: the sparse_fft block cuts its input as bytes
+ * (basic_frame_assembler<unsigned char>, sizes and offsets times the bytes of a sample),
+ * so one assembler serves each of its input types.
  */
-class frame_assembler
+template <class Sample>
+class basic_frame_assembler
 {
 public:
-    using sample = std::complex<float>;
+    using sample = Sample;
 
-    frame_assembler(std::int64_t size, std::int64_t hop) : d_size(size), d_hop(hop)
+    basic_frame_assembler(std::int64_t size, std::int64_t hop) : d_size(size), d_hop(hop)
     {
         if (size < 1)
             throw std::invalid_argument("fft_size: must be >= 1, got " +
@@ -130,6 +135,8 @@ private:
     std::uint64_t d_next = 0;
     std::uint64_t d_frames = 0;
 };
+
+using frame_assembler = basic_frame_assembler<std::complex<float>>;
 
 } // namespace stream
 } // namespace gpufft

@@ -106,10 +106,15 @@ std::uint64_t sparse_block_memory(const sparse_frame_settings& s,
         engine = 32 * std::uint64_t(std::max<std::int64_t>(p.samples_read(), 1));
         how = "the sparse path's hashes";
     }
-    const std::uint64_t frame = 8 * n; // the block's frame buffer (complex64)
+    // The block's frame buffer, and the converted frame of an integer input type.
+    const sample_format input = parse_sample_format(s.input_type);
+    const std::uint64_t per =
+        sample_bytes(input) + (input == sample_format::fc32 ? 0 : 8);
+    const std::uint64_t frame = per * n;
     if (what)
         *what = "engine " + detail::bytes_string(engine) + " (" + how +
-                ") + frame buffer " + detail::bytes_string(frame) + " (8 bytes a sample)";
+                ") + frame buffer " + detail::bytes_string(frame) + " (" +
+                std::to_string(per) + " bytes a sample)";
     return engine + frame;
 }
 
@@ -138,6 +143,7 @@ sparse_frame_analyzer::sparse_frame_analyzer(const sparse_frame_settings& s,
             std::to_string(s.fft_size));
     check_k(s.k, s.fft_size, d_wanted.mode);
     check_samp_rate(s.samp_rate);
+    parse_sample_format(s.input_type);
     const int display_max = std::min(s.fft_size, max_display_bins);
     if (s.display_bins < 1 || s.display_bins > display_max)
         throw std::invalid_argument("display_bins: must be in [1, min(fft_size, " +
@@ -469,11 +475,14 @@ void sparse_frame_analyzer::note_truncated(std::uint64_t index)
                     "truncated)");
 }
 
-bool sparse_frame_analyzer::analyze(const std::complex<float>* frame,
-                                    std::uint64_t index,
-                                    double center_freq,
-                                    double rate,
-                                    std::int64_t first_sample)
+bool sparse_frame_analyzer::analyze(
+    const std::complex<float>* frame,
+    std::uint64_t index,
+    double center_freq,
+    double rate,
+    std::int64_t first_sample,
+    memory where,
+    const std::function<const std::complex<float>*()>& on_host)
 {
     update_engine();
     d_error.clear();
@@ -484,7 +493,8 @@ bool sparse_frame_analyzer::analyze(const std::complex<float>* frame,
     d_ended.clear();
     // The engine only checks the samples it reads; a NaN anywhere in the frame makes
     // the frame's spectrum meaningless, so check them all (a vectorized pass).
-    if (!all_finite(frame, static_cast<std::size_t>(d_fft_size))) {
+    if (where == memory::host &&
+        !all_finite(frame, static_cast<std::size_t>(d_fft_size))) {
         d_error = "non-finite samples (NaN or infinity) in the frame";
         d_skipped++;
         return false;
@@ -492,17 +502,20 @@ bool sparse_frame_analyzer::analyze(const std::complex<float>* frame,
     const std::int64_t n = d_fft_size;
     double noise_floor = 0.0;
     const auto transform = [&] {
+        // A device frame for an engine that moved to the CPU: the same frame on the host.
+        const bool host = where == memory::host || d_fallback.fell_back();
+        const std::complex<float>* x = where == memory::host || !host ? frame : on_host();
+        const memory w = host ? memory::host : memory::device;
         switch (d_engine.path) {
         case frame_path::sensing:
-            d_engine.sensing->detect(frame, d_result, memory::host);
+            d_engine.sensing->detect(x, d_result, w);
             break;
         case frame_path::sparse:
-            d_engine.sparse->detect(frame, d_tones, memory::host);
+            d_engine.sparse->detect(x, d_tones, w);
             noise_floor = d_engine.sparse->noise_floor();
             break;
         case frame_path::exact:
-            d_engine.sparse->execute(
-                frame, d_entries.bins, d_entries.values, memory::host);
+            d_engine.sparse->execute(x, d_entries.bins, d_entries.values, w);
             d_not_sparse = d_engine.sparse->not_sparse();
             break;
         }

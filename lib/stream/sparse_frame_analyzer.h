@@ -12,6 +12,7 @@
 #include "engine_failure.h"
 #include "log_limiter.h"
 #include "not_sparse_warning.h"
+#include "sample_format.h"
 #include "transmission_tracker.h"
 #include <gnuradio/gpufft/log.h>
 #include <gnuradio/gpufft/sensing_plan.h>
@@ -19,6 +20,7 @@
 #include <atomic>
 #include <complex>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -46,6 +48,8 @@ struct sparse_frame_settings {
     std::string bandwidth_rule = "obw99";
     //! Frames a transmission may go unseen and go on, [0, 1000].
     int hold_frames = 1;
+    //! The input's sample type (stream/sample_format.h): "fc32", "sc16", "sc8", "cu8".
+    std::string input_type = "fc32";
 };
 
 //! Throws std::invalid_argument naming samp_rate unless it is finite and > 0.
@@ -55,8 +59,9 @@ void check_samp_rate(double samp_rate);
  * Host memory the sparse_fft block allocates for these settings on backend `used` (cpu
  * or cuda), in bytes: the engine (on the CPU a dense FFT's spectra, or the sparse path's
  * hashes; on CUDA they are device memory, which the engines check themselves) and the
- * block's own frame buffer (8 bytes a sample). `what` gets the parts in words, for the
- * error message.
+ * block's own frame buffer (a sample's bytes of input_type, plus 8 a sample for the
+ * converted frame of an integer type). `what` gets the parts in words, for the error
+ * message.
  */
 std::uint64_t sparse_block_memory(const sparse_frame_settings& settings,
                                   gpufft::backend used = backend::cpu,
@@ -136,12 +141,19 @@ public:
      * ended() the transmissions this frame ended, and entries() the coefficients
      * message's entries. A GPU out of memory under backend "auto" moves the engine to
      * the CPU (logged once); any other engine failure throws engine_stopped.
+     *
+     * `where` memory::device: `frame` is in the CUDA engine's device memory (a block's
+     * integer input converted there, stream/frame_converter.h), and is not checked for
+     * non-finite samples (integers have none); should the engine have moved to the CPU,
+     * `on_host()` gives the same frame in host memory.
      */
     bool analyze(const std::complex<float>* frame,
                  std::uint64_t index,
                  double center_freq,
                  double rate,
-                 std::int64_t first_sample = -1);
+                 std::int64_t first_sample = -1,
+                 memory where = memory::host,
+                 const std::function<const std::complex<float>*()>& on_host = {});
     const sensing_result& result() const { return d_result; }
     const std::vector<frame_signal>& signals_hz() const { return d_signals_hz; }
     const std::vector<transmission>& ended() const { return d_ended; }

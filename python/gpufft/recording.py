@@ -30,16 +30,24 @@ import pmt
 from gnuradio import gr
 
 from .block_guard import guarded_work
+from .gpufft_python import input_type_scale
 from . import sigmf_archive
+
+
+def _datatype(dtype, input_type):
+    # The scale and offset are the blocks' (lib/stream/sample_format.h), so a recording
+    # read here and the same samples given to a block as input_type agree.
+    return (np.dtype(dtype), 2) + tuple(input_type_scale(input_type))
+
 
 # SigMF core:datatype -> (numpy type of one stored number, numbers per sample, scale,
 # offset): sample = (stored - offset) * scale, full scale 1.0 as GNU Radio's
 # interleaved_*_to_complex blocks make it.
 DATATYPES = {
-    "cf32_le": (np.dtype("<f4"), 2, 1.0, 0.0),
-    "ci16_le": (np.dtype("<i2"), 2, 1.0 / 32768, 0.0),
-    "ci8": (np.dtype("i1"), 2, 1.0 / 128, 0.0),
-    "cu8": (np.dtype("u1"), 2, 1.0 / 128, 127.5),  # rtl_sdr's raw output
+    "cf32_le": _datatype("<f4", "fc32"),
+    "ci16_le": _datatype("<i2", "sc16"),
+    "ci8": _datatype("i1", "sc8"),
+    "cu8": _datatype("u1", "cu8"),  # rtl_sdr's raw output
 }
 
 # A raw file's sample type from its extension, as the tools that write them name it:

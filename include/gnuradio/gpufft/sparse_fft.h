@@ -106,6 +106,14 @@ namespace gpufft {
  * as a waterfall. \c rx_time, \c rx_freq and \c rx_rate tags are carried to the output
  * items (rx_time recomputed for each frame).
  *
+ * Input: complex float (\p input_type "fc32"), or interleaved integer I/Q as radios
+ * deliver it, an item being a vector of 2 numbers as GNU Radio's interleaved
+ * short/char to complex blocks take: "sc16" (2 x int16, value / 32768), "sc8"
+ * (2 x int8, value / 128) or "cu8" (2 x uint8, RTL-SDR: (value - 127.5) / 128), the
+ * scaling recording_source uses. The frame is converted after it is cut: on the GPU
+ * when the CUDA engine runs (2 or 4 bytes a sample cross the bus, not 8), with VOLK
+ * on the CPU.
+ *
  * Memory: the constructor counts what the block allocates (the engine and its frame
  * buffer) and refuses, naming fft_size and the bytes needed, what the host (or the
  * process's address-space limit) cannot hold.
@@ -138,6 +146,8 @@ public:
      * \param bandwidth_rule how a signal's edges are measured: "obw99" (99 % of its
      * power) or "xdb" (20 dB under its peak)
      * \param hold_frames frames a transmission may go unseen and go on, [0, 1000]
+     * \param input_type the input's sample type: "fc32" (complex float), "sc16",
+     * "sc8" or "cu8" (interleaved integer I/Q, 2 numbers an item)
      *
      * Throws std::invalid_argument (ValueError in Python) naming the bad parameter.
      */
@@ -153,7 +163,8 @@ public:
                      double false_alarm = 0.01,
                      int dc_mask_bins = 0,
                      const std::string& bandwidth_rule = "obw99",
-                     int hold_frames = 1);
+                     int hold_frames = 1,
+                     const std::string& input_type = "fc32");
 
     //! Change k; takes effect at the next frame. Throws for k outside [1, fft_size)
     //! (exact mode) or [1, fft_size / 4] (robust mode).
@@ -192,6 +203,8 @@ public:
     //! "obw99" or "xdb".
     virtual std::string bandwidth_rule() const = 0;
     virtual int hold_frames() const = 0;
+    //! "fc32", "sc16", "sc8" or "cu8".
+    virtual std::string input_type() const = 0;
     //! One line from the engine: mode, backend and the parameters it chose, among
     //! them whether it runs sparse or a dense FFT (+ threshold in robust mode).
     virtual std::string describe() const = 0;

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(sparse_fft.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(1d35a327d3fafeb16877ce4c17338ea2) */
+/* BINDTOOL_HEADER_FILE_HASH(8394a82f587032dedfa25da1045de78c) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -20,6 +20,7 @@
 
 namespace py = pybind11;
 
+#include "../../../lib/stream/sample_format.h"
 #include "numpy_arrays.h"
 #include <gnuradio/gpufft/sparse_fft.h>
 // pydoc.h is automatically generated in the build directory
@@ -64,7 +65,8 @@ sparse_fft::sptr make(const py::object& fft_size,
                       const py::object& false_alarm,
                       const py::object& dc_mask_bins,
                       const py::object& bandwidth_rule,
-                      const py::object& hold_frames)
+                      const py::object& hold_frames,
+                      const py::object& input_type)
 {
     using namespace gpufft_python;
     if (deprecated)
@@ -86,7 +88,8 @@ sparse_fft::sptr make(const py::object& fft_size,
             real_number(false_alarm, "false_alarm", "a probability in (0, 1)", false),
             int_arg(dc_mask_bins, "dc_mask_bins", "a whole number of bins >= 0"),
             text(bandwidth_rule, "bandwidth_rule", "'obw99' or 'xdb'"),
-            int_arg(hold_frames, "hold_frames", "a whole number of frames in [0, 1000]"));
+            int_arg(hold_frames, "hold_frames", "a whole number of frames in [0, 1000]"),
+            text(input_type, "input_type", "'fc32', 'sc16', 'sc8' or 'cu8'"));
     } catch (const std::invalid_argument& e) {
         const std::string what = e.what();
         if (deprecated && what.rfind("samp_rate:", 0) == 0)
@@ -99,6 +102,26 @@ sparse_fft::sptr make(const py::object& fft_size,
 
 void bind_sparse_fft(py::module& m)
 {
+    // The blocks' input types and their scaling, owned by lib/stream/sample_format.h:
+    // recording_source reads its scale and offset here, so a recording and a live
+    // radio's integer samples become the same complex values.
+    m.def("input_types",
+          &gr::gpufft::stream::sample_format_names,
+          "The input_type names the sparse_fft and large_fft_accumulator blocks take: "
+          "fc32, sc16, sc8, cu8.");
+    m.def(
+        "input_type_scale",
+        [](const py::object& input_type) {
+            namespace st = gr::gpufft::stream;
+            const st::sample_scale s =
+                st::scale_of(st::parse_sample_format(gpufft_python::text(
+                    input_type, "input_type", "'fc32', 'sc16', 'sc8' or 'cu8'")));
+            return py::make_tuple(s.scale, s.offset);
+        },
+        py::arg("input_type"),
+        "(scale, offset) of an input_type: sample = (stored - offset) * scale for each "
+        "stored number (I and Q). ValueError naming input_type for an unknown one.");
+
     py::class_<sparse_fft, gr::block, gr::basic_block, std::shared_ptr<sparse_fft>> cls(
         m, "sparse_fft", D(sparse_fft));
 
@@ -116,6 +139,7 @@ void bind_sparse_fft(py::module& m)
             py::arg("dc_mask_bins") = 0,
             py::arg("bandwidth_rule") = "obw99",
             py::arg("hold_frames") = 1,
+            py::arg("input_type") = "fc32",
             D(sparse_fft, make))
         // The deprecated keyword: only by name, so positional calls take the above.
         .def(py::init(&make<true>),
@@ -133,6 +157,7 @@ void bind_sparse_fft(py::module& m)
              py::arg("dc_mask_bins") = 0,
              py::arg("bandwidth_rule") = "obw99",
              py::arg("hold_frames") = 1,
+             py::arg("input_type") = "fc32",
              D(sparse_fft, make))
         // Any other call: a TypeError naming the argument at fault. The deprecated
         // sample_rate counts as samp_rate there.
@@ -158,7 +183,8 @@ void bind_sparse_fft(py::module& m)
                                                  "false_alarm",
                                                  "dc_mask_bins",
                                                  "bandwidth_rule",
-                                                 "hold_frames" },
+                                                 "hold_frames",
+                                                 "input_type" },
                                                3,
                                                args,
                                                py::reinterpret_borrow<py::kwargs>(kw)));
@@ -254,6 +280,7 @@ void bind_sparse_fft(py::module& m)
         .def("dc_mask_bins", &sparse_fft::dc_mask_bins, D(sparse_fft, dc_mask_bins))
         .def("bandwidth_rule", &sparse_fft::bandwidth_rule, D(sparse_fft, bandwidth_rule))
         .def("hold_frames", &sparse_fft::hold_frames, D(sparse_fft, hold_frames))
+        .def("input_type", &sparse_fft::input_type, D(sparse_fft, input_type))
         .def("frames_truncated",
              &sparse_fft::frames_truncated,
              D(sparse_fft, frames_truncated))

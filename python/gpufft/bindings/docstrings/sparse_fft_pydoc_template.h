@@ -50,6 +50,7 @@ Args:
     dc_mask_bins: bins either side of DC left out of the signals (the radio's LO leakage), [0, fft_size / 4); 0 keeps them (a signal on DC is labelled dc)
     bandwidth_rule: a signal's edges: "obw99" (99 % of its power, ITU-R SM.328) or "xdb" (20 dB under its peak)
     hold_frames: frames a transmission may go unseen and go on, [0, 1000]
+    input_type: the input's sample type: "fc32" (complex float, default), or interleaved integer I/Q, an item a vector of 2 numbers as GNU Radio's interleaved short/char to complex blocks take: "sc16" (int16, / 32768), "sc8" (int8, / 128), "cu8" (uint8, RTL-SDR: (v - 127.5) / 128), recording_source's scaling; converted on the GPU on the CUDA backend, with VOLK on the CPU
 
 Raises ValueError naming the bad parameter; RuntimeError for backend="cuda" without a usable GPU.)doc";
 
@@ -130,6 +131,10 @@ static const char* __doc_gr_gpufft_sparse_fft_bandwidth_rule =
 
 static const char* __doc_gr_gpufft_sparse_fft_hold_frames =
     R"doc(Frames a transmission may go unseen and go on.)doc";
+
+
+static const char* __doc_gr_gpufft_sparse_fft_input_type =
+    R"doc("fc32", "sc16", "sc8" or "cu8": the input's sample type.)doc";
 
 
 static const char* __doc_gr_gpufft_sparse_fft_frames_truncated =
