@@ -11,7 +11,8 @@ time so that rx_time is tagged), either process started first. The GPU host's
 detections, transmissions and display spectrum equal those of the same recording
 sensed in one process (sparse_fft_radio_headless.grc), frame for frame, and its stream
 carries the rx_time, rx_freq and rx_rate tags at the offsets and with the values the
-recording gives. Both processes stop by themselves. A data or control address that
+recording gives. Both processes stop by themselves. With --subscribers 2, two GPU hosts
+get the same whole stream. A data or control address that
 cannot be bound, and a radio host that no GPU host joins, end the radio host with an
 error that names them; a GPU host that hears nothing gives up when told to. Skips (exit 77) without grcc or gnuradio.zeromq."""
 
@@ -188,6 +189,39 @@ class qa_examples_remote(gr_unittest.TestCase):
                 self.assertGreater(len(got["transmission"]), 0)
                 with open(spectrum, "rb") as f:
                     self.assertTrue(f.read() == ref_bytes, "display spectra differ")
+
+    def test_two_gpu_hosts(self):
+        """--subscribers 2: both GPU hosts get the whole stream (the band-split case
+        where every GPU host takes its slice of one radio's stream)."""
+        recording, when, freq, rate, count = self.recording()
+        data, control = free_port(), free_port()
+        addresses = ("--address", f"tcp://127.0.0.1:{data}",
+                     "--control", f"tcp://127.0.0.1:{control}")
+        rx = []
+        for i in range(2):
+            log = os.path.join(self.d, f"rx{i}.jsonl")
+            tags = os.path.join(self.d, f"rx{i}_tags.jsonl")
+            rx.append((subprocess.Popen(
+                self.flowgraph("remote_sensing_rx", "--log", log, "--tags", tags, *addresses),
+                cwd=self.d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True),
+                log, tags))
+            time.sleep(0.5)
+        tx = subprocess.run(self.flowgraph("remote_radio_tx", "--recording", recording,
+                                           "--subscribers", "2", *addresses),
+                            cwd=self.d, capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertEqual(tx.returncode, 0, tx.stdout[-3000:] + tx.stderr[-3000:])
+        self.assertIn(f"sent {count} samples to 2 GPU host(s)", tx.stdout + tx.stderr)
+        logs = []
+        for p, log, tags in rx:
+            try:
+                out = p.communicate(timeout=TIMEOUT)[0]
+            except subprocess.TimeoutExpired:
+                [q.kill() for q, _, _ in rx]
+                self.fail(f"a GPU host did not stop within {TIMEOUT} s")
+            self.assertEqual(p.returncode, 0, out[-3000:])
+            logs.append(read_log(log, tags))
+        self.assertEqual(len(logs[0]["detections"]), count // 2**16)
+        self.assertEqual(logs[0], logs[1])
 
     def run_tx(self, *args, timeout=60):
         recording = os.path.join(self.d, "r.sigmf-meta")
