@@ -169,7 +169,11 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     k.subbands = int((n + k.sub_bins - 1) / k.sub_bins);
     k.inv_sub_bins = 1.0 / double(k.sub_bins);
     k.opening = k.subbands / 4;
-    k.stride = std::max<std::int64_t>(1, k.sub_bins / sensing_floor_samples);
+    // Rounded up: a sub-band never gives more than sensing_floor_samples samples (the
+    // CUDA kernel's shared array, the CPU's buffer); sizes that are not powers of two
+    // (1000003: 15626 bins a sub-band) overran both when rounded down.
+    k.stride = std::max<std::int64_t>(
+        1, (k.sub_bins + sensing_floor_samples - 1) / sensing_floor_samples);
 
     k.eta = sensing_eta(n, o.false_alarm);
     k.cut = censor_at;

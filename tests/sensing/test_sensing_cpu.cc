@@ -11,6 +11,7 @@
 
 #include "../reference.h"
 #include "../test_harness.h"
+#include "sensing/sensing_params.h"
 #include "sensing_signals.h"
 #include <gnuradio/gpufft/sensing_plan.h>
 #include <cstdio>
@@ -323,6 +324,36 @@ GPUFFT_TEST(bad_options_name_the_parameter)
     GPUFFT_CHECK_THROWS(sensing_plan(32, cpu_options()), std::invalid_argument, "n must");
     sensing_plan plan(4096, cpu_options());
     GPUFFT_CHECK_THROWS(plan.set_max_signals(2000), std::invalid_argument, "max_signals");
+}
+
+// The floor reads at most sensing_floor_samples bins a sub-band (the CUDA kernel's shared
+// array and the CPU's buffer hold no more): at 1000003 and 10^7 the stride rounded down
+// gave 5209 and 4112, and detect() wrote past the CPU's buffer (a crash).
+GPUFFT_TEST(floor_samples_fit_their_buffer_at_any_size)
+{
+    for (std::int64_t n : { std::int64_t(1000003),
+                            std::int64_t(10000000),
+                            std::int64_t(3) << 20,
+                            std::int64_t(999999),
+                            std::int64_t(4097) * 64 }) {
+        const auto p = gr::gpufft::detail::make_sensing_params(n, cpu_options());
+        for (int i = 0; i < p.k.subbands; ++i)
+            GPUFFT_CHECK(gr::gpufft::detail::sensing_sample_count(p.k, i) <=
+                         gr::gpufft::detail::sensing_floor_samples);
+    }
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    const std::int64_t n = 1000003;
+    cvec x(std::size_t(n), 0);
+    add_noise(x, 0.01, rng);
+    add_tone(x, 0.1 * double(n) + 0.3, amplitude_for(40, 0.01, std::size_t(n)));
+    sensing_plan plan(n, cpu_options());
+    sensing_result r;
+    plan.detect(x.data(), r);
+    GPUFFT_CHECK_EQ(r.signals.size(), std::size_t(1));
+    if (!r.signals.empty())
+        GPUFFT_CHECK(std::fabs(r.signals[0].tone_bin - (0.1 * double(n) + 0.3)) < 0.05);
 }
 
 GPUFFT_TEST_MAIN()
