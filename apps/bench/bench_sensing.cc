@@ -12,7 +12,10 @@
 // the time, how many true components were found and how many signals were false.
 
 #include "bench_common.h"
+#include "bench_field.h"
+#include "bench_pair.h"
 #include "core/parallel_for.h"
+#include "sensing/sensing_cpu_loops.h"
 #include "sparse/robust_checks.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/device.h>
@@ -32,78 +35,6 @@ using namespace gpufft_bench;
 using cf = std::complex<float>;
 
 namespace {
-
-// A field case: its components as tones (a carrier is many on-grid tones of random
-// amplitude, i.e. band-limited Gaussian noise) and how to score them.
-struct field_case {
-    std::string name;
-    std::int64_t n = 0;
-    gpufft_test::tone_truth truth;
-    std::vector<std::pair<double, double>> components; //!< [lo, hi] bins, signed
-};
-
-double signed_bin(double f, std::int64_t n)
-{
-    return f >= double(n) / 2 ? f - double(n) : f;
-}
-
-std::complex<double> tone_amp(double snr_db, std::int64_t n, std::mt19937_64& rng)
-{
-    std::uniform_real_distribution<double> u(0, 2 * M_PI);
-    return std::polar(std::sqrt(std::pow(10.0, snr_db / 10.0) * double(n)), u(rng));
-}
-
-void add_tone(field_case& c, double f, double snr_db, std::mt19937_64& rng)
-{
-    f = std::fmod(f + double(c.n), double(c.n));
-    c.truth.freq.push_back(f);
-    c.truth.amp.push_back(tone_amp(snr_db, c.n, rng));
-    const double b = signed_bin(f, c.n);
-    c.components.push_back({ b, b });
-}
-
-field_case make_case(const std::string& name, std::int64_t n, std::uint64_t seed)
-{
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(0, 1);
-    field_case c;
-    c.name = name;
-    c.n = n;
-    c.truth.bin_noise = double(n); // noise variance 1 a sample
-    double offsets[8];
-    for (double& d : offsets)
-        d = u(rng) - 0.5;
-    const auto random_bin = [&] {
-        return std::floor(u(rng) * double(n) * 0.9 + 0.05 * double(n)) +
-               offsets[rng() % 8];
-    };
-    if (name == "spread50" || name == "spread1000") {
-        const int k = name == "spread50" ? 50 : 1000;
-        for (int j = 0; j < k; ++j)
-            add_tone(c, random_bin(), 20 + 60 * u(rng), rng);
-    } else if (name == "neighbours") {
-        const double f0 = random_bin();
-        add_tone(c, f0, 70, rng);
-        for (double d : { 3.0, 10.0, 50.0, 300.0 })
-            add_tone(c, f0 + d + 0.3, 35, rng);
-    } else if (name == "carrier") {
-        // 0.2 % of the band at 30 dB per bin, and 5 tones at 20-60 dB.
-        const std::int64_t width = std::max<std::int64_t>(16, n / 500);
-        const std::int64_t start = std::int64_t(u(rng) * double(n / 2));
-        std::normal_distribution<double> g(0, std::sqrt(0.5 * 1000.0 * double(n)));
-        for (std::int64_t b = start; b < start + width; ++b) {
-            c.truth.freq.push_back(double(b));
-            c.truth.amp.push_back({ g(rng), g(rng) });
-        }
-        c.components.push_back(
-            { signed_bin(double(start), n), signed_bin(double(start + width - 1), n) });
-        for (int j = 0; j < 5; ++j)
-            add_tone(c, double(n / 2) + random_bin() / 2, 20 + 10 * j, rng);
-    } else {
-        throw std::invalid_argument("--cases: unknown case " + name);
-    }
-    return c;
-}
 
 // Components found (a signal's edges, +-1 bin, hold it) and signals that hold none.
 void score(const field_case& c, const sensing_result& r, result& row)
@@ -138,6 +69,16 @@ sensing_options plan_options(const options& opt, backend b)
     return o;
 }
 
+// x_fft: detect() over one FFT, the median of the reps' ratios (each rep times both in
+// turn); x_fft_min: the ratio of the two minima, the figure least moved by a busy host.
+void put_ratios(result& r, const pair_stats& p)
+{
+    r.errors["x_fft"] = p.ratio_median;
+    r.errors["x_fft_min"] = p.ratio_min;
+    r.errors["min_ms"] = p.ours.min_ms;
+    r.errors["base_min_ms"] = p.base.min_ms;
+}
+
 result make_row(const std::string& be, const std::string& dev, const field_case& c)
 {
     result r;
@@ -160,16 +101,19 @@ void bench_cpu(const options& opt, const field_case& c)
     plan.detect(x.data(), got);
     result r = make_row("cpu", dev, c);
     score(c, got, r);
-    r.time = time_host([&](int) { plan.detect(x.data(), got); }, opt.reps);
     dense_fft_options fo;
     fo.backend = backend::cpu;
     fo.threads = c.n < (1 << 18) ? 1 : 0; // as the plan's FFT
     dense_fft_plan fft(c.n, 1, direction::forward, fo);
-    std::vector<cf> X(x.size());
+    // FFTW at its best: 64-byte aligned arrays (its SIMD codelets), out of place.
+    detail::sensing_aligned_vector<cf> xa(x.begin(), x.end()), X(x.size());
+    const auto p = time_pair([&](int) { plan.detect(x.data(), got); },
+                             [&](int) { fft.execute(xa.data(), X.data()); },
+                             opt.reps);
+    r.time = p.ours;
     r.baseline_name = "fftw";
-    r.baseline_ms =
-        time_host([&](int) { fft.execute(x.data(), X.data()); }, opt.reps).median_ms;
-    r.errors["x_fft"] = r.time.median_ms / r.baseline_ms;
+    r.baseline_ms = p.base.median_ms;
+    put_ratios(r, p);
     report(r);
 }
 
@@ -187,21 +131,21 @@ void bench_cuda(const options& opt, const field_case& c)
     plan.detect(x.get(), got, memory::device);
     result r = make_row("cuda", dev, c);
     score(c, got, r);
-    r.time = time_host([&](int) { plan.detect(x.get(), got, memory::device); }, opt.reps);
     dense_fft_options fo;
     fo.backend = backend::cuda;
     fo.device_id = opt.device;
     dense_fft_plan fft(c.n, 1, direction::forward, fo);
     cuda::stream s;
+    const auto p = time_pair([&](int) { plan.detect(x.get(), got, memory::device); },
+                             [&](int) {
+                                 fft.execute_async(x.get(), X.get(), s.get());
+                                 s.synchronize();
+                             },
+                             opt.reps);
+    r.time = p.ours;
     r.baseline_name = "cufft";
-    r.baseline_ms = time_host(
-                        [&](int) {
-                            fft.execute_async(x.get(), X.get(), s.get());
-                            s.synchronize();
-                        },
-                        opt.reps)
-                        .median_ms;
-    r.errors["x_fft"] = r.time.median_ms / r.baseline_ms;
+    r.baseline_ms = p.base.median_ms;
+    put_ratios(r, p);
     report(r);
 }
 #endif
@@ -223,7 +167,7 @@ int bench_sensing(const options& opt)
     const auto run = [&](std::int64_t n, bool cuda) {
         for (const auto& name : cases) {
             try {
-                const auto c = make_case(name, n, 12345 + std::uint64_t(n));
+                const auto c = make_field_case(name, n, 12345 + std::uint64_t(n));
 #ifdef GPUFFT_HAVE_CUDA
                 if (cuda)
                     bench_cuda(opt, c);
@@ -242,10 +186,15 @@ int bench_sensing(const options& opt)
     };
     std::vector<std::int64_t> gpu_sizes = opt.sizes, cpu_sizes = opt.sizes;
     if (opt.sizes.empty()) {
-        gpu_sizes = { std::int64_t(1) << 20,
-                      std::int64_t(1) << 24,
-                      std::int64_t(1) << 27 };
-        cpu_sizes = { std::int64_t(1) << 16, std::int64_t(1) << 20 };
+        // Sizes that are not powers of two too (FFTW's and cuFFT's mixed radices and
+        // Bluestein for the prime 1000003).
+        gpu_sizes = { std::int64_t(1) << 20,       std::int64_t(1) << 24,
+                      std::int64_t(1) << 27,       10000000,
+                      3 * (std::int64_t(1) << 20), 1000003 };
+        cpu_sizes = { std::int64_t(1) << 16,
+                      std::int64_t(1) << 20,
+                      3 * (std::int64_t(1) << 20),
+                      1000003 };
     }
 #ifdef GPUFFT_HAVE_CUDA
     if (want_cuda && cuda_available(opt.device))
@@ -264,6 +213,7 @@ int bench_sensing(const options& opt)
 
 GPUFFT_BENCH_COMMAND(sensing,
                      "sensing plan (signals per frame) vs one FFT of the frame, field "
-                     "cases [--sizes 2^20,2^24,2^27 (cuda) 2^16,2^20 (cpu) "
+                     "cases [--sizes 2^20,2^24,2^27,1e7,3*2^20,1000003 (cuda) "
+                     "2^16,2^20,3*2^20,1000003 (cpu) "
                      "--cases spread50,spread1000,neighbours,carrier --max-signals 2048]",
                      bench_sensing);

@@ -17,11 +17,26 @@
 // Every case runs --trials fresh signals and prints the fraction of tones recovered
 // (within 0.5 bin), false tones per frame and the median relative amplitude error.
 //
-// Options: --snr 10, --margin 6, --grid on|off|both (both), --trials 5, --cpu-max 2^22.
+// The field cases (bench_field.h: spread<k> with tones 20-80 dB per bin, neighbours,
+// carrier, and spread100 at sizes that are not powers of two) ask for min_snr_db =
+// --field-min-snr (20): the floor a radio user sets, which takes the dense path.
+//
+// Beside the baseline (the FFT + top-k), every row gives x_fft: detect() over one FFT
+// of the frame alone (FFTW with the same threads on aligned arrays; cuFFT on the same
+// device array), timed in turns with it (the median of the reps' ratios; x_fft_min the
+// ratio of the minima).
+//
+// Options: --snr 10, --margin 6, --grid on|off|both (both), --trials 5, --cpu-max 2^22,
+// --cases grid,spread,neighbours,carrier,odd (all), --field-min-snr 20,
+// --odd-sizes 1e7,3*2^20,1000003.
 
 #include "bench_common.h"
+#include "bench_field.h"
+#include "bench_pair.h"
 #include "core/parallel_for.h"
+#include "sensing/sensing_cpu_loops.h"
 #include "sparse/robust_checks.h"
+#include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>
 #include <algorithm>
@@ -153,6 +168,30 @@ sparse_fft_options dense_topk_options(const options& opt, backend b)
     return o;
 }
 
+// x_fft and x_fft_min of a row (see the header).
+void put_fft_ratios(result& r, const pair_stats& p)
+{
+    r.errors["x_fft"] = p.ratio_median;
+    r.errors["x_fft_min"] = p.ratio_min;
+    r.errors["fft_ms"] = p.base.median_ms;
+}
+
+// detect() against one FFTW execute of the frame (all threads, as the plan's dense
+// path; 64-byte aligned arrays, FFTW's SIMD codelets).
+pair_stats against_fftw(const options& opt,
+                        sparse_fft_plan& plan,
+                        const std::vector<cf>& x,
+                        std::vector<sparse_tone>& got)
+{
+    dense_fft_options fo;
+    fo.backend = backend::cpu;
+    dense_fft_plan fft(std::int64_t(x.size()), 1, direction::forward, fo);
+    detail::sensing_aligned_vector<cf> xa(x.begin(), x.end()), X(x.size());
+    return time_pair([&](int) { plan.detect(x.data(), got); },
+                     [&](int) { fft.execute(xa.data(), X.data()); },
+                     opt.reps);
+}
+
 void bench_cpu(const options& opt, const signal_case& c, int trials)
 {
     const std::string dev =
@@ -171,7 +210,9 @@ void bench_cpu(const options& opt, const signal_case& c, int trials)
         ours.add(c.n, t, got);
     }
     result r = make_row("cpu", dev, c, plan);
-    r.time = time_host([&](int) { plan.detect(x.data(), got); }, opt.reps);
+    const auto p = against_fftw(opt, plan, x, got);
+    r.time = p.ours;
+    put_fft_ratios(r, p);
     std::vector<std::int64_t> bins;
     std::vector<cf> vals;
     r.baseline_name = "fftw-threads+topk";
@@ -184,6 +225,28 @@ void bench_cpu(const options& opt, const signal_case& c, int trials)
 }
 
 #ifdef GPUFFT_HAVE_CUDA
+// detect() against cuFFT alone on the same device array, to the stream's end.
+template <typename Frame>
+pair_stats against_cufft(const options& opt,
+                         sparse_fft_plan& plan,
+                         std::int64_t n,
+                         const Frame& frame,
+                         std::vector<sparse_tone>& got)
+{
+    dense_fft_options fo;
+    fo.backend = backend::cuda;
+    fo.device_id = opt.device;
+    dense_fft_plan fft(n, 1, direction::forward, fo);
+    cuda::device_buffer<cf> X(static_cast<std::size_t>(n));
+    cuda::stream s;
+    return time_pair([&](int i) { plan.detect(frame(i), got, memory::device); },
+                     [&](int i) {
+                         fft.execute_async(frame(i), X.get(), s.get());
+                         s.synchronize();
+                     },
+                     opt.reps);
+}
+
 void bench_cuda(const options& opt, const signal_case& c, int trials)
 {
     cuda::device_guard guard(opt.device);
@@ -208,8 +271,10 @@ void bench_cuda(const options& opt, const signal_case& c, int trials)
         }
     }
     result r = make_row("cuda", dev, c, plan);
-    r.time = time_host(
-        [&](int i) { plan.detect(xs[i % rot].get(), got, memory::device); }, opt.reps);
+    const auto p = against_cufft(
+        opt, plan, c.n, [&](int i) { return xs[i % rot].get(); }, got);
+    r.time = p.ours;
+    put_fft_ratios(r, p);
     std::vector<std::int64_t> bins;
     std::vector<cf> vals;
     r.baseline_name = "cufft+topk";
@@ -222,6 +287,116 @@ void bench_cuda(const options& opt, const signal_case& c, int trials)
     report(r);
 }
 #endif
+
+// A field case's row: the tones found of its tones (a carrier's bins are not tones to
+// find, nor false ones), false tones against every component, tones returned.
+result field_row(const std::string& be,
+                 const std::string& dev,
+                 const field_case& f,
+                 const sparse_fft_plan& plan,
+                 const sparse_fft_options& o,
+                 const std::vector<sparse_tone>& got)
+{
+    result r;
+    r.engine = "sparse-robust";
+    r.backend = be;
+    r.device = dev;
+    r.case_name = f.name;
+    r.params["n"] = double(f.n);
+    r.params["k"] = double(plan.k());
+    r.params["min_snr_db"] = o.min_snr_db;
+    r.labels["path"] = plan.dense_fallback() ? "dense" : "sparse";
+    const auto tones = gpufft_test::score_tones(f.n, f.tones, got);
+    const auto all = gpufft_test::score_tones(f.n, f.truth, got);
+    r.errors["tones"] = double(f.tones.freq.size());
+    r.errors["found"] = tones.found;
+    r.errors["false"] = all.false_tones;
+    r.errors["returned"] = double(got.size());
+    return r;
+}
+
+sparse_fft_options field_options(const options& opt, backend b)
+{
+    sparse_fft_options o;
+    o.mode = sparse_fft_mode::robust;
+    o.backend = b;
+    o.device_id = opt.device;
+    o.min_snr_db = std::stod(opt.get("field-min-snr", "20"));
+    return o;
+}
+
+// k: room for every tone of the case, 64 at least (a carrier's bins come back too).
+std::int64_t field_k(const field_case& f)
+{
+    return std::max<std::int64_t>(64, 2 * std::int64_t(f.tones.freq.size()));
+}
+
+void bench_field_cpu(const options& opt, const field_case& f)
+{
+    const std::string dev =
+        "cpu: " + cpu_name() + " x" + std::to_string(detail::hardware_threads());
+    const auto o = field_options(opt, backend::cpu);
+    sparse_fft_plan plan(f.n, field_k(f), o);
+    sparse_fft_plan dense(f.n, field_k(f), dense_topk_options(opt, backend::cpu));
+    std::printf("# %s: %s\n", f.name.c_str(), plan.describe().c_str());
+    const auto x = gpufft_test::noisy_tones_fft(
+        f.n, f.truth.freq, f.truth.amp, 1.0, gpufft_test::fresh_seed());
+    std::vector<sparse_tone> got;
+    plan.detect(x.data(), got);
+    result r = field_row("cpu", dev, f, plan, o, got);
+    const auto p = against_fftw(opt, plan, x, got);
+    r.time = p.ours;
+    put_fft_ratios(r, p);
+    std::vector<std::int64_t> bins;
+    std::vector<cf> vals;
+    r.baseline_name = "fftw-threads+topk";
+    r.baseline_ms = time_host([&](int) { dense.execute(x.data(), bins, vals); },
+                              std::min(opt.reps, 5),
+                              1)
+                        .median_ms;
+    report(r);
+}
+
+#ifdef GPUFFT_HAVE_CUDA
+void bench_field_cuda(const options& opt, const field_case& f)
+{
+    cuda::device_guard guard(opt.device);
+    const auto o = field_options(opt, backend::cuda);
+    sparse_fft_plan plan(f.n, field_k(f), o);
+    sparse_fft_plan dense(f.n, field_k(f), dense_topk_options(opt, backend::cuda));
+    std::printf("# %s: %s\n", f.name.c_str(), plan.describe().c_str());
+    cuda::device_buffer<cf> x(std::size_t(f.n));
+    detail::make_noisy_tones_device(
+        f.n, f.truth.freq, f.truth.amp, 1.0, gpufft_test::fresh_seed(), x.get());
+    GPUFFT_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<sparse_tone> got;
+    plan.detect(x.get(), got, memory::device);
+    result r = field_row("cuda", device_name(opt.device), f, plan, o, got);
+    const auto p = against_cufft(
+        opt, plan, f.n, [&](int) { return x.get(); }, got);
+    r.time = p.ours;
+    put_fft_ratios(r, p);
+    std::vector<std::int64_t> bins;
+    std::vector<cf> vals;
+    r.baseline_name = "cufft+topk";
+    r.baseline_ms =
+        time_host([&](int) { dense.execute(x.get(), bins, vals, memory::device); },
+                  opt.reps)
+            .median_ms;
+    report(r);
+}
+#endif
+
+std::vector<std::string> split_list(const std::string& all)
+{
+    std::vector<std::string> v;
+    for (std::size_t a = 0; a < all.size();) {
+        const std::size_t b = std::min(all.find(',', a), all.size());
+        v.push_back(all.substr(a, b - a));
+        a = b + 1;
+    }
+    return v;
+}
 
 int bench_sparse_robust(const options& opt)
 {
@@ -239,8 +414,49 @@ int bench_sparse_robust(const options& opt)
     const std::int64_t cpu_max = parse_size(opt.get("cpu-max", "2^22"));
     const bool want_cpu = opt.backend == "all" || opt.backend == "cpu";
     const bool want_cuda = opt.backend == "all" || opt.backend == "cuda";
+    const auto cases = split_list(opt.get("cases", "grid,spread,neighbours,carrier,odd"));
+    const auto wanted = [&](const std::string& c) {
+        return std::find(cases.begin(), cases.end(), c) != cases.end();
+    };
+    for (const auto& c : cases)
+        if (c != "grid" && c != "spread" && c != "neighbours" && c != "carrier" &&
+            c != "odd")
+            throw std::invalid_argument(
+                "--cases: grid, spread, neighbours, carrier or odd, not " + c);
     int failures = 0;
-    for (auto n : sizes)
+    // One field case on each backend asked for (the CPU up to --cpu-max).
+    const auto field = [&](const std::string& name, std::int64_t n) {
+        try {
+            const auto f = make_field_case(name, n, gpufft_test::fresh_seed());
+#ifdef GPUFFT_HAVE_CUDA
+            if (want_cuda && cuda_available(opt.device))
+                bench_field_cuda(opt, f);
+#endif
+            if (want_cpu && n <= cpu_max)
+                bench_field_cpu(opt, f);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr,
+                         "sparse-robust %s n=%lld: %s\n",
+                         name.c_str(),
+                         (long long)n,
+                         e.what());
+            ++failures;
+        }
+    };
+    for (auto n : sizes) {
+        if (wanted("spread"))
+            for (auto k : ks)
+                if (4 * k <= n)
+                    field("spread" + std::to_string(k), n);
+        if (wanted("neighbours"))
+            field("neighbours", n);
+        if (wanted("carrier"))
+            field("carrier", n);
+    }
+    if (wanted("odd"))
+        for (const auto& s : split_list(opt.get("odd-sizes", "1e7,3*2^20,1000003")))
+            field("spread100", parse_size(s));
+    for (auto n : wanted("grid") ? sizes : std::vector<std::int64_t>{})
         for (auto k : ks)
             for (const bool off : { false, true }) {
                 if ((off && grid == "on") || (!off && grid == "off") || 4 * k > n)
@@ -277,7 +493,8 @@ int bench_sparse_robust(const options& opt)
 
 GPUFFT_BENCH_COMMAND(
     sparse_robust,
-    "robust sparse FFT on noisy tones vs cuFFT + top-k and FFTW + top-k "
-    "[--sizes 2^22,2^27 --k 50,1000 --snr 10 --margin 6 --grid on|off|both "
-    "--trials 5 --cpu-max 2^22]",
+    "robust sparse FFT on noisy tones and field cases vs cuFFT (+ top-k) and FFTW "
+    "(+ top-k) [--sizes 2^22,2^27 --k 50,1000 --snr 10 --margin 6 --grid on|off|both "
+    "--trials 5 --cpu-max 2^22 --cases grid,spread,neighbours,carrier,odd "
+    "--field-min-snr 20 --odd-sizes 1e7,3*2^20,1000003]",
     bench_sparse_robust);
