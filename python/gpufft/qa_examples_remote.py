@@ -12,7 +12,9 @@ detections, transmissions and display spectrum equal those of the same recording
 sensed in one process (sparse_fft_radio_headless.grc), frame for frame, and its stream
 carries the rx_time, rx_freq and rx_rate tags at the offsets and with the values the
 recording gives. Both processes stop by themselves. With --subscribers 2, two GPU hosts
-get the same whole stream. A data or control address that
+get the same whole stream, and two GPU hosts that each sense half of the band
+(remote_sensing_rx_slice.grc) find the carriers of their half at their absolute
+frequencies. A data or control address that
 cannot be bound, and a radio host that no GPU host joins, end the radio host with an
 error that names them; a GPU host that hears nothing gives up when told to. Skips (exit 77) without grcc or gnuradio.zeromq."""
 
@@ -33,7 +35,8 @@ SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 EXAMPLES = os.path.join(SOURCE, "examples")
 DATA = os.path.join(SOURCE, "tests", "data")
 RECORDING = "wmbus_t1_rtlsdr_868MHz_1M6"  # cu8, 1.6 MS/s, 868.95 MHz, 2**20 samples
-FLOWGRAPHS = ("remote_radio_tx", "remote_sensing_rx", "sparse_fft_radio_headless")
+FLOWGRAPHS = ("remote_radio_tx", "remote_sensing_rx", "remote_sensing_rx_slice",
+              "sparse_fft_radio_headless")
 TIMEOUT = 120  # s, each process
 
 
@@ -222,6 +225,59 @@ class qa_examples_remote(gr_unittest.TestCase):
             logs.append(read_log(log, tags))
         self.assertEqual(len(logs[0]["detections"]), count // 2**16)
         self.assertEqual(logs[0], logs[1])
+
+    def test_band_split(self):
+        """Two GPU hosts (remote_sensing_rx_slice) each sense half of one radio host's
+        band: every carrier of make_example_recording.py's recording is found by the
+        host whose slice holds it, at its absolute frequency, and each host's rx_freq
+        and rx_rate tags are its slice's."""
+        subprocess.run([sys.executable, os.path.join(EXAMPLES, "make_example_recording.py")],
+                       cwd=self.d, check=True, capture_output=True, timeout=120)
+        radio, rate = 433.92e6, 2.4e6
+        carriers = (-412345.6, 98765.4, 687654.3)  # make_example_recording.py's
+        data, control = free_port(), free_port()
+        addresses = ("--address", f"tcp://127.0.0.1:{data}",
+                     "--control", f"tcp://127.0.0.1:{control}")
+        shift = float(self.rng.uniform(-20e3, 20e3))
+        hosts = []
+        for offset in (-600e3 + shift, 600e3 + shift):
+            log = os.path.join(self.d, f"slice{offset:+.0f}.jsonl")
+            tags = os.path.join(self.d, f"slice{offset:+.0f}_tags.jsonl")
+            hosts.append((offset, subprocess.Popen(
+                self.flowgraph("remote_sensing_rx_slice", f"--offset={offset}",
+                               "--decimation", "2", "--samp-rate", str(rate), "--log", log,
+                               "--tags", tags, *addresses),
+                cwd=self.d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True),
+                log, tags))
+        tx = subprocess.run(self.flowgraph("remote_radio_tx", "--recording",
+                                           "example_recording.sigmf-meta", "--subscribers",
+                                           "2", *addresses),
+                            cwd=self.d, capture_output=True, text=True, timeout=TIMEOUT)
+        self.assertEqual(tx.returncode, 0, tx.stdout[-3000:] + tx.stderr[-3000:])
+        bin_hz = rate / 2 / 65536
+        for offset, p, log, tags in hosts:
+            try:
+                out = p.communicate(timeout=TIMEOUT)[0]
+            except subprocess.TimeoutExpired:
+                [q.kill() for _, q, _, _ in hosts]
+                self.fail(f"a GPU host did not stop within {TIMEOUT} s")
+            self.assertEqual(p.returncode, 0, out[-3000:])
+            got = read_log(log, tags)
+            tag = {json.loads(t)["key"]: json.loads(t)["value"] for t in got["tag"]}
+            self.assertAlmostEqual(tag["rx_freq"], radio + offset, delta=1e-3)
+            self.assertEqual(tag["rx_rate"], rate / 2)
+            found = [f for d in got["detections"]
+                     for f, snr in zip(json.loads(d)["center_hz"], json.loads(d)["snr_db"])
+                     if snr > 25]
+            mine = [c for c in carriers if abs(c - offset) < 0.45 * rate / 2]
+            self.assertEqual(len(mine), 1 if offset < 0 else 2)
+            for c in mine:
+                near = [f for f in found if abs(f - (radio + c)) < 2 * bin_hz]
+                self.assertGreater(len(near), len(got["detections"]) // 2,
+                                   f"carrier {c:+.1f} Hz in the slice at {offset:+.0f} Hz")
+            for f in found:  # every strong detection is one of the slice's carriers
+                self.assertTrue(any(abs(f - (radio + c)) < 2 * bin_hz
+                                    for c in mine + [-150000.0]), f)
 
     def run_tx(self, *args, timeout=60):
         recording = os.path.join(self.d, "r.sigmf-meta")
