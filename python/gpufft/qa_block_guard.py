@@ -75,11 +75,12 @@ print(repr(src.error), len(sink.data()), calls[1])
                          r"fault\); ending the flowgraph")
 
     def test_002_every_python_block_is_guarded(self):
-        # Each Python block class of gnuradio.gpufft (not the QA files) has a guarded
-        # work() / general_work(): a new block without the guard fails here.
+        # Each Python block class of gnuradio.gpufft (not the QA files nor their testing_*
+        # helpers, which are not installed) has a guarded work() / general_work(): a new
+        # block without the guard fails here.
         found = []
         for info in pkgutil.iter_modules(gpufft.__path__):
-            if info.name.startswith("qa_") or info.ispkg:
+            if info.name.startswith(("qa_", "testing_")) or info.ispkg:
                 continue
             try:
                 module = importlib.import_module(f"gnuradio.gpufft.{info.name}")
