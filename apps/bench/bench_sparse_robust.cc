@@ -325,10 +325,13 @@ sparse_fft_options field_options(const options& opt, backend b)
     return o;
 }
 
-// k: room for every tone of the case, 64 at least (a carrier's bins come back too).
+// k: room for twice every component of the case (a carrier's bins come back as tones:
+// a k of the tones alone filled up with them and cut tones off), 64 at least, n / 4 at
+// most.
 std::int64_t field_k(const field_case& f)
 {
-    return std::max<std::int64_t>(64, 2 * std::int64_t(f.tones.freq.size()));
+    return std::min<std::int64_t>(
+        f.n / 4, std::max<std::int64_t>(64, 2 * std::int64_t(f.truth.freq.size())));
 }
 
 void bench_field_cpu(const options& opt, const field_case& f)
