@@ -289,5 +289,32 @@ class qa_nufft3(gr_unittest.TestCase):
                 self.assertLessEqual(rel_error(F, direct_nudft(c, x, s, y, t, -1, z, u)), 1e-6)
 
 
+    def test_011_keywords_defaults_and_refusals_from_one_table(self):
+        # The constructors' docstrings give the signature the bindings parse with; the
+        # names a wrong call is told about and the defaults a plan gets are the same.
+        import re
+        for cls, required in ((gpufft.nufft3_plan, (1, 1e-6)),
+                              (gpufft.nufft3_spectrum, (16, [1.0])),
+                              (gpufft.nufft_resampler, (1e3, 400.0))):
+            name = cls.__name__
+            line = next(l for l in cls.__init__.__doc__.splitlines()
+                        if l.startswith(name + "("))
+            params = [p.split("=")[0].strip() for p in line[len(name) + 1:-1].split(",")]
+            with self.assertRaises(TypeError) as cm:
+                cls(*required, no_such_keyword=1)
+            takes = re.search(r"it takes \((.*)\)", str(cm.exception)).group(1)
+            self.assertEqual([t.strip() for t in takes.split(",")], params)
+            with self.assertRaises(TypeError) as cm:
+                cls(*required, **{params[0]: required[0]})
+            self.assertIn("given by position and by keyword", str(cm.exception))
+        # The defaults the docstring states are the plan's.
+        p = gpufft.nufft3_plan(2, 1e-6, backend="cpu")
+        line = next(l for l in gpufft.nufft3_plan.__init__.__doc__.splitlines()
+                    if l.startswith("nufft3_plan("))
+        for key in ("precision", "sign", "kernel"):
+            stated = re.search(key + r"=([^,)]+)", line).group(1).strip("'")
+            self.assertEqual(str(getattr(p, key)), stated, key)
+
+
 if __name__ == '__main__':
     gr_unittest.run(qa_nufft3)
