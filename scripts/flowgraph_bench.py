@@ -285,9 +285,10 @@ def main():
                     # the median of the per-round ratios: drift between rounds cancels
                     round_ratio = statistics.median(
                         x / y for x, y in zip(rates[r], rates[(ref, "-", "fc32")]))
+                fc32 = (case, backend, "fc32")
                 if itype != "fc32":
                     type_ratio = statistics.median(
-                        x / y for x, y in zip(rates[r], rates[(case, backend, "fc32")]))
+                        x / y for x, y in zip(rates[r], rates[fc32]))
                 row = {"engine": "flowgraph", "case": case, "n": n, "input": a.input,
                        "input_type": itype,
                        "integrations": N if case in ("stock_integrate",
@@ -299,6 +300,12 @@ def main():
                        "ratio": round(ratio, 3) if ratio else None,
                        "round_ratio": round(round_ratio, 3) if round_ratio else None,
                        "type_ratio": round(type_ratio, 3) if type_ratio else None,
+                       # the same block's fc32 run, for a record read on its own
+                       "fc32_msps": (round(statistics.median(rates[fc32]), 2)
+                                     if itype != "fc32" else None),
+                       "fc32_cpu_ns_per_sample": (
+                           round(statistics.median(cpu[fc32]), 2) if itype != "fc32"
+                           else None),
                        "seed": seed, **stamp}
                 line = json.dumps(row)
                 print(line, flush=True)
