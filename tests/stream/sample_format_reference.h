@@ -73,7 +73,8 @@ inline std::vector<cf> direct(sample_format f, const std::vector<unsigned char>&
         v[i] = float((stored - s.offset) * s.scale);
     }
     std::vector<cf> out(numbers / 2);
-    std::memcpy(out.data(), v.data(), numbers * sizeof(float));
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = cf(v[2 * i], v[2 * i + 1]);
     return out;
 }
 

@@ -37,7 +37,7 @@ GPUFFT_TEST(device_conversion_matches_the_host)
             const auto raw = random_raw(f, n, seed + std::uint64_t(n));
             frame_converter c(f, n);
             const cf* d = c.on_device(raw.data(), gr::gpufft::resolve_device_id(0));
-            std::vector<cf> back(std::size_t(n));
+            std::vector<cf> back(static_cast<std::size_t>(n));
             GPUFFT_CHECK(cudaMemcpy(back.data(),
                                     d,
                                     back.size() * sizeof(cf),
