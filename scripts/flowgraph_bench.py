@@ -243,7 +243,10 @@ def main():
     # what every record carries (docs/benchmarking.md): device, command line, date
     argv = [x for i, x in enumerate(sys.argv[1:]) if x != "--json" and
             (i == 0 or sys.argv[i] != "--json") and not x.startswith("--json=")]
-    stamp = {"device": cpu_device(),
+    # a run with the CUDA backend names its GPU too (the blocks' figures are the GPU's)
+    device = cpu_device() + ("; gpu: " + gpufft.describe_backend(0) if "cuda" in backends
+                             else "")
+    stamp = {"device": device,
              "command": " ".join(["scripts/flowgraph_bench.py"] + argv),
              "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     for n in sizes:
