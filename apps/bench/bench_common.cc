@@ -165,7 +165,12 @@ std::string number(double v)
     if (!std::isfinite(v))
         return "null";
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
+    // Whole numbers (sizes, counts) exactly: %.6g made n = 1000003 "1e+06" and 2^20
+    // "1.04858e+06".
+    if (v == std::floor(v) && std::fabs(v) < 9.0e15)
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.6g", v);
     return buf;
 }
 } // namespace
