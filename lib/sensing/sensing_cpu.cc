@@ -209,10 +209,10 @@ private:
     }
 
     // |X_w|^2 of shifted bins [s0, s0 + len) into d_P: natural order is contiguous
-    // on either side of shifted bin n - half (natural bin 0).
+    // on either side of shifted bin `half` (natural bin 0; for odd n not n - half).
     void power_block(std::int64_t s0, std::int64_t len)
     {
-        const std::int64_t wrap = d_k.n - d_k.half, end = s0 + len;
+        const std::int64_t wrap = d_k.half, end = s0 + len;
         if (s0 < wrap) {
             const std::int64_t e = std::min(end, wrap);
             sensing_magnitude_squared(

@@ -14,6 +14,7 @@
 #include "sensing/sensing_params.h"
 #include "sensing_signals.h"
 #include <gnuradio/gpufft/sensing_plan.h>
+#include <algorithm>
 #include <cstdio>
 
 using namespace gr::gpufft;
@@ -324,6 +325,38 @@ GPUFFT_TEST(bad_options_name_the_parameter)
     GPUFFT_CHECK_THROWS(sensing_plan(32, cpu_options()), std::invalid_argument, "n must");
     sensing_plan plan(4096, cpu_options());
     GPUFFT_CHECK_THROWS(plan.set_max_signals(2000), std::invalid_argument, "max_signals");
+}
+
+// A full-scale tone on DC in noise, in frames of odd and even size: the strongest signal
+// peaks at 0 dBFS on bin 0. The CPU backend's power pass read shifted bin `half` (DC)
+// from X[n], past the spectrum, for odd n (a frame of zeros then showed a "signal" on DC
+// now and then).
+GPUFFT_TEST(dc_tone_in_odd_frames_is_read_from_bin_zero)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    for (std::int64_t n :
+         { std::int64_t(12345), std::int64_t(1000003), std::int64_t(4096) }) {
+        sensing_plan plan(n, cpu_options());
+        cvec x(std::size_t(n), std::complex<float>(1.0f, 0.0f));
+        add_noise(x, 0.1, rng);
+        sensing_result r;
+        plan.detect(x.data(), r);
+        GPUFFT_CHECK(!r.signals.empty());
+        if (r.signals.empty())
+            continue;
+        const auto best = std::max_element(
+            r.signals.begin(), r.signals.end(), [](const auto& a, const auto& b) {
+                return a.peak_power_dbfs < b.peak_power_dbfs;
+            });
+        std::printf("n=%lld: peak %.4f dBFS at bin %.5f\n",
+                    (long long)n,
+                    best->peak_power_dbfs,
+                    best->tone_bin);
+        GPUFFT_CHECK(std::fabs(best->peak_power_dbfs) < 0.05);
+        GPUFFT_CHECK(std::fabs(best->tone_bin) < 0.01);
+    }
 }
 
 // The floor reads at most sensing_floor_samples bins a sub-band (the CUDA kernel's shared
