@@ -23,54 +23,115 @@ namespace detail {
 
 namespace {
 
-// robust_tone_lobe::explained(d) up to rounding, without its d-only factors; H the
-// lobe's half-width, M the window's terms - 1 (compile-time, so the loops unroll).
-template <int H, int M>
-inline __attribute__((always_inline)) double explained(const robust_consts& c,
-                                                       const sensing_fit_table& t,
-                                                       const double* yr,
-                                                       const double* yi,
-                                                       double d)
+// 1 / sin(pi (q - d) / n) for |q| <= K, d != 0: for n >= 4096, |t| = |pi (q - d) / n| <
+// 0.006, where 1/sin t = 1/t + t/6 + 7 t^3 / 360 is exact to 1e-16 relative (as
+// robust_tone_lobe).
+inline void inverse_sines(const robust_consts& c, int K, double d, double* inv)
 {
-    constexpr int K = H + M;
     const double N = double(c.n);
-    double inv[2 * K + 1];
     const double pi_n = 3.141592653589793238 / N, n_pi = N / 3.141592653589793238;
-    if (d != 0) {
+    for (int q = -K; q <= K; ++q) {
+        const double x = double(q) - d;
         if (c.n >= 4096) {
-            for (int q = -K; q <= K; ++q) {
-                const double x = double(q) - d;
-                const double s = pi_n * x;
-                inv[q + K] = n_pi / x + s * (1.0 / 6.0 + s * s * (7.0 / 360.0));
-            }
+            const double s = pi_n * x;
+            inv[q + K] = n_pi / x + s * (1.0 / 6.0 + s * s * (7.0 / 360.0));
         } else {
-            for (int q = -K; q <= K; ++q)
-                inv[q + K] = 1.0 / std::sin(3.141592653589793238 * (double(q) - d) / N);
+            inv[q + K] = 1.0 / std::sin(3.141592653589793238 * x / N);
         }
     }
-    double nr = 0, ni = 0, den = 0;
-    for (int j = -H; j <= H; ++j) {
-        double wr, wi;
-        if (d == 0) { // on the grid: W(j) = c_j
-            wr = (j >= -M && j <= M) ? c.wc[j + 3] : 0.0;
-            wi = 0;
-        } else {
-            double sr = 0, si = 0;
-            for (int m = -M; m <= M; ++m) {
-                sr += c.wt_r[m + 3] * inv[j - m + K];
-                si += c.wt_i[m + 3] * inv[j - m + K];
-            }
-            const double s1 = (j & 1) ? 1.0 : -1.0;
-            const double qr = t.pj_r[j + H], qi = t.pj_i[j + H];
-            wr = s1 * (qr * sr - qi * si);
-            wi = s1 * (qr * si + qi * sr);
-        }
-        nr += yr[j + H] * wr + yi[j + H] * wi;
-        ni += yi[j + H] * wr - yr[j + H] * wi;
-        den += wr * wr + wi * wi;
-    }
-    return den > 0 ? (nr * nr + ni * ni) / den : 0;
 }
+
+// sum_j |sum_m wt_m inv[j - m]|^2 over the lobe: the window's energy over its bins at
+// offset d, up to the factor sin^2(pi d) common to every bin.
+inline double window_energy(const robust_consts& c, int H, int M, const double* inv)
+{
+    const int K = H + M;
+    double den = 0;
+    for (int j = -H; j <= H; ++j) {
+        double sr = 0, si = 0;
+        for (int m = -M; m <= M; ++m) {
+            sr += c.wt_r[m + 3] * inv[j - m + K];
+            si += c.wt_i[m + 3] * inv[j - m + K];
+        }
+        den += sr * sr + si * si;
+    }
+    return den;
+}
+
+// One fit's explained energy, robust_tone_lobe::explained(d) up to rounding and without
+// its d-only factors (sin(pi d) and exp(i pi d (n-1)/n) scale every W(j - d) alike):
+// with a_j = y_j (-1)^(j+1) conj(phase_j) and G_q = sum_j a_j conj(wt_{j-q}), the
+// numerator is |sum_q inv_q G_q|^2. H the lobe's half-width, M the window's terms - 1.
+template <int H, int M>
+struct tone_lobe {
+    static constexpr int K = H + M;
+    const robust_consts& c;
+    const sensing_fit_table& t;
+    const double* yr;
+    const double* yi;
+    double gr[2 * K + 1] = {}, gi[2 * K + 1] = {};
+
+    tone_lobe(const robust_consts& consts,
+              const sensing_fit_table& table,
+              const double* y_r,
+              const double* y_i)
+        : c(consts), t(table), yr(y_r), yi(y_i)
+    {
+        for (int j = -H; j <= H; ++j) {
+            const double s1 = (j & 1) ? 1.0 : -1.0;
+            const double pr = t.pj_r[j + H], pi = -t.pj_i[j + H]; // conj(phase_j)
+            const double ar = s1 * (yr[j + H] * pr - yi[j + H] * pi);
+            const double ai = s1 * (yr[j + H] * pi + yi[j + H] * pr);
+            for (int m = -M; m <= M; ++m) { // q = j - m; a_j conj(wt_m)
+                const double wr = c.wt_r[m + 3], wi = -c.wt_i[m + 3];
+                gr[j - m + K] += ar * wr - ai * wi;
+                gi[j - m + K] += ar * wi + ai * wr;
+            }
+        }
+    }
+
+    double numerator(const double* inv) const
+    {
+        double nr = 0, ni = 0;
+        for (int q = 0; q <= 2 * K; ++q) {
+            nr += inv[q] * gr[q];
+            ni += inv[q] * gi[q];
+        }
+        return nr * nr + ni * ni;
+    }
+
+    // On the grid: W(j) = c_j.
+    double at_zero() const
+    {
+        double nr = 0, ni = 0, den = 0;
+        for (int j = -M; j <= M && j <= H; ++j) {
+            if (j < -H)
+                continue;
+            const double w = c.wc[j + 3];
+            nr += yr[j + H] * w;
+            ni += yi[j + H] * w;
+            den += w * w;
+        }
+        return den > 0 ? (nr * nr + ni * ni) / den : 0;
+    }
+
+    double operator()(double d) const
+    {
+        if (d == 0)
+            return at_zero();
+        double inv[2 * K + 1];
+        inverse_sines(c, K, d, inv);
+        const double den = window_energy(c, H, M, inv);
+        return den > 0 ? numerator(inv) / den : 0;
+    }
+
+    double grid(int i) const
+    {
+        if (t.grid_den[i] <= 0) // d = 0
+            return at_zero();
+        return numerator(t.grid_inv[i]) / t.grid_den[i];
+    }
+};
 
 // The offset in [-0.5, 0.5] that maximises explained().
 template <int H, int M>
@@ -79,12 +140,13 @@ inline __attribute__((always_inline)) double search(const robust_consts& c,
                                                     const double* yr,
                                                     const double* yi)
 {
-    const auto f = [&](double d) { return -explained<H, M>(c, t, yr, yi, d); };
+    const tone_lobe<H, M> lobe(c, t, yr, yi);
+    const auto f = [&](double d) { return -lobe(d); };
     const double grid = 1.0 / 8.0;
     double best = 0, fbest = 1;
     for (int i = 0; i <= 8; ++i) {
         const double d = -0.5 + grid * double(i);
-        const double v = f(d);
+        const double v = -lobe.grid(i);
         if (i == 0 || v < fbest) {
             fbest = v;
             best = d;
@@ -178,6 +240,16 @@ sensing_fit_table::sensing_fit_table(const robust_consts& c)
         const double a = -double(j) * (N - 1.0) / N;
         pj_r[j + c.lobe] = std::cos(3.141592653589793238 * a);
         pj_i[j + c.lobe] = std::sin(3.141592653589793238 * a);
+    }
+    const int H = c.lobe, M = c.window_terms > 0 ? c.window_terms - 1 : 0;
+    if (2 * (H + M) + 1 > max_q || M > 3)
+        throw std::logic_error("sensing_fit_table: a lobe wider than the table");
+    for (int i = 0; i < grid_points; ++i) {
+        const double d = -0.5 + double(i) / double(grid_points - 1);
+        if (d == 0)
+            continue; // grid_den 0: the search takes W(j) = c_j there
+        inverse_sines(c, H + M, d, grid_inv[i]);
+        grid_den[i] = window_energy(c, H, M, grid_inv[i]);
     }
 }
 

@@ -27,17 +27,27 @@ namespace gr {
 namespace gpufft {
 namespace detail {
 
-//! The lobe's phases exp(-i pi j (n-1)/n), |j| <= lobe, of one plan's window.
+/*!
+ * What a plan's fits share: the lobe's phases exp(-i pi j (n-1)/n), |j| <= lobe, and at
+ * the search's 9 grid offsets d the inverse sines 1 / sin(pi (q - d) / n), |q| <= lobe +
+ * terms - 1, and the window's energy over the lobe there (the explained energy's
+ * denominator, the same for every tone): the grid then costs a fit one sum of 2 (lobe +
+ * terms) - 1 products an offset.
+ */
 struct sensing_fit_table {
+    static constexpr int grid_points = 9;
+    static constexpr int max_q = 4 * robust_window_terms - 1;
     double pj_r[2 * robust_window_terms + 1] = {}, pj_i[2 * robust_window_terms + 1] = {};
+    double grid_inv[grid_points][max_q] = {};
+    double grid_den[grid_points] = {};
 
     explicit sensing_fit_table(const robust_consts& c);
 };
 
 /*!
- * robust_fit_tone() over [-0.5, 0.5] with every lobe bin present: a grid of 9, then
- * Brent's search in the grid step either side of the best point (at most 40
- * evaluations, 1e-6 bin), then the amplitude there. Returns the explained energy.
+ * robust_fit_tone() over [-0.5, 0.5] with every lobe bin present: a grid of 9 (from the
+ * table), then Brent's search in the grid step either side of the best point (at most
+ * 40 evaluations, 1e-6 bin), then the amplitude there. Returns the explained energy.
  */
 double sensing_fit_tone(const robust_consts& c,
                         const sensing_fit_table& t,
