@@ -502,8 +502,9 @@ bool sparse_frame_analyzer::analyze(
     const std::int64_t n = d_fft_size;
     double noise_floor = 0.0;
     const auto transform = [&] {
-        // A device frame for an engine that moved to the CPU: the same frame on the host.
-        const bool host = where == memory::host || d_fallback.fell_back();
+        // A device frame for an engine on the CPU (moved there under backend "auto"):
+        // the same frame on the host.
+        const bool host = where == memory::host || d_engine.backend != "cuda";
         const std::complex<float>* x = where == memory::host || !host ? frame : on_host();
         const memory w = host ? memory::host : memory::device;
         switch (d_engine.path) {

@@ -144,8 +144,8 @@ public:
      *
      * `where` memory::device: `frame` is in the CUDA engine's device memory (a block's
      * integer input converted there, stream/frame_converter.h), and is not checked for
-     * non-finite samples (integers have none); should the engine have moved to the CPU,
-     * `on_host()` gives the same frame in host memory.
+     * non-finite samples (integers have none); when the engine runs on the CPU (moved
+     * there under backend "auto"), `on_host()` gives the same frame in host memory.
      */
     bool analyze(const std::complex<float>* frame,
                  std::uint64_t index,

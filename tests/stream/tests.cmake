@@ -20,3 +20,5 @@ gpufft_add_test(test_engine_failure SOURCES stream/test_engine_failure.cc)
 # The input types' names and conversion (VOLK on the host; the kernel on the GPU).
 gpufft_add_test(test_sample_format SOURCES stream/test_sample_format.cc)
 gpufft_add_test(test_sample_format_cuda SOURCES stream/test_sample_format_cuda.cc GPU)
+# The sparse_fft block's own conversion: input_type counted, device frames on a CPU engine.
+gpufft_add_test(test_sparse_frame_input SOURCES stream/test_sparse_frame_input.cc)
