@@ -90,23 +90,32 @@ void sensing_band_sums(sensing_band& b,
                        bandwidth_rule rule,
                        double xdb_ratio)
 {
-    b.excess = b.moment = b.power = 0;
-    b.peak = -1;
+    // Sums in locals, written to b at the end: through b (a reference the floor's
+    // buffer may alias, for all the compiler knows) every bin stored and reloaded them.
+    double excess = 0, moment = 0, total = 0, floor_at_peak = b.floor_at_peak;
+    float peak = -1;
+    std::int64_t peak_bin = b.peak_bin;
     for (std::int64_t s = b.first; s <= b.last; ++s) {
         const float P = power(s);
         const double f = floor(s);
-        b.power += double(P) - f;
+        total += double(P) - f;
         if (s < b.core_first || s > b.core_last)
             continue;
         const double e = double(P) > f ? double(P) - f : 0.0;
-        b.excess += e;
-        b.moment += double(s) * e;
-        if (P > b.peak) {
-            b.peak = P;
-            b.peak_bin = s;
-            b.floor_at_peak = f;
+        excess += e;
+        moment += double(s) * e;
+        if (P > peak) {
+            peak = P;
+            peak_bin = s;
+            floor_at_peak = f;
         }
     }
+    b.excess = excess;
+    b.moment = moment;
+    b.power = total;
+    b.peak = peak;
+    b.peak_bin = peak_bin;
+    b.floor_at_peak = floor_at_peak;
     if (b.core_last - b.core_first + 1 <= k.narrow)
         for (int j = -k.fit_half; j <= k.fit_half; ++j) {
             double* v = b.lobe + 2 * (j + k.fit_half);

@@ -82,8 +82,22 @@ public:
             re = double(v.real());
             im = double(v.imag());
         };
-        for (auto& b : bands)
-            sensing_band_sums(b, d_k, power, floor, windowed, d_p.rule, d_p.xdb_ratio);
+        // A wide band (a modulated carrier: thousands of bins, read twice) takes its
+        // floors from a buffer filled a line of the floor at a time: the same values as
+        // sensing_floor_at, without its branches and conversions a bin.
+        for (auto& b : bands) {
+            const std::int64_t width = b.last - b.first + 1;
+            if (width < 64) {
+                sensing_band_sums(
+                    b, d_k, power, floor, windowed, d_p.rule, d_p.xdb_ratio);
+                continue;
+            }
+            d_band_floor.resize(std::size_t(width));
+            fill_floors(b.first, b.last + 1, d_band_floor.data());
+            const double* fb = d_band_floor.data() - b.first;
+            const auto buffered = [fb](std::int64_t s) { return fb[s]; };
+            sensing_band_sums(b, d_k, power, buffered, windowed, d_p.rule, d_p.xdb_ratio);
+        }
     }
 
     void gap_levels(const std::vector<sensing_run>& runs,
@@ -176,6 +190,46 @@ private:
         return f;
     }
 
+    // out[s - a] = sensing_floor_at(s) for s in [a, b), the same arithmetic a line of
+    // the floor at a time.
+    void fill_floors(std::int64_t a, std::int64_t b, double* out) const
+    {
+        const int S = d_k.subbands;
+        const double* f = d_floor.data();
+        for (std::int64_t s = a; s < b;) {
+            const int i = floor_piece(s);
+            const std::int64_t e = piece_end(s, b, i);
+            if (i < 0 || i >= S - 1) {
+                const double v = i < 0 ? f[0] : f[S - 1];
+                for (std::int64_t t = s; t < e; ++t)
+                    out[t - a] = v;
+            } else {
+                const double f0 = f[i], f1 = f[i + 1], di = double(i);
+                for (std::int64_t t = s; t < e; ++t) {
+                    const double x = (double(t) + 0.5) * d_k.inv_sub_bins - 0.5;
+                    out[t - a] = f0 + (x - di) * (f1 - f0);
+                }
+            }
+            s = e;
+        }
+    }
+
+    // The end of floor piece i that holds bin a (b at most): the first bin of the next
+    // piece, from its estimate stepped to the exact one (floor_piece is monotonic).
+    std::int64_t piece_end(std::int64_t a, std::int64_t b, int i) const
+    {
+        if (i >= d_k.subbands - 1)
+            return b;
+        std::int64_t e = std::int64_t(double(i + 1) * double(d_k.sub_bins) +
+                                      0.5 * double(d_k.sub_bins));
+        e = std::clamp<std::int64_t>(e, a + 1, b);
+        while (e > a + 1 && floor_piece(e - 1) != i)
+            --e;
+        while (e < b && floor_piece(e) == i)
+            ++e;
+        return e;
+    }
+
     // sum over s in [a, b) of P(s) / floor(s), one stretch of the floor's line at a time.
     double ratio_sum(std::int64_t a, std::int64_t b) const
     {
@@ -184,18 +238,7 @@ private:
         double sum = 0;
         while (a < b) {
             const int i = floor_piece(a);
-            // The piece's end: the first bin of the next piece (found from its estimate
-            // and stepped to the exact one: floor_piece is monotonic).
-            std::int64_t e = b;
-            if (i < S - 1) {
-                e = std::int64_t(double(i + 1) * double(d_k.sub_bins) +
-                                 0.5 * double(d_k.sub_bins));
-                e = std::clamp<std::int64_t>(e, a + 1, b);
-                while (e > a + 1 && floor_piece(e - 1) != i)
-                    --e;
-                while (e < b && floor_piece(e) == i)
-                    ++e;
-            }
+            const std::int64_t e = piece_end(a, b, i);
             if (i < 0 || i >= S - 1) {
                 const double v = i < 0 ? f[0] : f[S - 1];
                 sum += sensing_ratio_sum(d_P.data(), a, e, 0, 0, v, v);
@@ -339,6 +382,7 @@ private:
     sensing_aligned_vector<float> d_w; // the window in time
     std::vector<float> d_sums;         // sums of P over 64 bins (block = 2048: whole)
     std::vector<std::int32_t> d_fixed, d_idx;
+    std::vector<double> d_band_floor; // a wide band's floors (bands())
     std::vector<double> d_floor, d_scratch;
 };
 
