@@ -11,6 +11,7 @@
 // a strong tone with weak neighbours, a modulated carrier beside tones. Prints, beside
 // the time, how many true components were found and how many signals were false.
 
+#include "bench_capture.h"
 #include "bench_common.h"
 #include "bench_field.h"
 #include "bench_pair.h"
@@ -23,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <random>
 
 #ifdef GPUFFT_HAVE_CUDA
@@ -150,8 +152,92 @@ void bench_cuda(const options& opt, const field_case& c)
 }
 #endif
 
+// Every .sigmf-meta of `dir` through a CPU plan of score_sensing.py's frame size: up to
+// 32 frames spread over the recording, each rep timing detect() and one FFTW execute
+// (aligned) of every frame in turns; x_fft over the frames' sums.
+int bench_captures(const options& opt, const std::string& dir)
+{
+    std::vector<std::string> metas;
+    {
+        const std::string list = opt.get("capture-list", "");
+        if (!list.empty()) {
+            for (std::size_t a = 0; a < list.size();) {
+                const std::size_t b = std::min(list.find(',', a), list.size());
+                metas.push_back(dir + "/" + list.substr(a, b - a) + ".sigmf-meta");
+                a = b + 1;
+            }
+        } else {
+            for (const auto& e : std::filesystem::directory_iterator(dir))
+                if (e.path().extension() == ".sigmf-meta")
+                    metas.push_back(e.path().string());
+            std::sort(metas.begin(), metas.end());
+        }
+    }
+    const std::string dev =
+        "cpu: " + cpu_name() + " x" + std::to_string(detail::hardware_threads());
+    for (const auto& meta : metas) {
+        const auto c = read_capture(meta);
+        const std::int64_t n = capture_fft_size(c);
+        const std::int64_t frames =
+            std::min<std::int64_t>(32, std::int64_t(c.x.size()) / n);
+        std::vector<detail::sensing_aligned_vector<cf>> xs;
+        for (std::int64_t f = 0; f < frames; ++f) {
+            const std::int64_t start =
+                frames > 1 ? f * (std::int64_t(c.x.size()) - n) / (frames - 1) : 0;
+            xs.emplace_back(c.x.begin() + start, c.x.begin() + start + n);
+        }
+        // The plan score_sensing.py makes: default options.
+        sensing_options so;
+        so.backend = backend::cpu;
+        sensing_plan plan(n, so);
+        dense_fft_options fo;
+        fo.backend = backend::cpu;
+        fo.threads = n < (1 << 18) ? 1 : 0; // as the plan's FFT
+        dense_fft_plan fft(n, 1, direction::forward, fo);
+        detail::sensing_aligned_vector<cf> X(static_cast<std::size_t>(n));
+        sensing_result got;
+        double signals = 0;
+        for (const auto& x : xs) {
+            plan.detect(x.data(), got);
+            signals += double(got.signals.size());
+        }
+        const auto p = time_pair(
+            [&](int) {
+                for (const auto& x : xs)
+                    plan.detect(x.data(), got);
+            },
+            [&](int) {
+                for (const auto& x : xs)
+                    fft.execute(x.data(), X.data());
+            },
+            opt.reps);
+        result r;
+        r.engine = "sensing";
+        r.backend = "cpu";
+        r.device = dev;
+        r.case_name = c.name;
+        r.params["n"] = double(n);
+        r.params["frames"] = double(frames);
+        r.time = p.ours;
+        r.time.median_ms /= double(frames);
+        r.time.min_ms /= double(frames);
+        r.time.max_ms /= double(frames);
+        r.baseline_name = "fftw";
+        r.baseline_ms = p.base.median_ms / double(frames);
+        put_ratios(r, p);
+        r.errors["min_ms"] = p.ours.min_ms / double(frames);
+        r.errors["base_min_ms"] = p.base.min_ms / double(frames);
+        r.errors["signals_per_frame"] = signals / double(frames);
+        report(r);
+    }
+    print_table();
+    return 0;
+}
+
 int bench_sensing(const options& opt)
 {
+    if (!opt.get("captures", "").empty())
+        return bench_captures(opt, opt.get("captures", ""));
     const bool want_cpu = opt.backend == "all" || opt.backend == "cpu";
     const bool want_cuda = opt.backend == "all" || opt.backend == "cuda";
     std::vector<std::string> cases;
@@ -215,5 +301,6 @@ GPUFFT_BENCH_COMMAND(sensing,
                      "sensing plan (signals per frame) vs one FFT of the frame, field "
                      "cases [--sizes 2^20,2^24,2^27,1e7,3*2^20,1000003 (cuda) "
                      "2^16,2^20,3*2^20,1000003 (cpu) "
-                     "--cases spread50,spread1000,neighbours,carrier --max-signals 2048]",
+                     "--cases spread50,spread1000,neighbours,carrier --max-signals 2048; "
+                     "--captures DIR [--capture-list a,b]: SigMF recordings, CPU]",
                      bench_sensing);
