@@ -29,20 +29,6 @@ std::string gib(std::uint64_t bytes)
 }
 } // namespace
 
-accumulate_mode parse_mode(const std::string& name)
-{
-    if (name == "mean" || name == "average" || name == "avg")
-        return accumulate_mode::mean;
-    if (name == "max" || name == "max-hold" || name == "max_hold" || name == "maxhold")
-        return accumulate_mode::max_hold;
-    throw std::invalid_argument("mode: '" + name + "' is not one of mean, max");
-}
-
-std::string to_string(accumulate_mode m)
-{
-    return m == accumulate_mode::mean ? "mean" : "max";
-}
-
 int pipeline_slots(std::int64_t fft_size)
 {
     return fft_size <= (std::int64_t(1) << 21) ? 4 : 2;

@@ -42,10 +42,9 @@ using power::window_type;
 //! mean or max_hold: the engine's integration_mode.
 using accumulate_mode = gpufft::integration_mode;
 
-//! "mean" (or "average") and "max" (or "max-hold"); anything else throws
-//! std::invalid_argument naming the choices.
-accumulate_mode parse_mode(const std::string& name);
-std::string to_string(accumulate_mode m);
+//! The engine's parser and names (spectrum_integrator.h).
+using gpufft::parse_integration_mode;
+using gpufft::to_string;
 
 struct pipeline_config {
     std::int64_t fft_size = 1024;

@@ -52,7 +52,7 @@ void spectrometer_runner::set_n_integrations(int n_integrations)
 
 void spectrometer_runner::set_mode(const std::string& mode)
 {
-    const auto m = parse_mode(mode);
+    const auto m = parse_integration_mode(mode);
     std::lock_guard<std::mutex> lock(d_mutex);
     d_mode = int(m);
     if (d_pipeline)

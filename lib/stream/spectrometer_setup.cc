@@ -105,7 +105,7 @@ spectrometer_setup checked_spectrometer_setup(const spectrometer_settings& in)
     c.band_stop = in.band_stop;
     c.overlap = in.overlap;
     c.window = parse_window(in.window);
-    c.mode = parse_mode(in.mode);
+    c.mode = parse_integration_mode(in.mode);
     c.input = parse_sample_format(in.input_type);
     if (!(in.samp_rate > 0) || !std::isfinite(in.samp_rate))
         throw std::invalid_argument("samp_rate must be a finite number > 0 Hz, got " +

@@ -318,7 +318,7 @@ GPUFFT_TEST(bad_configurations_name_the_parameter)
         },
         "output_bins");
     validate(c);
-    GPUFFT_CHECK_THROWS(parse_mode("median"), std::invalid_argument, "mode");
+    GPUFFT_CHECK_THROWS(parse_integration_mode("median"), std::invalid_argument, "mode");
 }
 
 GPUFFT_TEST_MAIN()

@@ -24,6 +24,15 @@ namespace gpufft {
 //! How frames combine: the mean of |X|^2 or its maximum (max-hold).
 enum class integration_mode { mean, max_hold };
 
+/*!
+ * "mean" (or "average", "avg") and "max" (or "max-hold", "max_hold", "maxhold"): the one
+ * parser of the mode for the engine, the blocks and the bindings; anything else throws
+ * std::invalid_argument naming `mode` and the choices.
+ */
+GPUFFT_API integration_mode parse_integration_mode(const std::string& name);
+//! "mean" or "max".
+GPUFFT_API std::string to_string(integration_mode m);
+
 struct spectrum_integrator_options {
     gpufft::backend backend = backend::automatic;
     int device_id = 0;

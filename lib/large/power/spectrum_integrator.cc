@@ -99,6 +99,20 @@ make_backend(std::int64_t fft_size,
 
 } // namespace
 
+integration_mode parse_integration_mode(const std::string& name)
+{
+    if (name == "mean" || name == "average" || name == "avg")
+        return integration_mode::mean;
+    if (name == "max" || name == "max-hold" || name == "max_hold" || name == "maxhold")
+        return integration_mode::max_hold;
+    throw std::invalid_argument("mode: '" + name + "' is not one of mean, max");
+}
+
+std::string to_string(integration_mode m)
+{
+    return m == integration_mode::mean ? "mean" : "max";
+}
+
 spectrum_integrator::spectrum_integrator(std::int64_t fft_size,
                                          std::int64_t band_start,
                                          std::int64_t band_stop,

@@ -23,15 +23,6 @@ namespace {
 
 using C = std::complex<float>;
 
-integration_mode parse_integration_mode(const std::string& name)
-{
-    if (name == "mean" || name == "average")
-        return integration_mode::mean;
-    if (name == "max" || name == "max-hold" || name == "max_hold")
-        return integration_mode::max_hold;
-    throw std::invalid_argument("mode: '" + name + "' is not one of mean, max");
-}
-
 bool accumulate(spectrum_integrator& s, py::object x_any, py::object in_place_any)
 {
     const bool in_place = gpufft_python::flag(in_place_any, "in_place");
@@ -193,11 +184,8 @@ void bind_spectrum_integrator(py::module& m)
         .def_property_readonly("band_stop", &spectrum_integrator::band_stop)
         .def_property_readonly("output_bins", &spectrum_integrator::output_bins)
         .def_property_readonly("frames", &spectrum_integrator::frames)
-        .def_property_readonly("mode",
-                               [](const spectrum_integrator& s) {
-                                   return s.mode() == integration_mode::mean ? "mean"
-                                                                             : "max";
-                               })
+        .def_property_readonly(
+            "mode", [](const spectrum_integrator& s) { return to_string(s.mode()); })
         .def_property_readonly(
             "backend",
             [](const spectrum_integrator& s) { return to_string(s.backend()); })
