@@ -144,20 +144,44 @@ void sensing_band_sums(sensing_band& b,
     double cum = 0;
     bool have_lo = false;
     b.upper = double(b.core_last) + 0.5;
-    for (std::int64_t s = b.core_first; s <= b.core_last; ++s) {
+    const auto excess_at = [&](std::int64_t s) {
         const float P = power(s);
         const double f = floor(s);
-        const double e = double(P) > f ? double(P) - f : 0.0;
-        const double next = cum + e;
-        if (!have_lo && next >= lo_t && e > 0) {
-            b.lower = double(s) - 0.5 + (lo_t - cum) / e;
-            have_lo = true;
+        return double(P) > f ? double(P) - f : 0.0;
+    };
+    // A wide core is walked 64 bins at a time: a block whose excess leaves the running
+    // sum under the next target is added whole (eight partial sums, no chain of
+    // dependent additions a bin), and only the block where a target is crossed bin by
+    // bin (the running sum is monotonic, so no edge lies in a block passed over).
+    bool done = false;
+    for (std::int64_t s0 = b.core_first; s0 <= b.core_last && !done; s0 += 64) {
+        const std::int64_t s1 = std::min(b.core_last + 1, s0 + 64);
+        if (s1 - s0 == 64) {
+            double lane[8] = {};
+            for (std::int64_t s = s0; s < s1; s += 8)
+                for (int k = 0; k < 8; ++k)
+                    lane[k] += excess_at(s + k);
+            const double block = ((lane[0] + lane[1]) + (lane[2] + lane[3])) +
+                                 ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+            if (cum + block < (have_lo ? hi_t : lo_t)) {
+                cum += block;
+                continue;
+            }
         }
-        if (next >= hi_t && e > 0) {
-            b.upper = double(s) - 0.5 + (hi_t - cum) / e;
-            break;
+        for (std::int64_t s = s0; s < s1; ++s) {
+            const double e = excess_at(s);
+            const double next = cum + e;
+            if (!have_lo && next >= lo_t && e > 0) {
+                b.lower = double(s) - 0.5 + (lo_t - cum) / e;
+                have_lo = true;
+            }
+            if (next >= hi_t && e > 0) {
+                b.upper = double(s) - 0.5 + (hi_t - cum) / e;
+                done = true;
+                break;
+            }
+            cum = next;
         }
-        cum = next;
     }
     if (!have_lo)
         b.lower = double(b.core_first) - 0.5;
