@@ -92,24 +92,49 @@ void sensing_band_sums(sensing_band& b,
 {
     // Sums in locals, written to b at the end: through b (a reference the floor's
     // buffer may alias, for all the compiler knows) every bin stored and reloaded them.
+    // The core in eight lanes (a carrier's thousands of bins: no chain of dependent
+    // additions a bin), then the first bin of the peak found again.
     double excess = 0, moment = 0, total = 0, floor_at_peak = b.floor_at_peak;
     float peak = -1;
     std::int64_t peak_bin = b.peak_bin;
-    for (std::int64_t s = b.first; s <= b.last; ++s) {
+    for (std::int64_t s = b.first; s < b.core_first; ++s)
+        total += double(power(s)) - floor(s);
+    double lt[8] = {}, le[8] = {}, lm[8] = {};
+    float lp[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
+    std::int64_t s = b.core_first;
+    for (; s + 8 <= b.core_last + 1; s += 8)
+        for (int k = 0; k < 8; ++k) {
+            const float P = power(s + k);
+            const double d = double(P) - floor(s + k);
+            const double e = d > 0 ? d : 0.0;
+            lt[k] += d;
+            le[k] += e;
+            lm[k] += double(s + k) * e;
+            lp[k] = P > lp[k] ? P : lp[k];
+        }
+    for (; s <= b.core_last; ++s) {
         const float P = power(s);
-        const double f = floor(s);
-        total += double(P) - f;
-        if (s < b.core_first || s > b.core_last)
-            continue;
-        const double e = double(P) > f ? double(P) - f : 0.0;
+        const double d = double(P) - floor(s);
+        const double e = d > 0 ? d : 0.0;
+        total += d;
         excess += e;
         moment += double(s) * e;
-        if (P > peak) {
-            peak = P;
-            peak_bin = s;
-            floor_at_peak = f;
-        }
+        peak = P > peak ? P : peak;
     }
+    for (int k = 0; k < 8; ++k) {
+        total += lt[k];
+        excess += le[k];
+        moment += lm[k];
+        peak = lp[k] > peak ? lp[k] : peak;
+    }
+    for (std::int64_t t = b.core_last + 1; t <= b.last; ++t)
+        total += double(power(t)) - floor(t);
+    for (std::int64_t t = b.core_first; t <= b.core_last; ++t)
+        if (power(t) == peak) {
+            peak_bin = t;
+            floor_at_peak = floor(t);
+            break;
+        }
     b.excess = excess;
     b.moment = moment;
     b.power = total;
