@@ -178,6 +178,29 @@ GPUFFT_TEST(non_finite_frame_is_skipped_with_the_reason)
     GPUFFT_CHECK(a.error().empty());
 }
 
+// The sensing path reads no frame for NaNs before the engine (its floor refuses a
+// non-finite spectrum): the frame is still skipped with the block's reason.
+GPUFFT_TEST(non_finite_frame_on_the_sensing_path_is_skipped_with_the_reason)
+{
+    const std::uint64_t seed = fresh_seed();
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    const int n = 4096;
+    sparse_frame_analyzer a(cpu_settings(n, 16, "robust"), {});
+    GPUFFT_CHECK(a.path() == frame_path::sensing);
+    auto x = random_complex<float>(n, seed);
+    for (const float bad : { std::numeric_limits<float>::quiet_NaN(),
+                             std::numeric_limits<float>::infinity() }) {
+        x[seed % n] = cf(0.0f, bad);
+        GPUFFT_CHECK(!a.analyze(x.data(), 0, 0.0, 1e6));
+        GPUFFT_CHECK(a.error().find("non-finite samples") != std::string::npos);
+    }
+    GPUFFT_CHECK_EQ(a.frames_skipped(), std::uint64_t(2));
+    x[seed % n] = cf(0.5f, 0.5f);
+    GPUFFT_CHECK(a.analyze(x.data(), 1, 0.0, 1e6));
+    GPUFFT_CHECK(a.error().empty());
+    GPUFFT_CHECK_EQ(a.frames_processed(), std::uint64_t(1));
+}
+
 GPUFFT_TEST(robust_mode_finds_a_tone_in_noise)
 {
     const std::uint64_t seed = fresh_seed();
