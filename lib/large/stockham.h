@@ -31,11 +31,7 @@
 #include <utility>
 #include <vector>
 
-#if defined(__CUDACC__)
-#define GPUFFT_HD __host__ __device__
-#else
-#define GPUFFT_HD
-#endif
+#include "../core/host_device.h"
 
 namespace gr {
 namespace gpufft {

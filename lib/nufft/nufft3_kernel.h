@@ -16,13 +16,9 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_KERNEL_H
 #define INCLUDED_GPUFFT_NUFFT3_KERNEL_H
 
+#include "../core/host_device.h"
 #include <cmath>
 
-#ifdef __CUDACC__
-#define GPUFFT_NUFFT_HD __host__ __device__ __forceinline__
-#else
-#define GPUFFT_NUFFT_HD inline
-#endif
 
 namespace gr {
 namespace gpufft {
@@ -51,7 +47,7 @@ struct kernel_spec {
 };
 
 template <typename T>
-GPUFFT_NUFFT_HD T kernel_value(const kernel_spec& k, T z)
+GPUFFT_HD inline T kernel_value(const kernel_spec& k, T z)
 {
     using std::exp;
     using std::sqrt;
@@ -64,7 +60,7 @@ GPUFFT_NUFFT_HD T kernel_value(const kernel_spec& k, T z)
 
 //! The kernel's Fourier transform at angular frequency xi (radians per cell).
 template <typename T>
-GPUFFT_NUFFT_HD T kernel_transform(const kernel_spec& k, T xi)
+GPUFFT_HD inline T kernel_transform(const kernel_spec& k, T xi)
 {
     using std::cos;
     using std::exp;
@@ -89,7 +85,7 @@ GPUFFT_NUFFT_HD T kernel_transform(const kernel_spec& k, T xi)
  * single-precision plans exact on grids of millions of cells, where a float u would lose
  * the fraction.
  */
-GPUFFT_NUFFT_HD void split_coordinate(
+GPUFFT_HD inline void split_coordinate(
     double x, double centre, double h, double half_width, long long& first, double& z0)
 {
     const double d = x - centre;

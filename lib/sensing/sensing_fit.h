@@ -20,7 +20,7 @@
 #ifndef INCLUDED_GPUFFT_SENSING_FIT_H
 #define INCLUDED_GPUFFT_SENSING_FIT_H
 
-#include "../sparse/robust_math.h"
+#include "sparse/robust/robust_math.h"
 #include <cmath>
 
 namespace gr {

@@ -14,7 +14,7 @@
 #ifndef INCLUDED_GPUFFT_SENSING_MATH_H
 #define INCLUDED_GPUFFT_SENSING_MATH_H
 
-#include "../sparse/sparse_math.h" // SFFT_HD
+#include "sparse/common/sparse_math.h" // GPUFFT_HD
 #include <cstdint>
 #include <cstring>
 
@@ -56,7 +56,7 @@ struct sensing_consts {
 };
 
 //! Natural-order index of shifted bin s (fftshift order, 0 <= s < n).
-SFFT_HD std::int64_t sensing_natural(const sensing_consts& k, std::int64_t s)
+GPUFFT_HD inline std::int64_t sensing_natural(const sensing_consts& k, std::int64_t s)
 {
     const std::int64_t q = s - k.half;
     return q < 0 ? q + k.n : q;
@@ -67,7 +67,7 @@ SFFT_HD std::int64_t sensing_natural(const sensing_consts& k, std::int64_t s)
  * bin(q, re, im): the window is a cosine sum, so X_w = sum_m c_m X[q - m].
  */
 template <typename Bin>
-SFFT_HD float sensing_power(const sensing_consts& k, const Bin& bin, std::int64_t s)
+GPUFFT_HD inline float sensing_power(const sensing_consts& k, const Bin& bin, std::int64_t s)
 {
     const std::int64_t q = sensing_natural(k, s);
     const int h = k.taps / 2;
@@ -85,7 +85,7 @@ SFFT_HD float sensing_power(const sensing_consts& k, const Bin& bin, std::int64_
 
 //! X_w at shifted bin s (wrapped) in double, for tone fits.
 template <typename Bin>
-SFFT_HD void sensing_windowed_bin(
+GPUFFT_HD inline void sensing_windowed_bin(
     const sensing_consts& k, const Bin& bin, std::int64_t s, double& re, double& im)
 {
     s = s < 0 ? s + k.n : (s >= k.n ? s - k.n : s);
@@ -103,7 +103,7 @@ SFFT_HD void sensing_windowed_bin(
 }
 
 //! First bin and bin count of sub-band i.
-SFFT_HD void
+GPUFFT_HD inline void
 sensing_subband(const sensing_consts& k, int i, std::int64_t& first, std::int64_t& count)
 {
     first = std::int64_t(i) * k.sub_bins;
@@ -112,7 +112,7 @@ sensing_subband(const sensing_consts& k, int i, std::int64_t& first, std::int64_
 }
 
 //! Floor samples of sub-band i: bins first + j * stride, j < this.
-SFFT_HD std::int64_t sensing_sample_count(const sensing_consts& k, int i)
+GPUFFT_HD inline std::int64_t sensing_sample_count(const sensing_consts& k, int i)
 {
     std::int64_t first, count;
     sensing_subband(k, i, first, count);
@@ -122,7 +122,7 @@ SFFT_HD std::int64_t sensing_sample_count(const sensing_consts& k, int i)
 //! ln of a power, with zeros (digital silence) held at the least floor. Written out
 //! (exponent, then 2 atanh((m - 1) / (m + 1)) to the 9th power, 1e-6 absolute) so the
 //! CPU loop vectorises and both backends compute the same.
-SFFT_HD float sensing_log_power(const sensing_consts& k, float p)
+GPUFFT_HD inline float sensing_log_power(const sensing_consts& k, float p)
 {
     const float v = p > float(k.floor_min) ? p : float(k.floor_min);
     std::uint32_t bits;
@@ -145,7 +145,7 @@ SFFT_HD float sensing_log_power(const sensing_consts& k, float p)
  * carrier (far above the cut) drop out of the mean. The first pass (floor <= 0) takes
  * every bin: E[ln u] = ln mu - Euler's gamma.
  */
-SFFT_HD double sensing_floor_step(const sensing_consts& k,
+GPUFFT_HD inline double sensing_floor_step(const sensing_consts& k,
                                   double sum_below,
                                   double count_below,
                                   double previous)
@@ -166,7 +166,7 @@ SFFT_HD double sensing_floor_step(const sensing_consts& k,
  * keeps its own estimate unless that stands more than `ceiling` over the opening: pure
  * noise keeps an unbiased floor, a wide carrier costs at most `ceiling` of sensitivity.
  */
-SFFT_HD void sensing_open_floor(const sensing_consts& k, double* f, double* scratch)
+GPUFFT_HD inline void sensing_open_floor(const sensing_consts& k, double* f, double* scratch)
 {
     const int S = k.subbands, r = k.opening;
     for (int i = 0; i < S; ++i) {
@@ -189,7 +189,7 @@ SFFT_HD void sensing_open_floor(const sensing_consts& k, double* f, double* scra
 }
 
 //! The floor at shifted bin s: linear between the sub-bands' centres.
-SFFT_HD double sensing_floor_at(const sensing_consts& k, const double* f, std::int64_t s)
+GPUFFT_HD inline double sensing_floor_at(const sensing_consts& k, const double* f, std::int64_t s)
 {
     if (k.subbands == 1)
         return f[0];
@@ -204,14 +204,14 @@ SFFT_HD double sensing_floor_at(const sensing_consts& k, const double* f, std::i
 }
 
 //! Whether shifted bin s is inside the DC mask.
-SFFT_HD bool sensing_masked(const sensing_consts& k, std::int64_t s)
+GPUFFT_HD inline bool sensing_masked(const sensing_consts& k, std::int64_t s)
 {
     const std::int64_t b = s - k.half;
     return k.mask_dc && b >= -k.dc_mask && b <= k.dc_mask;
 }
 
 //! Whether shifted bin s of power p stands above the threshold.
-SFFT_HD bool
+GPUFFT_HD inline bool
 sensing_above(const sensing_consts& k, const double* f, std::int64_t s, float p)
 {
     return double(p) > k.eta * sensing_floor_at(k, f, s) && !sensing_masked(k, s);

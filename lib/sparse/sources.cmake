@@ -2,14 +2,23 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 
-# Sparse FFT engine: plan front end, parameters/cost model and CPU backend always;
-# the CUDA backend when CUDA is found.
-list(APPEND GPUFFT_SOURCES sparse/sparse_fft_plan.cc sparse/sparse_spectrum.cc sparse/sparse_params.cc sparse/robust_params.cc
-            sparse/robust_cpu.cc sparse/robust_tones.cc sparse/robust_check.cc
-            sparse/sparse_cpu.cc sparse/sparse_cpu_values.cc sparse/host_gather.cc)
-list(APPEND GPUFFT_CUDA_SOURCES sparse/sparse_cuda.cc sparse/sparse_kernels.cu
-            sparse/sparse_value_kernels.cu sparse/sparse_vote_kernels.cu sparse/topk_cuda.cu
-            sparse/sparse_signal_cuda.cu sparse/robust_cuda.cc sparse/robust_kernels.cu
-            sparse/robust_round_kernels.cu sparse/robust_tone_kernels.cu
-            sparse/robust_dense_kernels.cu sparse/robust_order_kernels.cu sparse/select_cuda.cu)
+# Sparse FFT engine, by mode: common/ (parameters, permutations, host gather, top-k and
+# selection on the GPU, the hash kernel), exact/ (exactly k-sparse signals) and robust/
+# (noise, off-grid tones, the self-check), behind the one front end sparse_fft_plan.cc.
+# The CPU backends always; the CUDA backends when CUDA is found. The block's parameters
+# and output formatting live in lib/stream (sparse_block_params.h, sparse_spectrum).
+list(APPEND GPUFFT_SOURCES sparse/sparse_fft_plan.cc
+            sparse/common/sparse_params.cc sparse/common/sparse_common.cc
+            sparse/common/host_gather.cc
+            sparse/exact/exact_params.cc sparse/exact/exact_cpu.cc
+            sparse/exact/exact_cpu_values.cc
+            sparse/robust/robust_params.cc sparse/robust/robust_cpu.cc
+            sparse/robust/robust_tones.cc sparse/robust/robust_check.cc)
+list(APPEND GPUFFT_CUDA_SOURCES sparse/common/topk_cuda.cu sparse/common/select_cuda.cu
+            sparse/common/sparse_signal_cuda.cu
+            sparse/exact/exact_cuda.cc sparse/exact/exact_kernels.cu
+            sparse/exact/exact_value_kernels.cu sparse/exact/exact_vote_kernels.cu
+            sparse/robust/robust_cuda.cc sparse/robust/robust_kernels.cu
+            sparse/robust/robust_round_kernels.cu sparse/robust/robust_tone_kernels.cu
+            sparse/robust/robust_dense_kernels.cu sparse/robust/robust_order_kernels.cu)
 list(APPEND GPUFFT_BLOCK_SOURCES sparse_fft_impl.cc sparse_fft_messages.cc)

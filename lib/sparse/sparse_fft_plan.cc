@@ -5,10 +5,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../core/host_memory.h"
-#include "../core/memory_error.h"
-#include "sparse_exact_backend.h"
-#include "sparse_robust_backend.h"
+#include "core/host_memory.h"
+#include "core/memory_error.h"
+#include "sparse/exact/exact_backend.h"
+#include "sparse/robust/robust_backend.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>
 #include <algorithm>
@@ -101,13 +101,8 @@ public:
                 ++stats.unverified;
         }
         noise_floor = frame.bin_noise / params.window_power;
+        detail::finish_tones(params.rc, params.k, frame);
         tones.swap(frame.tones);
-        detail::finish_tones(params.rc,
-                             params.k,
-                             noise_floor,
-                             tones,
-                             frame.ordered ? &frame.near : nullptr,
-                             frame.joint.empty() ? nullptr : &frame.joint);
     }
 };
 

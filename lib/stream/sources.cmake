@@ -11,7 +11,8 @@
 # time_input.h, resample_grid.h, not_sparse_warning.h, progress_timer.h.
 list(APPEND GPUFFT_SOURCES stream/filterbank_recorder.cc stream/frame_converter.cc
             stream/host_frame.cc stream/sample_format.cc
-            stream/sparse_frame_analyzer.cc stream/spectrometer_pipeline.cc
+            stream/sparse_frame_analyzer.cc stream/sparse_spectrum.cc
+            stream/spectrometer_pipeline.cc
             stream/spectrometer_runner.cc stream/spectrometer_setup.cc
             stream/spectrum_axes.cc stream/stream_timeline.cc
             stream/transmission_tracker.cc)

@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_STREAM_SPARSE_FRAME_ANALYZER_H
 #define INCLUDED_GPUFFT_STREAM_SPARSE_FRAME_ANALYZER_H
 
-#include "../sparse/sparse_spectrum.h"
+#include "stream/sparse_spectrum.h"
 #include "engine_failure.h"
 #include "log_limiter.h"
 #include "not_sparse_warning.h"

@@ -16,7 +16,7 @@
 // The radix key (select_key()) is checked on the host, with or without a GPU.
 
 #include "reference.h"
-#include "sparse/select_cuda.h"
+#include "sparse/common/select_cuda.h"
 #include "test_harness.h"
 #include <gnuradio/gpufft/device.h>
 #include <algorithm>

@@ -15,7 +15,7 @@
 
 #ifdef GPUFFT_HAVE_CUDA
 #include "cuda/cuda_resources.h"
-#include "sparse/sparse_signal_cuda.h"
+#include "sparse/common/sparse_signal_cuda.h"
 #endif
 
 using namespace gr::gpufft;

@@ -9,7 +9,7 @@
 // without a GPU covers it).
 
 #include "reference.h"
-#include "sparse/host_gather.h"
+#include "sparse/common/host_gather.h"
 #include "test_harness.h"
 #include <random>
 

@@ -9,7 +9,7 @@
 // carrier never come back empty, sparse frames are not redone, and the check's parts
 // (the probe's floor, the verdict) against direct computation.
 
-#include "sparse/robust_check.h"
+#include "sparse/robust/robust_check.h"
 #include "sparse/self_check_cases.h"
 
 using namespace gr::gpufft;

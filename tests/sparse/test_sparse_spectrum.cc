@@ -10,7 +10,7 @@
 // modes, against direct computations.
 
 #include "reference.h"
-#include "sparse/sparse_spectrum.h"
+#include "stream/sparse_spectrum.h"
 #include "test_harness.h"
 #include <algorithm>
 #include <cmath>

@@ -230,6 +230,22 @@ private:
 //! Smallest n a plan accepts.
 constexpr std::int64_t sparse_fft_min_size = 16;
 
+/*!
+ * The one owner of the sparse FFT's names and ranges: the plan, the sparse_fft block and
+ * the Python binding check through these, so a bad value reads the same everywhere.
+ * Each throws std::invalid_argument naming the parameter, the value and the range.
+ */
+//! "robust" or "exact".
+GPUFFT_API sparse_fft_mode parse_sparse_fft_mode(const std::string& name);
+//! The accepted mode names, for messages: "'robust' or 'exact'".
+GPUFFT_API std::string sparse_fft_mode_names();
+//! k in [1, n-1] (exact mode) or [1, n/4] (robust mode: more tones is not sparse).
+GPUFFT_API void check_sparse_fft_k(std::int64_t k, std::int64_t n, sparse_fft_mode mode);
+//! min_snr_db in [0, 200] dB.
+GPUFFT_API void check_sparse_fft_min_snr_db(double min_snr_db);
+//! false_alarm in (0, 0.5].
+GPUFFT_API void check_sparse_fft_false_alarm(double false_alarm);
+
 } // namespace gpufft
 } // namespace gr
 

@@ -8,6 +8,7 @@
 // BINDTOOL hash). The GIL is released while a transform runs; std::invalid_argument
 // reaches Python as ValueError, std::runtime_error as RuntimeError.
 
+#include "keyword_table.h"
 #include "numpy_arrays.h"
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
@@ -16,6 +17,7 @@
 
 #include <gnuradio/gpufft/backend.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>
+#include <limits>
 #include <stdexcept>
 
 namespace py = pybind11;
@@ -25,12 +27,7 @@ namespace {
 
 sparse_fft_mode parse_mode(const std::string& name)
 {
-    if (name == "exact")
-        return sparse_fft_mode::exact;
-    if (name == "robust")
-        return sparse_fft_mode::robust;
-    throw std::invalid_argument("mode: '" + name +
-                                "' is invalid; must be 'exact' or 'robust'");
+    return parse_sparse_fft_mode(name); // the one owner: the block's message too
 }
 
 sparse_fft_window parse_window(const std::string& name)
@@ -69,6 +66,130 @@ sparse_fft_location parse_location(const std::string& name)
     throw std::invalid_argument("location: '" + name +
                                 "' is invalid; must be 'phase' or 'voting'");
 }
+
+namespace gp = gpufft_python;
+
+//! A plan's arguments; every keyword, its default and its check is one row of
+//! plan_keywords (keyword_table.h): the keyword list, the defaults and the refusals of a
+//! wrong call come from there. Numeric defaults are sparse_fft_options' own.
+struct plan_args {
+    std::int64_t n = 0, k = 0;
+    sparse_fft_options o;
+};
+
+const sparse_fft_options defaults{};
+
+const gp::keyword<plan_args> plan_keywords[] = {
+    { "n",
+      nullptr,
+      [](plan_args& a, const py::handle& v) {
+          a.n = gp::whole_number(v, "n", 1, "a whole number >= 1");
+      } },
+    { "k",
+      nullptr,
+      // k's range is the engine's one owner's (check_sparse_fft_k), in the block's words.
+      [](plan_args& a, const py::handle& v) {
+          a.k = gp::whole_number(
+              v, "k", std::numeric_limits<long long>::min(), "a whole number");
+      } },
+    { "mode",
+      [] { return py::object(py::str("robust")); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.mode = parse_mode(gp::text(v, "mode", sparse_fft_mode_names().c_str()));
+      } },
+    { "backend",
+      [] { return py::object(py::str("auto")); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.backend =
+              parse_backend(gp::backend_arg(py::reinterpret_borrow<py::object>(v)));
+      } },
+    { "device_id",
+      [] { return py::object(py::int_(defaults.device_id)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.device_id = gp::device_id_arg(py::reinterpret_borrow<py::object>(v));
+      } },
+    { "seed",
+      [] { return py::object(py::none()); },
+      [](plan_args& a, const py::handle& v) {
+          if (v.is_none())
+              return;
+          // Any seed describe() prints, up to 2^64 - 1, can be given back.
+          if (!py::isinstance<py::int_>(v))
+              throw std::invalid_argument(
+                  "seed: must be None or an integer in [0, 2^64)");
+          const unsigned long long s = PyLong_AsUnsignedLongLong(v.ptr());
+          if (PyErr_Occurred()) {
+              PyErr_Clear();
+              throw std::invalid_argument(
+                  "seed: must be None or an integer in [0, 2^64)");
+          }
+          a.o.seed = std::uint64_t(s);
+      } },
+    // Ranges (NaN included) are the engine's one owner's to refuse, in the block's words
+    // too; here only what is not a number.
+    { "min_snr_db",
+      [] { return py::object(py::float_(defaults.min_snr_db)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.min_snr_db = gp::real_number(v, "min_snr_db", "a number of dB", false);
+      } },
+    { "false_alarm",
+      [] { return py::object(py::float_(defaults.false_alarm)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.false_alarm =
+              gp::real_number(v, "false_alarm", "a probability in (0, 0.5]", false);
+      } },
+    { "window",
+      [] { return py::object(py::str("auto")); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.window = parse_window(
+              gp::text(v, "window", "'auto', 'none', 'hann' or 'blackman-harris'"));
+      } },
+    { "resolve_close_tones",
+      [] { return py::object(py::bool_(defaults.resolve_close_tones)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.resolve_close_tones = gp::flag(v, "resolve_close_tones");
+      } },
+    { "buckets",
+      [] { return py::object(py::int_(defaults.buckets)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.buckets =
+              gp::whole_number(v, "buckets", 0, "a whole number >= 0 (0: automatic)");
+      } },
+    { "loops",
+      [] { return py::object(py::int_(defaults.loops)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.loops =
+              gp::whole_int(v, "loops", 0, 1 << 20, "a whole number >= 0 (0: automatic)");
+      } },
+    { "filter_width",
+      [] { return py::object(py::int_(defaults.filter_width)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.filter_width = gp::whole_number(
+              v, "filter_width", 0, "a whole number >= 0 (0: automatic)");
+      } },
+    { "force_dense",
+      [] { return py::object(py::bool_(defaults.force_dense)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.force_dense = gp::flag(v, "force_dense");
+      } },
+    { "transfer",
+      [] { return py::object(py::str("auto")); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.transfer =
+              parse_transfer(gp::text(v, "transfer", "'auto', 'gather' or 'copy'"));
+      } },
+    { "location",
+      [] { return py::object(py::str("phase")); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.location = parse_location(gp::text(v, "location", "'phase' or 'voting'"));
+      } },
+    { "value_iterations",
+      [] { return py::object(py::int_(defaults.value_iterations)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.value_iterations = gp::whole_int(
+              v, "value_iterations", 0, 1 << 20, "a whole number >= 0 (0: automatic)");
+      } },
+};
 
 template <typename Array>
 void check_frame(const sparse_fft_plan& plan, const Array& x)
@@ -120,6 +241,8 @@ py::tuple run_sparse(sparse_fft_plan& plan, const py::object& x_any)
 
 void bind_sparse_fft_plan(py::module& m)
 {
+    static const std::string plan_doc =
+        gpufft_python::signature("sparse_fft_plan", plan_keywords);
     py::class_<sparse_fft_plan>(
         m,
         "sparse_fft_plan",
@@ -140,108 +263,12 @@ void bind_sparse_fft_plan(py::module& m)
         "values): 0 = automatic.\n"
         "location: 'phase' (fast, default) or 'voting' (the "
         "papers' location by voting across loops).")
-        .def(py::init([](py::object n,
-                         py::object k,
-                         py::object mode,
-                         py::object backend_name,
-                         py::object device_id,
-                         py::object seed,
-                         py::object min_snr_db,
-                         py::object false_alarm,
-                         py::object window,
-                         py::object resolve_close_tones,
-                         py::object buckets,
-                         py::object loops,
-                         py::object filter_width,
-                         py::object force_dense,
-                         py::object transfer,
-                         py::object location,
-                         py::object value_iterations) {
-                 namespace gp = gpufft_python;
-                 sparse_fft_options o;
-                 o.mode = parse_mode(gp::text(mode, "mode", "'exact' or 'robust'"));
-                 o.backend = parse_backend(gpufft_python::backend_arg(backend_name));
-                 o.device_id = gpufft_python::device_id_arg(device_id);
-                 if (!seed.is_none()) {
-                     // Any seed describe() prints, up to 2^64 - 1, can be given back.
-                     if (!py::isinstance<py::int_>(seed))
-                         throw std::invalid_argument(
-                             "seed: must be None or an integer in [0, 2^64)");
-                     const unsigned long long s = PyLong_AsUnsignedLongLong(seed.ptr());
-                     if (PyErr_Occurred()) {
-                         PyErr_Clear();
-                         throw std::invalid_argument(
-                             "seed: must be None or an integer in [0, 2^64)");
-                     }
-                     o.seed = std::uint64_t(s);
-                 }
-                 o.min_snr_db =
-                     gp::real_number(min_snr_db, "min_snr_db", "a finite number of dB");
-                 o.false_alarm = gp::real_number(
-                     false_alarm, "false_alarm", "a probability in (0, 1)");
-                 o.window = parse_window(gp::text(
-                     window, "window", "'auto', 'none', 'hann' or 'blackman-harris'"));
-                 o.resolve_close_tones =
-                     gp::flag(resolve_close_tones, "resolve_close_tones");
-                 o.buckets = gp::whole_number(
-                     buckets, "buckets", 0, "a whole number >= 0 (0: automatic)");
-                 o.loops = gp::whole_int(
-                     loops, "loops", 0, 1 << 20, "a whole number >= 0 (0: automatic)");
-                 o.filter_width = gp::whole_number(filter_width,
-                                                   "filter_width",
-                                                   0,
-                                                   "a whole number >= 0 (0: automatic)");
-                 o.force_dense = gp::flag(force_dense, "force_dense");
-                 o.transfer = parse_transfer(
-                     gp::text(transfer, "transfer", "'auto', 'gather' or 'copy'"));
-                 o.location = parse_location(
-                     gp::text(location, "location", "'phase' or 'voting'"));
-                 o.value_iterations = gp::whole_int(value_iterations,
-                                                    "value_iterations",
-                                                    0,
-                                                    1 << 20,
-                                                    "a whole number >= 0 (0: automatic)");
-                 const auto n_ = gp::whole_number(n, "n", 1, "a whole number >= 1");
-                 const auto k_ = gp::whole_number(k, "k", 1, "a whole number >= 1");
-                 return std::make_unique<sparse_fft_plan>(n_, k_, o);
+        .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                 const auto a = gpufft_python::parse_call(
+                     "sparse_fft_plan", plan_keywords, args, kwargs);
+                 return std::make_unique<sparse_fft_plan>(a.n, a.k, a.o);
              }),
-             py::arg("n"),
-             py::arg("k"),
-             py::arg("mode") = "robust",
-             py::arg("backend") = "auto",
-             py::arg("device_id") = 0,
-             py::arg("seed") = py::none(),
-             py::arg("min_snr_db") = 20.0,
-             py::arg("false_alarm") = 0.01,
-             py::arg("window") = "auto",
-             py::arg("resolve_close_tones") = true,
-             py::arg("buckets") = 0,
-             py::arg("loops") = 0,
-             py::arg("filter_width") = 0,
-             py::arg("force_dense") = false,
-             py::arg("transfer") = "auto",
-             py::arg("location") = "phase",
-             py::arg("value_iterations") = 0)
-        .def(gpufft_python::refuse_other_calls<sparse_fft_plan>("sparse_fft_plan",
-                                                                { "n",
-                                                                  "k",
-                                                                  "mode",
-                                                                  "backend",
-                                                                  "device_id",
-                                                                  "seed",
-                                                                  "min_snr_db",
-                                                                  "false_alarm",
-                                                                  "window",
-                                                                  "resolve_close_tones",
-                                                                  "buckets",
-                                                                  "loops",
-                                                                  "filter_width",
-                                                                  "force_dense",
-                                                                  "transfer",
-                                                                  "location",
-                                                                  "value_iterations" },
-                                                                2),
-             "Any other call: a TypeError naming the argument at fault.")
+             plan_doc.c_str())
         .def("execute",
              &run_sparse,
              py::arg("x"),
