@@ -12,7 +12,6 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_resources.h"
-#include "four_step.h"
 #include "large_fft_backend.h"
 #include "large_fft_kernels.h"
 #include "large_fft_peer.h"
@@ -89,9 +88,7 @@ class large_fft_peer final : public large_fft_executor
 
 public:
     large_fft_peer(const peer_layout& l, const large_exec_config& cfg)
-        : d_l(l),
-          d_cfg(cfg),
-          d_four_step(cfg.tuning.fft == pass_fft::four_step && four_step_supports(l.n1))
+        : d_l(l), d_cfg(cfg)
     {
         for (int device : cfg.devices) {
             // streams and events belong to the device current when they are made
@@ -103,13 +100,10 @@ public:
                 t.allocate(std::size_t(l.chunk), "the peer exchange's temporaries");
             d->flag.allocate(1, "the finite flag");
             std::size_t work = 0;
-            if (!d_four_step)
-                make_plan(l.n1, l.s2, 1, l.col_batch, dbl, work, d->columns);
+            make_plan(l.n1, l.s2, 1, l.col_batch, dbl, work, d->columns);
             make_plan(l.s2, 1, l.s2, l.row_batch, dbl, work, d->rows);
             d->work.allocate(std::max<std::size_t>(work, 1), "the cuFFT work area");
             for (auto* h : { &d->columns, &d->rows }) {
-                if (h == &d->columns && d_four_step)
-                    continue;
                 GPUFFT_CUFFT_CHECK(cufftSetWorkArea(h->get(), d->work.get()));
                 GPUFFT_CUFFT_CHECK(cufftSetStream(h->get(), d->comp.get()));
             }
@@ -196,11 +190,9 @@ private:
     }
 
     // Device i's columns n2 in [i S2, (i+1) S2) in by column ranges on two streams, the
-    // column FFTs and twiddle of each range as it lands. Where N1 is a power of two up
-    // to 2^16, each block of columns goes through the temporaries (a 2-D copy out, the
-    // two evict-first kernels of four_step.h with the twiddle and the finite check
-    // fused, a 2-D copy back): cuFFT down the slab's strided columns ran at a tenth of
-    // that (docs/large_fft.md). Otherwise cuFFT, then the twiddle and the finite check.
+    // column FFTs of each range as it lands, then the twiddle and the finite check. The
+    // temporaries stay untouched until the exchange: the partners push into them as
+    // soon as their own columns are done.
     void copy_in_and_columns(std::size_t i, const C* x)
     {
         auto& d = *d_dev[i];
@@ -209,12 +201,6 @@ private:
         d.marks[t_start].record(d.in[0].get());
         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d.in[1].get(), d.marks[t_start].get(), 0));
         GPUFFT_CUDA_CHECK(cudaMemsetAsync(d.flag.get(), 0, sizeof(int), d.comp.get()));
-        twiddle_params tw;
-        tw.on = true;
-        tw.b0 = i64(i) * l.s2;
-        tw.n = l.n;
-        tw.div = 1;
-        tw.sign = sign();
         const i64 width = l.s2 / l.in_parts;
         for (int p = 0; p < l.in_parts; ++p) {
             auto& s = d.in[p % 2];
@@ -230,60 +216,21 @@ private:
             d.in_done[p % 2].record(s.get());
             GPUFFT_CUDA_CHECK(
                 cudaStreamWaitEvent(d.comp.get(), d.in_done[p % 2].get(), 0));
-            for (i64 c = c0; c < c0 + width; c += l.col_batch) {
-                if (d_four_step)
-                    four_step_columns(d, c, tw);
-                else
-                    fft(d.columns.get(), d.slab.get() + c);
-            }
+            for (i64 c = c0; c < c0 + width; c += l.col_batch)
+                fft(d.columns.get(), d.slab.get() + c);
         }
         d.marks[t_in].record(d.in[0].get());
-        if (!d_four_step) {
-            launch_twiddle(d.slab.get(), dbl, 1, l.n1, l.s2, tw, d.comp.get());
-            // after the FFT: a NaN or infinity anywhere in a column spreads over it
-            launch_finite_check(d.slab.get(), dbl, l.slab(), d.flag.get(), d.comp.get());
-        }
+        twiddle_params tw;
+        tw.on = true;
+        tw.b0 = i64(i) * l.s2;
+        tw.n = l.n;
+        tw.div = 1;
+        tw.sign = sign();
+        launch_twiddle(d.slab.get(), dbl, 1, l.n1, l.s2, tw, d.comp.get());
+        // after the FFT: a NaN or infinity anywhere in a column spreads over it
+        launch_finite_check(d.slab.get(), dbl, l.slab(), d.flag.get(), d.comp.get());
         d.col_done.record(d.comp.get());
         d.marks[t_columns].record(d.comp.get());
-    }
-
-    // Columns [c, c + col_batch) of the slab: out to temp[0], kernel A there, kernel B
-    // (twiddled from column i S2 + c on) into temp[1], back into the slab.
-    void four_step_columns(device_state& d, i64 c, twiddle_params tw)
-    {
-        const auto& l = d_l;
-        const std::size_t row = std::size_t(l.col_batch) * sizeof(C);
-        GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(d.temp[0].get(),
-                                            row,
-                                            d.slab.get() + c,
-                                            l.s2 * sizeof(C),
-                                            row,
-                                            l.n1,
-                                            cudaMemcpyDeviceToDevice,
-                                            d.comp.get()));
-        four_step_geometry geo;
-        four_step_split(l.n1, &geo.L1, &geo.L2);
-        geo.W = l.col_batch;
-        geo.out_b = 0;
-        geo.out_k = l.col_batch;
-        tw.b0 += c;
-        launch_four_step_fft(d.temp[0].get(),
-                             d.temp[1].get(),
-                             dbl,
-                             geo,
-                             sign(),
-                             tw,
-                             d.flag.get(),
-                             d.comp.get());
-        ++d_stats.four_step_ffts;
-        GPUFFT_CUDA_CHECK(cudaMemcpy2DAsync(d.slab.get() + c,
-                                            l.s2 * sizeof(C),
-                                            d.temp[1].get(),
-                                            row,
-                                            row,
-                                            l.n1,
-                                            cudaMemcpyDeviceToDevice,
-                                            d.comp.get()));
     }
 
     // Slot p of device i and slot i of device p swapped, pair by pair, in chunks: each
@@ -293,9 +240,14 @@ private:
     {
         const auto& l = d_l;
         const i64 slot = l.slot();
+        // A device sends once its own columns are done, and into a partner whose
+        // columns are done too: the partner's temporaries are then free of anything
+        // of this execute but the exchange.
         for (auto& d : d_dev) {
             cuda::device_guard g(d->device);
-            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d->send.get(), d->col_done.get(), 0));
+            for (auto& e : d_dev)
+                GPUFFT_CUDA_CHECK(
+                    cudaStreamWaitEvent(d->send.get(), e->col_done.get(), 0));
             GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(d->take.get(), d->col_done.get(), 0));
         }
         std::size_t q = 0;
@@ -422,7 +374,6 @@ private:
 
     peer_layout d_l;
     large_exec_config d_cfg;
-    bool d_four_step; //!< columns by the four-step kernels (else cuFFT)
     std::vector<std::unique_ptr<device_state>> d_dev;
     std::vector<std::vector<int>> d_rounds;
     large_fft_stats d_stats;

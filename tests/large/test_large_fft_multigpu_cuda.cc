@@ -13,7 +13,6 @@
 // also on [0, 1]. Then the bad lists, and spectrum_integrator's devices.
 
 #include "gpu_skip.h"
-#include "large/four_step.h"
 #include "large/large_fft_plan_impl.h"
 #include "large/power/integrator_backend.h"
 #include "large_fft_checks.h"
@@ -220,16 +219,11 @@ GPUFFT_TEST(trace_and_stats_cover_every_executor)
 // out of place and in place, pageable and pinned arrays, device counts that do and do
 // not divide the factors (those fall back to the host rounds, which match one GPU).
 template <typename T>
-void check_peer(i64 n,
-                i64 pass,
-                const std::vector<int>& devices,
-                direction dir,
-                detail::pass_fft fft = detail::pass_fft::four_step)
+void check_peer(i64 n, i64 pass, const std::vector<int>& devices, direction dir)
 {
     const precision p = sizeof(T) == 4 ? precision::single : precision::double_;
     detail::large_fft_config config;
     config.repeat_devices = true;
-    config.fft = fft;
     auto plan = detail::make_large_fft_plan(
         { n },
         dir,
@@ -245,10 +239,6 @@ void check_peer(i64 n,
                 (unsigned long long)seed,
                 plan.describe().c_str());
     GPUFFT_CHECK_EQ(plan.passes() == 1, peer);
-    const auto& impl = detail::large_fft_plan_access::of(plan);
-    // power-of-two columns up to 2^16 go through the four-step kernels, others cuFFT
-    const bool four_step = peer && fft == detail::pass_fft::four_step &&
-                           detail::four_step_supports(impl.peer->n1);
     const auto x = random_complex<T>(std::size_t(n), seed);
     const auto ref = fftw_dft_nd(x, { n }, dir == direction::forward ? -1 : 1);
     const double tol = sizeof(T) == 4 ? 2e-6 * std::log2(double(n)) : 1e-12;
@@ -262,7 +252,6 @@ void check_peer(i64 n,
     std::vector<std::complex<T>> y(n, poison<T>());
     plan.execute(x.data(), y.data());
     check(y.data(), y);
-    GPUFFT_CHECK_EQ(detail::plan_stats(plan).four_step_ffts > 0, four_step);
     auto z = x;
     plan.execute(z.data(), z.data());
     check(z.data(), y);
@@ -291,7 +280,6 @@ GPUFFT_TEST(peer_exchange_matches_reference)
             check_peer<float>(9 << 14, 16384, d, dir); // 3 x 3 x 2^14
             check_peer<float>(6000, 1024, d, dir);     // 3 does not divide both factors
             check_peer<double>(1 << 17, 16384, d, dir);
-            check_peer<float>(1 << 16, 16384, d, dir, detail::pass_fft::cufft);
         }
         if (real) // a larger transform over the real links
             check_peer<float>(1 << 24, 1 << 21, d, direction::forward);
