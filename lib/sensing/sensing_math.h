@@ -67,7 +67,8 @@ GPUFFT_HD inline std::int64_t sensing_natural(const sensing_consts& k, std::int6
  * bin(q, re, im): the window is a cosine sum, so X_w = sum_m c_m X[q - m].
  */
 template <typename Bin>
-GPUFFT_HD inline float sensing_power(const sensing_consts& k, const Bin& bin, std::int64_t s)
+GPUFFT_HD inline float
+sensing_power(const sensing_consts& k, const Bin& bin, std::int64_t s)
 {
     const std::int64_t q = sensing_natural(k, s);
     const int h = k.taps / 2;
@@ -146,9 +147,9 @@ GPUFFT_HD inline float sensing_log_power(const sensing_consts& k, float p)
  * every bin: E[ln u] = ln mu - Euler's gamma.
  */
 GPUFFT_HD inline double sensing_floor_step(const sensing_consts& k,
-                                  double sum_below,
-                                  double count_below,
-                                  double previous)
+                                           double sum_below,
+                                           double count_below,
+                                           double previous)
 {
     if (count_below <= 0)
         return previous;
@@ -166,7 +167,8 @@ GPUFFT_HD inline double sensing_floor_step(const sensing_consts& k,
  * keeps its own estimate unless that stands more than `ceiling` over the opening: pure
  * noise keeps an unbiased floor, a wide carrier costs at most `ceiling` of sensitivity.
  */
-GPUFFT_HD inline void sensing_open_floor(const sensing_consts& k, double* f, double* scratch)
+GPUFFT_HD inline void
+sensing_open_floor(const sensing_consts& k, double* f, double* scratch)
 {
     const int S = k.subbands, r = k.opening;
     for (int i = 0; i < S; ++i) {
@@ -189,7 +191,8 @@ GPUFFT_HD inline void sensing_open_floor(const sensing_consts& k, double* f, dou
 }
 
 //! The floor at shifted bin s: linear between the sub-bands' centres.
-GPUFFT_HD inline double sensing_floor_at(const sensing_consts& k, const double* f, std::int64_t s)
+GPUFFT_HD inline double
+sensing_floor_at(const sensing_consts& k, const double* f, std::int64_t s)
 {
     if (k.subbands == 1)
         return f[0];

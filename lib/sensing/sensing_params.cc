@@ -5,9 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "sparse/common/sparse_params.h"
 #include "sensing_backend.h"
 #include "sensing_params.h"
+#include "sparse/common/sparse_params.h"
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>

@@ -9,10 +9,10 @@
 // become signals (the cap, dBFS, the tone fit of narrow ones). The same host code for
 // both backends.
 
-#include "sparse/robust/robust_math.h"
-#include "sparse/common/sparse_params.h"
 #include "sensing_backend.h"
 #include "sensing_fit.h"
+#include "sparse/common/sparse_params.h"
+#include "sparse/robust/robust_math.h"
 #include <gnuradio/gpufft/sensing_plan.h>
 #include <algorithm>
 #include <cmath>

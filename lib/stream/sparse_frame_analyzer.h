@@ -8,11 +8,11 @@
 #ifndef INCLUDED_GPUFFT_STREAM_SPARSE_FRAME_ANALYZER_H
 #define INCLUDED_GPUFFT_STREAM_SPARSE_FRAME_ANALYZER_H
 
-#include "stream/sparse_spectrum.h"
 #include "engine_failure.h"
 #include "log_limiter.h"
 #include "not_sparse_warning.h"
 #include "sample_format.h"
+#include "stream/sparse_spectrum.h"
 #include "transmission_tracker.h"
 #include <gnuradio/gpufft/log.h>
 #include <gnuradio/gpufft/sensing_plan.h>
