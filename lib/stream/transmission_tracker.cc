@@ -67,6 +67,45 @@ void transmission_tracker::add(open_tx& o,
     o.hi = s.upper_hz;
     o.end_sample = std::max(o.end_sample, first + len);
     o.missed = 0;
+    o.frame_power = p;
+}
+
+void transmission_tracker::add_piece(open_tx& o, const frame_signal& s)
+{
+    const double p = std::pow(10.0, s.total_power_dbfs / 10.0);
+    o.power_sum += p;
+    o.weighted_center += p * s.center_hz;
+    o.t.peak_power_dbfs = std::max(o.t.peak_power_dbfs, s.peak_power_dbfs);
+    o.t.dc = o.t.dc || s.dc;
+    o.lo = std::min(o.lo, s.lower_hz);
+    o.hi = std::max(o.hi, s.upper_hz);
+    o.frame_power += p;
+    // this frame's pieces together may make it the strongest frame
+    if (o.frame_power > o.best_power) {
+        o.best_power = o.frame_power;
+        o.t.lower_hz = o.lo;
+        o.t.upper_hz = o.hi;
+    }
+}
+
+void transmission_tracker::merge(open_tx& into, const open_tx& o)
+{
+    if (o.t.start_sample < into.t.start_sample) {
+        into.t.start_sample = o.t.start_sample;
+        into.t.id = std::min(into.t.id, o.t.id);
+    }
+    if (o.best_power > into.best_power) {
+        into.best_power = o.best_power;
+        into.t.lower_hz = o.t.lower_hz;
+        into.t.upper_hz = o.t.upper_hz;
+    }
+    into.power_sum += o.power_sum;
+    into.weighted_center += o.weighted_center;
+    into.snr_sum += o.snr_sum;
+    into.t.frames += o.t.frames;
+    into.t.peak_power_dbfs = std::max(into.t.peak_power_dbfs, o.t.peak_power_dbfs);
+    into.t.dc = into.t.dc || o.t.dc;
+    into.end_sample = std::max(into.end_sample, o.end_sample);
 }
 
 void transmission_tracker::close(open_tx& o,
@@ -114,17 +153,41 @@ void transmission_tracker::update(std::int64_t first_sample,
             return a.overlap > b.overlap;
         });
     std::vector<char> t_used(d_active.size(), 0), s_used(signals.size(), 0);
+    std::vector<std::size_t> s_to(signals.size(), 0);
     for (const auto& p : pairs) {
         if (t_used[p.t] || s_used[p.s])
             continue;
         t_used[p.t] = s_used[p.s] = 1;
+        s_to[p.s] = p.t;
         add(d_active[p.t], signals[p.s], first_sample, frame_len);
+    }
+    // A band that broke into pieces this frame: a piece left over that overlaps the
+    // last edges of a transmission continues it (every transmission it overlaps took
+    // another piece, or the greedy pass would have paired them). Pieces taken in
+    // order of their largest overlap, as above.
+    for (const auto& p : pairs) {
+        if (s_used[p.s] || !t_used[p.t])
+            continue;
+        s_used[p.s] = 1;
+        s_to[p.s] = p.t;
+        add_piece(d_active[p.t], signals[p.s]);
+    }
+    // Pieces that joined again: a transmission not seen this frame whose last edges
+    // overlap a signal that continued another is merged into that one.
+    std::vector<char> merged(d_active.size(), 0);
+    for (const auto& p : pairs) {
+        if (t_used[p.t] || merged[p.t] || !s_used[p.s] || s_to[p.s] == p.t)
+            continue;
+        merge(d_active[s_to[p.s]], d_active[p.t]);
+        merged[p.t] = 1;
     }
     // Transmissions not seen: ended after hold_frames frames without them.
     std::vector<open_tx> keep;
     std::vector<transmission> now_ended;
     for (std::size_t i = 0; i < d_active.size(); ++i) {
         auto& o = d_active[i];
+        if (merged[i])
+            continue;
         if (!t_used[i] && ++o.missed > d_hold)
             close(o, rate, now_ended);
         else

@@ -42,16 +42,19 @@ struct transmission {
     double bandwidth_hz = 0;           //!< upper_hz - lower_hz
     double peak_power_dbfs = 0;        //!< the largest of its frames' peaks
     double mean_snr_db = 0;            //!< mean of its frames' SNR
-    int frames = 0;                    //!< frames it was seen in
-    bool dc = false;                   //!< it covered DC in any frame
+    int frames = 0;  //!< frames it was seen in (summed when pieces merge)
+    bool dc = false; //!< it covered DC in any frame
 };
 
 /*!
  * Signals followed from frame to frame into transmissions (docs/sensing.md,
  * "Transmissions"). A signal continues the transmission whose last edges it overlaps
- * most (within one bin); each transmission takes at most one signal a frame, so two
- * emitters a few bins apart stay two. A transmission seen in no frame for more than
- * hold_frames frames has ended. Frames must come in order of first_sample.
+ * most (within one bin), each transmission paired with one signal first, so two
+ * emitters a few bins apart stay two. A signal left over that overlaps a paired
+ * transmission's last edges is a piece of it (a wide band broken up this frame); a
+ * transmission left over that overlaps a signal paired with another joined it (the
+ * pieces met again) and is merged into it. A transmission seen in no frame for more
+ * than hold_frames frames has ended. Frames must come in order of first_sample.
  */
 class GPUFFT_API transmission_tracker
 {
@@ -84,8 +87,12 @@ private:
         double power_sum = 0, weighted_center = 0, snr_sum = 0;
         std::int64_t end_sample = 0;
         int missed = 0;
+        double frame_power = 0; //!< its signals' power in the current frame
     };
     void add(open_tx& o, const frame_signal& s, std::int64_t first, std::int64_t len);
+    //! Another piece of o in the frame add() began.
+    static void add_piece(open_tx& o, const frame_signal& s);
+    static void merge(open_tx& into, const open_tx& o);
     static void close(open_tx& o, double rate, std::vector<transmission>& ended);
 
     int d_hold;

@@ -70,6 +70,38 @@ GPUFFT_TEST(a_hold_bridges_one_missed_frame)
         GPUFFT_CHECK_EQ(ended[0].frames, 5);
 }
 
+// A wide carrier whose band breaks into pieces in some frames (its spectrum dips
+// under the threshold between them, as an LTE carrier's does) is one transmission;
+// pieces that open separately and join later merge; an emitter beside the carrier,
+// not overlapping it, stays apart.
+GPUFFT_TEST(a_band_broken_into_pieces_stays_one_transmission)
+{
+    transmission_tracker tr(1);
+    std::vector<transmission> ended;
+    const std::int64_t len = 100;
+    for (int f = 0; f < 12; ++f) {
+        std::vector<frame_signal> s;
+        if (f == 0 || f % 3 == 1) // broken: three pieces (the first frame opens three)
+            s = { sig(0, 300), sig(350, 650), sig(700, 1000) };
+        else
+            s = { sig(0, 1000) };
+        s.push_back(sig(1100, 1200)); // a neighbour 100 Hz above (bins of 10 Hz)
+        tr.update(f * len, len, 1e4, 10, s, ended);
+    }
+    tr.flush(ended);
+    GPUFFT_CHECK_EQ(ended.size(), std::size_t(2));
+    if (ended.size() == 2) {
+        const auto& wide = ended[0].upper_hz > 1050 ? ended[1] : ended[0];
+        const auto& narrow = ended[0].upper_hz > 1050 ? ended[0] : ended[1];
+        GPUFFT_CHECK_EQ(wide.start_sample, std::int64_t(0));
+        GPUFFT_CHECK_EQ(wide.sample_count, std::int64_t(12 * len));
+        GPUFFT_CHECK(std::fabs(wide.lower_hz) < 1e-9);
+        GPUFFT_CHECK(std::fabs(wide.upper_hz - 1000) < 1e-9);
+        GPUFFT_CHECK(std::fabs(narrow.bandwidth_hz - 100) < 1e-9);
+        GPUFFT_CHECK_EQ(narrow.frames, 12);
+    }
+}
+
 GPUFFT_TEST(close_emitters_stay_apart_and_hops_are_new)
 {
     transmission_tracker tr(1);
