@@ -241,7 +241,7 @@ void check_peer(i64 n, i64 pass, const std::vector<int>& devices, direction dir)
     GPUFFT_CHECK_EQ(plan.passes() == 1, peer);
     const auto x = random_complex<T>(std::size_t(n), seed);
     const auto ref = fftw_dft_nd(x, { n }, dir == direction::forward ? -1 : 1);
-    const double tol = sizeof(T) == 4 ? 2e-6 * std::log2(double(n)) : 1e-12;
+    const double tol = sizeof(T) == 4 ? 1e-5 : 1e-12; // as the one-GPU plans'
     // the peer exchange does the same arithmetic every way; the host rounds' in-place
     // schedule differs from their out-of-place one
     auto check = [&](const std::complex<T>* got, const std::vector<std::complex<T>>& y) {
