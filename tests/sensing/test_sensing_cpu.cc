@@ -80,6 +80,8 @@ GPUFFT_TEST(tones_at_fractional_bins_are_found_with_their_frequency)
     sensing_plan plan(n, cpu_options());
     sensing_result r;
     int extra = 0;
+    double sum_sq = 0; // of the frequency errors in units of the bound below
+    int fits = 0;
     for (int trial = 0; trial < 10; ++trial) {
         cvec x(std::size_t(n), 0);
         add_noise(x, 0.01, rng);
@@ -101,12 +103,23 @@ GPUFFT_TEST(tones_at_fractional_bins_are_found_with_their_frequency)
             continue;
         const auto& s = *found;
         GPUFFT_CHECK(s.narrow && s.tone_refined);
-        // 12 x the Cramer-Rao bound of a tone's frequency (rectangular window), in bins:
-        // the fit on 7 windowed bins costs ~2-3x, the rest is margin for 10 trials.
+        // The frequency error in units of the Cramer-Rao bound of a tone's frequency
+        // (rectangular window), in bins. The fit on 7 windowed bins scatters like a
+        // normal variable of about 3.1 of those (measured over 700 trials at 25-35 dB:
+        // median 2.1, 99th percentile 7.2, largest 10.5; a CI run once drew 12.0).
+        // Checked as: no trial beyond 16 (5 sigma), and an RMS over the 10 trials of
+        // at most 6 (a 2x worse fit fails it about half the time; chance 5e-5).
         const double crb = std::sqrt(6.0) / (2 * M_PI * std::pow(10.0, snr / 20));
-        if (std::fabs(s.tone_bin - f) >= 12 * crb)
-            std::printf("tone at %.4f, %.1f dB: fit %.4f\n", f, snr, s.tone_bin);
-        GPUFFT_CHECK(std::fabs(s.tone_bin - f) < 12 * crb);
+        const double err = std::fabs(s.tone_bin - f) / crb;
+        if (err >= 12)
+            std::printf("tone at %.4f, %.1f dB: fit %.4f (%.1f x CRB)\n",
+                        f,
+                        snr,
+                        s.tone_bin,
+                        err);
+        GPUFFT_CHECK(err < 16);
+        sum_sq += err * err;
+        ++fits;
         GPUFFT_CHECK(std::fabs(s.center_bin - f) < 0.3);
         // 4 x the amplitude's relative scatter, sqrt(ENBW / snr) with ENBW = 2 bins.
         const double rel = 4 * std::sqrt(2.0 / std::pow(10.0, snr / 10));
@@ -126,6 +139,9 @@ GPUFFT_TEST(tones_at_fractional_bins_are_found_with_their_frequency)
         GPUFFT_CHECK(!s.dc);
     }
     GPUFFT_CHECK(extra <= 2);
+    const double rms = fits ? std::sqrt(sum_sq / fits) : 0;
+    std::printf("frequency error RMS %.2f x CRB over %d tones\n", rms, fits);
+    GPUFFT_CHECK(rms <= 6);
 }
 
 GPUFFT_TEST(burst_beside_digital_silence_gives_nothing_under_the_threshold)
