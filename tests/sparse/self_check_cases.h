@@ -6,8 +6,8 @@
  */
 
 // The sublinear path's self-check (docs/sparse_fft_robust.md, "Self-check"), written
-// once and run per backend: test_sparse_self_check.cc on the CPU, the GPU test on CUDA
-// with host and device arrays.
+// once against a sparse_variant (sparse_variants.h) and run per backend by
+// test_sparse_robust_backends.cc: on the CPU, on CUDA with host and with device frames.
 //
 // Real frames: the vendored NFM capture where the carrier's modulation spreads widest
 // (tests/data/nfm_rtlsdr_144MHz_280k_deviation), whose carrier stands 80-90 dB over the
@@ -20,13 +20,13 @@
 #define INCLUDED_GPUFFT_TEST_SELF_CHECK_CASES_H
 
 #include "sparse/robust_checks.h"
+#include "sparse/sparse_variants.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -81,13 +81,10 @@ inline double strongest_tone_db(const std::vector<std::complex<float>>& x)
 /*!
  * Every frame of the deviation capture that holds a tone at min_snr_db + 6 dB comes back
  * with tones, for several seeds; and the self-check redid frames on the dense path.
- * run(plan, frame, tones) runs one frame (host or device arrays).
+ * Plans and frames go through v (its backend, host or device frames).
  */
-inline void real_frames_never_come_back_empty(
-    gr::gpufft::sparse_fft_options o,
-    const std::function<void(gr::gpufft::sparse_fft_plan&,
-                             const std::vector<std::complex<float>>&,
-                             std::vector<gr::gpufft::sparse_tone>&)>& run)
+inline void real_frames_never_come_back_empty(const sparse_variant& v,
+                                              gr::gpufft::sparse_fft_options o)
 {
     const std::int64_t n = 65536, hop = 8192;
     const auto x = read_cu8("nfm_rtlsdr_144MHz_280k_deviation.sigmf-data");
@@ -104,10 +101,10 @@ inline void real_frames_never_come_back_empty(
     std::vector<gr::gpufft::sparse_tone> tones;
     for (std::uint64_t seed = 1; seed <= 8; ++seed) {
         o.seed = seed;
-        gr::gpufft::sparse_fft_plan plan(n, 4, o);
+        auto plan = v.plan(n, 4, o);
         GPUFFT_CHECK(!plan.dense_fallback());
         for (std::size_t f = 0; f < frames.size(); ++f) {
-            run(plan, frames[f], tones);
+            v.detect(plan, frames[f], tones);
             if (held[f] < o.min_snr_db + 6)
                 continue;
             ++holding;
@@ -139,18 +136,14 @@ inline void real_frames_never_come_back_empty(
  * Frames that are sparse (off-grid tones 10-30 dB over min_snr_db in white noise) pass
  * the self-check: the sublinear path keeps its speed where it applies.
  */
-inline void
-sparse_frames_pass(gr::gpufft::sparse_fft_options o,
-                   const std::function<void(gr::gpufft::sparse_fft_plan&,
-                                            const std::vector<std::complex<float>>&,
-                                            std::vector<gr::gpufft::sparse_tone>&)>& run)
+inline void sparse_frames_pass(const sparse_variant& v, gr::gpufft::sparse_fft_options o)
 {
     const std::int64_t n = 65536;
     const std::uint64_t seed = std::random_device{}();
     std::printf("  seed %llu\n", (unsigned long long)seed);
     o.min_snr_db = 55;
     o.seed = seed;
-    gr::gpufft::sparse_fft_plan plan(n, 4, o);
+    auto plan = v.plan(n, 4, o);
     GPUFFT_CHECK(!plan.dense_fallback());
     std::vector<gr::gpufft::sparse_tone> tones;
     const int frames = 12;
@@ -158,7 +151,7 @@ sparse_frames_pass(gr::gpufft::sparse_fft_options o,
         tone_truth t;
         // 4 tones, the strongest 85 dB per bin, spread over 20 dB; every 4th frame none.
         const auto x = noisy_tones(n, f % 4 == 3 ? 0 : 4, true, 85, 20, seed + f, t);
-        run(plan, x, tones);
+        v.detect(plan, x, tones);
         if (f % 4 == 3)
             GPUFFT_CHECK(tones.empty());
         else

@@ -8,7 +8,9 @@
 // Shared pieces of the sparse FFT tests: exactly k-sparse test signals and a check of a
 // plan's answer against a dense FFTW double-precision reference of the same fp32 input;
 // frames that are not exactly sparse (tones between bins, noise) and the check of exact
-// mode's answer to them (not_sparse() and only genuine coefficients).
+// mode's answer to them (not_sparse() and only genuine coefficients). Each check runs
+// the plan through a sparse_exec: on the host array, or (sparse_variants.h) through a
+// device copy of it.
 
 #ifndef INCLUDED_GPUFFT_TEST_SPARSE_CHECKS_H
 #define INCLUDED_GPUFFT_TEST_SPARSE_CHECKS_H
@@ -29,6 +31,21 @@
 namespace gpufft_test {
 
 using cf = std::complex<float>;
+
+//! Runs a plan on a frame held on the host (plan.execute with the host array, or a copy
+//! of it where the variant keeps its frames).
+using sparse_exec = std::function<void(gr::gpufft::sparse_fft_plan&,
+                                       const std::vector<cf>&,
+                                       std::vector<std::int64_t>&,
+                                       std::vector<cf>&)>;
+
+inline void host_exec(gr::gpufft::sparse_fft_plan& plan,
+                      const std::vector<cf>& x,
+                      std::vector<std::int64_t>& bins,
+                      std::vector<cf>& values)
+{
+    plan.execute(x.data(), bins, values);
+}
 
 //! k distinct bins: random ones plus a run of adjacent bins, DC and the last bin.
 inline std::vector<std::int64_t>
@@ -167,8 +184,7 @@ inline sparse_score score(const std::vector<cd>& X,
 inline void check_sparse(gr::gpufft::sparse_fft_plan& plan,
                          std::int64_t tones,
                          std::uint64_t seed,
-                         gr::gpufft::memory where = gr::gpufft::memory::host,
-                         const std::complex<float>* device_x = nullptr,
+                         const sparse_exec& run = host_exec,
                          std::vector<cf>* x_out = nullptr)
 {
     const std::int64_t n = plan.size();
@@ -177,8 +193,7 @@ inline void check_sparse(gr::gpufft::sparse_fft_plan& plan,
     const auto X = dense_reference(x);
     std::vector<std::int64_t> bins(7, -5); // poisoned: must be replaced
     std::vector<cf> values(3, poison<float>());
-    plan.execute(
-        where == gr::gpufft::memory::host ? x.data() : device_x, bins, values, where);
+    run(plan, x, bins, values);
     GPUFFT_CHECK_EQ(bins.size(), values.size());
     GPUFFT_CHECK(std::int64_t(bins.size()) <= plan.k());
     GPUFFT_CHECK(std::is_sorted(bins.begin(), bins.end()));
@@ -205,8 +220,10 @@ inline void check_sparse(gr::gpufft::sparse_fft_plan& plan,
 }
 
 //! A signal with more tones than the plan's k: the answer must be the k largest.
-inline void
-check_largest_k(gr::gpufft::sparse_fft_plan& plan, std::int64_t tones, std::uint64_t seed)
+inline void check_largest_k(gr::gpufft::sparse_fft_plan& plan,
+                            std::int64_t tones,
+                            std::uint64_t seed,
+                            const sparse_exec& run = host_exec)
 {
     const std::int64_t n = plan.size(), k = plan.k();
     const auto truth = sparse_bins(n, tones, seed);
@@ -220,7 +237,7 @@ check_largest_k(gr::gpufft::sparse_fft_plan& plan, std::int64_t tones, std::uint
     std::sort(want.begin(), want.end());
     std::vector<std::int64_t> bins;
     std::vector<cf> values;
-    plan.execute(x.data(), bins, values);
+    run(plan, x, bins, values);
     GPUFFT_CHECK(bins == want);
     GPUFFT_CHECK(!plan.not_sparse());
     const sparse_score s = score(X, want, bins, values);
@@ -240,23 +257,20 @@ struct not_sparse_answer {
     std::vector<cd> X; //!< the dense reference
 };
 
-inline not_sparse_answer
-check_not_sparse(gr::gpufft::sparse_fft_plan& plan,
-                 const std::vector<cf>& x,
-                 const char* what,
-                 double near = -1,
-                 double radius = 0,
-                 double value_tol = 2e-2,
-                 gr::gpufft::memory where = gr::gpufft::memory::host,
-                 const std::complex<float>* device_x = nullptr)
+inline not_sparse_answer check_not_sparse(gr::gpufft::sparse_fft_plan& plan,
+                                          const std::vector<cf>& x,
+                                          const char* what,
+                                          double near = -1,
+                                          double radius = 0,
+                                          double value_tol = 2e-2,
+                                          const sparse_exec& run = host_exec)
 {
     const std::int64_t n = plan.size(), k = plan.k();
     not_sparse_answer a;
     a.X = dense_reference(x);
     a.bins.assign(5, -3); // poisoned: must be replaced
     a.values.assign(2, poison<float>());
-    plan.execute(
-        where == gr::gpufft::memory::host ? x.data() : device_x, a.bins, a.values, where);
+    run(plan, x, a.bins, a.values);
     std::vector<double> mags(n);
     for (std::int64_t f = 0; f < n; ++f)
         mags[f] = std::abs(a.X[f]);
@@ -330,15 +344,13 @@ make_weak_tone_frame(std::int64_t n, std::int64_t tones, double weak, std::uint6
  * Exact mode on a weak_tone_frame: flagged, every on-grid tone back with its value to
  * 1%, and whatever else comes back genuine (check_not_sparse) and next to the weak tone.
  */
-inline not_sparse_answer
-check_weak_tone(gr::gpufft::sparse_fft_plan& plan,
-                const weak_tone_frame& w,
-                gr::gpufft::memory where = gr::gpufft::memory::host,
-                const std::complex<float>* device_x = nullptr)
+inline not_sparse_answer check_weak_tone(gr::gpufft::sparse_fft_plan& plan,
+                                         const weak_tone_frame& w,
+                                         const sparse_exec& run = host_exec)
 {
     const std::int64_t n = plan.size();
-    not_sparse_answer a = check_not_sparse(
-        plan, w.x, "exact tones + weak tone", -1, 0, 2e-2, where, device_x);
+    not_sparse_answer a =
+        check_not_sparse(plan, w.x, "exact tones + weak tone", -1, 0, 2e-2, run);
     std::set<std::int64_t> got(a.bins.begin(), a.bins.end()),
         truth(w.bins.begin(), w.bins.end());
     for (auto f : w.bins) {

@@ -5,6 +5,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+// Exact mode on the CUDA backend, what only the GPU has: host frames through each
+// transfer (gather, full copy, pinned memory), the GPU against the CPU with the same
+// permutations (phase and voting location, device input replayed through the graph), and
+// frames of 2^26 and 2^27 samples built on the device. The cases every backend passes
+// are in test_sparse_fft_backends.cc, which runs them here with host and device frames.
+
 #include "gpu_skip.h"
 #include "sparse_checks.h"
 #include <gnuradio/gpufft/device.h>
@@ -34,21 +40,6 @@ sparse_fft_options cuda_options(std::uint64_t seed = 0,
     o.seed = seed;
     o.transfer = t;
     return o;
-}
-
-//! Runs the plan on device-resident input.
-void check_on_device(sparse_fft_plan& plan, std::int64_t tones, std::uint64_t seed)
-{
-    const std::int64_t n = plan.size();
-    const auto truth = sparse_bins(n, tones, seed);
-    const auto x = sparse_signal(n, truth, seed);
-    gr::gpufft::cuda::device_buffer<std::complex<float>> d(n);
-    GPUFFT_CUDA_CHECK(
-        cudaMemcpy(d.get(), x.data(), n * sizeof(cf), cudaMemcpyHostToDevice));
-    // A pageable cudaMemcpy may return before its data lands, and the plan works on a
-    // stream of its own that does not wait for it.
-    GPUFFT_CUDA_CHECK(cudaDeviceSynchronize());
-    check_sparse(plan, tones, seed, memory::device, d.get());
 }
 
 //! Trials on exactly k-sparse signals built on the device (no host reference at these
@@ -101,28 +92,6 @@ void large_trials(std::int64_t n, std::int64_t k, int trials)
 }
 
 } // namespace
-
-GPUFFT_TEST(device_input_sizes)
-{
-    require_gpu();
-    for (std::int64_t n :
-         { std::int64_t(1) << 20, std::int64_t(3) << 18, std::int64_t(1000000) }) {
-        sparse_fft_plan plan(n, 50, cuda_options());
-        GPUFFT_CHECK(!plan.dense_fallback());
-        GPUFFT_CHECK(plan.backend() == backend::cuda);
-        std::printf("  %s\n", plan.describe().c_str());
-        for (int trial = 0; trial < 3; ++trial)
-            check_on_device(plan, 50, fresh_seed());
-    }
-    sparse_fft_plan big(1 << 22, 300, cuda_options());
-    GPUFFT_CHECK(!big.dense_fallback());
-    std::printf("  %s\n", big.describe().c_str());
-    check_on_device(big, 300, fresh_seed());
-    check_on_device(big, 300, fresh_seed());
-    // More tones than k: the radix select must return the k largest.
-    sparse_fft_plan sel(1 << 20, 50, cuda_options());
-    check_largest_k(sel, 64, fresh_seed());
-}
 
 GPUFFT_TEST(host_input_every_transfer)
 {
@@ -242,125 +211,22 @@ GPUFFT_TEST(large_device_signal_trials)
         large_trials(n, 1000, n == (std::int64_t(1) << 26) ? 10 : 5);
 }
 
-GPUFFT_TEST(not_sparse_frames_as_on_cpu)
-{
-    // Frames that are not exactly sparse (docs/sparse_fft.md): the GPU flags them as the
-    // CPU does with the same seed and returns only genuine coefficients; host input,
-    // then device input (graph replay), then the voting location.
-    require_gpu();
-    const std::int64_t n = 1 << 20;
-    const std::uint64_t seed = fresh_seed();
-    std::printf("  seed %llu\n", (unsigned long long)seed);
-    std::vector<std::pair<std::string, std::vector<cf>>> frames;
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(0, 1);
-    const double f0 = std::floor(u(rng) * double(n)) + 0.01 + 0.98 * u(rng);
-    std::vector<cf> tone(n, cf(0, 0));
-    add_tone(tone, f0, cd(1, 0));
-    frames.emplace_back("off-grid tone", tone);
-    frames.emplace_back("white noise", white_noise(n, 1.0, seed));
-    for (const auto& [what, x] : frames) {
-        sparse_fft_options og = cuda_options(seed);
-        sparse_fft_options oc = og;
-        oc.backend = backend::cpu;
-        sparse_fft_plan gpu(n, 50, og), cpu(n, 50, oc);
-        const double near = what == "off-grid tone" ? f0 : -1;
-        const auto c = check_not_sparse(cpu, x, (what + ", CPU").c_str(), near, 3.0);
-        const auto g = check_not_sparse(gpu, x, (what + ", GPU").c_str(), near, 3.0);
-        gr::gpufft::cuda::device_buffer<cf> d(n);
-        GPUFFT_CUDA_CHECK(
-            cudaMemcpy(d.get(), x.data(), n * sizeof(cf), cudaMemcpyHostToDevice));
-        // A pageable cudaMemcpy may return before its data lands, and the plan works on a
-        // stream of its own that does not wait for it.
-        GPUFFT_CUDA_CHECK(cudaDeviceSynchronize());
-        for (int call = 0; call < 2; ++call)
-            check_not_sparse(gpu,
-                             x,
-                             (what + ", GPU, device input").c_str(),
-                             near,
-                             3.0,
-                             2e-2,
-                             memory::device,
-                             d.get());
-        if (c.bins != g.bins)
-            std::printf("  note: CPU and GPU kept different coefficients\n");
-    }
-
-    for (auto location : { sparse_fft_location::phase, sparse_fft_location::voting }) {
-        const auto w = make_weak_tone_frame(n, 20, 4e-3, seed);
-        sparse_fft_options og = cuda_options(seed);
-        og.location = location;
-        og.loops = 4;
-        sparse_fft_options oc = og;
-        oc.backend = backend::cpu;
-        sparse_fft_plan gpu(n, 32, og), cpu(n, 32, oc);
-        const auto c = check_weak_tone(cpu, w);
-        const auto g = check_weak_tone(gpu, w);
-        gr::gpufft::cuda::device_buffer<cf> d(n);
-        GPUFFT_CUDA_CHECK(
-            cudaMemcpy(d.get(), w.x.data(), n * sizeof(cf), cudaMemcpyHostToDevice));
-        // A pageable cudaMemcpy may return before its data lands, and the plan works on a
-        // stream of its own that does not wait for it.
-        GPUFFT_CUDA_CHECK(cudaDeviceSynchronize());
-        check_weak_tone(gpu, w, memory::device, d.get());
-        if (c.bins != g.bins)
-            std::printf("  note: CPU and GPU kept different coefficients\n");
-        // The same plans on a clean frame: not flagged again.
-        check_sparse(gpu, 20, seed + 1);
-        check_sparse(cpu, 20, seed + 1);
-    }
-}
-
-GPUFFT_TEST(prime_size_dense_fallback_on_gpu)
-{
-    require_gpu();
-    sparse_fft_plan plan(1000003, 20, cuda_options());
-    GPUFFT_CHECK(plan.dense_fallback());
-    check_sparse(plan, 20, fresh_seed());
-    check_on_device(plan, 20, fresh_seed());
-}
-
-GPUFFT_TEST(dense_fallback_flags_on_gpu_as_on_cpu)
-{
-    // The energy outside the top k, summed on the device: white noise is flagged, an
-    // exactly sparse frame is not, and the k coefficients come back either way.
-    require_gpu();
-    const std::int64_t n = 1000003; // prime: dense
-    sparse_fft_plan gpu(n, 20, cuda_options());
-    GPUFFT_CHECK(gpu.dense_fallback());
-    const std::uint64_t seed = fresh_seed();
-    std::printf("  seed=%llu\n", (unsigned long long)seed);
-    std::vector<std::int64_t> bins;
-    std::vector<cf> values;
-    const auto noise = white_noise(n, 1.0, seed);
-    gpu.execute(noise.data(), bins, values);
-    GPUFFT_CHECK(gpu.not_sparse());
-    GPUFFT_CHECK_EQ(bins.size(), std::size_t(20));
-    const auto x = sparse_signal(n, sparse_bins(n, 12, seed), seed);
-    gpu.execute(x.data(), bins, values);
-    GPUFFT_CHECK(!gpu.not_sparse());
-    GPUFFT_CHECK_EQ(bins.size(), std::size_t(20));
-}
-
-GPUFFT_TEST(non_finite_input_is_rejected)
+// Non-finite host frames through each transfer (the backends test runs the automatic
+// one): the gather reads only the samples the algorithm needs, the full copy all.
+GPUFFT_TEST(non_finite_host_frames_every_transfer)
 {
     require_gpu();
     const std::int64_t n = 1 << 20;
     std::vector<cf> x(n, cf(std::numeric_limits<float>::quiet_NaN(), 0.f));
-    sparse_fft_plan plan(n, 10, cuda_options(0, sparse_fft_transfer::gather));
-    std::vector<std::int64_t> bins;
-    std::vector<cf> values;
-    GPUFFT_CHECK_THROWS(plan.execute(x.data(), bins, values), std::invalid_argument, "x");
-    gr::gpufft::cuda::device_buffer<cf> d(n);
-    GPUFFT_CUDA_CHECK(
-        cudaMemcpy(d.get(), x.data(), n * sizeof(cf), cudaMemcpyHostToDevice));
-    // A pageable cudaMemcpy may return before its data lands, and the plan works on a
-    // stream of its own that does not wait for it.
-    GPUFFT_CUDA_CHECK(cudaDeviceSynchronize());
-    GPUFFT_CHECK_THROWS(
-        plan.execute(d.get(), bins, values, memory::device), std::invalid_argument, "x");
-    // The plan still works after a rejected frame.
-    check_sparse(plan, 10, fresh_seed());
+    for (auto t : { sparse_fft_transfer::gather, sparse_fft_transfer::full_copy }) {
+        sparse_fft_plan plan(n, 10, cuda_options(0, t));
+        std::vector<std::int64_t> bins;
+        std::vector<cf> values;
+        GPUFFT_CHECK_THROWS(
+            plan.execute(x.data(), bins, values), std::invalid_argument, "x");
+        // The plan still works after a rejected frame.
+        check_sparse(plan, 10, fresh_seed());
+    }
 }
 
 #else

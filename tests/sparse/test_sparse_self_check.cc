@@ -5,41 +5,22 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The sublinear path's self-check on the CPU backend: real frames that hold a strong
-// carrier never come back empty, sparse frames are not redone, and the check's parts
-// (the probe's floor, the verdict) against direct computation.
+// The parts of the sublinear path's self-check (the probe's floor, the verdict) against
+// direct computation. The whole check on real and synthetic frames runs per backend in
+// test_sparse_robust_backends.cc (self_check_cases.h).
 
+#include "reference.h"
 #include "sparse/robust/robust_check.h"
-#include "sparse/self_check_cases.h"
+#include "test_harness.h"
+#include <gnuradio/gpufft/dense_fft_plan.h>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <random>
+#include <vector>
 
 using namespace gr::gpufft;
 using namespace gpufft_test;
-
-namespace {
-
-sparse_fft_options cpu_options()
-{
-    sparse_fft_options o;
-    o.backend = backend::cpu;
-    o.log = [](log_level, const std::string&) {};
-    return o;
-}
-
-void run_host(sparse_fft_plan& plan,
-              const std::vector<std::complex<float>>& x,
-              std::vector<sparse_tone>& tones)
-{
-    plan.detect(x.data(), tones);
-}
-
-} // namespace
-
-GPUFFT_TEST(real_frames_never_come_back_empty)
-{
-    real_frames_never_come_back_empty(cpu_options(), run_host);
-}
-
-GPUFFT_TEST(sparse_frames_pass_the_check) { sparse_frames_pass(cpu_options(), run_host); }
 
 // White noise of variance s2: the probe's floor is s2 n within 10% (its median scatters
 // by ~2%). A carrier 90 dB up and 40% of the band 30 dB up leave it within 1.6 x: the
@@ -106,28 +87,6 @@ GPUFFT_TEST(non_finite_probe_sample_throws)
     std::vector<std::complex<float>> x(n, std::complex<float>(1, 0));
     x[probe.start(3) + 5] = std::complex<float>(std::nanf(""), 0);
     GPUFFT_CHECK_THROWS(probe.floor(x.data()), std::invalid_argument, "x");
-}
-
-// Exact mode and the dense path count frames and redo none.
-GPUFFT_TEST(stats_count_frames_on_every_path)
-{
-    const std::int64_t n = 4096;
-    std::vector<std::complex<float>> x(n, std::complex<float>(0, 0));
-    x[7] = 1;
-    std::vector<sparse_tone> tones;
-    auto o = cpu_options();
-    o.force_dense = true;
-    sparse_fft_plan dense(n, 4, o);
-    dense.detect(x.data(), tones);
-    dense.detect(x.data(), tones);
-    GPUFFT_CHECK(dense.stats().frames == 2 && dense.stats().redone_dense == 0);
-    o = cpu_options();
-    o.mode = sparse_fft_mode::exact;
-    sparse_fft_plan exact(n, 4, o);
-    std::vector<std::int64_t> bins;
-    std::vector<std::complex<float>> values;
-    exact.execute(x.data(), bins, values);
-    GPUFFT_CHECK(exact.stats().frames == 1 && exact.stats().redone_dense == 0);
 }
 
 GPUFFT_TEST_MAIN()
