@@ -118,23 +118,13 @@ result make_row(const std::string& backend_name,
 
 int host_threads() { return detail::hardware_threads(); }
 
-sparse_fft_location parse_location(const std::string& name)
-{
-    if (name == "phase")
-        return sparse_fft_location::phase;
-    if (name == "voting")
-        return sparse_fft_location::voting;
-    throw std::invalid_argument("--location: '" + name +
-                                "' is invalid; must be 'phase' or 'voting'");
-}
-
 void bench_cpu(const options& opt, std::int64_t n, std::int64_t k, int trials)
 {
     const std::string dev = "cpu: " + cpu_name() + " x" + std::to_string(host_threads());
     sparse_fft_options o;
     o.mode = sparse_fft_mode::exact;
     o.backend = backend::cpu;
-    o.location = parse_location(opt.get("location", "phase"));
+    o.location = parse_sparse_fft_location(opt.get("location", "phase"));
     o.loops = std::stoi(opt.get("loops", "0"));
     o.value_iterations = std::stoi(opt.get("cg", "0"));
     sparse_fft_plan plan(n, k, o);
@@ -182,7 +172,7 @@ void bench_cuda(
     o.mode = sparse_fft_mode::exact;
     o.backend = backend::cuda;
     o.device_id = opt.device;
-    o.location = parse_location(opt.get("location", "phase"));
+    o.location = parse_sparse_fft_location(opt.get("location", "phase"));
     o.loops = std::stoi(opt.get("loops", "0"));
     o.value_iterations = std::stoi(opt.get("cg", "0"));
     sparse_fft_plan plan(n, k, o);
@@ -309,7 +299,8 @@ int bench_sparse(const options& opt)
     if (ks.empty())
         ks = { 50, 1000 };
     const int trials = std::stoi(opt.get("trials", "10"));
-    parse_location(opt.get("location", "phase")); // a bad name fails before any case
+    // A bad name fails before any case.
+    parse_sparse_fft_location(opt.get("location", "phase"));
     const std::int64_t host_max = parse_size(opt.get("host-max", "2^27"));
     const std::int64_t cpu_max = parse_size(opt.get("cpu-max", "2^24"));
     const bool want_cpu = opt.backend == "all" || opt.backend == "cpu";

@@ -8,7 +8,8 @@
 # The CPU backends always; the CUDA backends when CUDA is found. The block's parameters
 # and output formatting live in lib/stream (sparse_block_params.h, sparse_spectrum).
 list(APPEND GPUFFT_SOURCES sparse/sparse_fft_plan.cc
-            sparse/common/sparse_params.cc sparse/common/sparse_common.cc
+            sparse/common/sparse_params.cc sparse/common/sparse_names.cc
+            sparse/common/sparse_common.cc
             sparse/common/host_gather.cc
             sparse/exact/exact_params.cc sparse/exact/exact_cpu.cc
             sparse/exact/exact_cpu_values.cc

@@ -259,10 +259,7 @@ void sparse_frame_analyzer::use_engine(engine e, const engine_key& key)
     d_description = d_engine.description;
 }
 
-std::string sparse_frame_analyzer::mode_name() const
-{
-    return mode() == sparse_fft_mode::robust ? "robust" : "exact";
-}
+std::string sparse_frame_analyzer::mode_name() const { return to_string(mode()); }
 
 sparse_fft_mode sparse_frame_analyzer::mode() const
 {
@@ -359,8 +356,8 @@ void sparse_frame_analyzer::update_engine()
     } catch (const std::exception& e) {
         log_message(d_log,
                     log_level::error,
-                    "new settings (k=" + std::to_string(wanted.k) + ", mode=" +
-                        (wanted.mode == sparse_fft_mode::robust ? "robust" : "exact") +
+                    "new settings (k=" + std::to_string(wanted.k) +
+                        ", mode=" + to_string(wanted.mode) +
                         ", min_snr_db=" + num(wanted.min_snr_db) +
                         ", false_alarm=" + num(wanted.false_alarm) +
                         ") failed, keeping k=" + std::to_string(d_current.k) + ": " +

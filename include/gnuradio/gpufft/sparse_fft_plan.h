@@ -231,14 +231,29 @@ private:
 constexpr std::int64_t sparse_fft_min_size = 16;
 
 /*!
- * The one owner of the sparse FFT's names and ranges: the plan, the sparse_fft block and
- * the Python binding check through these, so a bad value reads the same everywhere.
- * Each throws std::invalid_argument naming the parameter, the value and the range.
+ * The one owner of the sparse FFT's names and ranges: the plan, the sparse_fft block,
+ * the Python binding and the bench check through these, so a bad value reads the same
+ * everywhere. Each throws std::invalid_argument naming the parameter, the value and the
+ * range (the names: lib/sparse/common/sparse_names.cc).
  */
 //! "robust" or "exact".
 GPUFFT_API sparse_fft_mode parse_sparse_fft_mode(const std::string& name);
-//! The accepted mode names, for messages: "'robust' or 'exact'".
+//! The accepted mode names, for messages: "\"robust\" or \"exact\"".
 GPUFFT_API std::string sparse_fft_mode_names();
+GPUFFT_API std::string to_string(sparse_fft_mode m);
+//! "auto", "none", "hann" or "blackman-harris" (also "blackman_harris").
+GPUFFT_API sparse_fft_window parse_sparse_fft_window(const std::string& name);
+GPUFFT_API std::string to_string(sparse_fft_window w);
+//! "'auto', 'none', 'hann' or 'blackman-harris'", for messages.
+GPUFFT_API std::string sparse_fft_window_names();
+//! "auto", "gather" or "copy".
+GPUFFT_API sparse_fft_transfer parse_sparse_fft_transfer(const std::string& name);
+GPUFFT_API std::string to_string(sparse_fft_transfer t);
+GPUFFT_API std::string sparse_fft_transfer_names();
+//! "phase" or "voting".
+GPUFFT_API sparse_fft_location parse_sparse_fft_location(const std::string& name);
+GPUFFT_API std::string to_string(sparse_fft_location l);
+GPUFFT_API std::string sparse_fft_location_names();
 //! k in [1, n-1] (exact mode) or [1, n/4] (robust mode: more tones is not sparse).
 GPUFFT_API void check_sparse_fft_k(std::int64_t k, std::int64_t n, sparse_fft_mode mode);
 //! min_snr_db in [0, 200] dB.

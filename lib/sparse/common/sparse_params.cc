@@ -102,19 +102,9 @@ std::string num(double v)
 
 } // namespace detail
 
-// The one owner of these names and ranges: the plan, the block (lib/stream) and the
-// Python binding all call them, so a bad value reads the same everywhere.
-std::string sparse_fft_mode_names() { return "\"robust\" or \"exact\""; }
-
-sparse_fft_mode parse_sparse_fft_mode(const std::string& name)
-{
-    if (name == "robust")
-        return sparse_fft_mode::robust;
-    if (name == "exact")
-        return sparse_fft_mode::exact;
-    throw std::invalid_argument("mode: must be " + sparse_fft_mode_names() + ", got \"" +
-                                name + "\"");
-}
+// The one owner of these ranges: the plan, the block (lib/stream) and the Python
+// binding all call them, so a bad value reads the same everywhere. The names are
+// sparse_names.cc's.
 
 void check_sparse_fft_k(std::int64_t k, std::int64_t n, sparse_fft_mode mode)
 {
