@@ -410,7 +410,9 @@ class qa_bad_inputs(gr_unittest.TestCase):
         the parameter names of its function a second time, for its message. Those lists
         must be the names of the real overloads, or the message would misname them: read
         both from the binding (the overloads' signatures in __doc__, the list from the
-        TypeError of an unknown keyword) and compare."""
+        TypeError of an unknown keyword) and compare. A constructor bound from one table
+        (keyword_table.h) has the table's signature as its docstring's first line
+        instead: its message must list the same names in the same order."""
         catch_all = "Any other call: a TypeError naming the argument at fault."
         sig = re.compile(r"^\d+\. \w+\(self: [^,)]+(?:, )?(.*)\) -> ", re.M)
         x = cx(1024)
@@ -421,6 +423,8 @@ class qa_bad_inputs(gr_unittest.TestCase):
             "large_fft_plan": lambda: gpufft.large_fft_plan([1024], backend="cpu"),
             "spectrum_integrator": lambda: gpufft.spectrum_integrator(
                 1024, output_bins=64, backend="cpu"),
+            "sensing_plan": lambda: gpufft.sensing_plan(1024, backend="cpu"),
+            "transmission_tracker": lambda: gpufft.transmission_tracker(1e6),
             "sparse_fft": lambda: gpufft.sparse_fft(1024, 8, 1e6, backend="cpu"),
             "nufft3_spectrum": lambda: gpufft.nufft3_spectrum(64, [0.0], backend="cpu"),
             "nufft_resampler": lambda: gpufft.nufft_resampler(400.0, 250.0,
@@ -428,37 +432,51 @@ class qa_bad_inputs(gr_unittest.TestCase):
             "large_fft_accumulator": lambda: gpufft.large_fft_accumulator(
                 1024, 4, 64, backend="cpu"),
         }
-        checked = 0
+        checked = tables = 0
         for cls_name, make in instances.items():
             cls = getattr(gpufft, cls_name)
             obj = make()
-            for attr in ["__init__"] + sorted(dir(cls)):
+            for attr in ["__init__"] + sorted(set(dir(cls)) - {"__init__"}):
                 fn = getattr(cls, attr, None)
                 doc = getattr(fn, "__doc__", None) or ""
-                if catch_all not in doc or (attr != "__init__" and attr.startswith("_")):
+                table = None
+                if attr == "__init__":
+                    table = re.search(rf"^{cls_name}\((.*)\)$", doc, re.M)
+                if table is None and (catch_all not in doc or
+                                      (attr != "__init__" and attr.startswith("_"))):
                     continue
-                signed = []
-                for params in sig.findall(doc):
-                    if params.startswith("*args"):
-                        continue
-                    for p in params.split(", "):
-                        name = p.split(":")[0].strip()
-                        if name and name != "*" and name not in signed:
-                            signed.append(name)
-                # sparse_fft's deprecated keyword has an overload of its own and is
-                # left out of the message on purpose.
-                if (cls_name, attr) == ("sparse_fft", "__init__"):
-                    signed.remove("sample_rate")
+                if table is not None:
+                    # name, name=default, ...: the table's order is the positional one.
+                    signed = re.findall(r"(?:^|, )([A-Za-z_]\w*)(?==|, |$)",
+                                        table.group(1))
+                else:
+                    signed = []
+                    for params in sig.findall(doc):
+                        if params.startswith("*args"):
+                            continue
+                        for p in params.split(", "):
+                            name = p.split(":")[0].strip()
+                            if name and name != "*" and name not in signed:
+                                signed.append(name)
                 call = cls if attr == "__init__" else getattr(obj, attr)
                 with self.assertRaises(TypeError, msg=f"{cls_name}.{attr}") as cm:
                     call(zzz_unknown=1)
                 listed = str(cm.exception).rsplit("it takes (", 1)[-1].rstrip(")")
                 listed = [n for n in listed.split(", ") if n]
-                self.assertEqual(set(listed), set(signed),
-                                 f"{cls_name}.{attr}: the catch-all lists {listed}, "
-                                 f"the overloads take {signed}")
+                if table is not None:
+                    self.assertEqual(listed, signed,
+                                     f"{cls_name}: the message lists {listed}, the "
+                                     f"signature {signed}")
+                    tables += 1
+                else:
+                    self.assertEqual(set(listed), set(signed),
+                                     f"{cls_name}.{attr}: the catch-all lists {listed}, "
+                                     f"the overloads take {signed}")
                 checked += 1
-        print(f"{checked} catch-all overloads list their function's parameters")
+        print(f"{checked} catch-all overloads and tables list their function's "
+              f"parameters ({tables} constructors from one table)")
+        # Every constructor above is bound from one table.
+        self.assertEqual(tables, len(instances))
         self.assertGreaterEqual(checked, 20)
 
     def test_wrong_types_to_methods(self):

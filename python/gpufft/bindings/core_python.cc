@@ -9,6 +9,7 @@
 // transform runs. std::invalid_argument reaches Python as ValueError, std::runtime_error
 // as RuntimeError.
 
+#include "keyword_table.h"
 #include "numpy_arrays.h"
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
@@ -40,6 +41,54 @@ py::array_t<std::complex<T>> run_dense(dense_fft_plan& plan, py::object x_any)
     }
     return y;
 }
+
+namespace gp = gpufft_python;
+
+//! The dense plan's arguments; the options' own defaults are the Python defaults.
+struct dense_args {
+    std::int64_t n = 0, batch = 1;
+    bool forward = true;
+    dense_fft_options o;
+};
+
+const dense_fft_options dense_defaults{};
+
+// The range of n and batch is the engine's to check, in its own words.
+constexpr long long any_size = -(1LL << 62);
+
+// dense_fft_plan(...)'s keywords, defaults and conversions, in order: the keyword list,
+// the defaults and the refusals of a wrong call all come from here.
+const gp::keyword<dense_args> dense_keywords[] = {
+    { "n",
+      nullptr,
+      [](dense_args& a, const py::handle& v) {
+          a.n = gp::whole_number(v, "n", any_size, "a whole number >= 1");
+      } },
+    { "batch",
+      [] { return py::object(py::int_(1)); },
+      [](dense_args& a, const py::handle& v) {
+          a.batch = gp::whole_number(v, "batch", any_size, "a whole number >= 1");
+      } },
+    { "forward",
+      [] { return py::object(py::bool_(true)); },
+      [](dense_args& a, const py::handle& v) { a.forward = gp::flag(v, "forward"); } },
+    { "precision",
+      [] { return py::object(py::str(to_string(dense_defaults.precision))); },
+      [](dense_args& a, const py::handle& v) {
+          a.o.precision = parse_precision(gp::precision_arg(v));
+      } },
+    { "backend",
+      [] { return py::object(py::str(to_string(dense_defaults.backend))); },
+      [](dense_args& a, const py::handle& v) {
+          a.o.backend = parse_backend(gp::backend_arg(v));
+      } },
+    { "device_id",
+      [] { return py::object(py::int_(dense_defaults.device_id)); },
+      [](dense_args& a, const py::handle& v) { a.o.device_id = gp::device_id_arg(v); } },
+    { "threads",
+      [] { return py::object(py::int_(dense_defaults.threads)); },
+      [](dense_args& a, const py::handle& v) { a.o.threads = gp::threads_arg(v); } },
+};
 
 } // namespace
 
@@ -89,54 +138,24 @@ void bind_core(py::module& m)
         py::arg("device_id") = 0,
         "Properties of a CUDA device as a dict; ValueError for an unknown id.");
 
+    static const std::string dense_doc = gp::signature("dense_fft_plan", dense_keywords);
     py::class_<dense_fft_plan>(
         m,
         "dense_fft_plan",
         "Batched 1-D complex FFT (FFTW on the CPU, cuFFT on the GPU), "
         "unnormalized in both directions.")
-        .def(py::init([](py::object n,
-                         py::object batch,
-                         py::object forward,
-                         py::object precision_name,
-                         py::object backend_name,
-                         py::object device_id,
-                         py::object threads) {
-                 // The range is the engine's to check, in its own words.
-                 constexpr long long any = -(1LL << 62);
-                 dense_fft_options opt;
-                 opt.backend = parse_backend(gpufft_python::backend_arg(backend_name));
-                 opt.precision =
-                     parse_precision(gpufft_python::precision_arg(precision_name));
-                 opt.device_id = gpufft_python::device_id_arg(device_id);
-                 opt.threads = gpufft_python::threads_arg(threads);
-                 const auto n_ =
-                     gpufft_python::whole_number(n, "n", any, "a whole number >= 1");
-                 const auto batch_ = gpufft_python::whole_number(
-                     batch, "batch", any, "a whole number >= 1");
-                 return std::make_unique<dense_fft_plan>(
-                     n_,
-                     batch_,
-                     gpufft_python::flag(forward, "forward") ? direction::forward
-                                                             : direction::backward,
-                     opt);
+        // The arguments from one table (dense_keywords): each converted with a
+        // ValueError naming it, any wrong call a TypeError naming what is at fault.
+        .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                 const auto a =
+                     gp::parse_call("dense_fft_plan", dense_keywords, args, kwargs);
+                 return std::make_unique<dense_fft_plan>(a.n,
+                                                         a.batch,
+                                                         a.forward ? direction::forward
+                                                                   : direction::backward,
+                                                         a.o);
              }),
-             py::arg("n"),
-             py::arg("batch") = 1,
-             py::arg("forward") = true,
-             py::arg("precision") = "single",
-             py::arg("backend") = "auto",
-             py::arg("device_id") = 0,
-             py::arg("threads") = 0)
-        .def(gpufft_python::refuse_other_calls<dense_fft_plan>("dense_fft_plan",
-                                                               { "n",
-                                                                 "batch",
-                                                                 "forward",
-                                                                 "precision",
-                                                                 "backend",
-                                                                 "device_id",
-                                                                 "threads" },
-                                                               1),
-             "Any other call: a TypeError naming the argument at fault.")
+             dense_doc.c_str())
         .def(
             "execute",
             [](dense_fft_plan& p, py::object x) -> py::array {

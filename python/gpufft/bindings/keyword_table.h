@@ -53,13 +53,13 @@ std::vector<const char*> keyword_names(const keyword<Settings> (&rows)[N],
     return names;
 }
 
-//! The settings of one call: positional arguments in the table's order, then keywords,
-//! then the defaults.
+//! A TypeError from call_error() unless the call fits the table: no unknown keyword,
+//! none given twice, not too many, none of the required ones missing.
 template <typename Settings, std::size_t N>
-Settings parse_call(const char* name,
-                    const keyword<Settings> (&rows)[N],
-                    const py::args& args,
-                    const py::kwargs& kwargs)
+void check_call(const char* name,
+                const keyword<Settings> (&rows)[N],
+                const py::args& args,
+                const py::kwargs& kwargs)
 {
     std::size_t required = 0;
     const auto names = keyword_names(rows, &required);
@@ -75,6 +75,17 @@ Settings parse_call(const char* name,
         wrong = wrong || !kwargs.contains(rows[i].name);
     if (wrong)
         throw py::type_error(call_error(name, names, required, args, kwargs));
+}
+
+//! The settings of one call: positional arguments in the table's order, then keywords,
+//! then the defaults; a wrong call is check_call()'s TypeError.
+template <typename Settings, std::size_t N>
+Settings parse_call(const char* name,
+                    const keyword<Settings> (&rows)[N],
+                    const py::args& args,
+                    const py::kwargs& kwargs)
+{
+    check_call(name, rows, args, kwargs);
     Settings s{};
     for (std::size_t i = 0; i < N; ++i) {
         if (i < args.size())

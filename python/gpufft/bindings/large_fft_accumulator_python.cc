@@ -20,10 +20,150 @@
 
 namespace py = pybind11;
 
+#include "../../../lib/stream/spectrometer_setup.h"
+#include "keyword_table.h"
 #include "numpy_arrays.h"
 #include <gnuradio/gpufft/large_fft_accumulator.h>
 // pydoc.h is automatically generated in the build directory
 #include <large_fft_accumulator_pydoc.h>
+
+namespace {
+
+namespace gp = gpufft_python;
+using settings = gr::gpufft::stream::spectrometer_settings;
+
+// The conversions that make() and a setter share, each written once.
+int n_integrations_arg(const py::handle& v)
+{
+    return gp::int_arg(v, "n_integrations", "a whole number of frames");
+}
+std::string mode_arg(const py::handle& v)
+{
+    static const std::string names = gp::integration_mode_names();
+    return gp::text(v, "mode", names.c_str());
+}
+
+//! make()'s arguments go into the block's settings (lib/stream), the one list of them
+//! with make()'s defaults: the Python defaults are read from there.
+const settings block_defaults{};
+
+// large_fft_accumulator(...)'s keywords, defaults and conversions, in make()'s order:
+// the keyword list, the defaults and the refusals of a wrong call all come from here.
+// Ranges are checked_spectrometer_setup()'s (lib/stream), the block's one validator.
+const gp::keyword<settings> block_keywords[] = {
+    { "fft_size",
+      nullptr,
+      [](settings& s, const py::handle& v) {
+          s.fft_size = gp::int64_arg(v, "fft_size", "a whole number of samples");
+      } },
+    { "n_integrations",
+      nullptr,
+      [](settings& s, const py::handle& v) {
+          s.n_integrations = n_integrations_arg(v);
+      } },
+    { "output_bins",
+      nullptr,
+      [](settings& s, const py::handle& v) {
+          s.output_bins = gp::int64_arg(v, "output_bins", "a whole number of channels");
+      } },
+    { "band_start",
+      [] { return py::object(py::int_(block_defaults.band_start)); },
+      [](settings& s, const py::handle& v) {
+          s.band_start = gp::int64_arg(v, "band_start", "a bin number");
+      } },
+    { "band_stop",
+      [] { return py::object(py::int_(block_defaults.band_stop)); },
+      [](settings& s, const py::handle& v) {
+          s.band_stop = gp::int64_arg(v, "band_stop", "a bin number (0: fft_size)");
+      } },
+    { "overlap",
+      [] { return py::object(py::int_(block_defaults.overlap)); },
+      [](settings& s, const py::handle& v) {
+          s.overlap = gp::int64_arg(v, "overlap", "a whole number of samples");
+      } },
+    { "window",
+      [] { return py::object(py::str(block_defaults.window)); },
+      [](settings& s, const py::handle& v) {
+          s.window = gp::integration_window_arg(v);
+      } },
+    { "mode",
+      [] { return py::object(py::str(block_defaults.mode)); },
+      [](settings& s, const py::handle& v) { s.mode = mode_arg(v); } },
+    { "output_db",
+      [] { return py::object(py::bool_(block_defaults.output_db)); },
+      [](settings& s, const py::handle& v) { s.output_db = gp::flag(v, "output_db"); } },
+    { "samp_rate",
+      [] { return py::object(py::float_(block_defaults.samp_rate)); },
+      [](settings& s, const py::handle& v) {
+          s.samp_rate = gp::real_number(v, "samp_rate", "a rate in Hz > 0", false);
+      } },
+    { "center_freq",
+      [] { return py::object(py::float_(block_defaults.center_freq)); },
+      [](settings& s, const py::handle& v) {
+          s.center_freq = gp::real_number(v, "center_freq", "a frequency in Hz", false);
+      } },
+    { "filterbank_path",
+      [] { return py::object(py::str(block_defaults.filterbank_path)); },
+      [](settings& s, const py::handle& v) {
+          s.filterbank_path = gp::text(v, "filterbank_path", "a path ('': no file)");
+      } },
+    { "source_name",
+      [] { return py::object(py::str(block_defaults.source_name)); },
+      [](settings& s, const py::handle& v) {
+          s.source_name = gp::text(v, "source_name", "a name");
+      } },
+    { "backend",
+      [] { return py::object(py::str(block_defaults.backend)); },
+      [](settings& s, const py::handle& v) { s.backend = gp::backend_arg(v); } },
+    { "device_id",
+      [] { return py::object(py::int_(block_defaults.device_id)); },
+      [](settings& s, const py::handle& v) { s.device_id = gp::device_id_arg(v); } },
+    // memory_budget accepts 1e9.
+    { "memory_budget",
+      [] { return py::object(py::int_(block_defaults.memory_budget)); },
+      [](settings& s, const py::handle& v) {
+          s.memory_budget = std::uint64_t(
+              gp::whole_number(v,
+                               "memory_budget",
+                               0,
+                               "a whole number of bytes >= 0 (0: the engine's default)"));
+      } },
+    { "file_format",
+      [] { return py::object(py::str(block_defaults.file_format)); },
+      [](settings& s, const py::handle& v) {
+          s.file_format = gp::text(v, "file_format", "'auto', 'fil' or 'h5'");
+      } },
+    { "devices",
+      [] { return py::object(gp::int_list(block_defaults.devices)); },
+      [](settings& s, const py::handle& v) {
+          s.devices = gp::device_list(v, "devices");
+      } },
+    { "src_raj",
+      [] { return py::object(py::float_(block_defaults.pointing.src_raj)); },
+      [](settings& s, const py::handle& v) {
+          s.pointing.src_raj = gp::real_number(v, "src_raj", "hhmmss.s", false);
+      } },
+    { "src_dej",
+      [] { return py::object(py::float_(block_defaults.pointing.src_dej)); },
+      [](settings& s, const py::handle& v) {
+          s.pointing.src_dej = gp::real_number(v, "src_dej", "ddmmss.s", false);
+      } },
+    { "az_start",
+      [] { return py::object(py::float_(block_defaults.pointing.az_start)); },
+      [](settings& s, const py::handle& v) {
+          s.pointing.az_start = gp::real_number(v, "az_start", "degrees", false);
+      } },
+    { "za_start",
+      [] { return py::object(py::float_(block_defaults.pointing.za_start)); },
+      [](settings& s, const py::handle& v) {
+          s.pointing.za_start = gp::real_number(v, "za_start", "degrees", false);
+      } },
+    { "input_type",
+      [] { return py::object(py::str(block_defaults.input_type)); },
+      [](settings& s, const py::handle& v) { s.input_type = gp::input_type_arg(v); } },
+};
+
+} // namespace
 
 void bind_large_fft_accumulator(py::module& m)
 {
@@ -34,106 +174,48 @@ void bind_large_fft_accumulator(py::module& m)
     py::class_<large_fft_accumulator,
                gr::block,
                gr::basic_block,
-               std::shared_ptr<large_fft_accumulator>>(
-        m, "large_fft_accumulator", D(large_fft_accumulator))
+               std::shared_ptr<large_fft_accumulator>>
+        cls(m, "large_fft_accumulator", D(large_fft_accumulator));
 
-        // Every argument converted with an error naming it (a ValueError), never
-        // pybind's "incompatible constructor arguments"; memory_budget accepts 1e9.
-        .def(
-            py::init([](const py::object& fft_size,
-                        const py::object& n_integrations,
-                        const py::object& output_bins,
-                        const py::object& band_start,
-                        const py::object& band_stop,
-                        const py::object& overlap,
-                        const py::object& window,
-                        const py::object& mode,
-                        const py::object& output_db,
-                        const py::object& samp_rate,
-                        const py::object& center_freq,
-                        const py::object& filterbank_path,
-                        const py::object& source_name,
-                        const py::object& backend,
-                        const py::object& device_id,
-                        const py::object& memory_budget,
-                        const py::object& file_format,
-                        const py::object& devices,
-                        const py::object& src_raj,
-                        const py::object& src_dej,
-                        const py::object& az_start,
-                        const py::object& za_start,
-                        const py::object& input_type) {
-                using namespace gpufft_python;
-                return large_fft_accumulator::make(
-                    int64_arg(fft_size, "fft_size", "a whole number of samples"),
-                    int_arg(n_integrations, "n_integrations", "a whole number of frames"),
-                    int64_arg(output_bins, "output_bins", "a whole number of channels"),
-                    int64_arg(band_start, "band_start", "a bin number"),
-                    int64_arg(band_stop, "band_stop", "a bin number (0: fft_size)"),
-                    int64_arg(overlap, "overlap", "a whole number of samples"),
-                    text(window, "window", "a window name such as 'hann' or 'none'"),
-                    text(mode, "mode", "'mean' or 'max'"),
-                    flag(output_db, "output_db"),
-                    real_number(samp_rate, "samp_rate", "a rate in Hz > 0", false),
-                    real_number(center_freq, "center_freq", "a frequency in Hz", false),
-                    text(filterbank_path, "filterbank_path", "a path ('': no file)"),
-                    text(source_name, "source_name", "a name"),
-                    backend_arg(backend),
-                    device_id_arg(device_id),
-                    std::uint64_t(whole_number(
-                        memory_budget,
-                        "memory_budget",
-                        0,
-                        "a whole number of bytes >= 0 (0: the engine's default)")),
-                    text(file_format, "file_format", "'auto', 'fil' or 'h5'"),
-                    device_list(devices, "devices"),
-                    real_number(src_raj, "src_raj", "hhmmss.s", false),
-                    real_number(src_dej, "src_dej", "ddmmss.s", false),
-                    real_number(az_start, "az_start", "degrees", false),
-                    real_number(za_start, "za_start", "degrees", false),
-                    text(input_type, "input_type", "'fc32', 'sc16', 'sc8' or 'cu8'"));
+    // The arguments from one table (block_keywords): each converted with a ValueError
+    // naming it, never pybind's "incompatible constructor arguments"; any wrong call a
+    // TypeError naming what is at fault.
+    static const std::string doc =
+        gp::signature("large_fft_accumulator", block_keywords) +
+        D(large_fft_accumulator, make);
+    cls.def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                const auto s =
+                    gp::parse_call("large_fft_accumulator", block_keywords, args, kwargs);
+                return large_fft_accumulator::make(s.fft_size,
+                                                   s.n_integrations,
+                                                   s.output_bins,
+                                                   s.band_start,
+                                                   s.band_stop,
+                                                   s.overlap,
+                                                   s.window,
+                                                   s.mode,
+                                                   s.output_db,
+                                                   s.samp_rate,
+                                                   s.center_freq,
+                                                   s.filterbank_path,
+                                                   s.source_name,
+                                                   s.backend,
+                                                   s.device_id,
+                                                   s.memory_budget,
+                                                   s.file_format,
+                                                   s.devices,
+                                                   s.pointing.src_raj,
+                                                   s.pointing.src_dej,
+                                                   s.pointing.az_start,
+                                                   s.pointing.za_start,
+                                                   s.input_type);
             }),
-            py::arg("fft_size"),
-            py::arg("n_integrations"),
-            py::arg("output_bins"),
-            py::arg("band_start") = 0,
-            py::arg("band_stop") = 0,
-            py::arg("overlap") = 0,
-            py::arg("window") = "none",
-            py::arg("mode") = "mean",
-            py::arg("output_db") = false,
-            py::arg("samp_rate") = 1.,
-            py::arg("center_freq") = 0.,
-            py::arg("filterbank_path") = "",
-            py::arg("source_name") = "gpufft",
-            py::arg("backend") = "auto",
-            py::arg("device_id") = 0,
-            py::arg("memory_budget") = 0,
-            py::arg("file_format") = "auto",
-            py::arg("devices") = py::list(),
-            py::arg("src_raj") = 0.,
-            py::arg("src_dej") = 0.,
-            py::arg("az_start") = 0.,
-            py::arg("za_start") = 0.,
-            py::arg("input_type") = "fc32",
-            D(large_fft_accumulator, make))
-        .def(gpufft_python::refuse_other_calls<large_fft_accumulator>(
-                 "large_fft_accumulator",
-                 { "fft_size",    "n_integrations", "output_bins", "band_start",
-                   "band_stop",   "overlap",        "window",      "mode",
-                   "output_db",   "samp_rate",      "center_freq", "filterbank_path",
-                   "source_name", "backend",        "device_id",   "memory_budget",
-                   "file_format", "devices",        "src_raj",     "src_dej",
-                   "az_start",    "za_start",       "input_type" },
-                 3),
-             "Any other call: a TypeError naming the argument at fault.")
-
+            doc.c_str())
 
         .def(
             "set_n_integrations",
             [](large_fft_accumulator& b, const py::object& n) {
-                b.set_n_integrations(gpufft_python::int_arg(
-                    n, "n_integrations", "a whole number of frames"));
+                b.set_n_integrations(n_integrations_arg(n));
             },
             py::arg("n_integrations"),
             D(large_fft_accumulator, set_n_integrations))
@@ -151,7 +233,7 @@ void bind_large_fft_accumulator(py::module& m)
         .def(
             "set_mode",
             [](large_fft_accumulator& b, const py::object& mode) {
-                b.set_mode(gpufft_python::text(mode, "mode", "'mean' or 'max'"));
+                b.set_mode(mode_arg(mode));
             },
             py::arg("mode"),
             D(large_fft_accumulator, set_mode))

@@ -8,6 +8,7 @@
 // while a transform runs; execute(x, in_place=True) transforms a numpy array in its own
 // memory, so a 32 GiB transform does not need a second 32 GiB array.
 
+#include "keyword_table.h"
 #include "numpy_arrays.h"
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
@@ -81,10 +82,74 @@ py::array run_large(large_fft_plan& plan, py::object x_any, bool in_place)
     return y;
 }
 
+namespace gp = gpufft_python;
+
+//! The constructor's arguments; the options' own defaults are the Python defaults.
+struct plan_args {
+    std::vector<std::int64_t> shape;
+    bool forward = true;
+    large_fft_options o;
+};
+
+const large_fft_options defaults{};
+
+// large_fft_plan(...)'s keywords, defaults and conversions, in order: the keyword list,
+// the defaults and the refusals of a wrong call all come from here.
+const gp::keyword<plan_args> plan_keywords[] = {
+    { "shape",
+      nullptr,
+      [](plan_args& a, const py::handle& v) {
+          a.shape = to_shape(py::reinterpret_borrow<py::object>(v));
+      } },
+    { "forward",
+      [] { return py::object(py::bool_(true)); },
+      [](plan_args& a, const py::handle& v) { a.forward = gp::flag(v, "forward"); } },
+    // None: the options' default (most of what is free).
+    { "memory_budget",
+      [] { return py::object(py::none()); },
+      [](plan_args& a, const py::handle& v) {
+          if (!v.is_none())
+              a.o.memory_budget = std::size_t(gp::whole_number(
+                  v,
+                  "memory_budget",
+                  1,
+                  "a whole number of bytes > 0 (None: most of what is free)"));
+      } },
+    { "precision",
+      [] { return py::object(py::str(to_string(defaults.precision))); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.precision = parse_precision(gp::precision_arg(v));
+      } },
+    { "backend",
+      [] { return py::object(py::str(to_string(defaults.backend))); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.backend = parse_backend(gp::backend_arg(v));
+      } },
+    { "device_id",
+      [] { return py::object(py::int_(defaults.device_id)); },
+      [](plan_args& a, const py::handle& v) { a.o.device_id = gp::device_id_arg(v); } },
+    { "threads",
+      [] { return py::object(py::int_(defaults.threads)); },
+      [](plan_args& a, const py::handle& v) { a.o.threads = gp::threads_arg(v); } },
+    { "trace",
+      [] { return py::object(py::bool_(defaults.trace)); },
+      [](plan_args& a, const py::handle& v) { a.o.trace = gp::flag(v, "trace"); } },
+    { "devices",
+      [] { return py::object(gp::int_list(defaults.devices)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.devices = gp::device_list(v, "devices");
+      } },
+};
+
 } // namespace
 
 void bind_large_fft_plan(py::module& m)
 {
+    static const std::string doc =
+        gp::signature("large_fft_plan", plan_keywords) +
+        "devices=[0, 1] deals the passes of each round out to those GPUs "
+        "(memory_budget per device). trace=True writes each round's time (and on "
+        "CUDA each pass's copy and compute times) to stderr after every execute.";
     py::class_<large_fft_plan>(
         m,
         "large_fft_plan",
@@ -92,59 +157,15 @@ void bind_large_fft_plan(py::module& m)
         "memory: a pass schedule (in card, or four-step / axis decompositions) fitted to "
         "memory_budget bytes of device memory. Unnormalized both ways, as numpy.fft.fftn "
         "(forward) and n * numpy.fft.ifftn (backward).")
-        .def(
-            py::init([](py::object shape,
-                        py::object forward,
-                        py::object memory_budget,
-                        py::object precision_name,
-                        py::object backend_name,
-                        py::object device_id,
-                        py::object threads,
-                        py::object trace,
-                        py::object devices) {
-                large_fft_options opt;
-                opt.backend = parse_backend(gpufft_python::backend_arg(backend_name));
-                opt.precision =
-                    parse_precision(gpufft_python::precision_arg(precision_name));
-                opt.device_id = gpufft_python::device_id_arg(device_id);
-                opt.threads = gpufft_python::threads_arg(threads);
-                opt.trace = gpufft_python::flag(trace, "trace");
-                const bool fwd = gpufft_python::flag(forward, "forward");
-                opt.devices = gpufft_python::device_list(devices, "devices");
-                if (!memory_budget.is_none())
-                    opt.memory_budget = std::size_t(gpufft_python::whole_number(
-                        memory_budget,
-                        "memory_budget",
-                        1,
-                        "a whole number of bytes > 0 (None: most of what is free)"));
-                return std::make_unique<large_fft_plan>(
-                    to_shape(shape), fwd ? direction::forward : direction::backward, opt);
-            }),
-            py::arg("shape"),
-            py::arg("forward") = true,
-            py::arg("memory_budget") = py::none(),
-            py::arg("precision") = "single",
-            py::arg("backend") = "auto",
-            py::arg("device_id") = 0,
-            py::arg("threads") = 0,
-            py::arg("trace") = false,
-            py::arg("devices") = py::list(),
-            "devices=[0, 1] deals the passes of each round out to those GPUs "
-            "(memory_budget per device). trace=True writes each round's time (and on "
-            "CUDA each pass's copy and "
-            "compute times) to stderr after every execute.")
-        .def(gpufft_python::refuse_other_calls<large_fft_plan>("large_fft_plan",
-                                                               { "shape",
-                                                                 "forward",
-                                                                 "memory_budget",
-                                                                 "precision",
-                                                                 "backend",
-                                                                 "device_id",
-                                                                 "threads",
-                                                                 "trace",
-                                                                 "devices" },
-                                                               1),
-             "Any other call: a TypeError naming the argument at fault.")
+        // The arguments from one table (plan_keywords): each converted with a
+        // ValueError naming it, any wrong call a TypeError naming what is at fault.
+        .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                 const auto a =
+                     gp::parse_call("large_fft_plan", plan_keywords, args, kwargs);
+                 return std::make_unique<large_fft_plan>(
+                     a.shape, a.forward ? direction::forward : direction::backward, a.o);
+             }),
+             doc.c_str())
         .def(
             "execute",
             [](large_fft_plan& p, py::object x, py::object in_place) -> py::array {

@@ -13,7 +13,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include "../../../lib/stream/sample_format.h"
 #include <gnuradio/gpufft/backend.h>
+#include <gnuradio/gpufft/spectrum_integrator.h>
 
 #include <climits>
 #include <cmath>
@@ -193,6 +195,22 @@ inline bool flag(const py::handle& v, const char* name)
                                 type_name(v));
 }
 
+//! "'a', 'b' or 'c'": a list of names as the messages show them; a non-empty `other`
+//! (such as "None") ends the list unquoted: "'a', 'b' or None".
+inline std::string quoted_choices(const std::vector<std::string>& names,
+                                  const std::string& other = "")
+{
+    std::vector<std::string> all;
+    for (const auto& n : names)
+        all.push_back("'" + n + "'");
+    if (!other.empty())
+        all.push_back(other);
+    std::string s;
+    for (std::size_t i = 0; i < all.size(); ++i)
+        s += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + all[i];
+    return s;
+}
+
 //! A str; anything else is an error naming the parameter and `valid` (its choices).
 inline std::string text(const py::handle& v, const char* name, const char* valid)
 {
@@ -247,6 +265,16 @@ inline std::vector<int> device_list(const py::handle& v, const char* name)
         out.push_back(int(d));
     }
     return out;
+}
+
+//! A Python list of ints (a default such as devices=[]), without pybind11/stl.h: a
+//! type caster must be the same in every file of the module, and not all include it.
+inline py::list int_list(const std::vector<int>& values)
+{
+    py::list l;
+    for (int v : values)
+        l.append(v);
+    return l;
 }
 
 //! A whole number of any sign that fits an int; the engine checks its range.
@@ -391,6 +419,31 @@ inline std::string precision_arg(const py::handle& v)
     return text(v, "precision", names.c_str());
 }
 
+//! The integration modes' names as the engine writes them: "'mean' or 'max'", or with
+//! `other` last ("'mean', 'max' or None").
+inline std::string integration_mode_names(const std::string& other = "")
+{
+    return quoted_choices(
+        { gr::gpufft::to_string(gr::gpufft::integration_mode::mean),
+          gr::gpufft::to_string(gr::gpufft::integration_mode::max_hold) },
+        other);
+}
+
+//! The window of an integrated spectrum (spectrum_integrator, large_fft_accumulator):
+//! the names are the engine's (lib/large/power/spectral_window) to refuse.
+inline std::string integration_window_arg(const py::handle& v)
+{
+    return text(v, "window", "a window name such as 'none' or 'hann'");
+}
+
+//! The blocks' input_type (sparse_fft, large_fft_accumulator): the names are
+//! lib/stream/sample_format's, the one list of them.
+inline std::string input_type_arg(const py::handle& v)
+{
+    static const std::string names =
+        quoted_choices(gr::gpufft::stream::sample_format_names());
+    return text(v, "input_type", names.c_str());
+}
 
 } // namespace gpufft_python
 

@@ -10,6 +10,7 @@
 // signal; the tracker takes such a dict and returns transmissions as dicts.
 
 #include "../../../lib/stream/transmission_tracker.h"
+#include "keyword_table.h"
 #include "numpy_arrays.h"
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
@@ -149,11 +150,133 @@ struct py_tracker {
     std::int64_t fft_size;
 };
 
+namespace gp = gpufft_python;
+
+// The conversions that the constructor and a property share, each written once.
+int max_signals_arg(const py::handle& v)
+{
+    return gp::whole_int(v, "max_signals", 1, 1 << 30, "a whole number >= 1");
+}
+double false_alarm_arg(const py::handle& v)
+{
+    return gp::real_number(v, "false_alarm", "a probability in (0, 0.5]");
+}
+
+//! The plan's arguments; the options' own defaults are the Python defaults.
+struct plan_args {
+    std::int64_t n = 0;
+    sensing_options o;
+};
+
+const sensing_options defaults{};
+
+// sensing_plan(...)'s keywords, defaults and conversions, in order: the keyword list,
+// the defaults and the refusals of a wrong call all come from here. Ranges are the
+// engine's (sensing_options) to refuse.
+const gp::keyword<plan_args> plan_keywords[] = {
+    { "n",
+      nullptr,
+      [](plan_args& a, const py::handle& v) {
+          a.n = gp::whole_number(v, "n", 1, "a whole number >= 64");
+      } },
+    { "backend",
+      [] { return py::object(py::str(to_string(defaults.backend))); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.backend = parse_backend(gp::backend_arg(v));
+      } },
+    { "device_id",
+      [] { return py::object(py::int_(defaults.device_id)); },
+      [](plan_args& a, const py::handle& v) { a.o.device_id = gp::device_id_arg(v); } },
+    { "max_signals",
+      [] { return py::object(py::int_(defaults.max_signals)); },
+      [](plan_args& a, const py::handle& v) { a.o.max_signals = max_signals_arg(v); } },
+    { "false_alarm",
+      [] { return py::object(py::float_(defaults.false_alarm)); },
+      [](plan_args& a, const py::handle& v) { a.o.false_alarm = false_alarm_arg(v); } },
+    { "window",
+      [] { return py::object(py::str(defaults.window)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.window = gp::text(v, "window", "'blackman_harris' or 'hann'");
+      } },
+    { "bandwidth_rule",
+      [] { return py::object(py::str(to_string(defaults.bandwidth_rule))); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.bandwidth_rule =
+              parse_bandwidth_rule(gp::text(v, "bandwidth_rule", "'obw99' or 'xdb'"));
+      } },
+    { "bandwidth_db",
+      [] { return py::object(py::float_(defaults.bandwidth_db)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.bandwidth_db =
+              gp::real_number(v, "bandwidth_db", "a number of dB in (0, 100]");
+      } },
+    { "dc_mask_bins",
+      [] { return py::object(py::int_(defaults.dc_mask_bins)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.dc_mask_bins =
+              gp::whole_int(v, "dc_mask_bins", 0, 1 << 30, "a whole number >= 0");
+      } },
+    { "gap_bins",
+      [] { return py::object(py::int_(defaults.gap_bins)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.gap_bins = gp::whole_int(v, "gap_bins", 0, 1 << 30, "a whole number >= 0");
+      } },
+    { "floor_subbands",
+      [] { return py::object(py::int_(defaults.floor_subbands)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.floor_subbands =
+              gp::whole_int(v, "floor_subbands", 0, 1 << 30, "0 or a power of two");
+      } },
+    { "narrow_bins",
+      [] { return py::object(py::int_(defaults.narrow_bins)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.narrow_bins =
+              gp::whole_int(v, "narrow_bins", 0, 1 << 30, "a whole number in [0, 64]");
+      } },
+    { "threads",
+      [] { return py::object(py::int_(defaults.threads)); },
+      [](plan_args& a, const py::handle& v) { a.o.threads = gp::threads_arg(v); } },
+};
+
+//! The tracker's arguments.
+struct tracker_args {
+    double samp_rate = 0, center_freq = 0;
+    std::int64_t fft_size = 0;
+    int hold_frames = 0;
+};
+
+// transmission_tracker(...)'s keywords, defaults and conversions, in order.
+const gp::keyword<tracker_args> tracker_keywords[] = {
+    { "samp_rate",
+      nullptr,
+      [](tracker_args& a, const py::handle& v) {
+          a.samp_rate = gp::real_number(v, "samp_rate", "a rate > 0 in Hz");
+          if (!(a.samp_rate > 0))
+              throw std::invalid_argument("samp_rate: must be > 0 Hz");
+      } },
+    { "center_freq",
+      [] { return py::object(py::float_(0.0)); },
+      [](tracker_args& a, const py::handle& v) {
+          a.center_freq = gp::real_number(v, "center_freq", "a frequency in Hz");
+      } },
+    { "fft_size",
+      [] { return py::object(py::int_(1024)); },
+      [](tracker_args& a, const py::handle& v) {
+          a.fft_size = gp::whole_number(v, "fft_size", 1, "a whole number >= 1");
+      } },
+    { "hold_frames",
+      [] { return py::object(py::int_(1)); },
+      [](tracker_args& a, const py::handle& v) {
+          a.hold_frames =
+              gp::whole_int(v, "hold_frames", 0, 1000, "a whole number in [0, 1000]");
+      } },
+};
+
 } // namespace
 
 void bind_sensing_plan(py::module& m)
 {
-    namespace gp = gpufft_python;
+    static const std::string plan_doc = gp::signature("sensing_plan", plan_keywords);
     py::class_<sensing_plan>(
         m,
         "sensing_plan",
@@ -169,72 +292,14 @@ void bind_sensing_plan(py::module& m)
         "window's main lobe). floor_subbands: 0 automatic, else a power of two. "
         "narrow_bins: bands this narrow get a tone fit. threads: CPU FFT threads (0: "
         "automatic).")
-        .def(py::init([](py::object n,
-                         py::object backend_name,
-                         py::object device_id,
-                         py::object max_signals,
-                         py::object false_alarm,
-                         py::object window,
-                         py::object bandwidth_rule,
-                         py::object bandwidth_db,
-                         py::object dc_mask_bins,
-                         py::object gap_bins,
-                         py::object floor_subbands,
-                         py::object narrow_bins,
-                         py::object threads) {
-                 sensing_options o;
-                 o.backend = parse_backend(gp::backend_arg(backend_name));
-                 o.device_id = gp::device_id_arg(device_id);
-                 o.max_signals = gp::whole_int(
-                     max_signals, "max_signals", 1, 1 << 30, "a whole number >= 1");
-                 o.false_alarm = gp::real_number(
-                     false_alarm, "false_alarm", "a probability in (0, 0.5]");
-                 o.window = gp::text(window, "window", "'blackman_harris' or 'hann'");
-                 o.bandwidth_rule = parse_bandwidth_rule(
-                     gp::text(bandwidth_rule, "bandwidth_rule", "'obw99' or 'xdb'"));
-                 o.bandwidth_db = gp::real_number(
-                     bandwidth_db, "bandwidth_db", "a number of dB in (0, 100]");
-                 o.dc_mask_bins = gp::whole_int(
-                     dc_mask_bins, "dc_mask_bins", 0, 1 << 30, "a whole number >= 0");
-                 o.gap_bins = gp::whole_int(
-                     gap_bins, "gap_bins", 0, 1 << 30, "a whole number >= 0");
-                 o.floor_subbands = gp::whole_int(
-                     floor_subbands, "floor_subbands", 0, 1 << 30, "0 or a power of two");
-                 o.narrow_bins = gp::whole_int(
-                     narrow_bins, "narrow_bins", 0, 1 << 30, "a whole number in [0, 64]");
-                 o.threads = gp::threads_arg(threads);
-                 const auto n_ = gp::whole_number(n, "n", 1, "a whole number >= 64");
-                 return std::make_unique<sensing_plan>(n_, o);
+        // The arguments from one table (plan_keywords): each converted with a
+        // ValueError naming it, any wrong call a TypeError naming what is at fault.
+        .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                 const auto a =
+                     gp::parse_call("sensing_plan", plan_keywords, args, kwargs);
+                 return std::make_unique<sensing_plan>(a.n, a.o);
              }),
-             py::arg("n"),
-             py::arg("backend") = "auto",
-             py::arg("device_id") = 0,
-             py::arg("max_signals") = 256,
-             py::arg("false_alarm") = 0.01,
-             py::arg("window") = "blackman_harris",
-             py::arg("bandwidth_rule") = "obw99",
-             py::arg("bandwidth_db") = 20.0,
-             py::arg("dc_mask_bins") = 0,
-             py::arg("gap_bins") = 0,
-             py::arg("floor_subbands") = 0,
-             py::arg("narrow_bins") = 16,
-             py::arg("threads") = 0)
-        .def(gp::refuse_other_calls<sensing_plan>("sensing_plan",
-                                                  { "n",
-                                                    "backend",
-                                                    "device_id",
-                                                    "max_signals",
-                                                    "false_alarm",
-                                                    "window",
-                                                    "bandwidth_rule",
-                                                    "bandwidth_db",
-                                                    "dc_mask_bins",
-                                                    "gap_bins",
-                                                    "floor_subbands",
-                                                    "narrow_bins",
-                                                    "threads" },
-                                                  1),
-             "Any other call: a TypeError naming the argument at fault.")
+             plan_doc.c_str())
         .def("detect",
              &run_detect,
              py::arg("x"),
@@ -252,51 +317,35 @@ void bind_sensing_plan(py::module& m)
         .def_property(
             "max_signals",
             [](const sensing_plan& p) { return p.options().max_signals; },
-            [](sensing_plan& p, py::object v) {
-                p.set_max_signals(
-                    gp::whole_int(v, "max_signals", 1, 1 << 30, "a whole number >= 1"));
-            })
+            [](sensing_plan& p, py::object v) { p.set_max_signals(max_signals_arg(v)); })
         .def_property(
             "false_alarm",
             [](const sensing_plan& p) { return p.options().false_alarm; },
-            [](sensing_plan& p, py::object v) {
-                p.set_false_alarm(
-                    gp::real_number(v, "false_alarm", "a probability in (0, 0.5]"));
-            })
+            [](sensing_plan& p, py::object v) { p.set_false_alarm(false_alarm_arg(v)); })
         .def_property_readonly("threshold_db", &sensing_plan::threshold_db)
         .def_property_readonly("n", &sensing_plan::size)
         .def_property_readonly(
             "backend", [](const sensing_plan& p) { return to_string(p.backend()); })
         .def("describe", &sensing_plan::describe);
 
+    static const std::string tracker_doc =
+        gp::signature("transmission_tracker", tracker_keywords);
     py::class_<py_tracker>(
         m,
         "transmission_tracker",
         "Signals followed from frame to frame into transmissions (docs/sensing.md). "
         "samp_rate (Hz) and fft_size give the bin width; center_freq (Hz) the "
         "frequencies; hold_frames: frames a transmission may go unseen and go on.")
-        .def(py::init([](py::object samp_rate,
-                         py::object center_freq,
-                         py::object fft_size,
-                         py::object hold_frames) {
-                 const double rate =
-                     gp::real_number(samp_rate, "samp_rate", "a rate > 0 in Hz");
-                 if (!(rate > 0))
-                     throw std::invalid_argument("samp_rate: must be > 0 Hz");
-                 const auto n =
-                     gp::whole_number(fft_size, "fft_size", 1, "a whole number >= 1");
-                 const int hold = gp::whole_int(
-                     hold_frames, "hold_frames", 0, 1000, "a whole number in [0, 1000]");
-                 return std::make_unique<py_tracker>(py_tracker{
-                     stream::transmission_tracker(hold),
-                     rate,
-                     gp::real_number(center_freq, "center_freq", "a frequency in Hz"),
-                     std::int64_t(n) });
+        .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                 const auto a = gp::parse_call(
+                     "transmission_tracker", tracker_keywords, args, kwargs);
+                 return std::make_unique<py_tracker>(
+                     py_tracker{ stream::transmission_tracker(a.hold_frames),
+                                 a.samp_rate,
+                                 a.center_freq,
+                                 a.fft_size });
              }),
-             py::arg("samp_rate"),
-             py::arg("center_freq") = 0.0,
-             py::arg("fft_size") = 1024,
-             py::arg("hold_frames") = 1)
+             tracker_doc.c_str())
         .def(
             "update",
             [](py_tracker& t, py::object first_sample, const py::dict& signals) {

@@ -10,6 +10,7 @@
 
 #include "keyword_table.h"
 #include "numpy_arrays.h"
+#include "sparse_keywords.h"
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -25,53 +26,12 @@ using namespace gr::gpufft;
 
 namespace {
 
-sparse_fft_mode parse_mode(const std::string& name)
-{
-    return parse_sparse_fft_mode(name); // the one owner: the block's message too
-}
-
-sparse_fft_window parse_window(const std::string& name)
-{
-    if (name == "auto")
-        return sparse_fft_window::automatic;
-    if (name == "none")
-        return sparse_fft_window::none;
-    if (name == "hann")
-        return sparse_fft_window::hann;
-    if (name == "blackman-harris" || name == "blackman_harris")
-        return sparse_fft_window::blackman_harris;
-    throw std::invalid_argument("window: '" + name +
-                                "' is invalid; must be 'auto', 'none', 'hann' or "
-                                "'blackman-harris'");
-}
-
-sparse_fft_transfer parse_transfer(const std::string& name)
-{
-    if (name == "auto")
-        return sparse_fft_transfer::automatic;
-    if (name == "gather")
-        return sparse_fft_transfer::gather;
-    if (name == "copy")
-        return sparse_fft_transfer::full_copy;
-    throw std::invalid_argument("transfer: '" + name +
-                                "' is invalid; must be 'auto', 'gather' or 'copy'");
-}
-
-sparse_fft_location parse_location(const std::string& name)
-{
-    if (name == "phase")
-        return sparse_fft_location::phase;
-    if (name == "voting")
-        return sparse_fft_location::voting;
-    throw std::invalid_argument("location: '" + name +
-                                "' is invalid; must be 'phase' or 'voting'");
-}
-
 namespace gp = gpufft_python;
 
 //! A plan's arguments; every keyword, its default and its check is one row of
 //! plan_keywords (keyword_table.h): the keyword list, the defaults and the refusals of a
-//! wrong call come from there. Numeric defaults are sparse_fft_options' own.
+//! wrong call come from there. Defaults are sparse_fft_options' own, the names
+//! sparse_names.cc's.
 struct plan_args {
     std::int64_t n = 0, k = 0;
     sparse_fft_options o;
@@ -90,15 +50,15 @@ const gp::keyword<plan_args> plan_keywords[] = {
       // k's range is the engine's one owner's (check_sparse_fft_k), in the block's words.
       [](plan_args& a, const py::handle& v) {
           a.k = gp::whole_number(
-              v, "k", std::numeric_limits<long long>::min(), "a whole number");
+              v, "k", std::numeric_limits<long long>::min(), gp::sparse_k_valid);
       } },
     { "mode",
-      [] { return py::object(py::str("robust")); },
+      [] { return py::object(py::str(to_string(defaults.mode))); },
       [](plan_args& a, const py::handle& v) {
-          a.o.mode = parse_mode(gp::text(v, "mode", sparse_fft_mode_names().c_str()));
+          a.o.mode = parse_sparse_fft_mode(gp::sparse_mode_arg(v));
       } },
     { "backend",
-      [] { return py::object(py::str("auto")); },
+      [] { return py::object(py::str(to_string(defaults.backend))); },
       [](plan_args& a, const py::handle& v) {
           a.o.backend =
               parse_backend(gp::backend_arg(py::reinterpret_borrow<py::object>(v)));
@@ -130,19 +90,18 @@ const gp::keyword<plan_args> plan_keywords[] = {
     { "min_snr_db",
       [] { return py::object(py::float_(defaults.min_snr_db)); },
       [](plan_args& a, const py::handle& v) {
-          a.o.min_snr_db = gp::real_number(v, "min_snr_db", "a number of dB", false);
+          a.o.min_snr_db = gp::sparse_min_snr_db_arg(v);
       } },
     { "false_alarm",
       [] { return py::object(py::float_(defaults.false_alarm)); },
       [](plan_args& a, const py::handle& v) {
-          a.o.false_alarm =
-              gp::real_number(v, "false_alarm", "a probability in (0, 0.5]", false);
+          a.o.false_alarm = gp::sparse_false_alarm_arg(v);
       } },
     { "window",
-      [] { return py::object(py::str("auto")); },
+      [] { return py::object(py::str(to_string(defaults.window))); },
       [](plan_args& a, const py::handle& v) {
-          a.o.window = parse_window(
-              gp::text(v, "window", "'auto', 'none', 'hann' or 'blackman-harris'"));
+          a.o.window = parse_sparse_fft_window(
+              gp::text(v, "window", sparse_fft_window_names().c_str()));
       } },
     { "resolve_close_tones",
       [] { return py::object(py::bool_(defaults.resolve_close_tones)); },
@@ -173,15 +132,16 @@ const gp::keyword<plan_args> plan_keywords[] = {
           a.o.force_dense = gp::flag(v, "force_dense");
       } },
     { "transfer",
-      [] { return py::object(py::str("auto")); },
+      [] { return py::object(py::str(to_string(defaults.transfer))); },
       [](plan_args& a, const py::handle& v) {
-          a.o.transfer =
-              parse_transfer(gp::text(v, "transfer", "'auto', 'gather' or 'copy'"));
+          a.o.transfer = parse_sparse_fft_transfer(
+              gp::text(v, "transfer", sparse_fft_transfer_names().c_str()));
       } },
     { "location",
-      [] { return py::object(py::str("phase")); },
+      [] { return py::object(py::str(to_string(defaults.location))); },
       [](plan_args& a, const py::handle& v) {
-          a.o.location = parse_location(gp::text(v, "location", "'phase' or 'voting'"));
+          a.o.location = parse_sparse_fft_location(
+              gp::text(v, "location", sparse_fft_location_names().c_str()));
       } },
     { "value_iterations",
       [] { return py::object(py::int_(defaults.value_iterations)); },
@@ -324,12 +284,8 @@ void bind_sparse_fft_plan(py::module& m)
                                &sparse_fft_plan::noise_floor,
                                "Robust mode: the last frame's noise power per bin of an "
                                "n-point FFT (|X|^2 units).")
-        .def_property_readonly("mode",
-                               [](const sparse_fft_plan& p) {
-                                   return p.mode() == sparse_fft_mode::robust
-                                              ? std::string("robust")
-                                              : std::string("exact");
-                               })
+        .def_property_readonly(
+            "mode", [](const sparse_fft_plan& p) { return to_string(p.mode()); })
         .def("describe",
              &sparse_fft_plan::describe,
              "The parameters the cost model chose.")

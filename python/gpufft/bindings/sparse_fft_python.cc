@@ -20,14 +20,18 @@
 
 namespace py = pybind11;
 
-#include "../../../lib/stream/sample_format.h"
+#include "../../../lib/stream/sparse_frame_analyzer.h"
+#include "keyword_table.h"
 #include "numpy_arrays.h"
+#include "sparse_keywords.h"
 #include <gnuradio/gpufft/sparse_fft.h>
 // pydoc.h is automatically generated in the build directory
 #include <sparse_fft_pydoc.h>
 
 namespace {
 
+namespace gp = gpufft_python;
+namespace st = gr::gpufft::stream;
 using sparse_fft = ::gr::gpufft::sparse_fft;
 
 //! A DeprecationWarning for an old name (kept for one release), at the caller's line.
@@ -40,60 +44,135 @@ void warn_renamed(const char* old_name, const char* new_name)
         throw py::error_already_set();
 }
 
+// The conversions that make() and a setter share, each written once; those the plan
+// shares too are sparse_keywords.h's.
+int k_arg(const py::handle& v) { return gp::int_arg(v, "k", gp::sparse_k_valid); }
 double rate_arg(const py::handle& v, const char* name)
 {
     // NaN and infinity pass here so that make() refuses them with its range.
-    return gpufft_python::real_number(v, name, "a number of Hz > 0", false);
+    return gp::real_number(v, name, "a number of Hz > 0", false);
 }
 
+//! make()'s arguments go into the block's own settings (lib/stream), whose defaults are
+//! make()'s: the Python defaults are read from there.
+const st::sparse_frame_settings block_defaults{};
+
+// sparse_fft(...)'s keywords, defaults and conversions, in make()'s order: the keyword
+// list, the defaults and the refusals of a wrong call all come from here.
+const gp::keyword<st::sparse_frame_settings> block_keywords[] = {
+    { "fft_size",
+      nullptr,
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.fft_size = gp::int_arg(
+              v,
+              "fft_size",
+              "a whole number of samples in [16, 2^31 - 1] = [16, 2147483647]");
+      } },
+    { "k",
+      nullptr,
+      [](st::sparse_frame_settings& s, const py::handle& v) { s.k = k_arg(v); } },
+    { "samp_rate",
+      nullptr,
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.samp_rate = rate_arg(v, "samp_rate");
+      } },
+    { "display_bins",
+      [] { return py::object(py::int_(block_defaults.display_bins)); },
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.display_bins = gp::int_arg(v, "display_bins", "a whole number");
+      } },
+    { "hop",
+      [] { return py::object(py::int_(block_defaults.hop)); },
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.hop = gp::int_arg(v, "hop", "a whole number of samples (0: fft_size)");
+      } },
+    { "backend",
+      [] { return py::object(py::str(block_defaults.backend)); },
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.backend = gp::backend_arg(v);
+      } },
+    { "device_id",
+      [] { return py::object(py::int_(block_defaults.device_id)); },
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.device_id = gp::device_id_arg(v);
+      } },
+    { "mode",
+      [] { return py::object(py::str(block_defaults.mode)); },
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.mode = gp::sparse_mode_arg(v);
+      } },
+    { "min_snr_db",
+      [] { return py::object(py::float_(block_defaults.min_snr_db)); },
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.min_snr_db = gp::sparse_min_snr_db_arg(v);
+      } },
+    { "false_alarm",
+      [] { return py::object(py::float_(block_defaults.false_alarm)); },
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.false_alarm = gp::sparse_false_alarm_arg(v);
+      } },
+    { "dc_mask_bins",
+      [] { return py::object(py::int_(block_defaults.dc_mask_bins)); },
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.dc_mask_bins = gp::int_arg(v, "dc_mask_bins", "a whole number of bins >= 0");
+      } },
+    { "bandwidth_rule",
+      [] { return py::object(py::str(block_defaults.bandwidth_rule)); },
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.bandwidth_rule = gp::text(v, "bandwidth_rule", "'obw99' or 'xdb'");
+      } },
+    { "hold_frames",
+      [] { return py::object(py::int_(block_defaults.hold_frames)); },
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.hold_frames =
+              gp::int_arg(v, "hold_frames", "a whole number of frames in [0, 1000]");
+      } },
+    { "input_type",
+      [] { return py::object(py::str(block_defaults.input_type)); },
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.input_type = gp::input_type_arg(v);
+      } },
+};
+
 /*!
- * make() as Python calls it, each argument converted with an error naming it (a
- * ValueError, never pybind's "incompatible constructor arguments"): with samp_rate, or
- * (`deprecated`) with the old keyword sample_rate, which warns and is named in errors as
- * given.
+ * sparse_fft(...) as Python calls it, from block_keywords. The deprecated keyword
+ * sample_rate stands for samp_rate (never by position): it warns, and errors name it
+ * as given.
  */
-template <bool deprecated>
-sparse_fft::sptr make(const py::object& fft_size,
-                      const py::object& k,
-                      const py::object& rate,
-                      const py::object& display_bins,
-                      const py::object& hop,
-                      const py::object& backend,
-                      const py::object& device_id,
-                      const py::object& mode,
-                      const py::object& min_snr_db,
-                      const py::object& false_alarm,
-                      const py::object& dc_mask_bins,
-                      const py::object& bandwidth_rule,
-                      const py::object& hold_frames,
-                      const py::object& input_type)
+sparse_fft::sptr make(const py::args& args, const py::kwargs& kwargs)
 {
-    using namespace gpufft_python;
+    py::dict kw(kwargs);
+    const bool deprecated = kw.contains("sample_rate");
+    if (deprecated) {
+        if (kw.contains("samp_rate") || args.size() > 2)
+            throw py::type_error("sparse_fft: samp_rate given twice "
+                                 "(sample_rate is its deprecated name)");
+        kw["samp_rate"] = kw.attr("pop")("sample_rate");
+    }
+    const auto k = py::reinterpret_borrow<py::kwargs>(kw);
+    gp::check_call("sparse_fft", block_keywords, args, k);
     if (deprecated)
         warn_renamed("sample_rate=", "samp_rate=");
-    const char* rate_name = deprecated ? "sample_rate" : "samp_rate";
     try {
-        return sparse_fft::make(
-            int_arg(fft_size,
-                    "fft_size",
-                    "a whole number of samples in [16, 2^31 - 1] = [16, 2147483647]"),
-            int_arg(k, "k", "a whole number of coefficients or tones"),
-            rate_arg(rate, rate_name),
-            int_arg(display_bins, "display_bins", "a whole number"),
-            int_arg(hop, "hop", "a whole number of samples (0: fft_size)"),
-            backend_arg(backend),
-            device_id_arg(device_id),
-            text(mode, "mode", "'robust' or 'exact'"),
-            real_number(min_snr_db, "min_snr_db", "a number of dB", false),
-            real_number(false_alarm, "false_alarm", "a probability in (0, 1)", false),
-            int_arg(dc_mask_bins, "dc_mask_bins", "a whole number of bins >= 0"),
-            text(bandwidth_rule, "bandwidth_rule", "'obw99' or 'xdb'"),
-            int_arg(hold_frames, "hold_frames", "a whole number of frames in [0, 1000]"),
-            text(input_type, "input_type", "'fc32', 'sc16', 'sc8' or 'cu8'"));
+        const auto s = gp::parse_call("sparse_fft", block_keywords, args, k);
+        return sparse_fft::make(s.fft_size,
+                                s.k,
+                                s.samp_rate,
+                                s.display_bins,
+                                s.hop,
+                                s.backend,
+                                s.device_id,
+                                s.mode,
+                                s.min_snr_db,
+                                s.false_alarm,
+                                s.dc_mask_bins,
+                                s.bandwidth_rule,
+                                s.hold_frames,
+                                s.input_type);
     } catch (const std::invalid_argument& e) {
         const std::string what = e.what();
         if (deprecated && what.rfind("samp_rate:", 0) == 0)
-            throw std::invalid_argument(rate_name + what.substr(9));
+            throw std::invalid_argument("sample_rate" + what.substr(9));
         throw;
     }
 }
@@ -114,8 +193,7 @@ void bind_sparse_fft(py::module& m)
         [](const py::object& input_type) {
             namespace st = gr::gpufft::stream;
             const st::sample_scale s =
-                st::scale_of(st::parse_sample_format(gpufft_python::text(
-                    input_type, "input_type", "'fc32', 'sc16', 'sc8' or 'cu8'")));
+                st::scale_of(st::parse_sample_format(gp::input_type_arg(input_type)));
             return py::make_tuple(s.scale, s.offset);
         },
         py::arg("input_type"),
@@ -125,78 +203,17 @@ void bind_sparse_fft(py::module& m)
     py::class_<sparse_fft, gr::block, gr::basic_block, std::shared_ptr<sparse_fft>> cls(
         m, "sparse_fft", D(sparse_fft));
 
-    cls.def(py::init(&make<false>),
-            py::arg("fft_size"),
-            py::arg("k"),
-            py::arg("samp_rate"),
-            py::arg("display_bins") = 1024,
-            py::arg("hop") = 0,
-            py::arg("backend") = "auto",
-            py::arg("device_id") = 0,
-            py::arg("mode") = "robust",
-            py::arg("min_snr_db") = 20.0,
-            py::arg("false_alarm") = 0.01,
-            py::arg("dc_mask_bins") = 0,
-            py::arg("bandwidth_rule") = "obw99",
-            py::arg("hold_frames") = 1,
-            py::arg("input_type") = "fc32",
-            D(sparse_fft, make))
-        // The deprecated keyword: only by name, so positional calls take the above.
-        .def(py::init(&make<true>),
-             py::arg("fft_size"),
-             py::arg("k"),
-             py::kw_only(),
-             py::arg("sample_rate"),
-             py::arg("display_bins") = 1024,
-             py::arg("hop") = 0,
-             py::arg("backend") = "auto",
-             py::arg("device_id") = 0,
-             py::arg("mode") = "robust",
-             py::arg("min_snr_db") = 20.0,
-             py::arg("false_alarm") = 0.01,
-             py::arg("dc_mask_bins") = 0,
-             py::arg("bandwidth_rule") = "obw99",
-             py::arg("hold_frames") = 1,
-             py::arg("input_type") = "fc32",
-             D(sparse_fft, make))
-        // Any other call: a TypeError naming the argument at fault. The deprecated
-        // sample_rate counts as samp_rate there.
-        .def(py::init([](const py::args& args, const py::kwargs& kwargs) -> sparse_fft* {
-                 py::dict kw(kwargs);
-                 if (kw.contains("sample_rate")) {
-                     if (kw.contains("samp_rate") || args.size() > 2)
-                         throw py::type_error("sparse_fft: samp_rate given twice "
-                                              "(sample_rate is its deprecated name)");
-                     kw["samp_rate"] = kw.attr("pop")("sample_rate");
-                 }
-                 throw py::type_error(
-                     gpufft_python::call_error("sparse_fft",
-                                               { "fft_size",
-                                                 "k",
-                                                 "samp_rate",
-                                                 "display_bins",
-                                                 "hop",
-                                                 "backend",
-                                                 "device_id",
-                                                 "mode",
-                                                 "min_snr_db",
-                                                 "false_alarm",
-                                                 "dc_mask_bins",
-                                                 "bandwidth_rule",
-                                                 "hold_frames",
-                                                 "input_type" },
-                                               3,
-                                               args,
-                                               py::reinterpret_borrow<py::kwargs>(kw)));
-             }),
-             "Any other call: a TypeError naming the argument at fault.")
-
+    // The arguments from one table (block_keywords): each converted with a ValueError
+    // naming it, any wrong call a TypeError naming what is at fault.
+    static const std::string doc =
+        gp::signature("sparse_fft", block_keywords) +
+        "sample_rate= is the deprecated name of samp_rate (keyword only).\n\n" +
+        D(sparse_fft, make);
+    cls.def(py::init(&make), doc.c_str())
 
         .def(
             "set_k",
-            [](sparse_fft& b, const py::object& k) {
-                b.set_k(gpufft_python::int_arg(k, "k", "a whole number"));
-            },
+            [](sparse_fft& b, const py::object& k) { b.set_k(k_arg(k)); },
             py::arg("k"),
             D(sparse_fft, set_k))
         .def("set_k",
@@ -245,7 +262,7 @@ void bind_sparse_fft(py::module& m)
         .def(
             "set_mode",
             [](sparse_fft& b, const py::object& mode) {
-                b.set_mode(gpufft_python::text(mode, "mode", "'robust' or 'exact'"));
+                b.set_mode(gp::sparse_mode_arg(mode));
             },
             py::arg("mode"),
             D(sparse_fft, set_mode))
@@ -256,8 +273,7 @@ void bind_sparse_fft(py::module& m)
         .def(
             "set_min_snr_db",
             [](sparse_fft& b, const py::object& v) {
-                b.set_min_snr_db(gpufft_python::real_number(
-                    v, "min_snr_db", "a number of dB in [0, 200]", false));
+                b.set_min_snr_db(gp::sparse_min_snr_db_arg(v));
             },
             py::arg("min_snr_db"),
             D(sparse_fft, set_min_snr_db))
@@ -268,8 +284,7 @@ void bind_sparse_fft(py::module& m)
         .def(
             "set_false_alarm",
             [](sparse_fft& b, const py::object& v) {
-                b.set_false_alarm(gpufft_python::real_number(
-                    v, "false_alarm", "a probability in (0, 0.5]", false));
+                b.set_false_alarm(gp::sparse_false_alarm_arg(v));
             },
             py::arg("false_alarm"),
             D(sparse_fft, set_false_alarm))

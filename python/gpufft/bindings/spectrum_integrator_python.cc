@@ -8,6 +8,7 @@
 // is integrated; accumulate() works on a copy unless in_place=True (the host path
 // windows and transforms the frame in its own memory).
 
+#include "keyword_table.h"
 #include "numpy_arrays.h"
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
@@ -43,10 +44,102 @@ bool accumulate(spectrum_integrator& s, py::object x_any, py::object in_place_an
     return s.accumulate(p);
 }
 
+namespace gp = gpufft_python;
+
+//! The constructor's arguments; the options' own defaults are the Python defaults.
+struct integrator_args {
+    std::int64_t fft_size = 0, band_start = 0, band_stop = 0, output_bins = 0;
+    spectrum_integrator_options o;
+};
+
+const spectrum_integrator_options defaults{};
+
+// spectrum_integrator(...)'s keywords, defaults and conversions, in order: the keyword
+// list, the defaults and the refusals of a wrong call all come from here. Ranges are
+// the engine's to refuse.
+const gp::keyword<integrator_args> integrator_keywords[] = {
+    { "fft_size",
+      nullptr,
+      [](integrator_args& a, const py::handle& v) {
+          a.fft_size = gp::whole_number(v, "fft_size", 1, "a whole number >= 1");
+      } },
+    { "band_start",
+      [] { return py::object(py::int_(0)); },
+      [](integrator_args& a, const py::handle& v) {
+          a.band_start =
+              gp::whole_number(v, "band_start", 0, "a whole number of bins >= 0");
+      } },
+    { "band_stop",
+      [] { return py::object(py::int_(0)); },
+      [](integrator_args& a, const py::handle& v) {
+          a.band_stop = gp::whole_number(
+              v, "band_stop", 0, "a whole number of bins >= 0 (0: fft_size)");
+      } },
+    { "output_bins",
+      [] { return py::object(py::int_(0)); },
+      [](integrator_args& a, const py::handle& v) {
+          a.output_bins = gp::whole_number(
+              v, "output_bins", 0, "a whole number >= 0 (0: the band's bins)");
+      } },
+    { "window",
+      [] { return py::object(py::str(defaults.window)); },
+      [](integrator_args& a, const py::handle& v) {
+          a.o.window = gp::integration_window_arg(v);
+      } },
+    { "mode",
+      [] { return py::object(py::str(to_string(defaults.mode))); },
+      [](integrator_args& a, const py::handle& v) {
+          a.o.mode = parse_integration_mode(
+              gp::text(v, "mode", gp::integration_mode_names().c_str()));
+      } },
+    // None: the options' default (most of what is free).
+    { "memory_budget",
+      [] { return py::object(py::none()); },
+      [](integrator_args& a, const py::handle& v) {
+          if (!v.is_none())
+              a.o.memory_budget = std::size_t(gp::whole_number(
+                  v,
+                  "memory_budget",
+                  1,
+                  "a whole number of bytes > 0 (None: most of what is free)"));
+      } },
+    { "backend",
+      [] { return py::object(py::str(to_string(defaults.backend))); },
+      [](integrator_args& a, const py::handle& v) {
+          a.o.backend = parse_backend(gp::backend_arg(v));
+      } },
+    { "device_id",
+      [] { return py::object(py::int_(defaults.device_id)); },
+      [](integrator_args& a, const py::handle& v) {
+          a.o.device_id = gp::device_id_arg(v);
+      } },
+    { "threads",
+      [] { return py::object(py::int_(defaults.threads)); },
+      [](integrator_args& a, const py::handle& v) { a.o.threads = gp::threads_arg(v); } },
+    { "devices",
+      [] { return py::object(gp::int_list(defaults.devices)); },
+      [](integrator_args& a, const py::handle& v) {
+          a.o.devices = gp::device_list(v, "devices");
+      } },
+    { "fftw_planner",
+      [] { return py::object(py::str(defaults.fftw_planner)); },
+      [](integrator_args& a, const py::handle& v) {
+          a.o.fftw_planner =
+              gp::text(v, "fftw_planner", "'auto', 'measure' or 'estimate'");
+      } },
+    { "fftw_wisdom",
+      [] { return py::object(py::str(defaults.fftw_wisdom)); },
+      [](integrator_args& a, const py::handle& v) {
+          a.o.fftw_wisdom = gp::text(v, "fftw_wisdom", "a file path, or '' for none");
+      } },
+};
+
 } // namespace
 
 void bind_spectrum_integrator(py::module& m)
 {
+    static const std::string signature =
+        gp::signature("spectrum_integrator", integrator_keywords);
     py::class_<spectrum_integrator>(
         m,
         "spectrum_integrator",
@@ -58,85 +151,15 @@ void bind_spectrum_integrator(py::module& m)
         "reduction. CPU: fftw_planner 'auto' (measured up to 2^20 points, kept as "
         "wisdom), 'measure' or 'estimate'; fftw_wisdom a file that keeps measured plans "
         "between runs ('': none).")
-        .def(py::init([](py::object fft_size,
-                         py::object band_start,
-                         py::object band_stop,
-                         py::object output_bins,
-                         py::object window,
-                         py::object mode,
-                         py::object memory_budget,
-                         py::object backend_name,
-                         py::object device_id,
-                         py::object threads,
-                         py::object devices,
-                         py::object fftw_planner,
-                         py::object fftw_wisdom) {
-                 namespace gp = gpufft_python;
-                 spectrum_integrator_options o;
-                 o.backend = parse_backend(gpufft_python::backend_arg(backend_name));
-                 o.device_id = gpufft_python::device_id_arg(device_id);
-                 o.threads = gpufft_python::threads_arg(threads);
-                 o.devices = gpufft_python::device_list(devices, "devices");
-                 o.window =
-                     gp::text(window, "window", "a window name such as 'none' or 'hann'");
-                 o.mode =
-                     parse_integration_mode(gp::text(mode, "mode", "'mean' or 'max'"));
-                 o.fftw_planner = gp::text(
-                     fftw_planner, "fftw_planner", "'auto', 'measure' or 'estimate'");
-                 o.fftw_wisdom =
-                     gp::text(fftw_wisdom, "fftw_wisdom", "a file path, or '' for none");
-                 const auto fft_size_ =
-                     gp::whole_number(fft_size, "fft_size", 1, "a whole number >= 1");
-                 const auto band_start_ = gp::whole_number(
-                     band_start, "band_start", 0, "a whole number of bins >= 0");
-                 const auto band_stop_ =
-                     gp::whole_number(band_stop,
-                                      "band_stop",
-                                      0,
-                                      "a whole number of bins >= 0 (0: fft_size)");
-                 const auto output_bins_ =
-                     gp::whole_number(output_bins,
-                                      "output_bins",
-                                      0,
-                                      "a whole number >= 0 (0: the band's bins)");
-                 if (!memory_budget.is_none())
-                     o.memory_budget = std::size_t(gpufft_python::whole_number(
-                         memory_budget,
-                         "memory_budget",
-                         1,
-                         "a whole number of bytes > 0 (None: most of what is free)"));
+        // The arguments from one table (integrator_keywords): each converted with a
+        // ValueError naming it, any wrong call a TypeError naming what is at fault.
+        .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                 const auto a = gp::parse_call(
+                     "spectrum_integrator", integrator_keywords, args, kwargs);
                  return std::make_unique<spectrum_integrator>(
-                     fft_size_, band_start_, band_stop_, output_bins_, o);
+                     a.fft_size, a.band_start, a.band_stop, a.output_bins, a.o);
              }),
-             py::arg("fft_size"),
-             py::arg("band_start") = 0,
-             py::arg("band_stop") = 0,
-             py::arg("output_bins") = 0,
-             py::arg("window") = "none",
-             py::arg("mode") = "mean",
-             py::arg("memory_budget") = py::none(),
-             py::arg("backend") = "auto",
-             py::arg("device_id") = 0,
-             py::arg("threads") = 0,
-             py::arg("devices") = py::list(),
-             py::arg("fftw_planner") = "auto",
-             py::arg("fftw_wisdom") = "")
-        .def(gpufft_python::refuse_other_calls<spectrum_integrator>("spectrum_integrator",
-                                                                    { "fft_size",
-                                                                      "band_start",
-                                                                      "band_stop",
-                                                                      "output_bins",
-                                                                      "window",
-                                                                      "mode",
-                                                                      "memory_budget",
-                                                                      "backend",
-                                                                      "device_id",
-                                                                      "threads",
-                                                                      "devices",
-                                                                      "fftw_planner",
-                                                                      "fftw_wisdom" },
-                                                                    1),
-             "Any other call: a TypeError naming the argument at fault.")
+             signature.c_str())
         .def("accumulate",
              &accumulate,
              py::arg("x"),
@@ -170,8 +193,8 @@ void bind_spectrum_integrator(py::module& m)
                 if (mode.is_none())
                     s.reset();
                 else
-                    s.reset(parse_integration_mode(
-                        gpufft_python::text(mode, "mode", "'mean', 'max' or None")));
+                    s.reset(parse_integration_mode(gp::text(
+                        mode, "mode", gp::integration_mode_names("None").c_str())));
             },
             py::arg("mode") = py::none(),
             "Starts a new integration (optionally in another mode: 'mean' or 'max').")
