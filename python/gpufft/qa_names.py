@@ -145,6 +145,116 @@ class qa_names(gr_unittest.TestCase):
             gpufft.nufft3_plan(1, 1e-6, sign=2, backend="cpu")
         self.assertIn("sign", str(cm.exception))
 
+    def message(self, fn, *args, **kwargs):
+        """The ValueError message of fn(*args, **kwargs)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            with self.assertRaises(ValueError, msg=f"{fn} {args} {kwargs}") as cm:
+                fn(*args, **kwargs)
+        return str(cm.exception)
+
+    def same(self, param, calls):
+        """Each (fn, args, kwargs) in calls refuses with one message, naming param."""
+        got = [(f"{getattr(fn, '__qualname__', fn)}{args}{kwargs}",
+                self.message(fn, *args, **kwargs)) for fn, args, kwargs in calls]
+        for where, m in got:
+            self.assertTrue(m.startswith(param), f"{where}: '{m}' does not name {param}")
+            self.assertEqual(m, got[0][1], f"{where} and {got[0][0]} differ")
+        return got[0][1]
+
+    def test_007_one_message_per_name(self):
+        # One owner for each name and range (issue #34): a bad name or value reads the
+        # same from the engine's plan, the block, a block's setter and the module
+        # functions, as each entry point hands it to the same parser or check.
+        cpu = dict(backend="cpu")
+        sparse = gpufft.sparse_fft(1024, 8, self.rate, **cpu)
+        acc = gpufft.large_fft_accumulator(1 << 12, 4, 64, **cpu)
+        integ = gpufft.spectrum_integrator(1024, **cpu)
+        n = 4096
+        bad_mode = self.rng.choice(["fast", "Robust", "", "exact "])
+        for bad in (bad_mode, 3, None):
+            self.same("mode", [
+                (gpufft.sparse_fft_plan, (n, 4), dict(mode=bad, **cpu)),
+                (gpufft.sparse_fft, (1024, 8, self.rate), dict(mode=bad, **cpu)),
+                (sparse.set_mode, (bad,), {}),
+            ])
+        k = int(self.rng.integers(257, 1000))  # robust mode: k <= fft_size / 4 = 256
+        for bad in (0, -1, k, "4", 2.5):
+            self.same("k", [
+                (gpufft.sparse_fft_plan, (1024, bad), cpu),
+                (gpufft.sparse_fft, (1024, bad, self.rate), cpu),
+            ] + ([(sparse.set_k, (bad,), {})] if bad != k else []))
+        for bad in (-1.0, 200.5, float("nan"), "20", None):
+            self.same("min_snr_db", [
+                (gpufft.sparse_fft_plan, (n, 4), dict(min_snr_db=bad, **cpu)),
+                (gpufft.sparse_fft, (1024, 8, self.rate), dict(min_snr_db=bad, **cpu)),
+                (sparse.set_min_snr_db, (bad,), {}),
+            ])
+        for bad in (0.0, 0.75, float(self.rng.uniform(0.51, 1.0)), "x"):
+            self.same("false_alarm", [
+                (gpufft.sparse_fft_plan, (n, 4), dict(false_alarm=bad, **cpu)),
+                (gpufft.sparse_fft, (1024, 8, self.rate), dict(false_alarm=bad, **cpu)),
+                (sparse.set_false_alarm, (bad,), {}),
+            ])
+        for bad in ("median", 1):
+            self.same("mode", [
+                (gpufft.spectrum_integrator, (1024,), dict(mode=bad, **cpu)),
+                (gpufft.large_fft_accumulator, (1 << 12, 4, 64), dict(mode=bad, **cpu)),
+                (acc.set_mode, (bad,), {}),
+            ] + ([(integ.reset, (bad,), {})] if isinstance(bad, str) else []))
+        for bad in ("kaiser", 3):
+            self.same("window", [
+                (gpufft.spectrum_integrator, (1024,), dict(window=bad, **cpu)),
+                (gpufft.large_fft_accumulator, (1 << 12, 4, 64), dict(window=bad, **cpu)),
+            ])
+        for bad in ("s16", "FC32", 8):
+            self.same("input_type", [
+                (gpufft.sparse_fft, (1024, 8, self.rate), dict(input_type=bad, **cpu)),
+                (gpufft.large_fft_accumulator, (1 << 12, 4, 64),
+                 dict(input_type=bad, **cpu)),
+                (gpufft.input_type_scale, (bad,), {}),
+            ])
+        m = self.same("input_type", [(gpufft.input_type_scale, ("s16",), {})])
+        for name in gpufft.input_types():
+            self.assertIn(name, m)
+        self.same("bandwidth_rule", [
+            (gpufft.sensing_plan, (1024,), dict(bandwidth_rule="99", **cpu)),
+            (gpufft.sparse_fft, (1024, 8, self.rate), dict(bandwidth_rule="99", **cpu)),
+        ])
+        for bad in ("tpu", 1):
+            self.same("backend", [
+                (gpufft.dense_fft_plan, (16,), dict(backend=bad)),
+                (gpufft.sparse_fft_plan, (n, 4), dict(backend=bad)),
+                (gpufft.nufft3_plan, (1, 1e-6), dict(backend=bad)),
+                (gpufft.large_fft_plan, ([1024],), dict(backend=bad)),
+                (gpufft.spectrum_integrator, (1024,), dict(backend=bad)),
+                (gpufft.sensing_plan, (1024,), dict(backend=bad)),
+                (gpufft.sparse_fft, (1024, 8, self.rate), dict(backend=bad)),
+                (gpufft.nufft3_spectrum, (64, [0.0]), dict(backend=bad)),
+                (gpufft.nufft_resampler, (400.0, 250.0), dict(backend=bad)),
+                (gpufft.large_fft_accumulator, (1 << 12, 4, 64), dict(backend=bad)),
+                (gpufft.resolve_backend, (bad,), {}),
+            ])
+        for bad in ("half", 2):
+            self.same("precision", [
+                (gpufft.dense_fft_plan, (16,), dict(precision=bad, **cpu)),
+                (gpufft.nufft3_plan, (1, 1e-6), dict(precision=bad, **cpu)),
+                (gpufft.large_fft_plan, ([1024],), dict(precision=bad, **cpu)),
+            ])
+        # The engine's names (sparse_names.cc): a wrong type lists the names a wrong
+        # name is told about.
+        for param, names in (("window", "'auto', 'none', 'hann' or 'blackman-harris'"),
+                             ("transfer", "'auto', 'gather' or 'copy'"),
+                             ("location", "'phase' or 'voting'")):
+            wrong_name = self.message(gpufft.sparse_fft_plan, n, 4, **{param: "x"}, **cpu)
+            wrong_type = self.message(gpufft.sparse_fft_plan, n, 4, **{param: 1}, **cpu)
+            self.assertEqual(wrong_name, f"{param}: 'x' is invalid; must be {names}")
+            self.assertEqual(wrong_type, f"{param}: must be {names}, got a int")
+        # ... and each listed name is taken, the default first among them.
+        for w in ("auto", "none", "hann", "blackman-harris", "blackman_harris"):
+            gpufft.sparse_fft_plan(n, 4, window=w, **cpu)
+        self.assertEqual(gpufft.sparse_fft_plan(n, 4, mode="exact", **cpu).mode, "exact")
+
 
 if __name__ == '__main__':
     gr_unittest.run(qa_names)
