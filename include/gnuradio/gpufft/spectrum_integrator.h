@@ -71,6 +71,17 @@ struct spectrum_integrator_options {
     std::string fftw_wisdom;
     //! Where the plan's messages go (gnuradio/gpufft/log.h); empty: stderr.
     gpufft::log_handler log;
+    /*!
+     * The samples accumulate_samples() takes: "fc32" (complex float), or interleaved
+     * integer I/Q as radios deliver it, scaled as recording_source scales it: "sc16"
+     * (2 x int16, / 32768), "sc8" (2 x int8, / 128) or "cu8" (2 x uint8, (u - 127.5)
+     * / 128). On the fused GPU path an integer frame crosses PCIe as it is (4 or 2
+     * bytes a sample, not 8) and one kernel converts, scales and windows it where it
+     * is loaded; its raw copy on the device counts against memory_budget. Elsewhere it
+     * is converted on the host (VOLK). Anything else throws std::invalid_argument
+     * naming input_type.
+     */
+    std::string input_type = "fc32";
 };
 
 /*!
@@ -120,6 +131,14 @@ public:
      */
     bool accumulate(std::complex<float>* frame);
     /*!
+     * Adds the frame of fft_size() samples of input_type() at `samples` (host memory,
+     * left as it is; page-locked memory makes the GPU's copy run at full PCIe speed).
+     * Returns false as accumulate() does. An fc32 frame is copied first (accumulate()
+     * transforms in place); an integer frame goes to the GPU as it is on the fused
+     * path, else it is converted on the host into a frame the integrator keeps.
+     */
+    bool accumulate_samples(const void* samples);
+    /*!
      * Writes output_bins() values: the mean (or max) power over the frames accumulated
      * since the last reset; returns that number of frames, and writes nothing when it
      * is 0.
@@ -136,6 +155,11 @@ public:
     //! Frames accumulated since the last reset.
     std::int64_t frames() const;
     integration_mode mode() const;
+    //! The sample type accumulate_samples() takes ("fc32", "sc16", "sc8" or "cu8").
+    std::string input_type() const;
+    //! True when accumulate_samples() converts integer frames on the GPU (the fused
+    //! path and an integer input_type): only 4 or 2 bytes a sample cross PCIe.
+    bool converts_on_device() const;
     //! The backend in use (never `automatic`).
     gpufft::backend backend() const;
     int device_id() const;

@@ -10,11 +10,13 @@
 
 #include "large/power/band_reducer.h"
 #include "large/power/spectral_window.h"
+#include "stream/sample_format.h"
 #include <gnuradio/gpufft/spectrum_integrator.h>
 #include <complex>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 namespace gr {
@@ -42,6 +44,18 @@ public:
 
     //! False, with the accumulator untouched, when the frame is not finite.
     virtual bool accumulate(std::complex<float>* frame, accumulate_op op) = 0;
+    /*!
+     * A frame of band.fft_size() samples of `input` (an integer type) in host memory,
+     * converted on the device; only for a backend whose converts_on_device() is true.
+     */
+    virtual bool accumulate_integers(const void* samples, accumulate_op op)
+    {
+        (void)samples;
+        (void)op;
+        throw std::logic_error("spectrum_integrator: this path converts on the host");
+    }
+    //! True when accumulate_integers() takes `input` frames as they are.
+    virtual bool converts_on_device() const { return false; }
     //! The raw accumulator, band.output_bins() values.
     virtual void read(double* acc) = 0;
 
@@ -56,6 +70,10 @@ public:
     const double scale; //!< 1 / sum(w)^2
     //! The front end's buffer for read(), so reading allocates nothing.
     std::vector<double> read_scratch;
+    //! What accumulate_samples() takes (spectrum_integrator_options::input_type).
+    stream::sample_format input = stream::sample_format::fc32;
+    //! accumulate_samples()'s frame when it converts on the host, made at first use.
+    std::vector<std::complex<float>> sample_scratch;
 };
 
 namespace detail {
@@ -102,14 +120,16 @@ make_cpu_integrator(const power::band_reducer& band,
 
 #ifdef GPUFFT_HAVE_CUDA
 /*!
- * The fused GPU path, or nullptr when a frame and cuFFT's work area do not fit
- * `budget` bytes of device memory.
+ * The fused GPU path, or nullptr when a frame and cuFFT's work area (and, for an
+ * integer `input`, the raw frame it is copied into) do not fit `budget` bytes of
+ * device memory. An integer `input` is converted on the device (converts_on_device()).
  */
 std::unique_ptr<spectrum_integrator::impl>
 make_device_integrator(const power::band_reducer& band,
                        const power::spectral_window& window,
                        int device_id,
-                       std::size_t budget);
+                       std::size_t budget,
+                       stream::sample_format input = stream::sample_format::fc32);
 #endif
 
 } // namespace detail

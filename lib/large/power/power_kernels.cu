@@ -23,10 +23,22 @@ constexpr int block_threads = 256;
 constexpr int warps_per_block = block_threads / 32;
 using cuda::grid_blocks;
 
-// The window from cos(theta) alone, by the Chebyshev recurrence cos(k theta) =
-// T_k(cos theta), as spectral_window::apply does on the host. The sample index is below
-// n, so theta / pi = 2 i / n needs no reduction, and cospi keeps it accurate for any
-// n < 2^53.
+// The window at sample i from cos(theta) alone, by the Chebyshev recurrence cos(k
+// theta) = T_k(cos theta), as spectral_window::apply does on the host. The sample index
+// is below n, so theta / pi = 2 i / n needs no reduction, and cospi keeps it accurate
+// for any n < 2^53. Only for windows of more than one term.
+__device__ float window_gain(const cosine_window& w, i64 i, double two_over_n)
+{
+    const double c = cospi(double(i) * two_over_n);
+    const double t2 = 2 * c * c - 1;
+    double f = w.a[0] + w.a[1] * c + w.a[2] * t2;
+    if (w.terms > 3) {
+        const double t3 = 2 * c * t2 - c;
+        f += w.a[3] * t3 + w.a[4] * (2 * c * t3 - t2);
+    }
+    return float(f);
+}
+
 __global__ void window_kernel(
     float2* x, i64 begin, i64 count, cosine_window w, double two_over_n, int* flag)
 {
@@ -36,14 +48,7 @@ __global__ void window_kernel(
         float2 v = x[i];
         bad |= !isfinite(v.x) || !isfinite(v.y);
         if (w.terms > 1) {
-            const double c = cospi(double(begin + i) * two_over_n);
-            const double t2 = 2 * c * c - 1;
-            double f = w.a[0] + w.a[1] * c + w.a[2] * t2;
-            if (w.terms > 3) {
-                const double t3 = 2 * c * t2 - c;
-                f += w.a[3] * t3 + w.a[4] * (2 * c * t3 - t2);
-            }
-            const float g = float(f);
+            const float g = window_gain(w, begin + i, two_over_n);
             v.x *= g;
             v.y *= g;
             x[i] = v;
@@ -51,6 +56,56 @@ __global__ void window_kernel(
     }
     if (__syncthreads_or(bad) && threadIdx.x == 0)
         atomicOr(flag, 1);
+}
+
+// One sample per thread and step: its two numbers are read as one 2- or 4-byte word
+// (Pair of T), converted exactly as cuda::launch_convert_iq() does, then windowed as
+// window_kernel() does, so the frame is written once.
+template <typename T, typename Pair>
+__global__ void window_iq_kernel(const Pair* __restrict__ in,
+                                 float2* __restrict__ x,
+                                 i64 begin,
+                                 i64 count,
+                                 cosine_window w,
+                                 double two_over_n,
+                                 float scale,
+                                 float offset)
+{
+    for (i64 i = blockIdx.x * i64(blockDim.x) + threadIdx.x; i < count;
+         i += i64(gridDim.x) * blockDim.x) {
+        const Pair p = in[i];
+        const T* v = reinterpret_cast<const T*>(&p);
+        float2 y =
+            make_float2((float(v[0]) - offset) * scale, (float(v[1]) - offset) * scale);
+        if (w.terms > 1) {
+            const float g = window_gain(w, begin + i, two_over_n);
+            y.x *= g;
+            y.y *= g;
+        }
+        x[i] = y;
+    }
+}
+
+template <typename T, typename Pair>
+void launch_iq(const void* in,
+               void* x,
+               i64 begin,
+               i64 count,
+               const cosine_window& w,
+               float scale,
+               float offset,
+               cudaStream_t s)
+{
+    window_iq_kernel<T, Pair><<<grid_blocks(count, block_threads), block_threads, 0, s>>>(
+        static_cast<const Pair*>(in),
+        static_cast<float2*>(x),
+        begin,
+        count,
+        w,
+        2.0 / double(w.n),
+        scale,
+        offset);
+    GPUFFT_CUDA_CHECK_LAUNCH();
 }
 
 // One warp per (channel, piece): lanes read consecutive bins (coalesced), sum |X|^2
@@ -119,6 +174,35 @@ void launch_window(
                     static_cast<cudaStream_t>(stream)>>>(
         static_cast<float2*>(x), begin, count, w, 2.0 / double(w.n), flag);
     GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+void launch_window_iq(cuda::iq_integer type,
+                      const void* in,
+                      void* x,
+                      i64 begin,
+                      i64 count,
+                      const cosine_window& w,
+                      float scale,
+                      float offset,
+                      void* stream)
+{
+    if (count <= 0)
+        return;
+    if (begin < 0 || begin + count > w.n)
+        throw std::invalid_argument("launch_window_iq: samples outside the window");
+    const auto s = static_cast<cudaStream_t>(stream);
+    switch (type) {
+    case cuda::iq_integer::int16:
+        launch_iq<short, short2>(in, x, begin, count, w, scale, offset, s);
+        return;
+    case cuda::iq_integer::int8:
+        launch_iq<signed char, char2>(in, x, begin, count, w, scale, offset, s);
+        return;
+    case cuda::iq_integer::uint8:
+        launch_iq<unsigned char, uchar2>(in, x, begin, count, w, scale, offset, s);
+        return;
+    }
+    throw std::invalid_argument("launch_window_iq: unknown integer type");
 }
 
 void launch_band_power(const void* spectrum,

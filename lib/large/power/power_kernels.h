@@ -11,6 +11,7 @@
 #ifndef INCLUDED_GPUFFT_LARGE_POWER_KERNELS_H
 #define INCLUDED_GPUFFT_LARGE_POWER_KERNELS_H
 
+#include "cuda/sample_convert_kernels.h"
 #include <cstdint>
 
 namespace gr {
@@ -35,6 +36,24 @@ void launch_window(void* x,
                    const cosine_window& w,
                    int* flag,
                    void* stream);
+
+/*!
+ * The load of an integer frame fused with its window: x[i] = ((in[2i] - offset) *
+ * scale, (in[2i+1] - offset) * scale) * w[begin + i] for i < count, `in` the chunk's
+ * interleaved integer I/Q of `type` (device memory, aligned to a sample) and `x` its
+ * complex float frame, with 0 <= begin and begin + count <= w.n. The numbers are those
+ * of cuda::launch_convert_iq() followed by launch_window(): one pass, not two. Integers
+ * are finite, so no flag.
+ */
+void launch_window_iq(cuda::iq_integer type,
+                      const void* in,
+                      void* x,
+                      std::int64_t begin,
+                      std::int64_t count,
+                      const cosine_window& w,
+                      float scale,
+                      float offset,
+                      void* stream);
 
 /*!
  * power[c] += sum |X[k]|^2 over channel c: the DC-centred bins [band_start + c *

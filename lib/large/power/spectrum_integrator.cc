@@ -38,6 +38,7 @@ make_backend(std::int64_t fft_size,
         throw std::invalid_argument(
             "fftw_planner must be \"auto\", \"measure\" or \"estimate\", not \"" +
             o.fftw_planner + "\"");
+    const stream::sample_format input = stream::parse_sample_format(o.input_type);
     const std::int64_t stop = band_stop == 0 ? fft_size : band_stop;
     const power::band_reducer band(fft_size,
                                    band_start,
@@ -69,7 +70,8 @@ make_backend(std::int64_t fft_size,
         const auto devices = detail::resolve_devices(o.devices, o.device_id);
         const std::size_t budget =
             detail::resolve_devices_budget(o.memory_budget, devices, !o.devices.empty());
-        if (auto fused = detail::make_device_integrator(band, window, devices[0], budget))
+        if (auto fused =
+                detail::make_device_integrator(band, window, devices[0], budget, input))
             return fused;
         lo.memory_budget = budget;
         lo.devices = o.devices;
@@ -79,13 +81,15 @@ make_backend(std::int64_t fft_size,
     // fused VOLK pass per frame.
     if (used == backend::cpu)
         if (auto fused = detail::make_cpu_integrator(
-                band, window, threads, o.memory_budget, o.fftw_planner, o.fftw_wisdom))
+                band, window, threads, o.memory_budget, o.fftw_planner, o.fftw_wisdom)) {
+            fused->input = input; // converted on the host by accumulate_samples()
             return fused;
+        }
     // The host path: the (possibly out-of-card) large FFT, host reduction.
     auto plan = std::make_shared<large_fft_plan>(
         std::vector<std::int64_t>{ fft_size }, direction::forward, lo);
     const std::string text = plan->describe();
-    return detail::make_host_integrator(
+    auto host = detail::make_host_integrator(
         band,
         window,
         [plan](std::complex<float>* x) { plan->execute(x, x); },
@@ -95,6 +99,8 @@ make_backend(std::int64_t fft_size,
         plan->memory_budget(),
         "spectrum_integrator: window and band reduction on the host (" +
             std::to_string(threads) + " threads) after\n" + text);
+    host->input = input;
+    return host;
 }
 
 } // namespace
@@ -153,15 +159,21 @@ auto integrator_sizes(const spectrum_integrator& s)
                ", output_bins = " + std::to_string(s.output_bins());
     };
 }
+
+//! How the next frame meets the accumulator: the first one of an integration stores.
+accumulate_op next_op(std::int64_t frames, integration_mode mode)
+{
+    return frames == 0                      ? accumulate_op::store
+           : mode == integration_mode::mean ? accumulate_op::add
+                                            : accumulate_op::max;
+}
 } // namespace
 
 bool spectrum_integrator::accumulate(std::complex<float>* frame)
 {
     if (!frame)
         throw std::invalid_argument("accumulate: null frame");
-    const accumulate_op op = d_frames == 0                      ? accumulate_op::store
-                             : d_mode == integration_mode::mean ? accumulate_op::add
-                                                                : accumulate_op::max;
+    const accumulate_op op = next_op(d_frames, d_mode);
     const bool ok =
         detail::with_memory_context("spectrum_integrator.accumulate",
                                     integrator_sizes(*this),
@@ -170,6 +182,27 @@ bool spectrum_integrator::accumulate(std::complex<float>* frame)
         return false;
     ++d_frames;
     return true;
+}
+
+bool spectrum_integrator::accumulate_samples(const void* samples)
+{
+    if (!samples)
+        throw std::invalid_argument("accumulate_samples: null frame");
+    impl& b = *d_impl;
+    if (b.converts_on_device()) {
+        const bool ok = detail::with_memory_context(
+            "spectrum_integrator.accumulate_samples", integrator_sizes(*this), [&] {
+                return b.accumulate_integers(samples, next_op(d_frames, d_mode));
+            });
+        d_frames += ok ? 1 : 0;
+        return ok;
+    }
+    // The host paths transform in place: the frame goes through a copy of their own
+    // (fc32) or is converted into one (VOLK), made at the first call.
+    const std::int64_t n = fft_size();
+    b.sample_scratch.resize(std::size_t(n));
+    stream::convert_samples(b.input, samples, b.sample_scratch.data(), n);
+    return accumulate(b.sample_scratch.data());
 }
 
 std::int64_t spectrum_integrator::read(float* out)
@@ -205,6 +238,14 @@ std::int64_t spectrum_integrator::output_bins() const
 }
 std::int64_t spectrum_integrator::frames() const { return d_frames; }
 integration_mode spectrum_integrator::mode() const { return d_mode; }
+std::string spectrum_integrator::input_type() const
+{
+    return stream::to_string(d_impl->input);
+}
+bool spectrum_integrator::converts_on_device() const
+{
+    return d_impl->converts_on_device();
+}
 backend spectrum_integrator::backend() const { return d_impl->backend(); }
 int spectrum_integrator::device_id() const { return d_impl->device_id(); }
 std::size_t spectrum_integrator::memory_budget() const { return d_impl->memory_budget(); }
