@@ -100,6 +100,19 @@ std::shared_ptr<spectrum_integrator> host_integrator(const pipeline_config& c,
             "spectrometer_pipeline: host window and reduction around a transform\n"),
         c.mode);
 }
+//! The integrator takes `input` frames as they are and converts them on the GPU.
+bool takes_raw(const std::shared_ptr<spectrum_integrator>& i, sample_format input)
+{
+    return i && input != sample_format::fc32 && i->converts_on_device() &&
+           i->input_type() == to_string(input);
+}
+
+//! Complex samples of a host_frame that holds n samples of `bytes` each.
+std::int64_t frame_samples(std::int64_t n, std::size_t bytes)
+{
+    constexpr std::int64_t c = sizeof(std::complex<float>);
+    return (n * std::int64_t(bytes) + c - 1) / c;
+}
 } // namespace
 
 spectrometer_pipeline::spectrometer_pipeline(const pipeline_config& config,
@@ -114,6 +127,8 @@ spectrometer_pipeline::spectrometer_pipeline(
       d_reducer(config.fft_size, config.band_start, config.band_stop, config.output_bins),
       d_window(config.window, config.fft_size),
       d_integrator(std::move(integrator)),
+      d_raw(takes_raw(d_integrator, config.input)),
+      d_stored(d_raw ? sample_bytes(config.input) : sizeof(std::complex<float>)),
       d_next_n_integrations(config.n_integrations),
       d_next_mode(int(config.mode))
 {
@@ -127,8 +142,10 @@ spectrometer_pipeline::spectrometer_pipeline(
             "spectrometer_pipeline: the integrator's fft_size, band or output_bins "
             "differ from the pipeline's");
     d_frames.reserve(std::size_t(pipeline_slots(config.fft_size)));
+    // Raw frames are a half or a quarter the size: the GPU's copy moves only those.
     for (int i = 0; i < pipeline_slots(config.fft_size); ++i)
-        d_frames.emplace_back(config.fft_size, config.pinned, config.device_id);
+        d_frames.emplace_back(
+            frame_samples(config.fft_size, d_stored), config.pinned, config.device_id);
     d_busy.assign(d_frames.size(), false);
     d_thread = std::thread([this] { worker(); });
 }
@@ -168,11 +185,17 @@ std::int64_t spectrometer_pipeline::push(const void* in, std::int64_t n)
         }
         std::int64_t pos = d_fill_pos.load();
         const std::int64_t count = std::min(size - pos, n - taken);
-        // fc32 is a memcpy; an integer type is converted on the way (VOLK).
-        convert_samples(d_config.input,
+        // fc32 is a memcpy; an integer type is converted on the way (VOLK), unless
+        // the integrator converts it on the GPU: then it is kept as it came.
+        if (d_raw)
+            std::memcpy(frame_bytes(d_fill_slot) + std::size_t(pos) * sample,
                         bytes + std::size_t(taken) * sample,
-                        d_frames[d_fill_slot].data() + pos,
-                        count);
+                        std::size_t(count) * sample);
+        else
+            convert_samples(d_config.input,
+                            bytes + std::size_t(taken) * sample,
+                            d_frames[d_fill_slot].data() + pos,
+                            count);
         taken += count;
         pos += count;
         if (pos < size) {
@@ -289,12 +312,11 @@ void spectrometer_pipeline::worker()
 
 void spectrometer_pipeline::process(const job& j)
 {
-    std::complex<float>* x = d_frames[j.slot].data();
     const std::int64_t overlap = d_config.overlap;
     if (overlap > 0)
-        std::memcpy(d_frames[std::size_t((j.slot + 1) % slots())].data(),
-                    x + hop(),
-                    std::size_t(overlap) * sizeof(std::complex<float>));
+        std::memcpy(frame_bytes((j.slot + 1) % slots()),
+                    frame_bytes(j.slot) + std::size_t(hop()) * d_stored,
+                    std::size_t(overlap) * d_stored);
 
     if (j.starts_integration) {
         d_current = integrated_spectrum();
@@ -306,9 +328,12 @@ void spectrometer_pipeline::process(const job& j)
         d_integrator->reset(j.mode);
     }
 
-    // The integrator windows, transforms and reduces the frame (overwriting it) and
-    // leaves a frame with a NaN or infinity out of the integration.
-    if (d_integrator->accumulate(x)) {
+    // The integrator windows, transforms and reduces the frame (overwriting a complex
+    // one; a raw one is copied to the GPU and converted there) and leaves a frame with
+    // a NaN or infinity out of the integration.
+    const bool taken = d_raw ? d_integrator->accumulate_samples(frame_bytes(j.slot))
+                             : d_integrator->accumulate(d_frames[j.slot].data());
+    if (taken) {
         ++d_current.frames;
     } else {
         ++d_current.skipped;

@@ -58,7 +58,11 @@ struct pipeline_config {
     int threads = 0;     //!< for window and reduction passes; 0: all cores
     bool pinned = false; //!< page-locked frames (CUDA engine)
     int device_id = 0;   //!< CUDA device the pinned frames belong to
-    //! What push() is given: converted to complex float as it is copied into a frame.
+    /*!
+     * What push() is given: converted to complex float as it is copied into a frame,
+     * or, when the integrator converts it on the GPU (converts_on_device()), kept as
+     * it is so that only its 4 or 2 bytes a sample cross PCIe.
+     */
     sample_format input = sample_format::fc32;
 };
 
@@ -158,6 +162,9 @@ public:
     const spectral_window& window() const { return d_window; }
     std::int64_t hop() const { return d_config.fft_size - d_config.overlap; }
     bool pinned() const { return d_frames[0].pinned(); }
+    //! True when the frames hold the input as it came (an integer type the integrator
+    //! converts on the GPU), false when they hold complex float.
+    bool raw_frames() const { return d_raw; }
     int slots() const { return int(d_frames.size()); }
 
     // Progress, readable from any thread.
@@ -180,11 +187,18 @@ private:
     void worker();
     void process(const job& j);
     void rethrow_worker_error();
+    //! The bytes of frame `slot`: d_stored bytes a sample.
+    unsigned char* frame_bytes(int slot) const
+    {
+        return reinterpret_cast<unsigned char*>(d_frames[std::size_t(slot)].data());
+    }
 
     const pipeline_config d_config;
     const band_reducer d_reducer;
     const spectral_window d_window;
     const std::shared_ptr<spectrum_integrator> d_integrator;
+    const bool d_raw;           // frames of config().input as it came
+    const std::size_t d_stored; // bytes of a sample in a frame
 
     std::vector<host_frame> d_frames; // pipeline_slots(fft_size), used in turn
 

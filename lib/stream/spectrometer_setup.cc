@@ -139,6 +139,9 @@ std::shared_ptr<spectrum_integrator> make_spectrometer_integrator(spectrometer_s
     io.threads = c.threads;
     io.window = to_string(c.window);
     io.mode = c.mode;
+    // On the fused GPU path the integrator converts integer input there (the pipeline
+    // then hands it raw frames); elsewhere the pipeline converts it on the host.
+    io.input_type = to_string(c.input);
     io.log = std::move(log);
     // Under backend "auto", a GPU that cannot hold the integrator leaves it on the CPU.
     cpu_fallback fallback(io.backend, "large_fft_accumulator", io.log);
@@ -167,7 +170,11 @@ std::string describe_spectrometer(const pipeline_config& config,
     return "fft_size " + power_of_two_or_number(config.fft_size) + " on the " +
            to_string(integrator.backend()) + " backend, " +
            (integrator.on_device() ? "integrated on the GPU"
-                                   : "window and band reduction on the host");
+                                   : "window and band reduction on the host") +
+           (config.input == sample_format::fc32 ? ""
+            : integrator.converts_on_device()
+                ? ", " + to_string(config.input) + " input converted on the GPU"
+                : ", " + to_string(config.input) + " input converted on the host");
 }
 
 std::string frame_memory_warning(std::int64_t fft_size)

@@ -6,6 +6,11 @@ gpufft_add_test(test_large_fft_cuda SOURCES large/test_large_fft_cuda.cc GPU)
 gpufft_add_test(test_spectrum_integrator_cpu SOURCES large/test_spectrum_integrator_cpu.cc)
 gpufft_add_test(test_spectrum_integrator_cuda SOURCES large/test_spectrum_integrator_cuda.cc
                 GPU)
+# input_type: integer I/Q converted on the host (CPU), and on the fused GPU path copied
+# as it is and converted by the window kernel, against host conversion (skips).
+gpufft_add_test(test_spectrum_integrator_iq SOURCES large/test_spectrum_integrator_iq.cc)
+gpufft_add_test(test_spectrum_integrator_iq_cuda
+                SOURCES large/test_spectrum_integrator_iq_cuda.cc GPU)
 # The Stockham stages of the evict-first FFT (host reference of the kernels' math).
 gpufft_add_test(test_stockham SOURCES large/test_stockham.cc)
 # The two-kernel pass FFT (host reference of the kernels' index math and stages).
