@@ -308,6 +308,9 @@ class qa_bad_inputs(gr_unittest.TestCase):
                 self.bad("overlap", R, 400.0, 250.0, overlap="128", backend=b)
                 self.bad("overlap", R, 400.0, 250.0, 1024, 1000, backend=b)
                 self.bad("eps", R, 400.0, 250.0, eps=[1e-6], backend=b)
+                r = R(400.0, 250.0, backend=b)
+                self.bad("output_rate", r.set_output_rate, "400")
+                self.bad("bandwidth", r.set_bandwidth, None)
 
                 A = gpufft.large_fft_accumulator
                 self.bad("fft_size", A, 1e6 + 0.5, 4, 1024, backend=b)
@@ -378,6 +381,10 @@ class qa_bad_inputs(gr_unittest.TestCase):
              {}),
             (gpufft.nufft3_spectrum(64, [0.0], backend="cpu"), "set_frequencies",
              ([0.0],), {}),
+            (gpufft.nufft_resampler(400.0, 250.0, backend="cpu"), "set_output_rate",
+             (400.0,), {}),
+            (gpufft.nufft_resampler(400.0, 250.0, backend="cpu"), "set_bandwidth",
+             (250.0,), {}),
             (gpufft.large_fft_accumulator(1024, 4, 64, backend="cpu"),
              "set_n_integrations", (4,), {}),
             (gpufft.large_fft_accumulator(1024, 4, 64, backend="cpu"), "set_mode",
@@ -406,7 +413,7 @@ class qa_bad_inputs(gr_unittest.TestCase):
         self.report("wrong calls")
 
     def test_catch_all_names_match_signatures(self):
-        """Every catch-all overload (refuse_other_calls, refuse_other_method_calls) lists
+        """Every catch-all overload of a method (refuse_other_method_calls) lists
         the parameter names of its function a second time, for its message. Those lists
         must be the names of the real overloads, or the message would misname them: read
         both from the binding (the overloads' signatures in __doc__, the list from the

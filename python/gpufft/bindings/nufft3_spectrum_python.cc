@@ -31,6 +31,12 @@ namespace {
 
 namespace gp = gpufft_python;
 
+// The conversion that make() and set_frequencies share, written once.
+std::vector<double> frequencies_arg(const py::handle& v)
+{
+    return gp::real_numbers(v, "frequencies", "a list of frequencies in Hz");
+}
+
 struct spectrum_args : gp::nufft_block_args {
     int frame_len = 0;
     std::vector<double> frequencies;
@@ -46,10 +52,7 @@ const gp::keyword<spectrum_args> spectrum_keywords[] = {
       } },
     { "frequencies",
       nullptr,
-      [](spectrum_args& a, const py::handle& v) {
-          a.frequencies =
-              gp::real_numbers(v, "frequencies", "a list of frequencies in Hz");
-      } },
+      [](spectrum_args& a, const py::handle& v) { a.frequencies = frequencies_arg(v); } },
     GPUFFT_NUFFT_BLOCK_KEYWORDS(spectrum_args)
 };
 
@@ -88,8 +91,7 @@ void bind_nufft3_spectrum(py::module& m)
         .def(
             "set_frequencies",
             [](nufft3_spectrum& b, const py::object& frequencies) {
-                b.set_frequencies(gpufft_python::real_numbers(
-                    frequencies, "frequencies", "a list of frequencies in Hz"));
+                b.set_frequencies(frequencies_arg(frequencies));
             },
             py::arg("frequencies"),
             D(nufft3_spectrum, set_frequencies))

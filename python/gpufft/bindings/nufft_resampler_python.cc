@@ -31,6 +31,16 @@ namespace {
 
 namespace gp = gpufft_python;
 
+// The conversions that make() and a setter share, each written once.
+double output_rate_arg(const py::handle& v)
+{
+    return gp::real_number(v, "output_rate", "a rate in Hz > 0", false);
+}
+double bandwidth_arg(const py::handle& v)
+{
+    return gp::real_number(v, "bandwidth", "a bandwidth in Hz > 0", false);
+}
+
 struct resampler_args : gp::nufft_block_args {
     double output_rate = 0, bandwidth = 0;
     int frame_len = 0, overlap = 0;
@@ -41,13 +51,11 @@ const gp::keyword<resampler_args> resampler_keywords[] = {
     { "output_rate",
       nullptr,
       [](resampler_args& a, const py::handle& v) {
-          a.output_rate = gp::real_number(v, "output_rate", "a rate in Hz > 0", false);
+          a.output_rate = output_rate_arg(v);
       } },
     { "bandwidth",
       nullptr,
-      [](resampler_args& a, const py::handle& v) {
-          a.bandwidth = gp::real_number(v, "bandwidth", "a bandwidth in Hz > 0", false);
-      } },
+      [](resampler_args& a, const py::handle& v) { a.bandwidth = bandwidth_arg(v); } },
     { "frame_len",
       [] { return py::object(py::int_(4096)); },
       [](resampler_args& a, const py::handle& v) {
@@ -103,19 +111,25 @@ void bind_nufft_resampler(py::module& m)
         .def(
             "set_output_rate",
             [](nufft_resampler& r, const py::object& v) {
-                r.set_output_rate(gpufft_python::real_number(
-                    v, "output_rate", "a rate in Hz > 0", false));
+                r.set_output_rate(output_rate_arg(v));
             },
             py::arg("output_rate"),
             D(nufft_resampler, set_output_rate))
+        .def("set_output_rate",
+             gp::refuse_other_method_calls<nufft_resampler>(
+                 "nufft_resampler.set_output_rate", { "output_rate" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
         .def(
             "set_bandwidth",
             [](nufft_resampler& r, const py::object& v) {
-                r.set_bandwidth(gpufft_python::real_number(
-                    v, "bandwidth", "a bandwidth in Hz > 0", false));
+                r.set_bandwidth(bandwidth_arg(v));
             },
             py::arg("bandwidth"),
             D(nufft_resampler, set_bandwidth))
+        .def("set_bandwidth",
+             gp::refuse_other_method_calls<nufft_resampler>(
+                 "nufft_resampler.set_bandwidth", { "bandwidth" }, 1),
+             "Any other call: a TypeError naming the argument at fault.")
         .def("gaps_found", &nufft_resampler::gaps_found, D(nufft_resampler, gaps_found))
         .def("frame_len", &nufft_resampler::frame_len, D(nufft_resampler, frame_len))
         .def("overlap", &nufft_resampler::overlap, D(nufft_resampler, overlap))

@@ -352,21 +352,8 @@ inline std::string call_error(const char* name,
 }
 
 /*!
- * A last constructor overload for class T: any call the others did not take becomes a
- * TypeError from call_error(), in place of pybind's list of signatures.
- */
-template <typename T>
-auto refuse_other_calls(const char* name,
-                        std::vector<const char*> params,
-                        std::size_t required)
-{
-    return py::init([=](const py::args& args, const py::kwargs& kwargs) -> T* {
-        throw py::type_error(call_error(name, params, required, args, kwargs));
-    });
-}
-
-/*!
- * The same for a method of class T: registered as the method's last overload, after
+ * For a method of class T (constructors read one table, keyword_table.h, whose
+ * parse_call refuses the same way): registered as the method's last overload, after
  * the real ones, any call they did not take becomes a TypeError from call_error(). The
  * real overloads take py::object arguments and convert them inside, so a wrong type
  * still reaches them (and their ValueError naming the parameter), never this one.
