@@ -44,6 +44,19 @@ transmission_tracker::transmission_tracker(int hold_frames) : d_hold(hold_frames
                                     std::to_string(hold_frames));
 }
 
+int transmission_tracker::hold_of(const open_tx& o) const
+{
+    // Seen in `frames` of the frames from its first to its last: a signal near the
+    // threshold (an intermod product, a spur's skirt) is found in a fraction p of them,
+    // and misses k frames in a row with chance (1 - p)^k while it is still on.
+    const double span = double(o.last_frame - o.first_frame + 1);
+    if (o.t.frames < 3 || double(o.t.frames) >= span)
+        return d_hold;
+    const double p = double(o.t.frames) / span;
+    const double k = std::ceil(std::log(flicker_miss_chance) / std::log1p(-p));
+    return int(std::clamp(k, double(d_hold), double(flicker_hold_factor * d_hold)));
+}
+
 void transmission_tracker::add(open_tx& o,
                                const frame_signal& s,
                                std::int64_t first,
@@ -68,6 +81,7 @@ void transmission_tracker::add(open_tx& o,
     o.end_sample = std::max(o.end_sample, first + len);
     o.missed = 0;
     o.frame_power = p;
+    o.last_frame = d_frame;
 }
 
 void transmission_tracker::add_piece(open_tx& o, const frame_signal& s)
@@ -106,6 +120,8 @@ void transmission_tracker::merge(open_tx& into, const open_tx& o)
     into.t.peak_power_dbfs = std::max(into.t.peak_power_dbfs, o.t.peak_power_dbfs);
     into.t.dc = into.t.dc || o.t.dc;
     into.end_sample = std::max(into.end_sample, o.end_sample);
+    into.first_frame = std::min(into.first_frame, o.first_frame);
+    into.last_frame = std::max(into.last_frame, o.last_frame);
 }
 
 void transmission_tracker::close(open_tx& o,
@@ -140,6 +156,12 @@ void transmission_tracker::update(std::int64_t first_sample,
         double overlap;
         std::size_t t, s;
     };
+    const auto t_width = [&](std::size_t i) {
+        return std::max(bin_hz, d_active[i].hi - d_active[i].lo);
+    };
+    const auto s_width = [&](std::size_t j) {
+        return std::max(bin_hz, signals[j].upper_hz - signals[j].lower_hz);
+    };
     std::vector<pair_overlap> pairs;
     for (std::size_t i = 0; i < d_active.size(); ++i)
         for (std::size_t j = 0; j < signals.size(); ++j) {
@@ -154,8 +176,23 @@ void transmission_tracker::update(std::int64_t first_sample,
         });
     std::vector<char> t_used(d_active.size(), 0), s_used(signals.size(), 0);
     std::vector<std::size_t> s_to(signals.size(), 0);
+    // The radio's DC spike, a line a few bins wide on DC, is no carrier's continuation
+    // when it is under an eighth of the carrier's last width (and the frame's other
+    // signals over the carrier cover no eighth of it either): the spike alone, seen
+    // while a TDD carrier is off, would otherwise chain its bursts into one row. Nor
+    // does a carrier continue the spike's transmission.
+    std::vector<double> cover(d_active.size(), 0.0);
+    for (const auto& p : pairs)
+        if (!signals[p.s].dc)
+            cover[p.t] += std::max(0.0, p.overlap);
+    const auto spike = [&](const pair_overlap& p) {
+        const double a = t_width(p.t), b = s_width(p.s);
+        if (signals[p.s].dc && b * width_ratio < a)
+            return cover[p.t] * width_ratio < a;
+        return a * width_ratio < b && d_active[p.t].t.dc;
+    };
     for (const auto& p : pairs) {
-        if (t_used[p.t] || s_used[p.s])
+        if (t_used[p.t] || s_used[p.s] || spike(p))
             continue;
         t_used[p.t] = s_used[p.s] = 1;
         s_to[p.s] = p.t;
@@ -172,11 +209,18 @@ void transmission_tracker::update(std::int64_t first_sample,
         s_to[p.s] = p.t;
         add_piece(d_active[p.t], signals[p.s]);
     }
+    // The spike inside the last edges of a carrier in its hold is not a transmission of
+    // its own while the hold lasts: it is what is left of the carrier's spectrum.
+    for (const auto& p : pairs)
+        if (!s_used[p.s] && !t_used[p.t] && spike(p) && signals[p.s].dc)
+            s_used[p.s] = 2;
     // Pieces that joined again: a transmission not seen this frame whose last edges
-    // overlap a signal that continued another is merged into that one.
+    // overlap a signal that continued another is merged into that one (not the
+    // spike's into a carrier's, nor a carrier's into the spike's).
     std::vector<char> merged(d_active.size(), 0);
     for (const auto& p : pairs) {
-        if (t_used[p.t] || merged[p.t] || !s_used[p.s] || s_to[p.s] == p.t)
+        if (t_used[p.t] || merged[p.t] || s_used[p.s] != 1 || s_to[p.s] == p.t ||
+            spike(p))
             continue;
         merge(d_active[s_to[p.s]], d_active[p.t]);
         merged[p.t] = 1;
@@ -188,7 +232,7 @@ void transmission_tracker::update(std::int64_t first_sample,
         auto& o = d_active[i];
         if (merged[i])
             continue;
-        if (!t_used[i] && ++o.missed > d_hold)
+        if (!t_used[i] && ++o.missed > hold_of(o))
             close(o, rate, now_ended);
         else
             keep.push_back(std::move(o));
@@ -200,6 +244,7 @@ void transmission_tracker::update(std::int64_t first_sample,
         open_tx o;
         o.t.id = d_next_id++;
         o.t.start_sample = first_sample;
+        o.first_frame = d_frame;
         add(o, signals[j], first_sample, frame_len);
         d_active.push_back(std::move(o));
     }
@@ -207,6 +252,7 @@ void transmission_tracker::update(std::int64_t first_sample,
               now_ended.end(),
               [](const transmission& a, const transmission& b) { return a.id < b.id; });
     ended.insert(ended.end(), now_ended.begin(), now_ended.end());
+    ++d_frame;
 }
 
 void transmission_tracker::flush(std::vector<transmission>& ended)

@@ -50,17 +50,32 @@ struct transmission {
  * Signals followed from frame to frame into transmissions (docs/sensing.md,
  * "Transmissions"). A signal continues the transmission whose last edges it overlaps
  * most (within one bin), each transmission paired with one signal first, so two
- * emitters a few bins apart stay two. A signal left over that overlaps a paired
- * transmission's last edges is a piece of it (a wide band broken up this frame); a
- * transmission left over that overlaps a signal paired with another joined it (the
- * pieces met again) and is merged into it. A transmission seen in no frame for more
- * than hold_frames frames has ended. Frames must come in order of first_sample.
+ * emitters a few bins apart stay two; but the radio's DC spike (a dc signal under an
+ * eighth of a transmission's width, the frame's other signals over it covering no
+ * eighth of it either) does not continue it, nor a carrier the spike's transmission,
+ * and the spike inside a carrier in its hold is no transmission of its own: seen alone
+ * while a TDD carrier is off, it would otherwise chain the bursts. A signal left over
+ * that overlaps a paired transmission's last edges is a piece of it (a wide band
+ * broken up this frame); a transmission left over that overlaps a signal paired with
+ * another joined it (the pieces met again) and is merged into it. A transmission seen
+ * in no frame for more than its hold has ended: hold_frames, or longer for one that
+ * flickers (seen in a fraction p of the frames it spans, p < 1, and in 3 frames at least:
+ * the frames it takes to miss it with chance 1 %, ln 0.01 / ln(1 - p), at most
+ * flicker_hold_factor x hold_frames). Frames must come in order of first_sample.
  */
 class GPUFFT_API transmission_tracker
 {
 public:
     //! hold_frames in [0, 1000]; std::invalid_argument otherwise.
     explicit transmission_tracker(int hold_frames = 1);
+
+    //! A flickering transmission's hold is at most this many times hold_frames.
+    static constexpr int flicker_hold_factor = 8;
+    //! Chance of missing a flickering transmission that is still on, hold frames in a
+    //! row, that its hold allows.
+    static constexpr double flicker_miss_chance = 0.01;
+    //! A dc signal this many times narrower than a transmission is the DC spike.
+    static constexpr double width_ratio = 8;
 
     /*!
      * The signals of the frame of frame_len samples starting at first_sample (rate in
@@ -88,7 +103,10 @@ private:
         std::int64_t end_sample = 0;
         int missed = 0;
         double frame_power = 0; //!< its signals' power in the current frame
+        std::int64_t first_frame = 0, last_frame = 0; //!< update() counts, seen
     };
+    //! Frames o may go unseen before it has ended.
+    int hold_of(const open_tx& o) const;
     void add(open_tx& o, const frame_signal& s, std::int64_t first, std::int64_t len);
     //! Another piece of o in the frame add() began.
     static void add_piece(open_tx& o, const frame_signal& s);
@@ -97,6 +115,7 @@ private:
 
     int d_hold;
     std::uint64_t d_next_id = 0;
+    std::int64_t d_frame = 0; //!< update() calls so far
     double d_rate = 1.0;
     std::vector<open_tx> d_active;
 };

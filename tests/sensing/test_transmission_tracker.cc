@@ -9,7 +9,10 @@
 // few bins apart stay apart, a hold bridges a missed frame.
 
 #include "../../lib/stream/transmission_tracker.h"
+#include "../reference.h"
 #include "../test_harness.h"
+#include <cstdio>
+#include <random>
 
 using namespace gr::gpufft::stream;
 
@@ -122,6 +125,90 @@ GPUFFT_TEST(close_emitters_stay_apart_and_hops_are_new)
     for (const auto& t : ended)
         whole += t.frames == 8 ? 1 : 0;
     GPUFFT_CHECK_EQ(whole, 2);
+}
+
+// A TDD carrier (on 4 frames, off 3) over the radio's DC spike: while the carrier is
+// off, the spike alone lies inside its last edges; it must not chain the bursts into
+// one row (nor start rows of its own while the carrier is in its hold).
+GPUFFT_TEST(a_dc_spike_inside_a_tdd_carrier_does_not_chain_its_bursts)
+{
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    const std::int64_t len = 100;
+    for (int f = 0; f < 20; ++f) {
+        std::vector<frame_signal> s;
+        if (f % 7 < 4)
+            s.push_back(sig(-9e3, 9e3));
+        else
+            s.push_back(sig(-20, 20));
+        s.back().dc = true;
+        tr.update(f * len, len, 1e5, 10, s, ended);
+    }
+    tr.flush(ended);
+    int wide = 0;
+    for (const auto& t : ended)
+        if (t.bandwidth_hz > 1000) {
+            ++wide;
+            GPUFFT_CHECK_EQ(t.sample_count, std::int64_t(4 * len));
+            GPUFFT_CHECK_EQ(t.start_sample % (7 * len), std::int64_t(0));
+        }
+    GPUFFT_CHECK_EQ(wide, 3);
+}
+
+// A signal near the threshold, found in one frame of two to five while it is on (an
+// intermod product, a weak spur), is one transmission (its hold grows: seen in 2/5 of
+// its frames, missing it 9 frames in a row has a chance under 1 %); a pulse train whose
+// pulses are found in every frame they last stays one transmission a pulse. Seeded gaps.
+GPUFFT_TEST(a_flickering_signal_is_one_transmission_a_pulse_train_is_not)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> gap(1, 4);
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    const std::int64_t len = 100;
+    int pulses = 0, next = 10, found = 0;
+    for (int f = 0; f < 300; ++f) {
+        std::vector<frame_signal> s;
+        // the flicker: on in frames 10..249, found after 1-2 misses for its first 6
+        // frames (its rate is learnt), then after 1-4
+        if (f >= 10 && f < 250 && f == next) {
+            s.push_back(sig(1000, 1040, 11));
+            next = f + 1 + (++found < 6 ? 1 + found % 2 : gap(rng));
+        }
+        // the pulse train: 7 frames on, 7 off
+        if (f % 14 < 7) {
+            s.push_back(sig(5000, 5020, 30));
+            pulses += f % 14 == 0;
+        }
+        tr.update(f * len, len, 1e5, 10, s, ended);
+    }
+    tr.flush(ended);
+    int flicker = 0, train = 0;
+    for (const auto& t : ended)
+        (t.center_hz < 3000 ? flicker : train)++;
+    GPUFFT_CHECK_EQ(flicker, 1);
+    GPUFFT_CHECK_EQ(train, pulses);
+}
+
+// A wide band that comes back as pieces each narrower than an eighth of it (a carrier
+// under light load) is still the same transmission when they cover an eighth of it.
+GPUFFT_TEST(narrow_pieces_that_cover_a_wide_band_continue_it)
+{
+    transmission_tracker tr(0);
+    std::vector<transmission> ended;
+    for (int f = 0; f < 4; ++f) {
+        std::vector<frame_signal> s;
+        if (f % 2 == 0)
+            s = { sig(0, 10000) };
+        else
+            for (int i = 0; i < 10; ++i)
+                s.push_back(sig(i * 1000, i * 1000 + 300));
+        tr.update(f * 100, 100, 1e5, 10, s, ended);
+    }
+    tr.flush(ended);
+    GPUFFT_CHECK_EQ(ended.size(), std::size_t(1));
 }
 
 GPUFFT_TEST(bad_hold_is_refused)
