@@ -255,6 +255,71 @@ class qa_names(gr_unittest.TestCase):
             gpufft.sparse_fft_plan(n, 4, window=w, **cpu)
         self.assertEqual(gpufft.sparse_fft_plan(n, 4, mode="exact", **cpu).mode, "exact")
 
+    def test_008_grc_agrees_with_the_tables(self):
+        # The GRC files cannot read the bindings' tables, so this checks them against
+        # the tables: the make templates pass the arguments in the table's order, the
+        # defaults are the table's (where GRC gives a literal and Python has a
+        # default), and every option GRC offers is a name the block's owner takes.
+        import ast
+        import re
+        import yaml
+        grc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "grc")
+        if not os.path.isdir(grc):
+            print(f"skip: no grc/ beside the QA files ({grc})")
+            return
+        minimal = {
+            "sparse_fft": ((1024, 8, self.rate), {}),
+            "large_fft_accumulator": ((1 << 12, 4, 64), {}),
+            "nufft3_spectrum": ((64, [0.0, 10.0]), {}),
+            "nufft_resampler": ((400.0, 250.0), {}),
+        }
+        arg = re.compile(r"\$\{(?:no_quotes\()?(\w+)\)?(?:\.arg)?\}")
+        checked = 0
+        for name, (args, kwargs) in minimal.items():
+            with open(os.path.join(grc, f"gpufft_{name}.block.yml")) as f:
+                block = yaml.safe_load(f)
+            cls = getattr(gpufft, name)
+            table = re.search(rf"^{name}\((.*)\)$", cls.__init__.__doc__, re.M).group(1)
+            rows = re.findall(r"(?:^|, )([A-Za-z_]\w*)(?:=(.*?))?(?=, [A-Za-z_]\w*(?:=|, |$)|$)",
+                              table)
+            order = [r[0] for r in rows]
+            defaults = {r[0]: ast.literal_eval(r[1]) for r in rows if r[1]}
+            for template in (block["templates"]["make"],
+                             block["cpp_templates"]["make"]):
+                passed = [a for a in arg.findall(template) if a != "id"]
+                self.assertEqual(passed, order, f"{name}: the make template's order")
+            for p in block["parameters"]:
+                given = p.get("default")
+                attrs = p.get("option_attributes") or {}
+                if "arg" in attrs:  # an enum whose value is its option's arg
+                    given = attrs["arg"][p["options"].index(given)]
+                    options = attrs["arg"]
+                else:
+                    options = p.get("options") or []
+                if p["dtype"] in ("string", "file_save", "file_open"):
+                    given = repr(given or "")
+                try:
+                    value = ast.literal_eval(str(given))
+                except (ValueError, SyntaxError):
+                    value = None  # a flowgraph variable such as samp_rate
+                if p["id"] in defaults and value is not None:
+                    self.assertEqual(value, defaults[p["id"]],
+                                     f"{name}.{p['id']}: GRC's default is not Python's")
+                    checked += 1
+                for option in options:
+                    choice = ast.literal_eval(option)
+                    try:
+                        with warnings.catch_warnings():
+                            warnings.simplefilter("ignore")
+                            cls(*args, **{"backend": "cpu", **kwargs, p["id"]: choice})
+                    except (ValueError, RuntimeError) as e:
+                        # refused for the machine (no GPU, no HDF5), not for the name
+                        self.assertNotIn(f"'{choice}'", str(e), f"{name}.{p['id']}")
+                        self.assertNotIn(f'"{choice}"', str(e), f"{name}.{p['id']}")
+                    checked += 1
+        print(f"{checked} GRC defaults and options agree with the bindings' tables")
+        self.assertGreater(checked, 40)
+
 
 if __name__ == '__main__':
     gr_unittest.run(qa_names)
