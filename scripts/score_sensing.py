@@ -129,14 +129,16 @@ def score_capture(meta, args, gpufft):
     print(f"\n## {name}: {info['datatype']}, {rate / 1e6:g} MS/s, N = {n} "
           f"({hz:.1f} Hz/bin, {n / rate * 1e3:.2f} ms/frame), {len(starts)} frames")
 
-    frames, ours, t_ref, t_our = [], [], 0.0, 0.0
+    frames, ours, pgrams, t_ref, t_our = [], [], [], 0.0, 0.0
     for i, s in enumerate(starts):
         xs = x[s: s + n]
         if not np.all(np.isfinite(xs)):
             continue
         t0 = time.perf_counter()
-        r = det.detect(xs)
+        pg = det.periodogram(xs)
+        r = det.detect_periodogram(pg)
         t_ref += time.perf_counter() - t0
+        pgrams.append(pg)
         r.update(index=i, first_sample=s, start_s=s / rate)
         frames.append(r)
         if plan is not None:
@@ -147,9 +149,11 @@ def score_capture(meta, args, gpufft):
     nf = max(1, len(frames))
     emitters = ref.merge_emitters(frames, tol=max(1, n // 256))
     welch = ref.reference_detector(n, rate, fc, pfa=args.pfa, averaged=len(frames))
-    wp = np.mean([welch.periodogram(x[f["first_sample"]: f["first_sample"] + n])
-                  for f in frames], axis=0)
+    pgrams = np.array(pgrams)
+    wp = pgrams.mean(axis=0)
     wb = welch.detect_periodogram(wp)["signals"]
+    welch_iv = [(b["extent_lower_bin"], b["extent_upper_bin"]) for b in wb]
+    pg_sum = pgrams.sum(axis=0)
     res = {"capture": name, "fft_size": n, "frames": len(frames), "bin_hz": hz,
            "reference_ms_per_frame": t_ref / nf * 1e3,
            "emitters": [dict(e, lower_hz=fc + (e["lower_bin"] - 0.5) * hz,
@@ -170,6 +174,24 @@ def score_capture(meta, args, gpufft):
     tol = args.tol
     false_listed = [0]
     found = missed = false = below = negative = truncated = 0
+    false_steady = 0
+
+    def steady(fi, lo, hi):
+        """Whether bins lo..hi (signed) hold a steady emitter by the whole capture: on
+        a Welch band of the reference (its test on the mean of all frames), or a line
+        in the mean of the other frames (this one left out) standing 6 standard
+        deviations of that mean over the median of the bins 6-24 either side."""
+        if any(overlap((lo, hi), iv, tol) >= 0 for iv in welch_iv):
+            return True
+        m = len(pgrams)
+        if m < 2:
+            return False
+        a, b = max(0, int(lo) + n // 2 - 1), min(n, int(hi) + n // 2 + 2)
+        loo = (pg_sum - pgrams[fi]) / (m - 1)
+        side = np.r_[loo[max(0, a - 23): max(0, a - 5)], loo[b + 5: b + 23]]
+        if len(side) < 8:
+            return False
+        return float(loo[a:b].max()) > float(np.median(side)) * (1 + 6 / math.sqrt(m - 1))
     dc_ref = dc_ok = 0
     bw_narrow, bw_wide = [], []
     em_ref = np.zeros(len(emitters), int)
@@ -181,7 +203,7 @@ def score_capture(meta, args, gpufft):
                 return j
         return None
 
-    for f, o in zip(frames, ours):
+    for fi, (f, o) in enumerate(zip(frames, ours)):
         mine = our_intervals(o)
         snr = np.asarray(o["snr_db"], float)
         below += int(np.sum(snr < thr))
@@ -214,6 +236,9 @@ def score_capture(meta, args, gpufft):
             if s["dc"] and bool(o["dc"][best]):
                 dc_ok += 1
         false += int(np.sum(~used))
+        core = (o["first_bin"], o["last_bin"]) if "first_bin" in o else (o["lower_bin"], o["upper_bin"])
+        for k in np.flatnonzero(~used):
+            false_steady += steady(fi, float(core[0][k]), float(core[1][k]))
         if args.list_false:
             for k in np.flatnonzero(~used):
                 if false_listed[0] < args.list_false:
@@ -237,6 +262,9 @@ def score_capture(meta, args, gpufft):
     print(f"ours: found {found}, missed {missed}, false {false} "
           f"(per frame: {found / nf:.2f} / {missed / nf:.2f} / {false / nf:.2f}); "
           f"truncated frames {truncated}")
+    print(f"  false: {false_steady} on a steady emitter of the capture (a Welch band or "
+          f"a line in the mean of the other frames), {false - false_steady} noise "
+          f"crossings (false_alarm x frames: {args.false_alarm * nf:.1f})")
     print(f"  below threshold ({thr:.1f} dB): {below}; below 0 dB: {negative}")
     print(f"  bandwidth error, narrow (<= {args.narrow_bins} bins): {stats(bw_narrow, ' bins', 2)}")
     print(f"  bandwidth error, wide: {stats(bw_wide, ' %', 10)}")
@@ -247,7 +275,9 @@ def score_capture(meta, args, gpufft):
         e = emitters[j]
         print(f"  emitter {(e['lower_bin'] - 0.5) * hz:+12.0f} Hz..: found in "
               f"{em_found[j]}/{em_ref[j]} frames")
-    res.update(found=found, missed=missed, false=false, below_threshold=below,
+    res.update(found=found, missed=missed, false=false, false_steady=false_steady,
+               false_noise=false - false_steady, false_expected=args.false_alarm * nf,
+               below_threshold=below,
                below_zero=negative, truncated_frames=truncated, dc_reference=dc_ref,
                dc_labelled=dc_ok, ours_ms_per_frame=t_our / nf * 1e3,
                bw_narrow_bins=bw_narrow, bw_wide_percent=bw_wide,
