@@ -139,38 +139,32 @@ void bind_core(py::module& m)
         "Properties of a CUDA device as a dict; ValueError for an unknown id.");
 
     static const std::string dense_doc = gp::signature("dense_fft_plan", dense_keywords);
-    py::class_<dense_fft_plan>(
+    py::class_<dense_fft_plan> cls(
         m,
         "dense_fft_plan",
         "Batched 1-D complex FFT (FFTW on the CPU, cuFFT on the GPU), "
-        "unnormalized in both directions.")
-        // The arguments from one table (dense_keywords): each converted with a
-        // ValueError naming it, any wrong call a TypeError naming what is at fault.
-        .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
-                 const auto a =
-                     gp::parse_call("dense_fft_plan", dense_keywords, args, kwargs);
-                 return std::make_unique<dense_fft_plan>(a.n,
-                                                         a.batch,
-                                                         a.forward ? direction::forward
-                                                                   : direction::backward,
-                                                         a.o);
-             }),
-             dense_doc.c_str())
-        .def(
-            "execute",
-            [](dense_fft_plan& p, py::object x) -> py::array {
-                if (p.precision() == precision::single)
-                    return run_dense<float>(p, x);
-                return run_dense<double>(p, x);
-            },
-            py::arg("x"),
-            "Transform of x (n*batch elements, any shape; batch transforms back to "
-            "back). "
-            "Returns a new array of the same shape.")
-        .def("execute",
-             gpufft_python::refuse_other_method_calls<dense_fft_plan>(
-                 "dense_fft_plan.execute", { "x" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
+        "unnormalized in both directions.");
+    // The arguments from one table (dense_keywords): each converted with a
+    // ValueError naming it, any wrong call a TypeError naming what is at fault.
+    cls.def(
+        py::init([](const py::args& args, const py::kwargs& kwargs) {
+            const auto a = gp::parse_call("dense_fft_plan", dense_keywords, args, kwargs);
+            return std::make_unique<dense_fft_plan>(
+                a.n, a.batch, a.forward ? direction::forward : direction::backward, a.o);
+        }),
+        dense_doc.c_str());
+    gp::def_method(
+        cls,
+        "execute",
+        [](dense_fft_plan& p, py::object x) -> py::array {
+            if (p.precision() == precision::single)
+                return run_dense<float>(p, x);
+            return run_dense<double>(p, x);
+        },
+        py::arg("x"),
+        "Transform of x (n*batch elements, any shape; batch transforms back to "
+        "back). "
+        "Returns a new array of the same shape.")
         .def_property_readonly("n", &dense_fft_plan::size)
         .def_property_readonly("batch", &dense_fft_plan::batch)
         .def_property_readonly(

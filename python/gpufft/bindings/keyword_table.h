@@ -111,6 +111,53 @@ std::string signature(const char* name, const keyword<Settings> (&rows)[N])
     return s + ")\n\n";
 }
 
+namespace detail {
+
+//! The parameter names of a method's py::arg / py::arg_v extras, in order, and how
+//! many lead without a default.
+struct method_params {
+    std::vector<const char*> names;
+    std::size_t required = 0;
+    bool defaulted = false;
+    void add(const py::arg_v& a)
+    {
+        names.push_back(a.name);
+        defaulted = true;
+    }
+    void add(const py::arg& a)
+    {
+        names.push_back(a.name);
+        if (!defaulted)
+            required = names.size();
+    }
+    template <typename Other>
+    void add(const Other&)
+    {
+    }
+};
+
+} // namespace detail
+
+/*!
+ * cls.def(name, f, extra...) and, as the method's last overload, the catch-all
+ * (refuse_other_method_calls) naming "class.method" and the parameters of the py::arg
+ * extras: the names a wrong call is told about are the method's own, written once.
+ */
+template <typename Class, typename F, typename... Extra>
+Class& def_method(Class& cls, const char* name, F&& f, const Extra&... extra)
+{
+    detail::method_params p;
+    (p.add(extra), ...);
+    const std::string qualified =
+        py::str(cls.attr("__name__")).cast<std::string>() + "." + name;
+    cls.def(name, std::forward<F>(f), extra...);
+    cls.def(
+        name,
+        refuse_other_method_calls<typename Class::type>(qualified, p.names, p.required),
+        "Any other call: a TypeError naming the argument at fault.");
+    return cls;
+}
+
 } // namespace gpufft_python
 
 #endif /* INCLUDED_GPUFFT_BINDINGS_KEYWORD_TABLE_H */

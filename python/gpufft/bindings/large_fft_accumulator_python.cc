@@ -212,17 +212,15 @@ void bind_large_fft_accumulator(py::module& m)
             }),
             doc.c_str())
 
-        .def(
-            "set_n_integrations",
-            [](large_fft_accumulator& b, const py::object& n) {
-                b.set_n_integrations(n_integrations_arg(n));
-            },
-            py::arg("n_integrations"),
-            D(large_fft_accumulator, set_n_integrations))
-        .def("set_n_integrations",
-             gpufft_python::refuse_other_method_calls<large_fft_accumulator>(
-                 "large_fft_accumulator.set_n_integrations", { "n_integrations" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
+        ;
+    gp::def_method(
+        cls,
+        "set_n_integrations",
+        [](large_fft_accumulator& b, const py::object& n) {
+            b.set_n_integrations(n_integrations_arg(n));
+        },
+        py::arg("n_integrations"),
+        D(large_fft_accumulator, set_n_integrations))
 
 
         .def("n_integrations",
@@ -230,33 +228,29 @@ void bind_large_fft_accumulator(py::module& m)
              D(large_fft_accumulator, n_integrations))
 
 
-        .def(
-            "set_mode",
-            [](large_fft_accumulator& b, const py::object& mode) {
-                b.set_mode(mode_arg(mode));
-            },
-            py::arg("mode"),
-            D(large_fft_accumulator, set_mode))
-        .def("set_mode",
-             gpufft_python::refuse_other_method_calls<large_fft_accumulator>(
-                 "large_fft_accumulator.set_mode", { "mode" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
+        ;
+    gp::def_method(
+        cls,
+        "set_mode",
+        [](large_fft_accumulator& b, const py::object& mode) {
+            b.set_mode(mode_arg(mode));
+        },
+        py::arg("mode"),
+        D(large_fft_accumulator, set_mode))
 
 
         .def("mode", &large_fft_accumulator::mode, D(large_fft_accumulator, mode))
 
 
-        .def(
-            "set_output_db",
-            [](large_fft_accumulator& b, const py::object& output_db) {
-                b.set_output_db(gpufft_python::flag(output_db, "output_db"));
-            },
-            py::arg("output_db"),
-            D(large_fft_accumulator, set_output_db))
-        .def("set_output_db",
-             gpufft_python::refuse_other_method_calls<large_fft_accumulator>(
-                 "large_fft_accumulator.set_output_db", { "output_db" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
+        ;
+    gp::def_method(
+        cls,
+        "set_output_db",
+        [](large_fft_accumulator& b, const py::object& output_db) {
+            b.set_output_db(gpufft_python::flag(output_db, "output_db"));
+        },
+        py::arg("output_db"),
+        D(large_fft_accumulator, set_output_db))
 
 
         .def("output_db",

@@ -150,40 +150,37 @@ void bind_large_fft_plan(py::module& m)
         "devices=[0, 1] deals the passes of each round out to those GPUs "
         "(memory_budget per device). trace=True writes each round's time (and on "
         "CUDA each pass's copy and compute times) to stderr after every execute.";
-    py::class_<large_fft_plan>(
+    py::class_<large_fft_plan> cls(
         m,
         "large_fft_plan",
         "Complex FFT of a 1-D, 2-D or 3-D host array that may be larger than the GPU "
         "memory: a pass schedule (in card, or four-step / axis decompositions) fitted to "
         "memory_budget bytes of device memory. Unnormalized both ways, as numpy.fft.fftn "
-        "(forward) and n * numpy.fft.ifftn (backward).")
-        // The arguments from one table (plan_keywords): each converted with a
-        // ValueError naming it, any wrong call a TypeError naming what is at fault.
-        .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
-                 const auto a =
-                     gp::parse_call("large_fft_plan", plan_keywords, args, kwargs);
-                 return std::make_unique<large_fft_plan>(
-                     a.shape, a.forward ? direction::forward : direction::backward, a.o);
-             }),
-             doc.c_str())
-        .def(
-            "execute",
-            [](large_fft_plan& p, py::object x, py::object in_place) -> py::array {
-                const bool ip = gpufft_python::flag(in_place, "in_place");
-                if (p.precision() == precision::single)
-                    return run_large<float>(p, x, ip);
-                return run_large<double>(p, x, ip);
-            },
-            py::arg("x"),
-            py::arg("in_place") = false,
-            "FFT of x (size() elements). Returns a new array of the plan's shape, or, "
-            "with "
-            "in_place=True, transforms x itself (a writeable C-contiguous array of the "
-            "plan's dtype) and returns it. ValueError for NaN/inf samples.")
-        .def("execute",
-             gpufft_python::refuse_other_method_calls<large_fft_plan>(
-                 "large_fft_plan.execute", { "x", "in_place" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
+        "(forward) and n * numpy.fft.ifftn (backward).");
+    // The arguments from one table (plan_keywords): each converted with a
+    // ValueError naming it, any wrong call a TypeError naming what is at fault.
+    cls.def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                const auto a =
+                    gp::parse_call("large_fft_plan", plan_keywords, args, kwargs);
+                return std::make_unique<large_fft_plan>(
+                    a.shape, a.forward ? direction::forward : direction::backward, a.o);
+            }),
+            doc.c_str());
+    gp::def_method(
+        cls,
+        "execute",
+        [](large_fft_plan& p, py::object x, py::object in_place) -> py::array {
+            const bool ip = gpufft_python::flag(in_place, "in_place");
+            if (p.precision() == precision::single)
+                return run_large<float>(p, x, ip);
+            return run_large<double>(p, x, ip);
+        },
+        py::arg("x"),
+        py::arg("in_place") = false,
+        "FFT of x (size() elements). Returns a new array of the plan's shape, or, "
+        "with "
+        "in_place=True, transforms x itself (a writeable C-contiguous array of the "
+        "plan's dtype) and returns it. ValueError for NaN/inf samples.")
         .def_property_readonly("shape", &large_fft_plan::shape)
         .def_property_readonly("size", &large_fft_plan::size)
         .def_property_readonly(

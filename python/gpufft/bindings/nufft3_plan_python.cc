@@ -237,7 +237,7 @@ void bind_nufft3_plan(py::module& m)
 {
     static const std::string plan_doc =
         gpufft_python::signature("nufft3_plan", plan_keywords);
-    py::class_<nufft3_plan>(
+    py::class_<nufft3_plan> cls(
         m,
         "nufft3_plan",
         "Type-3 non-uniform FFT in 1, 2 or 3 dimensions: "
@@ -249,36 +249,33 @@ void bind_nufft3_plan(py::module& m)
         "cheaper than the grid or no grid fits the memory budget, 'grid' or 'direct' "
         "force one; describe() says which set_points chose and why. A single-precision "
         "plan whose eps no float grid reaches (3-D at 1e-6) computes its grid in "
-        "double. Re-use the plan: set_points once, execute for many c.")
-        .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
-                 const auto a = gpufft_python::parse_call(
-                     "nufft3_plan", plan_keywords, args, kwargs);
-                 return std::make_unique<nufft3_plan>(a.dim, a.eps, a.options);
-             }),
-             plan_doc.c_str())
+        "double. Re-use the plan: set_points once, execute for many c.");
+    cls.def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                const auto a =
+                    gpufft_python::parse_call("nufft3_plan", plan_keywords, args, kwargs);
+                return std::make_unique<nufft3_plan>(a.dim, a.eps, a.options);
+            }),
+            plan_doc.c_str())
         .def("set_points",
              &set_points,
              "set_points(x, s) in 1-D, set_points(x, y, s, t) in 2-D, "
              "set_points(x, y, z, s, t, u) in 3-D: sources (x, y, z) and targets (s, t, "
              "u) "
              "as real 1-D arrays (float64; others are converted); keywords by those "
-             "names work too. ValueError for NaN/inf coordinates.")
-        .def(
-            "execute",
-            [](nufft3_plan& p, py::object c) -> py::array {
-                if (p.precision() == precision::single)
-                    return run<float>(p, c);
-                return run<double>(p, c);
-            },
-            py::arg("c"),
-            "F (complex64 or complex128, one per target) from the source strengths c; "
-            "c of shape (ntransf, n_sources) gives F of shape (ntransf, n_targets), "
-            "every "
-            "vector in one pass.")
-        .def("execute",
-             gpufft_python::refuse_other_method_calls<nufft3_plan>(
-                 "nufft3_plan.execute", { "c" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
+             "names work too. ValueError for NaN/inf coordinates.");
+    gp::def_method(
+        cls,
+        "execute",
+        [](nufft3_plan& p, py::object c) -> py::array {
+            if (p.precision() == precision::single)
+                return run<float>(p, c);
+            return run<double>(p, c);
+        },
+        py::arg("c"),
+        "F (complex64 or complex128, one per target) from the source strengths c; "
+        "c of shape (ntransf, n_sources) gives F of shape (ntransf, n_targets), "
+        "every "
+        "vector in one pass.")
         .def_property_readonly("dim", &nufft3_plan::dim)
         .def_property_readonly("eps", &nufft3_plan::eps)
         .def_property_readonly("sign", &nufft3_plan::sign)

@@ -88,17 +88,15 @@ void bind_nufft3_spectrum(py::module& m)
             }),
             doc.c_str())
 
-        .def(
-            "set_frequencies",
-            [](nufft3_spectrum& b, const py::object& frequencies) {
-                b.set_frequencies(frequencies_arg(frequencies));
-            },
-            py::arg("frequencies"),
-            D(nufft3_spectrum, set_frequencies))
-        .def("set_frequencies",
-             gpufft_python::refuse_other_method_calls<nufft3_spectrum>(
-                 "nufft3_spectrum.set_frequencies", { "frequencies" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
+        ;
+    gp::def_method(
+        cls,
+        "set_frequencies",
+        [](nufft3_spectrum& b, const py::object& frequencies) {
+            b.set_frequencies(frequencies_arg(frequencies));
+        },
+        py::arg("frequencies"),
+        D(nufft3_spectrum, set_frequencies))
         .def(
             "frequencies", &nufft3_spectrum::frequencies, D(nufft3_spectrum, frequencies))
         .def("frame_len", &nufft3_spectrum::frame_len, D(nufft3_spectrum, frame_len))

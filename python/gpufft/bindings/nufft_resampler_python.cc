@@ -107,29 +107,23 @@ void bind_nufft_resampler(py::module& m)
 
         .def(
             "output_rate", &nufft_resampler::output_rate, D(nufft_resampler, output_rate))
-        .def("bandwidth", &nufft_resampler::bandwidth, D(nufft_resampler, bandwidth))
-        .def(
-            "set_output_rate",
-            [](nufft_resampler& r, const py::object& v) {
-                r.set_output_rate(output_rate_arg(v));
-            },
-            py::arg("output_rate"),
-            D(nufft_resampler, set_output_rate))
-        .def("set_output_rate",
-             gp::refuse_other_method_calls<nufft_resampler>(
-                 "nufft_resampler.set_output_rate", { "output_rate" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
-        .def(
-            "set_bandwidth",
-            [](nufft_resampler& r, const py::object& v) {
-                r.set_bandwidth(bandwidth_arg(v));
-            },
-            py::arg("bandwidth"),
-            D(nufft_resampler, set_bandwidth))
-        .def("set_bandwidth",
-             gp::refuse_other_method_calls<nufft_resampler>(
-                 "nufft_resampler.set_bandwidth", { "bandwidth" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
+        .def("bandwidth", &nufft_resampler::bandwidth, D(nufft_resampler, bandwidth));
+    gp::def_method(
+        cls,
+        "set_output_rate",
+        [](nufft_resampler& r, const py::object& v) {
+            r.set_output_rate(output_rate_arg(v));
+        },
+        py::arg("output_rate"),
+        D(nufft_resampler, set_output_rate));
+    gp::def_method(
+        cls,
+        "set_bandwidth",
+        [](nufft_resampler& r, const py::object& v) {
+            r.set_bandwidth(bandwidth_arg(v));
+        },
+        py::arg("bandwidth"),
+        D(nufft_resampler, set_bandwidth))
         .def("gaps_found", &nufft_resampler::gaps_found, D(nufft_resampler, gaps_found))
         .def("frame_len", &nufft_resampler::frame_len, D(nufft_resampler, frame_len))
         .def("overlap", &nufft_resampler::overlap, D(nufft_resampler, overlap))

@@ -361,12 +361,12 @@ inline std::string call_error(const char* name,
  * order, `required` the fewest any overload needs.
  */
 template <typename T>
-auto refuse_other_method_calls(const char* name,
+auto refuse_other_method_calls(std::string name,
                                std::vector<const char*> params,
                                std::size_t required)
 {
     return [=](T&, const py::args& args, const py::kwargs& kwargs) -> py::object {
-        throw py::type_error(call_error(name, params, required, args, kwargs));
+        throw py::type_error(call_error(name.c_str(), params, required, args, kwargs));
     };
 }
 

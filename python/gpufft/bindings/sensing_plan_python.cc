@@ -277,7 +277,7 @@ const gp::keyword<tracker_args> tracker_keywords[] = {
 void bind_sensing_plan(py::module& m)
 {
     static const std::string plan_doc = gp::signature("sensing_plan", plan_keywords);
-    py::class_<sensing_plan>(
+    py::class_<sensing_plan> cls(
         m,
         "sensing_plan",
         "Spectrum sensing of n-sample frames: one FFT, then the bands that stand above a "
@@ -291,29 +291,27 @@ void bind_sensing_plan(py::module& m)
         "signal on DC is labelled dc). gap_bins: runs closer than this join (0: the "
         "window's main lobe). floor_subbands: 0 automatic, else a power of two. "
         "narrow_bins: bands this narrow get a tone fit. threads: CPU FFT threads (0: "
-        "automatic).")
-        // The arguments from one table (plan_keywords): each converted with a
-        // ValueError naming it, any wrong call a TypeError naming what is at fault.
-        .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
-                 const auto a =
-                     gp::parse_call("sensing_plan", plan_keywords, args, kwargs);
-                 return std::make_unique<sensing_plan>(a.n, a.o);
-             }),
-             plan_doc.c_str())
-        .def("detect",
-             &run_detect,
-             py::arg("x"),
-             "x: n complex samples (complex64; other dtypes are converted). Returns a "
-             "dict of arrays, one entry a signal, ascending in frequency: center_bin, "
-             "lower_bin, upper_bin, bandwidth_bins (fractional bins about DC: Hz = "
-             "center_freq + bin * rate / n), peak_power_dbfs, total_power_dbfs, "
-             "snr_db, floor_dbfs, first_bin, last_bin, dc, narrow, tone_bin, "
-             "tone_amplitude, tone_refined; and truncated, noise_floor_dbfs, "
-             "bins_above, bands_found.")
-        .def("detect",
-             gp::refuse_other_method_calls<sensing_plan>(
-                 "sensing_plan.detect", { "x" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
+        "automatic).");
+    // The arguments from one table (plan_keywords): each converted with a
+    // ValueError naming it, any wrong call a TypeError naming what is at fault.
+    cls.def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                const auto a =
+                    gp::parse_call("sensing_plan", plan_keywords, args, kwargs);
+                return std::make_unique<sensing_plan>(a.n, a.o);
+            }),
+            plan_doc.c_str());
+    gp::def_method(
+        cls,
+        "detect",
+        &run_detect,
+        py::arg("x"),
+        "x: n complex samples (complex64; other dtypes are converted). Returns a "
+        "dict of arrays, one entry a signal, ascending in frequency: center_bin, "
+        "lower_bin, upper_bin, bandwidth_bins (fractional bins about DC: Hz = "
+        "center_freq + bin * rate / n), peak_power_dbfs, total_power_dbfs, "
+        "snr_db, floor_dbfs, first_bin, last_bin, dc, narrow, tone_bin, "
+        "tone_amplitude, tone_refined; and truncated, noise_floor_dbfs, "
+        "bins_above, bands_found.")
         .def_property(
             "max_signals",
             [](const sensing_plan& p) { return p.options().max_signals; },

@@ -203,7 +203,7 @@ void bind_sparse_fft_plan(py::module& m)
 {
     static const std::string plan_doc =
         gpufft_python::signature("sparse_fft_plan", plan_keywords);
-    py::class_<sparse_fft_plan>(
+    py::class_<sparse_fft_plan> cls(
         m,
         "sparse_fft_plan",
         "The k largest coefficients of the n-point DFT X[f] = "
@@ -222,41 +222,37 @@ void bind_sparse_fft_plan(py::module& m)
         "loops, filter_width, value_iterations (CG refinement of the "
         "values): 0 = automatic.\n"
         "location: 'phase' (fast, default) or 'voting' (the "
-        "papers' location by voting across loops).")
-        .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
-                 const auto a = gpufft_python::parse_call(
-                     "sparse_fft_plan", plan_keywords, args, kwargs);
-                 return std::make_unique<sparse_fft_plan>(a.n, a.k, a.o);
-             }),
-             plan_doc.c_str())
-        .def("execute",
-             &run_sparse,
-             py::arg("x"),
-             "x: n complex samples (complex64; other dtypes are converted). Returns "
-             "(bins, "
-             "values): int64 bins ascending and complex64 X[bins]; at most k of them "
-             "(robust "
-             "mode: the bins of the detected tones that stand above the noise floor).")
-        .def("execute",
-             gpufft_python::refuse_other_method_calls<sparse_fft_plan>(
-                 "sparse_fft_plan.execute", { "x" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
-        .def("detect",
-             &run_detect,
-             py::arg("x"),
-             "x: n complex samples, converted to complex64 first as "
-             "numpy.asarray(x, numpy.complex64) would (a copy unless x is already a "
-             "C-contiguous complex64 array): a list, or a complex128, float64 or integer "
-             "array is accepted, its values rounded to single precision and a real "
-             "input given a zero imaginary part; what cannot be converted raises "
-             "ValueError naming x. Returns (frequencies, amplitudes, snr_db), strongest "
-             "first, at most k: float64 fractional bins in [0, n), complex128 n a for a "
-             "tone a exp(2j pi f t / n) (an on-grid tone's amplitude is X[f]), and the "
-             "tone's power over the noise floor of one bin of an n-point FFT in dB.")
-        .def("detect",
-             gpufft_python::refuse_other_method_calls<sparse_fft_plan>(
-                 "sparse_fft_plan.detect", { "x" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
+        "papers' location by voting across loops).");
+    cls.def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                const auto a = gpufft_python::parse_call(
+                    "sparse_fft_plan", plan_keywords, args, kwargs);
+                return std::make_unique<sparse_fft_plan>(a.n, a.k, a.o);
+            }),
+            plan_doc.c_str());
+    gp::def_method(
+        cls,
+        "execute",
+        &run_sparse,
+        py::arg("x"),
+        "x: n complex samples (complex64; other dtypes are converted). Returns "
+        "(bins, "
+        "values): int64 bins ascending and complex64 X[bins]; at most k of them "
+        "(robust "
+        "mode: the bins of the detected tones that stand above the noise floor).");
+    gp::def_method(
+        cls,
+        "detect",
+        &run_detect,
+        py::arg("x"),
+        "x: n complex samples, converted to complex64 first as "
+        "numpy.asarray(x, numpy.complex64) would (a copy unless x is already a "
+        "C-contiguous complex64 array): a list, or a complex128, float64 or integer "
+        "array is accepted, its values rounded to single precision and a real "
+        "input given a zero imaginary part; what cannot be converted raises "
+        "ValueError naming x. Returns (frequencies, amplitudes, snr_db), strongest "
+        "first, at most k: float64 fractional bins in [0, n), complex128 n a for a "
+        "tone a exp(2j pi f t / n) (an on-grid tone's amplitude is X[f]), and the "
+        "tone's power over the noise floor of one bin of an n-point FFT in dB.")
         .def_property_readonly("not_sparse",
                                &sparse_fft_plan::not_sparse,
                                "Exact mode: the last frame was not exactly sparse; only "

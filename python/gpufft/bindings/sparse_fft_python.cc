@@ -211,40 +211,32 @@ void bind_sparse_fft(py::module& m)
         D(sparse_fft, make);
     cls.def(py::init(&make), doc.c_str())
 
-        .def(
-            "set_k",
-            [](sparse_fft& b, const py::object& k) { b.set_k(k_arg(k)); },
-            py::arg("k"),
-            D(sparse_fft, set_k))
-        .def("set_k",
-             gpufft_python::refuse_other_method_calls<sparse_fft>(
-                 "sparse_fft.set_k", { "k" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
-        .def("k", &sparse_fft::k, D(sparse_fft, k))
-        .def(
-            "set_samp_rate",
-            [](sparse_fft& b, const py::object& samp_rate) {
-                b.set_samp_rate(rate_arg(samp_rate, "samp_rate"));
-            },
-            py::arg("samp_rate"),
-            D(sparse_fft, set_samp_rate))
-        .def("set_samp_rate",
-             gpufft_python::refuse_other_method_calls<sparse_fft>(
-                 "sparse_fft.set_samp_rate", { "samp_rate" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
-        .def("samp_rate", &sparse_fft::samp_rate, D(sparse_fft, samp_rate))
-        .def(
-            "set_sample_rate",
-            [](sparse_fft& b, const py::object& sample_rate) {
-                warn_renamed("set_sample_rate()", "set_samp_rate()");
-                b.set_samp_rate(rate_arg(sample_rate, "sample_rate"));
-            },
-            py::arg("sample_rate"),
-            D(sparse_fft, set_sample_rate))
-        .def("set_sample_rate",
-             gpufft_python::refuse_other_method_calls<sparse_fft>(
-                 "sparse_fft.set_sample_rate", { "sample_rate" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
+        ;
+    gp::def_method(
+        cls,
+        "set_k",
+        [](sparse_fft& b, const py::object& k) { b.set_k(k_arg(k)); },
+        py::arg("k"),
+        D(sparse_fft, set_k))
+        .def("k", &sparse_fft::k, D(sparse_fft, k));
+    gp::def_method(
+        cls,
+        "set_samp_rate",
+        [](sparse_fft& b, const py::object& samp_rate) {
+            b.set_samp_rate(rate_arg(samp_rate, "samp_rate"));
+        },
+        py::arg("samp_rate"),
+        D(sparse_fft, set_samp_rate))
+        .def("samp_rate", &sparse_fft::samp_rate, D(sparse_fft, samp_rate));
+    gp::def_method(
+        cls,
+        "set_sample_rate",
+        [](sparse_fft& b, const py::object& sample_rate) {
+            warn_renamed("set_sample_rate()", "set_samp_rate()");
+            b.set_samp_rate(rate_arg(sample_rate, "sample_rate"));
+        },
+        py::arg("sample_rate"),
+        D(sparse_fft, set_sample_rate))
         .def(
             "sample_rate",
             [](const sparse_fft& b) {
@@ -258,40 +250,31 @@ void bind_sparse_fft(py::module& m)
         .def("backend", &sparse_fft::backend, D(sparse_fft, backend))
         .def("mode", &sparse_fft::mode, D(sparse_fft, mode))
         .def("min_snr_db", &sparse_fft::min_snr_db, D(sparse_fft, min_snr_db))
-        .def("false_alarm", &sparse_fft::false_alarm, D(sparse_fft, false_alarm))
-        .def(
-            "set_mode",
-            [](sparse_fft& b, const py::object& mode) {
-                b.set_mode(gp::sparse_mode_arg(mode));
-            },
-            py::arg("mode"),
-            D(sparse_fft, set_mode))
-        .def("set_mode",
-             gpufft_python::refuse_other_method_calls<sparse_fft>(
-                 "sparse_fft.set_mode", { "mode" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
-        .def(
-            "set_min_snr_db",
-            [](sparse_fft& b, const py::object& v) {
-                b.set_min_snr_db(gp::sparse_min_snr_db_arg(v));
-            },
-            py::arg("min_snr_db"),
-            D(sparse_fft, set_min_snr_db))
-        .def("set_min_snr_db",
-             gpufft_python::refuse_other_method_calls<sparse_fft>(
-                 "sparse_fft.set_min_snr_db", { "min_snr_db" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
-        .def(
-            "set_false_alarm",
-            [](sparse_fft& b, const py::object& v) {
-                b.set_false_alarm(gp::sparse_false_alarm_arg(v));
-            },
-            py::arg("false_alarm"),
-            D(sparse_fft, set_false_alarm))
-        .def("set_false_alarm",
-             gpufft_python::refuse_other_method_calls<sparse_fft>(
-                 "sparse_fft.set_false_alarm", { "false_alarm" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
+        .def("false_alarm", &sparse_fft::false_alarm, D(sparse_fft, false_alarm));
+    gp::def_method(
+        cls,
+        "set_mode",
+        [](sparse_fft& b, const py::object& mode) {
+            b.set_mode(gp::sparse_mode_arg(mode));
+        },
+        py::arg("mode"),
+        D(sparse_fft, set_mode));
+    gp::def_method(
+        cls,
+        "set_min_snr_db",
+        [](sparse_fft& b, const py::object& v) {
+            b.set_min_snr_db(gp::sparse_min_snr_db_arg(v));
+        },
+        py::arg("min_snr_db"),
+        D(sparse_fft, set_min_snr_db));
+    gp::def_method(
+        cls,
+        "set_false_alarm",
+        [](sparse_fft& b, const py::object& v) {
+            b.set_false_alarm(gp::sparse_false_alarm_arg(v));
+        },
+        py::arg("false_alarm"),
+        D(sparse_fft, set_false_alarm))
         .def("dc_mask_bins", &sparse_fft::dc_mask_bins, D(sparse_fft, dc_mask_bins))
         .def("bandwidth_rule", &sparse_fft::bandwidth_rule, D(sparse_fft, bandwidth_rule))
         .def("hold_frames", &sparse_fft::hold_frames, D(sparse_fft, hold_frames))

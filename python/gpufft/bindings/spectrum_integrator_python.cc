@@ -140,7 +140,7 @@ void bind_spectrum_integrator(py::module& m)
 {
     static const std::string signature =
         gp::signature("spectrum_integrator", integrator_keywords);
-    py::class_<spectrum_integrator>(
+    py::class_<spectrum_integrator> cls(
         m,
         "spectrum_integrator",
         "Integrated power spectrum of frames of fft_size samples: window, forward FFT, "
@@ -150,27 +150,25 @@ void bind_spectrum_integrator(py::module& m)
         "memory_budget (only the channels come back), else the large FFT plus a host "
         "reduction. CPU: fftw_planner 'auto' (measured up to 2^20 points, kept as "
         "wisdom), 'measure' or 'estimate'; fftw_wisdom a file that keeps measured plans "
-        "between runs ('': none).")
-        // The arguments from one table (integrator_keywords): each converted with a
-        // ValueError naming it, any wrong call a TypeError naming what is at fault.
-        .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
-                 const auto a = gp::parse_call(
-                     "spectrum_integrator", integrator_keywords, args, kwargs);
-                 return std::make_unique<spectrum_integrator>(
-                     a.fft_size, a.band_start, a.band_stop, a.output_bins, a.o);
-             }),
-             signature.c_str())
-        .def("accumulate",
-             &accumulate,
-             py::arg("x"),
-             py::arg("in_place") = false,
-             "Adds one frame of fft_size samples; False (frame left out) when it holds "
-             "a NaN or infinity. in_place=True uses x itself as scratch (a writeable "
-             "C-contiguous complex64 array; its contents are undefined afterwards).")
-        .def("accumulate",
-             gpufft_python::refuse_other_method_calls<spectrum_integrator>(
-                 "spectrum_integrator.accumulate", { "x", "in_place" }, 1),
-             "Any other call: a TypeError naming the argument at fault.")
+        "between runs ('': none).");
+    // The arguments from one table (integrator_keywords): each converted with a
+    // ValueError naming it, any wrong call a TypeError naming what is at fault.
+    cls.def(py::init([](const py::args& args, const py::kwargs& kwargs) {
+                const auto a = gp::parse_call(
+                    "spectrum_integrator", integrator_keywords, args, kwargs);
+                return std::make_unique<spectrum_integrator>(
+                    a.fft_size, a.band_start, a.band_stop, a.output_bins, a.o);
+            }),
+            signature.c_str());
+    gp::def_method(
+        cls,
+        "accumulate",
+        &accumulate,
+        py::arg("x"),
+        py::arg("in_place") = false,
+        "Adds one frame of fft_size samples; False (frame left out) when it holds "
+        "a NaN or infinity. in_place=True uses x itself as scratch (a writeable "
+        "C-contiguous complex64 array; its contents are undefined afterwards).")
         .def(
             "read",
             [](spectrum_integrator& s) -> py::object {
@@ -186,22 +184,19 @@ void bind_spectrum_integrator(py::module& m)
                 return std::move(out);
             },
             "The mean (or max) channel powers over the frames since the last reset, as "
-            "float32; None when no frame was accumulated.")
-        .def(
-            "reset",
-            [](spectrum_integrator& s, py::object mode) {
-                if (mode.is_none())
-                    s.reset();
-                else
-                    s.reset(parse_integration_mode(gp::text(
-                        mode, "mode", gp::integration_mode_names("None").c_str())));
-            },
-            py::arg("mode") = py::none(),
-            "Starts a new integration (optionally in another mode: 'mean' or 'max').")
-        .def("reset",
-             gpufft_python::refuse_other_method_calls<spectrum_integrator>(
-                 "spectrum_integrator.reset", { "mode" }, 0),
-             "Any other call: a TypeError naming the argument at fault.")
+            "float32; None when no frame was accumulated.");
+    gp::def_method(
+        cls,
+        "reset",
+        [](spectrum_integrator& s, py::object mode) {
+            if (mode.is_none())
+                s.reset();
+            else
+                s.reset(parse_integration_mode(
+                    gp::text(mode, "mode", gp::integration_mode_names("None").c_str())));
+        },
+        py::arg("mode") = py::none(),
+        "Starts a new integration (optionally in another mode: 'mean' or 'max').")
         .def_property_readonly("fft_size", &spectrum_integrator::fft_size)
         .def_property_readonly("band_start", &spectrum_integrator::band_start)
         .def_property_readonly("band_stop", &spectrum_integrator::band_stop)
