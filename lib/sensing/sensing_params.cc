@@ -70,9 +70,42 @@ void throw_non_finite_frame()
                                 "the frame's spectrum is not defined");
 }
 
-double sensing_eta(std::int64_t n, double false_alarm)
+double sensing_eta(std::int64_t n, double false_alarm, double floor_log_var)
 {
-    return std::log(double(n) / false_alarm);
+    // A bin of noise u (exponential, mean F) passes eta F' with F' the estimated floor,
+    // ln F' = ln F + z, z ~ N(0, v): E[exp(-eta e^z)] ~ exp(-eta + eta^2 v / 2) for
+    // small v. The threshold that keeps n of them at false_alarm solves
+    // eta - eta^2 v / 2 = ln(n / false_alarm) (the root near it; a few iterations).
+    const double base = std::log(double(n) / false_alarm);
+    double eta = base;
+    for (int i = 0; i < 8; ++i)
+        eta = base + 0.5 * eta * eta * floor_log_var;
+    return eta;
+}
+
+double sensing_floor_log_var(const sensing_consts& k)
+{
+    // The floor of a sub-band is a (censored) mean of the logs of its samples: the log
+    // of an exponential has variance pi^2 / 6, the censoring at 4 x leaves it about
+    // the same, and the window correlates a bin's power with its neighbours' (by
+    // |rho_m|^2, rho_m = sum c_j c_{j+m} / sum c_j^2), which the samples only escape
+    // when they are `stride` bins apart. Between sub-band centres the floor is a
+    // weighted mean of two estimates: their variance times 2/3 on average.
+    double c2 = 0;
+    for (int j = 0; j < k.taps; ++j)
+        c2 += k.c[j] * k.c[j];
+    double inflation = 1;
+    for (int m = 1; m < k.taps; ++m) {
+        if (m % k.stride != 0)
+            continue;
+        double r = 0;
+        for (int j = 0; j + m < k.taps; ++j)
+            r += k.c[j] * k.c[j + m];
+        inflation += 2 * (r / c2) * (r / c2);
+    }
+    const double samples = double((k.sub_bins + k.stride - 1) / k.stride);
+    const double log_var = 1.6449340668482264 * inflation / samples;
+    return k.subbands > 1 ? log_var * 2.0 / 3.0 : log_var;
 }
 
 void check_max_signals(std::int64_t n, int max_signals)
@@ -175,7 +208,7 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     k.stride = std::max<std::int64_t>(
         1, (k.sub_bins + sensing_floor_samples - 1) / sensing_floor_samples);
 
-    k.eta = sensing_eta(n, o.false_alarm);
+    k.eta = sensing_eta(n, o.false_alarm, sensing_floor_log_var(k));
     k.cut = censor_at;
     k.censored_bias = censored_log_mean(censor_at);
     // 3 dB: a roll-off that drops 3 dB within a quarter of the band keeps its shape.

@@ -44,6 +44,7 @@ public:
         for (const auto& run : runs)
             r.bins_above += run.last - run.first + 1;
         bridge();
+        join_combs();
         widen();
         be->bands(bands);
         r.bands_found = std::int64_t(bands.size());
@@ -155,6 +156,35 @@ private:
             }
         }
     }
+
+    // A wide emitter whose spectrum is a comb of lines with noise between them (OFDM
+    // pilots standing out of weak data carriers, a frequency-hopping or FSK burst
+    // caught within a frame) comes out of the threshold as lines a few bins apart. A
+    // chain of at least comb_runs bands, each within comb_gap bins (four main lobes)
+    // of the next, is one band: noise crosses the threshold in about false_alarm of
+    // the frames, so such a chain is never noise, and two or three close tones stay
+    // apart.
+    void join_combs()
+    {
+        const std::int64_t reach = std::int64_t(comb_lobes) * params.lobe;
+        std::size_t out = 0;
+        for (std::size_t i = 0; i < bands.size();) {
+            std::size_t j = i;
+            while (j + 1 < bands.size() &&
+                   bands[j + 1].first - bands[j].last - 1 <= reach)
+                ++j;
+            bands[out] = bands[i];
+            if (j + 1 - i >= comb_runs)
+                bands[out].last = bands[j].last;
+            else
+                j = i;
+            ++out;
+            i = j + 1;
+        }
+        bands.resize(out);
+    }
+    static constexpr int comb_lobes = 4;
+    static constexpr std::size_t comb_runs = 4;
 
     // Gaps up to an eighth of the band, and 65536 bins, may be filled: a gap's mean is
     // then read by one thread block, and two tones 2^20 bins apart are two emitters.
@@ -286,7 +316,8 @@ void sensing_plan::set_false_alarm(double false_alarm)
     check_false_alarm(false_alarm);
     d_impl->options.false_alarm = false_alarm;
     // Only the threshold changes; the backends read it from their own copy.
-    d_impl->params.k.eta = sensing_eta(size(), false_alarm);
+    d_impl->params.k.eta =
+        sensing_eta(size(), false_alarm, sensing_floor_log_var(d_impl->params.k));
     d_impl->be = d_impl->make_backend();
 }
 
