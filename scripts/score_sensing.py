@@ -109,6 +109,31 @@ def overlap(a, b, tol):
     return min(a[1], b[1]) - max(a[0], b[0]) + tol
 
 
+def print_profile_bursts(pgrams, n, hz, args, on_db=11.4, stay_db=5.4):
+    """Bursts of the lines at --profile-hz offsets, counted as a person does on a
+    spectrogram at the frame's time resolution: per frame the strongest of the 3 bins
+    about the line over the floor beside it (bins 5-30 away, the median over frames
+    of their median / ln 2); a burst starts above on_db (the reference's threshold),
+    goes on while over stay_db (6 dB less: a line still plainly there) and ends after
+    more than --hold frames under it."""
+    fl = np.median(pgrams, axis=0) / math.log(2)
+    for f in args.profile_hz:
+        c = int(round(f / hz)) + n // 2
+        if c < 31 or c > n - 31:
+            continue
+        v = pgrams[:, c - 1: c + 2].max(axis=1) / np.median(np.r_[fl[c - 30: c - 5], fl[c + 6: c + 31]])
+        on, off, count, lit = False, 0, 0, 0
+        for x in v:
+            lit += x > 10 ** (stay_db / 10)
+            if x > 10 ** (on_db / 10) and not on:
+                on, off, count = True, 0, count + 1
+            elif on:
+                off = 0 if x > 10 ** (stay_db / 10) else off + 1
+                if off > args.hold:
+                    on = False
+        print(f"  profile {f:+10.0f} Hz: {count} bursts, lit in {lit} of {len(v)} frames")
+
+
 def score_capture(meta, args, gpufft):
     x, info = ref.read_sigmf(meta)
     rate, fc = info["sample_rate"], info["center_freq"]
@@ -159,6 +184,8 @@ def score_capture(meta, args, gpufft):
            "emitters": [dict(e, lower_hz=fc + (e["lower_bin"] - 0.5) * hz,
                              upper_hz=fc + (e["upper_bin"] + 0.5) * hz) for e in emitters],
            "welch_bands": len(wb)}
+    if args.profile_hz:
+        print_profile_bursts(np.array(pgrams), n, hz, args)
     print(f"reference: {sum(len(f['signals']) for f in frames)} bands in {len(frames)} frames, "
           f"{len(emitters)} emitters, {len(wb)} Welch bands, {t_ref / nf * 1e3:.2f} ms/frame")
     big = sorted(emitters, key=lambda e: -e["frames"])[: args.list_emitters]
@@ -343,6 +370,9 @@ def main(argv=None):
     ap.add_argument("--narrow-bins", type=float, default=8.0)
     ap.add_argument("--hold", type=int, default=2)
     ap.add_argument("--list-emitters", type=int, default=8)
+    ap.add_argument("--profile-hz", type=float, action="append", default=[],
+                    help="count the bursts of the line at this offset (Hz) in the "
+                         "frames' power profile (the by-eye count; repeatable)")
     ap.add_argument("--reference-only", action="store_true")
     ap.add_argument("--self-test", action="store_true",
                     help="score the reference against itself")
