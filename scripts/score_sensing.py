@@ -203,6 +203,30 @@ def score_capture(meta, args, gpufft):
     found = missed = false = below = negative = truncated = 0
     false_steady = 0
 
+    # Frames in which each bin lies in a signal's core of ours (+-1 bin) or a band of
+    # the reference: a signal that recurs on the same bins is an emitter.
+    seen_bins = np.zeros(n + 1, np.int32)
+
+    def cores(o):
+        core = ((o["first_bin"], o["last_bin"]) if "first_bin" in o
+                else (o["lower_bin"], o["upper_bin"]))
+        return [(float(a), float(b)) for a, b in zip(*core)]
+
+    for f, o in zip(frames, ours):
+        d = np.zeros(n + 1, np.int32)
+        for iv in cores(o) + [(b["extent_lower_bin"], b["extent_upper_bin"])
+                              for b in f["signals"]]:
+            d[max(0, int(math.floor(iv[0])) + n // 2 - 1)] += 1
+            d[min(n, int(math.ceil(iv[1])) + n // 2 + 2)] -= 1
+        seen_bins[:n] += (np.cumsum(d[:n]) > 0).astype(np.int32)
+
+    def recurring(lo, hi):
+        """Whether bins lo..hi (signed) hold a signal in 2 frames besides this one: noise
+        crosses the threshold on given bins in about false_alarm x width / n of the
+        frames, so twice more on the same bins is not noise."""
+        a, b = max(0, int(lo) + n // 2), min(n, int(hi) + n // 2 + 1)
+        return b > a and int(seen_bins[a:b].max()) - 1 >= 2
+
     def steady(fi, lo, hi):
         """Whether bins lo..hi (signed) hold a steady emitter by the whole capture: on
         a Welch band of the reference (its test on the mean of all frames), or a line
@@ -263,9 +287,9 @@ def score_capture(meta, args, gpufft):
             if s["dc"] and bool(o["dc"][best]):
                 dc_ok += 1
         false += int(np.sum(~used))
-        core = (o["first_bin"], o["last_bin"]) if "first_bin" in o else (o["lower_bin"], o["upper_bin"])
+        cs = cores(o)
         for k in np.flatnonzero(~used):
-            false_steady += steady(fi, float(core[0][k]), float(core[1][k]))
+            false_steady += steady(fi, *cs[k]) or recurring(*cs[k])
         if args.list_false:
             for k in np.flatnonzero(~used):
                 if false_listed[0] < args.list_false:
@@ -289,9 +313,10 @@ def score_capture(meta, args, gpufft):
     print(f"ours: found {found}, missed {missed}, false {false} "
           f"(per frame: {found / nf:.2f} / {missed / nf:.2f} / {false / nf:.2f}); "
           f"truncated frames {truncated}")
-    print(f"  false: {false_steady} on a steady emitter of the capture (a Welch band or "
-          f"a line in the mean of the other frames), {false - false_steady} noise "
-          f"crossings (false_alarm x frames: {args.false_alarm * nf:.1f})")
+    print(f"  false: {false_steady} on an emitter of the capture (a Welch band, a line in "
+          f"the mean of the other frames, or a signal on the same bins in 2 other "
+          f"frames), {false - false_steady} noise crossings (false_alarm x frames: "
+          f"{args.false_alarm * nf:.1f})")
     print(f"  below threshold ({thr:.1f} dB): {below}; below 0 dB: {negative}")
     print(f"  bandwidth error, narrow (<= {args.narrow_bins} bins): {stats(bw_narrow, ' bins', 2)}")
     print(f"  bandwidth error, wide: {stats(bw_wide, ' %', 10)}")
