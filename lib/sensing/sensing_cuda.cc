@@ -39,10 +39,23 @@ public:
         d_starts.allocate(std::size_t(sensing_max_runs), "sensing runs");
         d_ends.allocate(std::size_t(sensing_max_runs), "sensing runs");
         d_bands.allocate(std::size_t(sensing_max_runs), "sensing bands");
+        d_offsets.allocate(std::size_t(sensing_max_runs) + 1, "sensing bands");
+        // Bands do not overlap: their cores' chunks number at most one a band more
+        // than n / sensing_chunk_bins.
+        d_chunks.allocate(std::size_t(sensing_max_runs + p.k.n / sensing_chunk_bins + 1),
+                          "sensing bands");
         d_levels.allocate(std::size_t(sensing_max_runs), "sensing gaps");
+        d_fill.allocate(std::size_t(sensing_max_runs), "sensing gaps");
+        d_block_power.allocate(
+            std::size_t((p.k.n + sensing_block_bins - 1) / sensing_block_bins),
+            "sensing block sums");
         d_host_header.allocate(1);
         d_host_floors.allocate(std::size_t(p.k.subbands));
         d_host_runs.allocate(2 * early_runs);
+        d_sorted.allocate(2 * std::size_t(sensing_max_runs), "sensing runs");
+        d_host_sorted.allocate(2 * std::size_t(sensing_max_runs));
+        d_sort_scratch.allocate(sensing_sort_scratch_bytes(sensing_max_runs),
+                                "sensing sort");
     }
 
     bool spectrum(const std::complex<float>* x,
@@ -71,6 +84,7 @@ public:
                             d_starts.get(),
                             d_ends.get(),
                             sensing_max_runs,
+                            d_block_power.get(),
                             d_header.get(),
                             s);
         // The header, the floors and the first runs come back in one go: most frames
@@ -113,21 +127,29 @@ public:
             std::copy(d_host_runs.get() + early_runs,
                       d_host_runs.get() + early_runs + m,
                       d_last.begin());
+            std::sort(d_first.begin(), d_first.end());
+            std::sort(d_last.begin(), d_last.end());
         } else {
-            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_first.data(),
-                                              d_starts.get(),
-                                              m * sizeof(std::int64_t),
-                                              cudaMemcpyDeviceToHost,
-                                              s));
-            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_last.data(),
-                                              d_ends.get(),
-                                              m * sizeof(std::int64_t),
+            // Thousands of runs (a modulated carrier dipping under the threshold): sorted
+            // on the device, then one copy.
+            launch_sensing_sort_runs(d_starts.get(),
+                                     d_ends.get(),
+                                     d_sorted.get(),
+                                     std::int64_t(m),
+                                     d_p.k.n,
+                                     d_sort_scratch.get(),
+                                     d_sort_scratch.bytes(),
+                                     s);
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_sorted.get(),
+                                              d_sorted.get(),
+                                              2 * m * sizeof(std::int64_t),
                                               cudaMemcpyDeviceToHost,
                                               s));
             d_stream.synchronize();
+            std::copy(d_host_sorted.get(), d_host_sorted.get() + m, d_first.begin());
+            std::copy(
+                d_host_sorted.get() + m, d_host_sorted.get() + 2 * m, d_last.begin());
         }
-        std::sort(d_first.begin(), d_first.end());
-        std::sort(d_last.begin(), d_last.end());
         runs.resize(m);
         for (std::size_t i = 0; i < m; ++i)
             runs[i] = { d_first[i], d_last[i] };
@@ -141,13 +163,28 @@ public:
         cuda::device_guard guard(d_device);
         const cudaStream_t s = d_stream.get();
         const std::size_t bytes = bands.size() * sizeof(sensing_band);
+        d_offsets_host.resize(bands.size() + 1);
+        int chunks = 0;
+        for (std::size_t i = 0; i < bands.size(); ++i) {
+            d_offsets_host[i] = chunks;
+            chunks += sensing_chunk_count(bands[i].core_last - bands[i].core_first + 1);
+        }
+        d_offsets_host[bands.size()] = chunks;
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
             d_bands.get(), bands.data(), bytes, cudaMemcpyHostToDevice, s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_offsets.get(),
+                                          d_offsets_host.data(),
+                                          d_offsets_host.size() * sizeof(int),
+                                          cudaMemcpyHostToDevice,
+                                          s));
         launch_sensing_bands(d_p.k,
                              reinterpret_cast<const float*>(d_X.get()),
                              d_floors.get(),
                              d_bands.get(),
                              int(bands.size()),
+                             d_offsets.get(),
+                             chunks,
+                             d_chunks.get(),
                              d_p.rule == bandwidth_rule::xdb ? 1 : 0,
                              d_p.xdb_ratio,
                              s);
@@ -163,6 +200,7 @@ public:
         level.assign(runs.empty() ? 0 : runs.size() - 1, 0.0);
         d_gap_first.clear();
         d_gap_last.clear();
+        d_gap_fill.clear();
         d_gap_index.clear();
         for (std::size_t i = 0; i + 1 < runs.size(); ++i) {
             const std::int64_t a = runs[i].last + 1, b = runs[i + 1].first - 1;
@@ -170,6 +208,7 @@ public:
                 continue;
             d_gap_first.push_back(a);
             d_gap_last.push_back(b);
+            d_gap_fill.push_back(sensing_gap_fill_level(b - a + 1));
             d_gap_index.push_back(i);
         }
         const std::size_t m = d_gap_first.size();
@@ -188,11 +227,18 @@ public:
                                           m * sizeof(std::int64_t),
                                           cudaMemcpyHostToDevice,
                                           s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_fill.get(),
+                                          d_gap_fill.data(),
+                                          m * sizeof(double),
+                                          cudaMemcpyHostToDevice,
+                                          s));
         launch_sensing_gaps(d_p.k,
                             reinterpret_cast<const float*>(d_X.get()),
                             d_floors.get(),
+                            d_block_power.get(),
                             d_starts.get(),
                             d_ends.get(),
+                            d_fill.get(),
                             int(m),
                             d_levels.get(),
                             s);
@@ -210,7 +256,10 @@ public:
     std::int64_t memory_bytes() const override
     {
         return std::int64_t(d_in.bytes() + d_X.bytes() + d_starts.bytes() +
-                            d_ends.bytes() + d_bands.bytes());
+                            d_ends.bytes() + d_bands.bytes() + d_levels.bytes() +
+                            d_fill.bytes() + d_block_power.bytes() + d_sorted.bytes() +
+                            d_offsets.bytes() + d_chunks.bytes() +
+                            d_sort_scratch.bytes());
     }
 
 private:
@@ -235,12 +284,20 @@ private:
     cuda::device_buffer<sensing_device_header> d_header;
     cuda::device_buffer<std::int64_t> d_starts, d_ends;
     cuda::device_buffer<sensing_band> d_bands;
+    cuda::device_buffer<int> d_offsets;
+    cuda::device_buffer<sensing_chunk> d_chunks;
+    std::vector<int> d_offsets_host;
     cuda::pinned_buffer<sensing_device_header> d_host_header;
     cuda::pinned_buffer<double> d_host_floors;
     cuda::pinned_buffer<std::int64_t> d_host_runs; // early_runs firsts, then lasts
+    cuda::device_buffer<std::int64_t> d_sorted;    // starts, then ends, ascending
+    cuda::pinned_buffer<std::int64_t> d_host_sorted;
+    cuda::device_buffer<unsigned char> d_sort_scratch;
     std::vector<std::int64_t> d_first, d_last;
-    cuda::device_buffer<double> d_levels;
+    cuda::device_buffer<double> d_levels, d_fill;
+    cuda::device_buffer<float> d_block_power;
     std::vector<std::int64_t> d_gap_first, d_gap_last;
+    std::vector<double> d_gap_fill;
     std::vector<std::size_t> d_gap_index;
     std::vector<double> d_host_levels;
 };

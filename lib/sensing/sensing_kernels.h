@@ -14,6 +14,7 @@
 
 #include "sensing_backend.h"
 #include "sensing_math.h"
+#include <cstddef>
 #include <cstdint>
 
 namespace gr {
@@ -36,10 +37,14 @@ void launch_sensing_floor(const sensing_consts& k,
                           sensing_device_header* header,
                           void* stream);
 
+//! Bins of the threshold pass's power sums (block_power[j]: shifted bins j * this on).
+constexpr std::int64_t sensing_block_bins = 256;
+
 /*!
  * The threshold pass: every bin once; the first and last bins of each run of bins
  * above the threshold go to starts[] and ends[] (unordered, at most `cap` each),
- * counted in header->starts / ends (which must be zero before).
+ * counted in header->starts / ends (which must be zero before), and the power |X_w|^2
+ * of each sensing_block_bins bins to block_power[(n + 255) / 256].
  */
 void launch_sensing_runs(const sensing_consts& k,
                          const float* X,
@@ -47,38 +52,73 @@ void launch_sensing_runs(const sensing_consts& k,
                          std::int64_t* starts,
                          std::int64_t* ends,
                          std::int64_t cap,
+                         float* block_power,
                          sensing_device_header* header,
                          void* stream);
 
+//! Scratch bytes launch_sensing_sort_runs needs for up to `cap` runs.
+std::size_t sensing_sort_scratch_bytes(std::int64_t cap);
+
 /*!
- * Each band's sums and edges (sensing_band_sums), one thread block a band, and the
- * windowed bins around each narrow one's peak; bands[i] holds first, last, core_first
- * and core_last on entry.
+ * The first m starts and ends (bins of [0, n)), each sorted ascending into sorted[0, m)
+ * and sorted[m, 2m): many runs (a modulated carrier's) are ordered on the device
+ * instead of on the host.
+ */
+void launch_sensing_sort_runs(const std::int64_t* starts,
+                              const std::int64_t* ends,
+                              std::int64_t* sorted,
+                              std::int64_t m,
+                              std::int64_t n,
+                              void* scratch,
+                              std::size_t scratch_bytes,
+                              void* stream);
+
+//! Bins of a band's core one thread block sums (a wide carrier takes many blocks).
+constexpr std::int64_t sensing_chunk_bins = 16384;
+
+//! One chunk's sums over its bins of a band's core.
+struct sensing_chunk {
+    double excess, moment, power; //!< sums of (P - floor)+, s (P - floor)+, P - floor
+    float peak;                   //!< the largest P
+    long long peak_bin;           //!< its first bin
+};
+
+//! Chunks of a core of `bins` bins.
+inline int sensing_chunk_count(std::int64_t bins)
+{
+    return int((bins + sensing_chunk_bins - 1) / sensing_chunk_bins);
+}
+
+/*!
+ * Each band's sums and edges (sensing_band_sums) and the windowed bins around each
+ * narrow one's peak; bands[i] holds first, last, core_first and core_last on entry.
+ * offsets[count + 1]: the bands' first chunks (prefix sums of sensing_chunk_count of
+ * their cores), `chunks` in all; chunk_sums holds as many.
  */
 void launch_sensing_bands(const sensing_consts& k,
                           const float* X,
                           const double* floors,
                           sensing_band* bands,
                           int count,
+                          const int* offsets,
+                          int chunks,
+                          sensing_chunk* chunk_sums,
                           int rule_xdb,
                           double xdb_ratio,
                           void* stream);
 
-//! out[i * (2h + 1) + h + j] = X_w at shifted bin centres[i] + j, as (re, im) doubles.
-void launch_sensing_windowed(const sensing_consts& k,
-                             const float* X,
-                             const std::int64_t* centres,
-                             int count,
-                             int h,
-                             double* out,
-                             void* stream);
-
-//! level[i] = mean of P / floor over shifted bins gap_first[i] .. gap_last[i].
+/*!
+ * level[i] = mean of P / floor over shifted bins gap_first[i] .. gap_last[i], or a bound
+ * of it from above where the bound x (1 + 1e-4) is under fill[i] (the level that joins;
+ * sensing_backend::gap_levels). block_power: the threshold pass's sums.
+ */
 void launch_sensing_gaps(const sensing_consts& k,
                          const float* X,
                          const double* floors,
+                         const float* block_power,
                          const std::int64_t* gap_first,
                          const std::int64_t* gap_last,
+                         const double* fill,
                          int count,
                          double* level,
                          void* stream);

@@ -24,10 +24,11 @@ using namespace sensing_test;
 
 namespace {
 
-sensing_options on(backend b)
+sensing_options on(backend b, const char* window = "blackman_harris")
 {
     sensing_options o;
     o.backend = b;
+    o.window = window;
     return o;
 }
 
@@ -73,33 +74,39 @@ void check_same(const sensing_result& a, const sensing_result& b)
 
 } // namespace
 
+// Sizes below one tile of the threshold pass (2048 bins, so its halo wraps more than
+// once), not a multiple of it, and large; both windows (7 and 3 spectral taps).
 GPUFFT_TEST(cuda_gives_the_cpu_signals)
 {
     gpufft_test::require_gpu();
     const std::uint64_t seed = gpufft_test::fresh_seed();
     std::printf("seed %llu\n", (unsigned long long)seed);
     std::mt19937_64 rng(seed);
-    for (std::int64_t n : { std::int64_t(4096),
-                            std::int64_t(65536),
-                            std::int64_t(100000),
-                            std::int64_t(1) << 20 }) {
-        sensing_plan cpu(n, on(backend::cpu)), gpu(n, on(backend::cuda));
-        for (const auto& x : field_frames(n, rng)) {
-            sensing_result a, b;
-            cpu.detect(x.data(), a);
-            gpu.detect(x.data(), b);
-            check_same(a, b);
+    for (const char* window : { "blackman_harris", "hann" })
+        for (std::int64_t n : { std::int64_t(1024),
+                                std::int64_t(4096),
+                                std::int64_t(65536),
+                                std::int64_t(100000),
+                                std::int64_t(1) << 20 }) {
+            std::printf("window %s, n %lld\n", window, (long long)n);
+            sensing_plan cpu(n, on(backend::cpu, window)),
+                gpu(n, on(backend::cuda, window));
+            for (const auto& x : field_frames(n, rng)) {
+                sensing_result a, b;
+                cpu.detect(x.data(), a);
+                gpu.detect(x.data(), b);
+                check_same(a, b);
 #ifdef GPUFFT_HAVE_CUDA
-            std::complex<float>* d = nullptr;
-            GPUFFT_CHECK(cudaMalloc(&d, sizeof(x[0]) * x.size()) == cudaSuccess);
-            cudaMemcpy(d, x.data(), sizeof(x[0]) * x.size(), cudaMemcpyHostToDevice);
-            sensing_result c;
-            gpu.detect(d, c, memory::device);
-            cudaFree(d);
-            check_same(a, c);
+                std::complex<float>* d = nullptr;
+                GPUFFT_CHECK(cudaMalloc(&d, sizeof(x[0]) * x.size()) == cudaSuccess);
+                cudaMemcpy(d, x.data(), sizeof(x[0]) * x.size(), cudaMemcpyHostToDevice);
+                sensing_result c;
+                gpu.detect(d, c, memory::device);
+                cudaFree(d);
+                check_same(a, c);
 #endif
+            }
         }
-    }
 }
 
 GPUFFT_TEST(cuda_refuses_non_finite_frames)
