@@ -27,10 +27,17 @@ host_frame::host_frame(std::int64_t samples, bool pinned, int device) : d_size(s
     const std::size_t bytes = std::size_t(samples) * sizeof(std::complex<float>);
 #ifdef GPUFFT_HAVE_CUDA
     if (pinned) {
+        // A failed runtime call stays in the thread's last error, where the next
+        // launch check would report it as its own: clear what fails here. A device
+        // below 0 (a CPU engine's) pins for whichever device is current.
         int previous = -1;
-        const bool switch_device = cudaGetDevice(&previous) == cudaSuccess &&
-                                   previous != device &&
-                                   cudaSetDevice(device) == cudaSuccess;
+        bool switch_device = false;
+        if (device >= 0 && cudaGetDevice(&previous) == cudaSuccess &&
+            previous != device) {
+            switch_device = cudaSetDevice(device) == cudaSuccess;
+            if (!switch_device)
+                cudaGetLastError();
+        }
         void* p = nullptr;
         const bool ok = cudaMallocHost(&p, bytes) == cudaSuccess;
         if (switch_device)
