@@ -49,10 +49,14 @@ int transmission_tracker::hold_of(const open_tx& o) const
     // Seen in `frames` of the frames from its first to its last: a signal near the
     // threshold (an intermod product, a spur's skirt) is found in a fraction p of them,
     // and misses k frames in a row with chance (1 - p)^k while it is still on.
+    // A transmission seen in every frame of its span (2 at least) keeps the plain
+    // hold: a burst, a pulse of a train, a steady carrier. Otherwise p is estimated
+    // as frames / (span + 1) (Laplace's rule: a signal seen once has shown nothing of
+    // its rate yet, p = 1/2, and holds 7 frames).
     const double span = double(o.last_frame - o.first_frame + 1);
-    if (o.t.frames < 3 || double(o.t.frames) >= span)
+    if (o.t.frames >= 2 && double(o.t.frames) >= span)
         return d_hold;
-    const double p = double(o.t.frames) / span;
+    const double p = std::min(1.0, double(o.t.frames) / (span + 1));
     const double k = std::ceil(std::log(flicker_miss_chance) / std::log1p(-p));
     return int(std::clamp(k, double(d_hold), double(flicker_hold_factor * d_hold)));
 }

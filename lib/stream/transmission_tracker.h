@@ -58,10 +58,11 @@ struct transmission {
  * that overlaps a paired transmission's last edges is a piece of it (a wide band
  * broken up this frame); a transmission left over that overlaps a signal paired with
  * another joined it (the pieces met again) and is merged into it. A transmission seen
- * in no frame for more than its hold has ended: hold_frames, or longer for one that
- * flickers (seen in a fraction p of the frames it spans, p < 1, and in 3 frames at least:
- * the frames it takes to miss it with chance 1 %, ln 0.01 / ln(1 - p), at most
- * flicker_hold_factor x hold_frames). Frames must come in order of first_sample.
+ * in no frame for more than its hold has ended: hold_frames for one seen in every frame
+ * of its span (2 at least: a burst, a pulse, a carrier), else the frames it takes to
+ * miss it with chance 1 % while it is still on, ln 0.01 / ln(1 - p), p = frames seen /
+ * (frames spanned + 1) (a signal seen once: p = 1/2, 7 frames), at most
+ * flicker_hold_factor x hold_frames. Frames must come in order of first_sample.
  */
 class GPUFFT_API transmission_tracker
 {

@@ -192,6 +192,33 @@ GPUFFT_TEST(a_flickering_signal_is_one_transmission_a_pulse_train_is_not)
     GPUFFT_CHECK_EQ(train, pulses);
 }
 
+// A weak line seen in single frames 3-5 frames apart (a spur just over the threshold,
+// an intermod product keyed with its carrier) is one transmission from its first
+// sighting: one frame says nothing of its rate yet (p = 1/2 by Laplace's rule: a hold
+// of 7 frames). A sighting 20 frames after the last is another transmission.
+GPUFFT_TEST(a_line_seen_in_isolated_frames_is_one_transmission)
+{
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    const int seen[] = { 10, 14, 17, 22, 26, 29, 35, 55 };
+    for (int f = 0, i = 0; f < 70; ++f) {
+        std::vector<frame_signal> s;
+        if (i < 8 && f == seen[i]) {
+            s.push_back(sig(1000, 1020, 11));
+            ++i;
+        }
+        tr.update(f * 100, 100, 1e5, 10, s, ended);
+    }
+    tr.flush(ended);
+    GPUFFT_CHECK_EQ(ended.size(), std::size_t(2));
+    if (ended.size() == 2) {
+        GPUFFT_CHECK_EQ(ended[0].frames, 7);
+        GPUFFT_CHECK_EQ(ended[0].start_sample, std::int64_t(1000));
+        GPUFFT_CHECK_EQ(ended[0].sample_count, std::int64_t(2600));
+        GPUFFT_CHECK_EQ(ended[1].frames, 1);
+    }
+}
+
 // A wide band that comes back as pieces each narrower than an eighth of it (a carrier
 // under light load) is still the same transmission when they cover an eighth of it.
 GPUFFT_TEST(narrow_pieces_that_cover_a_wide_band_continue_it)
