@@ -6,4 +6,5 @@
 # CPU backend always; the CUDA backend when CUDA is found.
 list(APPEND GPUFFT_SOURCES sensing/sensing_plan.cc sensing/sensing_params.cc sensing/sensing_cpu.cc
      sensing/sensing_cpu_loops.cc sensing/sensing_fit.cc)
-list(APPEND GPUFFT_CUDA_SOURCES sensing/sensing_cuda.cc sensing/sensing_kernels.cu)
+list(APPEND GPUFFT_CUDA_SOURCES sensing/sensing_cuda.cc sensing/sensing_threshold_kernels.cu
+     sensing/sensing_band_kernels.cu)

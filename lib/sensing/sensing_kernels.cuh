@@ -1,0 +1,108 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Device pieces the sensing kernels share (sensing_threshold_kernels.cu: the floor and
+// the threshold pass; sensing_band_kernels.cu: bands, gaps and the runs' order). Only
+// for .cu files.
+
+#ifndef INCLUDED_GPUFFT_SENSING_KERNELS_CUH
+#define INCLUDED_GPUFFT_SENSING_KERNELS_CUH
+
+#include "sensing_kernels.h"
+#include <cuda_runtime.h>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+namespace sensing_device {
+
+constexpr int floor_threads = 1024;
+constexpr int run_threads = 256;
+constexpr int band_threads = 512;
+constexpr int unroll = 8;      // bins whose loads a band thread issues together
+constexpr int run_tile = 2048; // bins a block takes at a time in the threshold pass
+
+struct spectrum_reader {
+    const float2* X;
+    __device__ void operator()(std::int64_t q, float& re, float& im) const
+    {
+        const float2 v = __ldg(X + q);
+        re = v.x;
+        im = v.y;
+    }
+};
+
+inline __device__ double block_sum(double v, double* shared)
+{
+    shared[threadIdx.x] = v;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s)
+            shared[threadIdx.x] += shared[threadIdx.x + s];
+        __syncthreads();
+    }
+    const double r = shared[0];
+    __syncthreads();
+    return r;
+}
+
+// The sum of (a, b) over the block, on every thread: warp shuffles, then one warp over
+// the warps' sums (one barrier pair where a shared-memory tree takes ten).
+inline __device__ double2 block_sum2(double2 v, double2* shared)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        v.x += __shfl_down_sync(0xffffffffu, v.x, o);
+        v.y += __shfl_down_sync(0xffffffffu, v.y, o);
+    }
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    __syncthreads(); // the previous call's readers are done with shared[]
+    if (lane == 0)
+        shared[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < int(blockDim.x >> 5) ? shared[lane] : make_double2(0, 0);
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) {
+            v.x += __shfl_down_sync(0xffffffffu, v.x, o);
+            v.y += __shfl_down_sync(0xffffffffu, v.y, o);
+        }
+        if (lane == 0)
+            shared[32] = v;
+    }
+    __syncthreads();
+    return shared[32];
+}
+
+// The least floor over shifted bins [a, b): the floor is linear between sub-band
+// centres, so it is at an end or at a centre inside (as the CPU backend's).
+inline __device__ double
+least_floor(const sensing_consts& k, const double* floors, std::int64_t a, std::int64_t b)
+{
+    double f = fmin(sensing_floor_at(k, floors, a), sensing_floor_at(k, floors, b - 1));
+    const std::int64_t i_end = min(std::int64_t(k.subbands), b / k.sub_bins + 1);
+    for (std::int64_t i = a / k.sub_bins; i < i_end; ++i) {
+        const std::int64_t centre = i * k.sub_bins + k.sub_bins / 2;
+        if (centre >= a && centre < b)
+            f = fmin(f, floors[i]);
+    }
+    return f;
+}
+
+inline __device__ void load_floors(const sensing_consts& k, const double* in, double* out)
+{
+    for (int i = threadIdx.x; i < k.subbands; i += blockDim.x)
+        out[i] = in[i];
+    __syncthreads();
+}
+
+} // namespace sensing_device
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
+
+#endif /* INCLUDED_GPUFFT_SENSING_KERNELS_CUH */

@@ -1,0 +1,318 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The floor of each sub-band and the threshold pass over every bin (sensing_kernels.h).
+
+#include "../cuda/cuda_check.h"
+#include "sensing_kernels.cuh"
+#include <stdexcept>
+#include <string>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+namespace {
+
+using namespace sensing_device;
+
+// One block a sub-band, its floor samples' log powers in registers (at most
+// floor_per_thread a thread), then the censoring passes of sensing_floor_step, each one
+// block reduction.
+constexpr int floor_per_thread = sensing_floor_samples / floor_threads;
+
+__global__ void __launch_bounds__(floor_threads) floor_kernel(
+    sensing_consts k, const float2* X, double* floors, sensing_device_header* header)
+{
+    __shared__ double2 red[33];
+    const int i = blockIdx.x;
+    std::int64_t first, count;
+    sensing_subband(k, i, first, count);
+    const int m = int(sensing_sample_count(k, i));
+    const spectrum_reader bin{ X };
+    float logp[floor_per_thread];
+    bool bad = false;
+#pragma unroll
+    for (int r = 0; r < floor_per_thread; ++r) {
+        const int j = threadIdx.x + r * floor_threads;
+        logp[r] = 3e38f; // never below a cut, never summed
+        if (j < m) {
+            const float P = sensing_power(k, bin, first + std::int64_t(j) * k.stride);
+            bad = bad || !isfinite(P);
+            logp[r] = sensing_log_power(k, P);
+        }
+    }
+    if (bad)
+        header->bad = 1;
+    double f = 0;
+    for (int pass = 0; pass <= sensing_floor_passes; ++pass) {
+        const float cut = f > 0 ? float(log(k.cut * f)) : 3e38f;
+        double2 v = make_double2(0, 0);
+#pragma unroll
+        for (int r = 0; r < floor_per_thread; ++r)
+            if (threadIdx.x + r * floor_threads < m && logp[r] < cut) {
+                v.x += double(logp[r]);
+                v.y += 1.0;
+            }
+        v = block_sum2(v, red);
+        f = sensing_floor_step(k, v.x, v.y, f);
+    }
+    if (threadIdx.x == 0)
+        floors[i] = f;
+}
+
+// The opening of sensing_open_floor, a thread a sub-band.
+__global__ void open_kernel(sensing_consts k, double* floors)
+{
+    __shared__ double f[sensing_max_subbands], e[sensing_max_subbands];
+    const int S = k.subbands, r = k.opening;
+    for (int i = threadIdx.x; i < S; i += blockDim.x)
+        f[i] = floors[i];
+    __syncthreads();
+    for (int i = threadIdx.x; i < S; i += blockDim.x) {
+        double v = f[i];
+        for (int j = max(0, i - r); j <= min(S - 1, i + r); ++j)
+            v = fmin(v, f[j]);
+        e[i] = v;
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < S; i += blockDim.x) {
+        double v = e[i];
+        for (int j = max(0, i - r); j <= min(S - 1, i + r); ++j)
+            v = fmax(v, e[j]);
+        const double top = v * k.ceiling;
+        floors[i] = f[i] < top ? f[i] : top;
+    }
+}
+
+
+// The threshold pass, a tile of run_tile bins a block at a time. The tile's spectrum,
+// with the window's taps and one bin either side, is read once (coalesced) into shared
+// memory, its loads issued a tile ahead so they are in flight while the block tests the
+// tile before. Each thread then takes 8 consecutive bins: their 8 + 2h spectrum values
+// in vector loads, |X_w|^2 of each with the taps in registers (TAPS, fixed at compile
+// time), and a test against the least threshold over the tile (one compare: almost
+// every bin is noise under it); only a bin over that bound takes the exact test
+// (sensing_above, in double as on the CPU). Four lanes' flags make a word, so runs'
+// ends are bit operations on words, and each warp's sum of its 256 powers goes to the
+// sums that the gap levels read instead of the bins.
+template <int TAPS>
+__global__ void __launch_bounds__(run_threads, 4)
+    runs_kernel(sensing_consts k,
+                const float2* X,
+                const double* floors_in,
+                std::int64_t* starts,
+                std::int64_t* ends,
+                std::int64_t cap,
+                float* block_power,
+                sensing_device_header* header)
+{
+    constexpr int h = TAPS / 2;
+    constexpr int per = run_tile / run_threads; // bins a thread: 8
+    constexpr int words = run_tile / 32;
+    constexpr int span = run_tile + 2 + 2 * h; // bins base - 1 - h .. base + tile + h
+    constexpr int reads = (per + 2 * h) / 2;   // float4 loads a thread: 2 bins each
+    static_assert(per == 8, "four lanes' flags make a word");
+    __shared__ double floors[sensing_max_subbands];
+    // tile[1 + i] holds spectrum bin i of the span, so each thread's first value sits
+    // at an even index (16-byte aligned) for the vector loads.
+    __shared__ __align__(16) float2 tile[span + 1 + 1];
+    __shared__ unsigned above[words];
+    __shared__ float least;
+    __shared__ unsigned outer[2]; // flags of bins base - 1 and base + run_tile
+    for (int i = threadIdx.x; i < k.subbands; i += blockDim.x)
+        floors[i] = floors_in[i];
+    float c[TAPS];
+#pragma unroll
+    for (int m = 0; m < TAPS; ++m)
+        c[m] = float(k.c[m]);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const std::int64_t tiles = (k.n + run_tile - 1) / run_tile;
+    constexpr int loads = (span + run_threads - 1) / run_threads;
+    float2 v[loads];
+    const auto load = [&](std::int64_t t) {
+        // Natural bins of shifted t * run_tile - 1 - h on, wrapped (more than once only
+        // where n is smaller than a tile).
+        std::int64_t q0 = sensing_natural(k, t * run_tile) - 1 - h;
+        while (q0 < 0)
+            q0 += k.n;
+#pragma unroll
+        for (int r = 0; r < loads; ++r) {
+            const int i = threadIdx.x + r * run_threads;
+            std::int64_t q = q0 + i;
+            if (q >= k.n)
+                q = k.n >= span ? q - k.n : q % k.n;
+            if (i < span)
+                v[r] = __ldg(X + q);
+        }
+    };
+    // |X_w|^2 at the span's bin j + 1 + h (shifted bin base + j).
+    const auto power_at = [&](int j) {
+        float re = 0, im = 0;
+#pragma unroll
+        for (int m = 0; m < TAPS; ++m) {
+            const float2 x = tile[1 + j + 2 * h - m + 1];
+            re += c[m] * x.x;
+            im += c[m] * x.y;
+        }
+        return re * re + im * im;
+    };
+    const auto test = [&](std::int64_t s, float P, float bound) {
+        return P > bound && s >= 0 && s < k.n && sensing_above(k, floors, s, P);
+    };
+    if (blockIdx.x < tiles)
+        load(blockIdx.x);
+    for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const std::int64_t base = t * run_tile;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            // The least threshold over bins base - 1 .. base + run_tile inside [0, n),
+            // rounded down.
+            const std::int64_t lo = base > 0 ? base - 1 : 0;
+            const std::int64_t hi = base + run_tile + 1 < k.n ? base + run_tile + 1 : k.n;
+            least = float(k.eta * least_floor(k, floors, lo, hi)) * (1.0f - 1e-6f);
+        }
+#pragma unroll
+        for (int r = 0; r < loads; ++r) {
+            const int i = threadIdx.x + r * run_threads;
+            if (i < span)
+                tile[1 + i] = v[r];
+        }
+        __syncthreads();
+        if (t + gridDim.x < tiles)
+            load(t + gridDim.x);
+        const float bound = least;
+        if (threadIdx.x < 2) {
+            const int j = threadIdx.x == 0 ? -1 : run_tile;
+            outer[threadIdx.x] = test(base + j, power_at(j), bound) ? 1u : 0u;
+        }
+        // This thread's bins base + 8 t' .. + 7 need span bins 8 t' .. 8 t' + 7 + 2 h,
+        // at tile[1 + 8 t' + 1] on: even, so float4 loads of two bins each.
+        float2 x[2 * reads];
+        const float4* t4 = reinterpret_cast<const float4*>(tile + 2 + per * threadIdx.x);
+#pragma unroll
+        for (int r = 0; r < reads; ++r) {
+            const float4 w = t4[r];
+            x[2 * r] = make_float2(w.x, w.y);
+            x[2 * r + 1] = make_float2(w.z, w.w);
+        }
+        unsigned mask = 0;
+        float sum = 0;
+        const std::int64_t s0 = base + per * std::int64_t(threadIdx.x);
+#pragma unroll
+        for (int u = 0; u < per; ++u) {
+            float re = 0, im = 0;
+#pragma unroll
+            for (int m = 0; m < TAPS; ++m) {
+                re += c[m] * x[u + 2 * h - m].x;
+                im += c[m] * x[u + 2 * h - m].y;
+            }
+            const float P = re * re + im * im;
+            if (s0 + u < k.n)
+                sum += P;
+            if (test(s0 + u, P, bound))
+                mask |= 1u << u;
+        }
+        // Lanes 4j .. 4j + 3 hold word j of the warp's 8.
+        mask <<= 8 * (lane & 3);
+        mask |= __shfl_xor_sync(0xffffffffu, mask, 1);
+        mask |= __shfl_xor_sync(0xffffffffu, mask, 2);
+        if ((lane & 3) == 0)
+            above[warp * 8 + (lane >> 2)] = mask;
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1)
+            sum += __shfl_xor_sync(0xffffffffu, sum, o);
+        const std::int64_t b = base / sensing_block_bins + warp;
+        if (lane == 0 && b * sensing_block_bins < k.n)
+            block_power[b] = sum;
+        __syncthreads();
+        // A word a thread: a run starts at a set bit whose lower neighbour is clear,
+        // ends at one whose upper neighbour is clear.
+        if (threadIdx.x < words) {
+            const int w = threadIdx.x;
+            const unsigned val = above[w];
+            const unsigned below = w > 0 ? above[w - 1] >> 31 : outer[0];
+            const unsigned over = w < words - 1 ? above[w + 1] << 31 : outer[1] << 31;
+            unsigned first = val & ~((val << 1) | below);
+            unsigned last = val & ~((val >> 1) | over);
+            const std::int64_t sw = base + 32 * std::int64_t(w);
+            while (first) {
+                const int bit = __ffs(first) - 1;
+                first &= first - 1;
+                const int at = atomicAdd(&header->starts, 1);
+                if (at < cap)
+                    starts[at] = sw + bit;
+            }
+            while (last) {
+                const int bit = __ffs(last) - 1;
+                last &= last - 1;
+                const int at = atomicAdd(&header->ends, 1);
+                if (at < cap)
+                    ends[at] = sw + bit;
+            }
+        }
+    }
+}
+
+} // namespace
+
+void launch_sensing_floor(const sensing_consts& k,
+                          const float* X,
+                          double* floors,
+                          sensing_device_header* header,
+                          void* stream)
+{
+    const auto st = static_cast<cudaStream_t>(stream);
+    floor_kernel<<<k.subbands, floor_threads, 0, st>>>(
+        k, reinterpret_cast<const float2*>(X), floors, header);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+    open_kernel<<<1, 256, 0, st>>>(k, floors);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+void launch_sensing_runs(const sensing_consts& k,
+                         const float* X,
+                         const double* floors,
+                         std::int64_t* starts,
+                         std::int64_t* ends,
+                         std::int64_t cap,
+                         float* block_power,
+                         sensing_device_header* header,
+                         void* stream)
+{
+    const std::int64_t tiles = (k.n + run_tile - 1) / run_tile;
+    // Enough blocks to fill the GPU several times over; each loops over its tiles.
+    const int blocks = int(tiles < 8192 ? tiles : 8192);
+    const auto st = static_cast<cudaStream_t>(stream);
+    const auto* x = reinterpret_cast<const float2*>(X);
+    switch (k.taps) {
+    case 1:
+        runs_kernel<1><<<blocks, run_threads, 0, st>>>(
+            k, x, floors, starts, ends, cap, block_power, header);
+        break;
+    case 3:
+        runs_kernel<3><<<blocks, run_threads, 0, st>>>(
+            k, x, floors, starts, ends, cap, block_power, header);
+        break;
+    case 5:
+        runs_kernel<5><<<blocks, run_threads, 0, st>>>(
+            k, x, floors, starts, ends, cap, block_power, header);
+        break;
+    case 7:
+        runs_kernel<7><<<blocks, run_threads, 0, st>>>(
+            k, x, floors, starts, ends, cap, block_power, header);
+        break;
+    default:
+        throw std::invalid_argument("sensing: a window of " + std::to_string(k.taps) +
+                                    " spectral taps (1, 3, 5 or 7 are built)");
+    }
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
