@@ -151,15 +151,21 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     k.n = n;
     k.half = n / 2;
 
+    // The names are the sparse FFT's (one owner); sensing takes its two cosine windows.
+    sparse_fft_window window = sparse_fft_window::none;
+    try {
+        window = parse_sparse_fft_window(o.window);
+    } catch (const std::invalid_argument&) {
+    }
     double a[4] = { 0, 0, 0, 0 };
     int terms = 0;
-    if (o.window == "blackman_harris") {
+    if (window == sparse_fft_window::blackman_harris) {
         const double bh[4] = { 0.35875, 0.48829, 0.14128, 0.01168 };
         for (int m = 0; m < 4; ++m)
             a[m] = bh[m];
         terms = 4;
         p.lobe = 4;
-    } else if (o.window == "hann") {
+    } else if (window == sparse_fft_window::hann) {
         a[0] = a[1] = 0.5;
         terms = 2;
         p.lobe = 2;
@@ -222,12 +228,11 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     p.gap_bins = o.gap_bins > 0 ? o.gap_bins : p.lobe;
     p.narrow_bins = o.narrow_bins;
     p.max_tone_fits = o.max_tone_fits;
-    set_robust_window(p.tone,
-                      n,
-                      o.window == "hann" ? sparse_fft_window::hann
-                                         : sparse_fft_window::blackman_harris);
+    set_robust_window(p.tone, n, window);
     k.narrow = o.narrow_bins;
-    k.fit_half = o.window == "hann" ? 2 : 3; // robust mode's main lobe (robust_params)
+    k.fit_half = window == sparse_fft_window::hann
+                     ? 2
+                     : 3; // robust mode's main lobe (robust_params)
     p.rule = o.bandwidth_rule;
     p.xdb_ratio = std::pow(10.0, -o.bandwidth_db / 10.0);
     return p;
