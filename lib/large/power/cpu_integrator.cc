@@ -59,11 +59,11 @@ volk_ptr<T> volk_array(i64 n)
 // second is all it costs.
 constexpr i64 largest_measured = i64(1) << 20;
 
-bool measure(i64 n, const std::string& planner)
+bool measure(i64 n, power::fftw_planning planner)
 {
-    if (planner == "estimate")
+    if (planner == power::fftw_planning::estimate)
         return false;
-    if (planner == "measure")
+    if (planner == power::fftw_planning::measure)
         return true;
     return n <= largest_measured;
 }
@@ -75,7 +75,7 @@ public:
                    const power::spectral_window& window,
                    int fft_threads,
                    std::size_t budget,
-                   const std::string& planner,
+                   power::fftw_planning planner,
                    const std::string& wisdom)
         : impl(band, window),
           d_n(band.fft_size()),
@@ -249,7 +249,7 @@ make_cpu_integrator(const power::band_reducer& band,
                     const power::spectral_window& window,
                     int threads,
                     std::size_t budget,
-                    const std::string& planner,
+                    power::fftw_planning planner,
                     const std::string& wisdom)
 {
     const i64 n = band.fft_size();

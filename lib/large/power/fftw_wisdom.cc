@@ -11,10 +11,24 @@
 #include <unistd.h>
 #include <cstdio>
 #include <set>
+#include <stdexcept>
 
 namespace gr {
 namespace gpufft {
 namespace power {
+
+fftw_planning parse_fftw_planner(const std::string& name)
+{
+    if (name == "auto")
+        return fftw_planning::automatic;
+    if (name == "measure")
+        return fftw_planning::measure;
+    if (name == "estimate")
+        return fftw_planning::estimate;
+    throw std::invalid_argument(
+        "fftw_planner must be \"auto\", \"measure\" or \"estimate\", not \"" + name +
+        "\"");
+}
 
 void import_fftwf_wisdom_once(const std::string& path)
 {

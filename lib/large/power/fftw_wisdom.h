@@ -19,6 +19,12 @@ namespace power {
  * FFTW planner mutex held. A missing or unreadable file is not an error: planning
  * measures again. "" does nothing.
  */
+//! How the fused CPU path plans its FFT (spectrum_integrator_options::fftw_planner).
+enum class fftw_planning { automatic, measure, estimate };
+
+//! "auto", "measure" or "estimate"; std::invalid_argument naming fftw_planner otherwise.
+fftw_planning parse_fftw_planner(const std::string& name);
+
 void import_fftwf_wisdom_once(const std::string& path);
 
 /*!

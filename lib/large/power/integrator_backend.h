@@ -9,6 +9,7 @@
 #define INCLUDED_GPUFFT_LARGE_POWER_INTEGRATOR_BACKEND_H
 
 #include "large/power/band_reducer.h"
+#include "large/power/fftw_wisdom.h"
 #include "large/power/spectral_window.h"
 #include "stream/sample_format.h"
 #include <gnuradio/gpufft/spectrum_integrator.h>
@@ -115,7 +116,7 @@ make_cpu_integrator(const power::band_reducer& band,
                     const power::spectral_window& window,
                     int threads,
                     std::size_t budget,
-                    const std::string& planner,
+                    power::fftw_planning planner,
                     const std::string& wisdom);
 
 #ifdef GPUFFT_HAVE_CUDA

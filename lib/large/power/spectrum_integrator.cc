@@ -33,11 +33,7 @@ make_backend(std::int64_t fft_size,
     if (fft_size < 1)
         throw std::invalid_argument("fft_size must be >= 1, got " +
                                     std::to_string(fft_size));
-    if (o.fftw_planner != "auto" && o.fftw_planner != "measure" &&
-        o.fftw_planner != "estimate")
-        throw std::invalid_argument(
-            "fftw_planner must be \"auto\", \"measure\" or \"estimate\", not \"" +
-            o.fftw_planner + "\"");
+    const power::fftw_planning planning = power::parse_fftw_planner(o.fftw_planner);
     const stream::sample_format input = stream::parse_sample_format(o.input_type);
     const std::int64_t stop = band_stop == 0 ? fft_size : band_stop;
     const power::band_reducer band(fft_size,
@@ -81,7 +77,7 @@ make_backend(std::int64_t fft_size,
     // fused VOLK pass per frame.
     if (used == backend::cpu)
         if (auto fused = detail::make_cpu_integrator(
-                band, window, threads, o.memory_budget, o.fftw_planner, o.fftw_wisdom)) {
+                band, window, threads, o.memory_budget, planning, o.fftw_wisdom)) {
             fused->input = input; // converted on the host by accumulate_samples()
             return fused;
         }
