@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 #ifdef GPUFFT_HAVE_CUDA
@@ -62,12 +63,64 @@ void score(const field_case& c, const sensing_result& r, result& row)
     row.errors["signals"] = double(r.signals.size());
 }
 
-sensing_options plan_options(const options& opt, backend b)
+// --dump FILE: every field of every signal of every frame, floats in hex (%a), so that
+// two builds can be compared bit for bit (`diff`): a speed change must give the same
+// file. Captures: every frame of each recording; field cases: one frame a case and size,
+// with the bench's plan options and with the defaults.
+std::FILE* dump_file(const options& opt)
+{
+    static std::FILE* f = nullptr;
+    const std::string path = opt.get("dump", "");
+    if (f == nullptr && !path.empty()) {
+        f = std::fopen(path.c_str(), "w");
+        if (f == nullptr)
+            throw std::runtime_error("--dump: cannot write " + path);
+    }
+    return f;
+}
+
+void dump_result(std::FILE* f, const std::string& tag, const sensing_result& r)
+{
+    std::fprintf(
+        f,
+        "%s signals=%zu truncated=%d floor=%a above=%lld bands=%lld skipped=%lld\n",
+        tag.c_str(),
+        r.signals.size(),
+        int(r.truncated),
+        r.noise_floor_dbfs,
+        (long long)r.bins_above,
+        (long long)r.bands_found,
+        (long long)r.tone_fits_skipped);
+    for (const auto& s : r.signals)
+        std::fprintf(f,
+                     "  %lld %lld c=%a lo=%a hi=%a bw=%a pk=%a tot=%a snr=%a fl=%a dc=%d "
+                     "nar=%d ref=%d tone=%a amp=%a,%a\n",
+                     (long long)s.first_bin,
+                     (long long)s.last_bin,
+                     s.center_bin,
+                     s.lower_bin,
+                     s.upper_bin,
+                     s.bandwidth_bins,
+                     s.peak_power_dbfs,
+                     s.total_power_dbfs,
+                     s.snr_db,
+                     s.floor_dbfs,
+                     int(s.dc),
+                     int(s.narrow),
+                     int(s.tone_refined),
+                     s.tone_bin,
+                     s.tone_amplitude.real(),
+                     s.tone_amplitude.imag());
+}
+
+sensing_options plan_options(const options& opt, backend b, std::int64_t n)
 {
     sensing_options o;
     o.backend = b;
     o.device_id = opt.device;
-    o.max_signals = std::stoi(opt.get("max-signals", "2048"));
+    // 2048 at most, n / 4 (the plan's limit) in small frames.
+    o.max_signals = int(std::min<std::int64_t>(std::stoi(opt.get("max-signals", "2048")),
+                                               std::max<std::int64_t>(1, n / 4)));
     return o;
 }
 
@@ -97,10 +150,24 @@ void bench_cpu(const options& opt, const field_case& c)
     const std::string dev =
         "cpu: " + cpu_name() + " x" + std::to_string(detail::hardware_threads());
     const auto x = gpufft_test::noisy_tones_fft(c.n, c.truth.freq, c.truth.amp, 1.0, 7);
-    sensing_plan plan(c.n, plan_options(opt, backend::cpu));
+    sensing_plan plan(c.n, plan_options(opt, backend::cpu, c.n));
     std::printf("# %s\n", plan.describe().c_str());
     sensing_result got;
     plan.detect(x.data(), got);
+    if (std::FILE* f = dump_file(opt)) {
+        const std::string tag = c.name + " " + std::to_string(c.n);
+        dump_result(f, tag, got);
+        sensing_options d;
+        d.backend = backend::cpu;
+        sensing_plan defaults(c.n, d);
+        defaults.detect(x.data(), got);
+        dump_result(f, tag + " defaults", got);
+        d.bandwidth_rule = bandwidth_rule::xdb;
+        sensing_plan xdb(c.n, d);
+        xdb.detect(x.data(), got);
+        dump_result(f, tag + " xdb", got);
+        return;
+    }
     result r = make_row("cpu", dev, c);
     score(c, got, r);
     dense_fft_options fo;
@@ -127,7 +194,7 @@ void bench_cuda(const options& opt, const field_case& c)
     cuda::device_buffer<cf> x(std::size_t(c.n)), X(std::size_t(c.n));
     detail::make_noisy_tones_device(c.n, c.truth.freq, c.truth.amp, 1.0, 7, x.get());
     GPUFFT_CUDA_CHECK(cudaDeviceSynchronize());
-    sensing_plan plan(c.n, plan_options(opt, backend::cuda));
+    sensing_plan plan(c.n, plan_options(opt, backend::cuda, c.n));
     std::printf("# %s\n", plan.describe().c_str());
     sensing_result got;
     plan.detect(x.get(), got, memory::device);
@@ -190,6 +257,14 @@ int bench_captures(const options& opt, const std::string& dir)
         sensing_options so;
         so.backend = backend::cpu;
         sensing_plan plan(n, so);
+        if (std::FILE* f = dump_file(opt)) {
+            sensing_result r;
+            for (std::int64_t a = 0; a + n <= std::int64_t(c.x.size()); a += n) {
+                plan.detect(c.x.data() + a, r);
+                dump_result(f, c.name + " " + std::to_string(a / n), r);
+            }
+            continue;
+        }
         dense_fft_options fo;
         fo.backend = backend::cpu;
         fo.threads = n < (1 << 18) ? 1 : 0; // as the plan's FFT
@@ -302,5 +377,6 @@ GPUFFT_BENCH_COMMAND(sensing,
                      "cases [--sizes 2^20,2^24,2^27,1e7,3*2^20,1000003 (cuda) "
                      "2^16,2^20,3*2^20,1000003 (cpu) "
                      "--cases spread50,spread1000,neighbours,carrier --max-signals 2048; "
-                     "--captures DIR [--capture-list a,b]: SigMF recordings, CPU]",
+                     "--captures DIR [--capture-list a,b]: SigMF recordings, CPU; "
+                     "--dump FILE: every signal's fields in hex, no timing]",
                      bench_sensing);

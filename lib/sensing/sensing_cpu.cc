@@ -92,11 +92,16 @@ public:
                     b, d_k, power, floor, windowed, d_p.rule, d_p.xdb_ratio);
                 continue;
             }
-            d_band_floor.resize(std::size_t(width));
+            if (d_band_floor.size() < std::size_t(width))
+                d_band_floor.resize(std::size_t(width));
             fill_floors(b.first, b.last + 1, d_band_floor.data());
-            const double* fb = d_band_floor.data() - b.first;
-            const auto buffered = [fb](std::int64_t s) { return fb[s]; };
-            sensing_band_sums(b, d_k, power, buffered, windowed, d_p.rule, d_p.xdb_ratio);
+            sensing_band_sums_buffered(b,
+                                       d_k,
+                                       d_P.data(),
+                                       d_band_floor.data() - b.first,
+                                       d_X.data(),
+                                       d_p.rule,
+                                       d_p.xdb_ratio);
         }
     }
 
@@ -204,11 +209,8 @@ private:
                 for (std::int64_t t = s; t < e; ++t)
                     out[t - a] = v;
             } else {
-                const double f0 = f[i], f1 = f[i + 1], di = double(i);
-                for (std::int64_t t = s; t < e; ++t) {
-                    const double x = (double(t) + 0.5) * d_k.inv_sub_bins - 0.5;
-                    out[t - a] = f0 + (x - di) * (f1 - f0);
-                }
+                sensing_floor_line(
+                    s, e, d_k.inv_sub_bins, double(i), f[i], f[i + 1], out + (s - a));
             }
             s = e;
         }

@@ -18,6 +18,15 @@
 #define SENSING_SIMD
 #endif
 
+// Loops that must give the baseline's values to the bit (sensing_band_sums' sums, the
+// floor's line): no multiply-add fused in the AVX2 + FMA version (it rounds once where
+// the baseline rounds twice).
+#if defined(__GNUC__) && !defined(__clang__)
+#define SENSING_NO_FMA __attribute__((optimize("fp-contract=off")))
+#else
+#define SENSING_NO_FMA
+#endif
+
 namespace gr {
 namespace gpufft {
 namespace detail {
@@ -196,6 +205,162 @@ SENSING_SIMD double sensing_ratio_sum(const float* P,
         total += sum;
     }
     return total;
+}
+
+SENSING_SIMD SENSING_NO_FMA void sensing_floor_line(std::int64_t a,
+                                                    std::int64_t b,
+                                                    double inv,
+                                                    double i,
+                                                    double f0,
+                                                    double f1,
+                                                    double* out)
+{
+    // double(a) + j is double(a + j), exactly, and a 32-bit j converts 4 at a time.
+    const double slope = f1 - f0, base = double(a);
+    const std::int32_t len = std::int32_t(b - a);
+    for (std::int32_t j = 0; j < len; ++j) {
+        const double x = ((base + double(j)) + 0.5) * inv - 0.5;
+        out[j] = f0 + (x - i) * slope;
+    }
+}
+
+SENSING_SIMD SENSING_NO_FMA void sensing_band_sums_buffered(sensing_band& b,
+                                                            const sensing_consts& k,
+                                                            const float* P,
+                                                            const double* F,
+                                                            const std::complex<float>* X,
+                                                            bandwidth_rule rule,
+                                                            double xdb_ratio)
+{
+    // sensing_band_sums() step for step (see there); only how the loops are written
+    // differs.
+    double excess = 0, moment = 0, total = 0;
+    float peak = -1;
+    for (std::int64_t s = b.first; s < b.core_first; ++s)
+        total += double(P[s]) - F[s];
+    double lt[8] = {}, le[8] = {}, lm[8] = {};
+    float lp[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
+    std::int64_t s = b.core_first;
+    // double(s) + j is double(s + j), exactly (bins < 2^53), and vectorises where the
+    // conversion of a 64-bit integer does not (AVX2 has none).
+    for (; s + 8 <= b.core_last + 1; s += 8) {
+        const double base = double(s);
+        for (int j = 0; j < 8; ++j) {
+            const float p = P[s + j];
+            const double d = double(p) - F[s + j];
+            const double e = d > 0 ? d : 0.0;
+            lt[j] += d;
+            le[j] += e;
+            lm[j] += (base + double(j)) * e;
+            lp[j] = p > lp[j] ? p : lp[j];
+        }
+    }
+    for (; s <= b.core_last; ++s) {
+        const float p = P[s];
+        const double d = double(p) - F[s];
+        const double e = d > 0 ? d : 0.0;
+        total += d;
+        excess += e;
+        moment += double(s) * e;
+        peak = p > peak ? p : peak;
+    }
+    for (int j = 0; j < 8; ++j) {
+        total += lt[j];
+        excess += le[j];
+        moment += lm[j];
+        peak = lp[j] > peak ? lp[j] : peak;
+    }
+    for (std::int64_t t = b.core_last + 1; t <= b.last; ++t)
+        total += double(P[t]) - F[t];
+    // The first bin of the core at the peak: 64 bins a test, then bin by bin.
+    std::int64_t peak_bin = b.peak_bin;
+    double floor_at_peak = b.floor_at_peak;
+    for (std::int64_t t0 = b.core_first; t0 <= b.core_last; t0 += 64) {
+        const std::int64_t t1 = b.core_last + 1 < t0 + 64 ? b.core_last + 1 : t0 + 64;
+        std::int32_t any = 0;
+        for (std::int64_t t = t0; t < t1; ++t)
+            any |= P[t] == peak ? 1 : 0;
+        if (any == 0)
+            continue;
+        std::int64_t t = t0;
+        while (P[t] != peak)
+            ++t;
+        peak_bin = t;
+        floor_at_peak = F[t];
+        break;
+    }
+    b.excess = excess;
+    b.moment = moment;
+    b.power = total;
+    b.peak = peak;
+    b.peak_bin = peak_bin;
+    b.floor_at_peak = floor_at_peak;
+    if (b.core_last - b.core_first + 1 <= k.narrow)
+        for (int j = -k.fit_half; j <= k.fit_half; ++j) {
+            double* v = b.lobe + 2 * (j + k.fit_half);
+            std::int64_t t = b.peak_bin + j;
+            t = t < 0 ? t + k.n : (t >= k.n ? t - k.n : t);
+            const auto& x = X[std::size_t(sensing_natural(k, t))];
+            v[0] = double(x.real());
+            v[1] = double(x.imag());
+        }
+    if (rule == bandwidth_rule::xdb) {
+        const double level = double(b.peak) * xdb_ratio;
+        std::int64_t lo = b.peak_bin, hi = b.peak_bin;
+        for (std::int64_t t = b.core_first; t <= b.core_last; ++t)
+            if (double(P[t]) >= level) {
+                lo = lo < t ? lo : t;
+                hi = hi > t ? hi : t;
+            }
+        b.lower = double(lo) - 0.5;
+        b.upper = double(hi) + 0.5;
+        return;
+    }
+    if (!(b.excess > 0)) {
+        b.lower = double(b.core_first) - 0.5;
+        b.upper = double(b.core_last) + 0.5;
+        return;
+    }
+    const double lo_t = 0.005 * b.excess, hi_t = 0.995 * b.excess;
+    double cum = 0;
+    bool have_lo = false;
+    b.upper = double(b.core_last) + 0.5;
+    bool done = false;
+    for (std::int64_t s0 = b.core_first; s0 <= b.core_last && !done; s0 += 64) {
+        const std::int64_t s1 = b.core_last + 1 < s0 + 64 ? b.core_last + 1 : s0 + 64;
+        if (s1 - s0 == 64) {
+            double lane[8] = {};
+            for (std::int64_t t = s0; t < s1; t += 8)
+                for (int j = 0; j < 8; ++j) {
+                    // p > f exactly when p - f > 0: the excess without a branch.
+                    const double d = double(P[t + j]) - F[t + j];
+                    lane[j] += d > 0 ? d : 0.0;
+                }
+            const double block = ((lane[0] + lane[1]) + (lane[2] + lane[3])) +
+                                 ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+            if (cum + block < (have_lo ? hi_t : lo_t)) {
+                cum += block;
+                continue;
+            }
+        }
+        for (std::int64_t t = s0; t < s1; ++t) {
+            const double p = double(P[t]), f = F[t];
+            const double e = p > f ? p - f : 0.0;
+            const double next = cum + e;
+            if (!have_lo && next >= lo_t && e > 0) {
+                b.lower = double(t) - 0.5 + (lo_t - cum) / e;
+                have_lo = true;
+            }
+            if (next >= hi_t && e > 0) {
+                b.upper = double(t) - 0.5 + (hi_t - cum) / e;
+                done = true;
+                break;
+            }
+            cum = next;
+        }
+    }
+    if (!have_lo)
+        b.lower = double(b.core_first) - 0.5;
 }
 
 } // namespace detail

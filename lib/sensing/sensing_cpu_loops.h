@@ -13,6 +13,7 @@
 #ifndef INCLUDED_GPUFFT_SENSING_CPU_LOOPS_H
 #define INCLUDED_GPUFFT_SENSING_CPU_LOOPS_H
 
+#include "sensing_backend.h"
 #include "sensing_math.h"
 #include <complex>
 #include <cstddef>
@@ -116,6 +117,32 @@ double sensing_ratio_sum(const float* P,
                          double i,
                          double f0,
                          double f1);
+
+/*!
+ * sensing_band_sums() for a band whose floors are in a buffer (F[s], s in [b.first,
+ * b.last]), the power P and the windowed spectrum X (natural order, for a narrow core's
+ * lobe) in arrays: the same sums, in the same order, so the same values to the bit, with
+ * the core's lanes 4 wide, the peak's bin found 8 bins a test and the edges' blocks
+ * vectorised (the template's loops, through its lambdas, ran one scalar bin at a time:
+ * 20 % of detect() on an LTE carrier of 30000 bins).
+ */
+void sensing_band_sums_buffered(sensing_band& b,
+                                const sensing_consts& k,
+                                const float* P,
+                                const double* F,
+                                const std::complex<float>* X,
+                                bandwidth_rule rule,
+                                double xdb_ratio);
+
+//! out[t - a] = f0 + (x(t) - i) (f1 - f0), x(t) = (t + 0.5) inv - 0.5, t in [a, b): one
+//! line of sensing_floor_at(), the same arithmetic; b - a < 2^31.
+void sensing_floor_line(std::int64_t a,
+                        std::int64_t b,
+                        double inv,
+                        double i,
+                        double f0,
+                        double f1,
+                        double* out);
 
 } // namespace detail
 } // namespace gpufft

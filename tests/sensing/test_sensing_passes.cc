@@ -262,4 +262,98 @@ GPUFFT_TEST(tone_fit_finds_robust_fit_tone_offset)
         }
 }
 
+// The CPU backend's wide bands (sensing_band_sums_buffered) against the template the
+// CUDA backend's kernel mirrors: the same values to the bit (the speed-up must not move
+// a signal), for cores wide and narrow, both bandwidth rules, peaks repeated.
+GPUFFT_TEST(buffered_band_sums_match_the_template_bit_for_bit)
+{
+    auto rng = seeded();
+    std::exponential_distribution<float> e(1.0f);
+    std::uniform_int_distribution<int> width(1, 3000);
+    std::normal_distribution<float> g(0, 1);
+    for (const bool xdb : { false, true }) {
+        sensing_options o;
+        o.backend = backend::cpu;
+        o.narrow_bins = 64;
+        if (xdb)
+            o.bandwidth_rule = bandwidth_rule::xdb;
+        const std::int64_t n = 8192;
+        const auto p = make_sensing_params(n, o);
+        const auto size = static_cast<std::size_t>(n);
+        std::vector<float> P(size);
+        std::vector<double> F(size);
+        std::vector<cf> X(size);
+        for (int trial = 0; trial < 200; ++trial) {
+            const double level = std::exp(double(g(rng)));
+            for (std::int64_t s = 0; s < n; ++s) {
+                F[std::size_t(s)] = level * (1 + 0.1 * std::sin(double(s) / 300));
+                P[std::size_t(s)] =
+                    float(level) * e(rng) * (trial % 3 == 0 ? 20.0f : 1.0f);
+                X[std::size_t(s)] = { g(rng), g(rng) };
+            }
+            sensing_band want;
+            const int core = trial % 4 == 0 ? 1 + trial % 64 : width(rng);
+            want.core_first = 100 + trial;
+            want.core_last = want.core_first + core - 1;
+            want.first = want.core_first - trial % 5;
+            want.last = want.core_last + trial % 7;
+            if (trial % 5 == 1) // a repeated peak: the first one's bin
+                P[std::size_t(want.core_last)] =
+                    P[std::size_t(want.core_first + core / 2)] = 1e6f;
+            sensing_band got = want;
+            const auto power = [&](std::int64_t s) { return P[std::size_t(s)]; };
+            const auto floor = [&](std::int64_t s) { return F[std::size_t(s)]; };
+            const auto windowed = [&](std::int64_t s, double& re, double& im) {
+                s = s < 0 ? s + n : (s >= n ? s - n : s);
+                const auto& v = X[std::size_t(sensing_natural(p.k, s))];
+                re = double(v.real());
+                im = double(v.imag());
+            };
+            sensing_band_sums(want, p.k, power, floor, windowed, p.rule, p.xdb_ratio);
+            sensing_band_sums_buffered(
+                got, p.k, P.data(), F.data(), X.data(), p.rule, p.xdb_ratio);
+            GPUFFT_CHECK(got.excess == want.excess);
+            GPUFFT_CHECK(got.power == want.power);
+            GPUFFT_CHECK(got.moment == want.moment);
+            GPUFFT_CHECK(got.peak == want.peak);
+            GPUFFT_CHECK_EQ(got.peak_bin, want.peak_bin);
+            GPUFFT_CHECK(got.floor_at_peak == want.floor_at_peak);
+            GPUFFT_CHECK(got.lower == want.lower);
+            GPUFFT_CHECK(got.upper == want.upper);
+            for (int j = 0; j < 2 * (2 * sensing_max_fit_half + 1); ++j)
+                GPUFFT_CHECK(got.lobe[j] == want.lobe[j]);
+        }
+    }
+}
+
+// The floor's line in a buffer against sensing_floor_at(), bit for bit.
+GPUFFT_TEST(floor_line_matches_floor_at_bit_for_bit)
+{
+    auto rng = seeded();
+    std::uniform_real_distribution<double> u(0.5, 2.0);
+    for (std::int64_t n :
+         { std::int64_t(1024), std::int64_t(65536), std::int64_t(1000003) }) {
+        const auto p = params_for(n, "blackman_harris");
+        std::vector<double> f(std::size_t(p.k.subbands));
+        for (auto& v : f)
+            v = u(rng);
+        std::vector<double> out(1 << 16);
+        for (int i = 0; i + 1 < p.k.subbands; i += 1 + p.k.subbands / 16) {
+            // Every bin between sub-band i's centre and the next one's (whole piece).
+            const std::int64_t a = std::int64_t(i) * p.k.sub_bins + p.k.sub_bins / 2 + 1,
+                               b = std::min(n, a + p.k.sub_bins - 1);
+            sensing_floor_line(a,
+                               b,
+                               p.k.inv_sub_bins,
+                               double(i),
+                               f[std::size_t(i)],
+                               f[std::size_t(i) + 1],
+                               out.data());
+            for (std::int64_t s = a; s < b; ++s)
+                GPUFFT_CHECK(out[std::size_t(s - a)] ==
+                             sensing_floor_at(p.k, f.data(), s));
+        }
+    }
+}
+
 GPUFFT_TEST_MAIN()
