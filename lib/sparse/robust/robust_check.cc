@@ -35,11 +35,12 @@ std::int64_t probe_length_for(std::int64_t n, std::int64_t k)
                                   std::min<std::int64_t>(L, n / (4 * probe_segments)));
 }
 
-dense_fft_options probe_options()
+dense_fft_options probe_options(std::int64_t samples)
 {
     dense_fft_options o;
     o.backend = backend::cpu;
-    o.threads = 1; // 8 x 512 points: threads cost more than they save
+    // 8 x 512 points: threads cost more than they save; 8 x 65536 (k = 1000) pay.
+    o.threads = samples < (std::int64_t(1) << 17) ? 1 : 0;
     return o;
 }
 
@@ -89,7 +90,8 @@ robust_floor_probe::robust_floor_probe(std::int64_t n, std::int64_t k)
     : d_n(n),
       d_segments(probe_segments),
       d_length(probe_length_for(n, k)),
-      d_fft(d_length, d_segments, direction::forward, probe_options()),
+      d_fft(
+          d_length, d_segments, direction::forward, probe_options(d_segments * d_length)),
       d_in(std::size_t(d_segments * d_length)),
       d_out(d_in.size()),
       d_power(std::size_t(d_length))
