@@ -183,8 +183,9 @@ def input_type_rows(records):
         row["size"] = pow2(r["n"]) + (" x %d" % r["integrations"] if r.get("integrations")
                                       else "")
         row["ours"] = rate(r)
-        row["cpu"] = "%s / %s" % (fmt(r.get("fc32_cpu_ns_per_sample")),
-                                  fmt(r["cpu_ns_per_sample"]))
+        if r.get("cpu_ns_per_sample") is not None:
+            row["cpu"] = "%s / %s" % (fmt(r.get("fc32_cpu_ns_per_sample")),
+                                      fmt(r["cpu_ns_per_sample"]))
         rows.append(row)
     return rows
 
