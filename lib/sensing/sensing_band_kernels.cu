@@ -141,12 +141,16 @@ __device__ bool walk_to(const sensing_consts& k,
         return double(P) > f ? double(P) - f : 0.0;
     };
     const std::int64_t s0 = a + std::int64_t(threadIdx.x) * per;
-    double mine = 0;
-    for (int u0 = 0; u0 < per; u0 += unroll) {
-        double e[unroll];
+    // The excess of `unroll` bins of the segment from u0 on, their loads issued together.
+    const auto excess_of = [&](int u0, double* e) {
 #pragma unroll
         for (int u = 0; u < unroll; ++u)
             e[u] = s0 + u0 + u <= b ? excess_at(s0 + u0 + u) : 0.0;
+    };
+    double mine = 0;
+    for (int u0 = 0; u0 < per; u0 += unroll) {
+        double e[unroll];
+        excess_of(u0, e);
 #pragma unroll
         for (int u = 0; u < unroll; ++u)
             mine += e[u];
@@ -168,9 +172,7 @@ __device__ bool walk_to(const sensing_consts& k,
     if (c < target && c + mine >= target) {
         for (int u0 = 0; u0 < per; u0 += unroll) {
             double e[unroll];
-#pragma unroll
-            for (int u = 0; u < unroll; ++u)
-                e[u] = s0 + u0 + u <= b ? excess_at(s0 + u0 + u) : 0.0;
+            excess_of(u0, e);
 #pragma unroll
             for (int u = 0; u < unroll; ++u) {
                 const double next = c + e[u];
