@@ -46,6 +46,7 @@ public:
         sensing_make_window(d_k, d_w.data());
         d_fixed.resize(std::size_t(sensing_floor_samples));
         d_idx.resize(block);
+        d_block_floor.resize(block);
         d_sums.resize(std::size_t((d_k.n + 63) / 64));
         d_floor.resize(std::size_t(d_k.subbands));
         d_scratch.resize(2 * std::size_t(d_k.subbands));
@@ -72,26 +73,11 @@ public:
 
     void bands(std::vector<sensing_band>& bands) override
     {
-        const auto power = [this](std::int64_t s) { return d_P[std::size_t(s)]; };
-        const auto floor = [this](std::int64_t s) {
-            return sensing_floor_at(d_k, d_floor.data(), s);
-        };
-        const auto windowed = [this](std::int64_t s, double& re, double& im) {
-            s = s < 0 ? s + d_k.n : (s >= d_k.n ? s - d_k.n : s);
-            const auto& v = d_X[std::size_t(sensing_natural(d_k, s))];
-            re = double(v.real());
-            im = double(v.imag());
-        };
-        // A wide band (a modulated carrier: thousands of bins, read twice) takes its
-        // floors from a buffer filled a line of the floor at a time: the same values as
-        // sensing_floor_at, without its branches and conversions a bin.
+        // Every band takes its floors from a buffer filled a line of the floor at a
+        // time (the same values as sensing_floor_at, without its branches and
+        // conversions a bin, read two or three times a bin), then the vectorised sums.
         for (auto& b : bands) {
             const std::int64_t width = b.last - b.first + 1;
-            if (width < 64) {
-                sensing_band_sums(
-                    b, d_k, power, floor, windowed, d_p.rule, d_p.xdb_ratio);
-                continue;
-            }
             if (d_band_floor.size() < std::size_t(width))
                 d_band_floor.resize(std::size_t(width));
             fill_floors(b.first, b.last + 1, d_band_floor.data());
@@ -348,10 +334,20 @@ private:
             // Most stretches hold nothing above even the lowest threshold: a test that
             // vectorises passes over them, and only candidates are checked one by one.
             const std::int64_t m = sensing_candidates(P, len, low, d_idx.data());
+            // Many candidates (a carrier near the threshold, a thousand tones): the
+            // block's floors a line at a time (sensing_floor_at's values, bit for bit),
+            // then sensing_above's test on them.
+            const bool buffered = m > 64;
+            if (buffered)
+                fill_floors(s0, s0 + len, d_block_floor.data());
             for (std::int64_t c = 0; c < m; ++c) {
                 const std::int64_t i = d_idx[std::size_t(c)];
                 const std::int64_t s = s0 + i;
-                if (!sensing_above(d_k, d_floor.data(), s, P[i]))
+                const bool above =
+                    buffered ? double(P[i]) > d_k.eta * d_block_floor[std::size_t(i)] &&
+                                   !sensing_masked(d_k, s)
+                             : sensing_above(d_k, d_floor.data(), s, P[i]);
+                if (!above)
                     continue;
                 if (s == open_last + 1) {
                     open_last = s;
@@ -384,7 +380,8 @@ private:
     sensing_aligned_vector<float> d_w; // the window in time
     std::vector<float> d_sums;         // sums of P over 64 bins (block = 2048: whole)
     std::vector<std::int32_t> d_fixed, d_idx;
-    std::vector<double> d_band_floor; // a wide band's floors (bands())
+    std::vector<double> d_band_floor;  // a band's floors (bands())
+    std::vector<double> d_block_floor; // a block's floors (find_runs())
     std::vector<double> d_floor, d_scratch;
 };
 
