@@ -103,9 +103,22 @@ public:
             // Most gaps are noise, far under the level that joins: the gap's power over
             // its least floor bounds the level from above and needs no division a bin
             // (sums of 64 bins kept from the power pass), so such a gap gets the bound.
-            const double bound = power_sum(a, b) / least_floor(a, b) / double(b - a);
-            if (bound * (1 + 1e-4) < sensing_gap_fill_level(b - a)) {
+            // Inside a carrier most gaps are far over it: the power over the gap's
+            // greatest floor bounds the level from below, and where that bound clears
+            // the level by 1e-4 (ratio_sum's float terms are within 1e-5), the join is
+            // decided as the bins' own sum would decide it, and the plan only compares
+            // the level with sensing_gap_fill_level().
+            double least, most;
+            floor_range(a, b, least, most);
+            const double sum = power_sum(a, b), fill = sensing_gap_fill_level(b - a);
+            const double bound = sum / least / double(b - a);
+            if (bound * (1 + 1e-4) < fill) {
                 level[i] = bound;
+                continue;
+            }
+            const double under = sum / most / double(b - a);
+            if (under > fill * (1 + 1e-4)) {
+                level[i] = under;
                 continue;
             }
             // Each bin over its own floor: a gap of thousands of bins crosses sub-bands
@@ -166,19 +179,22 @@ private:
         return sum;
     }
 
-    // The least floor over [a, b): the floor is linear between sub-band centres, so at
-    // an end or at a centre inside.
-    double least_floor(std::int64_t a, std::int64_t b) const
+    // The least and greatest floor over [a, b): the floor is linear between sub-band
+    // centres, so at an end or at a centre inside.
+    void floor_range(std::int64_t a, std::int64_t b, double& least, double& most) const
     {
-        double f = std::min(sensing_floor_at(d_k, d_floor.data(), a),
-                            sensing_floor_at(d_k, d_floor.data(), b - 1));
+        const double fa = sensing_floor_at(d_k, d_floor.data(), a),
+                     fb = sensing_floor_at(d_k, d_floor.data(), b - 1);
+        least = std::min(fa, fb);
+        most = std::max(fa, fb);
         const int i_end = int(std::min<std::int64_t>(d_k.subbands, b / d_k.sub_bins + 1));
         for (int i = int(a / d_k.sub_bins); i < i_end; ++i) {
             const std::int64_t centre = std::int64_t(i) * d_k.sub_bins + d_k.sub_bins / 2;
-            if (centre >= a && centre < b)
-                f = std::min(f, d_floor[std::size_t(i)]);
+            if (centre >= a && centre < b) {
+                least = std::min(least, d_floor[std::size_t(i)]);
+                most = std::max(most, d_floor[std::size_t(i)]);
+            }
         }
-        return f;
     }
 
     // out[s - a] = sensing_floor_at(s) for s in [a, b), the same arithmetic a line of
