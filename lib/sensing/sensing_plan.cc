@@ -68,9 +68,11 @@ public:
             r.signals.push_back(to_signal(b));
         fit_narrow(r.signals);
         r.tone_fits_skipped = skipped_fits;
-        std::vector<double> f = floors;
-        std::nth_element(f.begin(), f.begin() + std::ptrdiff_t(f.size() / 2), f.end());
-        r.noise_floor_dbfs = dbfs_peak(f[f.size() / 2]);
+        median_scratch.assign(floors.begin(), floors.end()); // no allocation a frame
+        std::nth_element(median_scratch.begin(),
+                         median_scratch.begin() + std::ptrdiff_t(floors.size() / 2),
+                         median_scratch.end());
+        r.noise_floor_dbfs = dbfs_peak(median_scratch[floors.size() / 2]);
     }
 
     std::string describe() const
@@ -130,11 +132,13 @@ private:
         // joins where its bins average clearly over the floor: a wide carrier too weak
         // for most of its bins to pass the threshold (a few dB over the floor) comes back
         // as one band, not as hundreds of its own peaks (sensing_gap_fill_level).
-        bands.clear();
+        // On (first, last) spans: a frame of thousands of runs copied and zeroed a
+        // 240-byte sensing_band a run; the bands are made once the spans are final.
+        spans.clear();
         band_run.clear();
         be->gap_levels(runs, max_gap_fill(), levels);
         const auto joins = [this](std::size_t a, std::size_t b) {
-            const auto &A = bands[a], &B = bands[b];
+            const auto &A = spans[a], &B = spans[b];
             const std::int64_t gap = B.first - A.last - 1;
             const std::int64_t wider =
                 std::max(A.last - A.first + 1, B.last - B.first + 1);
@@ -144,14 +148,11 @@ private:
             return levels[band_run[b] - 1] >= sensing_gap_fill_level(gap);
         };
         for (std::size_t r = 0; r < runs.size(); ++r) {
-            sensing_band b;
-            b.first = runs[r].first;
-            b.last = runs[r].last;
-            bands.push_back(b);
+            spans.push_back(runs[r]);
             band_run.push_back(r);
-            while (bands.size() > 1 && joins(bands.size() - 2, bands.size() - 1)) {
-                bands[bands.size() - 2].last = bands.back().last;
-                bands.pop_back();
+            while (spans.size() > 1 && joins(spans.size() - 2, spans.size() - 1)) {
+                spans[spans.size() - 2].last = spans.back().last;
+                spans.pop_back();
                 band_run.pop_back();
             }
         }
@@ -168,20 +169,20 @@ private:
     {
         const std::int64_t reach = std::int64_t(comb_lobes) * params.lobe;
         std::size_t out = 0;
-        for (std::size_t i = 0; i < bands.size();) {
+        for (std::size_t i = 0; i < spans.size();) {
             std::size_t j = i;
-            while (j + 1 < bands.size() &&
-                   bands[j + 1].first - bands[j].last - 1 <= reach)
+            while (j + 1 < spans.size() &&
+                   spans[j + 1].first - spans[j].last - 1 <= reach)
                 ++j;
-            bands[out] = bands[i];
+            spans[out] = spans[i];
             if (j + 1 - i >= comb_runs)
-                bands[out].last = bands[j].last;
+                spans[out].last = spans[j].last;
             else
                 j = i;
             ++out;
             i = j + 1;
         }
-        bands.resize(out);
+        spans.resize(out);
     }
     static constexpr int comb_lobes = 4;
     static constexpr std::size_t comb_runs = 4;
@@ -200,9 +201,11 @@ private:
     void widen()
     {
         const std::int64_t n = params.k.n, w = params.lobe;
-        for (auto& b : bands) {
-            b.core_first = b.first;
-            b.core_last = b.last;
+        // Each band fresh (the backends' sums start from a default sensing_band).
+        bands.assign(spans.size(), sensing_band());
+        for (std::size_t i = 0; i < spans.size(); ++i) {
+            bands[i].core_first = spans[i].first;
+            bands[i].core_last = spans[i].last;
         }
         for (std::size_t i = 0; i < bands.size(); ++i) {
             auto& b = bands[i];
@@ -278,7 +281,9 @@ private:
 
     std::vector<double> floors;
     std::vector<sensing_run> runs;
+    std::vector<sensing_run> spans; // bands while runs join (bridge, join_combs)
     std::vector<sensing_band> bands;
+    std::vector<double> median_scratch;
     std::vector<std::size_t> band_run; // the run each band (on the stack) starts with
     std::vector<double> levels;
     std::vector<std::size_t> order;
