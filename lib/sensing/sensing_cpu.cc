@@ -47,6 +47,7 @@ public:
         d_fixed.resize(std::size_t(sensing_floor_samples));
         d_idx.resize(block);
         d_block_floor.resize(block);
+        d_bits.resize(block / 64);
         d_sums.resize(std::size_t((d_k.n + 63) / 64));
         d_floor.resize(std::size_t(d_k.subbands));
         d_scratch.resize(2 * std::size_t(d_k.subbands));
@@ -322,6 +323,62 @@ private:
         }
     }
 
+    //! Blocks with more candidates than this take above_stretches().
+    static constexpr std::int64_t dense_block = 256;
+
+    // find_runs() over block [s0, s0 + len) from the bits of sensing_above_bits (its
+    // floors in d_block_floor): each stretch of set bits extends the open run or, as
+    // the bin-by-bin loop does for its first bin, closes it and opens the next.
+    void above_stretches(std::int64_t s0,
+                         std::int64_t len,
+                         std::int64_t& open_first,
+                         std::int64_t& open_last,
+                         std::vector<sensing_run>& runs,
+                         bool& complete)
+    {
+        std::uint64_t* words = d_bits.data();
+        sensing_above_bits(d_P.data() + s0, d_block_floor.data(), d_k.eta, len, words);
+        if (d_k.mask_dc) { // sensing_masked()'s bins never stand out
+            const std::int64_t a = std::max(s0, d_k.half - d_k.dc_mask),
+                               b = std::min(s0 + len - 1, d_k.half + d_k.dc_mask);
+            for (std::int64_t s = a; s <= b; ++s)
+                words[(s - s0) / 64] &= ~(std::uint64_t(1) << ((s - s0) % 64));
+        }
+        const std::int64_t nwords = (len + 63) / 64;
+        std::int64_t i = 0; // the next bit to read
+        while (i < len) {
+            // The next set bit.
+            std::int64_t q = i / 64;
+            std::uint64_t w = words[q] & (~std::uint64_t(0) << (i % 64));
+            while (w == 0 && ++q < nwords)
+                w = words[q];
+            if (w == 0)
+                return;
+            const std::int64_t u = q * 64 + __builtin_ctzll(w);
+            // The next clear bit after it (len if none).
+            std::uint64_t z = ~words[q] & (~std::uint64_t(0) << (u % 64));
+            while (z == 0 && ++q < nwords)
+                z = ~words[q];
+            const std::int64_t v =
+                z == 0 ? len : std::min(len, q * 64 + __builtin_ctzll(z));
+            const std::int64_t first = s0 + u, last = s0 + v - 1;
+            if (first == open_last + 1) {
+                open_last = last;
+            } else {
+                if (open_first >= 0) {
+                    if (std::int64_t(runs.size()) == sensing_max_runs) {
+                        complete = false;
+                        return;
+                    }
+                    runs.push_back({ open_first, open_last });
+                }
+                open_first = first;
+                open_last = last;
+            }
+            i = v;
+        }
+    }
+
     // The threshold pass over d_P; a bin is checked against its own threshold only where
     // it beats the block's lowest one.
     bool find_runs(std::vector<sensing_run>& runs)
@@ -352,10 +409,15 @@ private:
             const std::int64_t m = sensing_candidates(P, len, low, d_idx.data());
             // Many candidates (a carrier near the threshold, a thousand tones): the
             // block's floors a line at a time (sensing_floor_at's values, bit for bit),
-            // then sensing_above's test on them.
+            // then sensing_above's test on them; a dense block tests every bin at once
+            // and takes its runs off the bits, a stretch at a time.
             const bool buffered = m > 64;
             if (buffered)
                 fill_floors(s0, s0 + len, d_block_floor.data());
+            if (m > dense_block) {
+                above_stretches(s0, len, open_first, open_last, runs, complete);
+                continue;
+            }
             for (std::int64_t c = 0; c < m; ++c) {
                 const std::int64_t i = d_idx[std::size_t(c)];
                 const std::int64_t s = s0 + i;
@@ -398,6 +460,7 @@ private:
     std::vector<std::int32_t> d_fixed, d_idx;
     std::vector<double> d_band_floor;  // a band's floors (bands())
     std::vector<double> d_block_floor; // a block's floors (find_runs())
+    std::vector<std::uint64_t> d_bits; // a dense block's bins above (find_runs())
     std::vector<double> d_floor, d_scratch;
 };
 

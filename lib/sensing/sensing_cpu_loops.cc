@@ -255,6 +255,55 @@ candidates_avx2(const float* P, std::int64_t len, float low, std::int32_t* idx)
 
 } // namespace
 
+namespace {
+
+void above_bits_plain(const float* P,
+                      const double* F,
+                      double eta,
+                      std::int64_t i,
+                      std::int64_t len,
+                      std::uint64_t* words)
+{
+    for (; i < len; ++i)
+        if (double(P[i]) > eta * F[i])
+            words[i / 64] |= std::uint64_t(1) << (i % 64);
+}
+
+#ifdef SENSING_HAVE_AVX2
+__attribute__((target("avx2"))) std::int64_t above_bits_avx2(
+    const float* P, const double* F, double eta, std::int64_t len, std::uint64_t* words)
+{
+    const __m256d e = _mm256_set1_pd(eta);
+    std::int64_t i = 0;
+    for (; i + 64 <= len; i += 64) {
+        std::uint64_t w = 0;
+        for (int j = 0; j < 64; j += 4) {
+            const __m256d p = _mm256_cvtps_pd(_mm_loadu_ps(P + i + j));
+            const __m256d t = _mm256_mul_pd(e, _mm256_loadu_pd(F + i + j));
+            w |= std::uint64_t(_mm256_movemask_pd(_mm256_cmp_pd(p, t, _CMP_GT_OQ))) << j;
+        }
+        words[i / 64] = w;
+    }
+    return i;
+}
+#endif
+
+} // namespace
+
+void sensing_above_bits(
+    const float* P, const double* F, double eta, std::int64_t len, std::uint64_t* words)
+{
+    for (std::int64_t j = 0; j < (len + 63) / 64; ++j)
+        words[j] = 0;
+    std::int64_t i = 0;
+#ifdef SENSING_HAVE_AVX2
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2)
+        i = above_bits_avx2(P, F, eta, len, words);
+#endif
+    above_bits_plain(P, F, eta, i, len, words);
+}
+
 std::int64_t
 sensing_candidates(const float* P, std::int64_t len, float low, std::int32_t* idx)
 {

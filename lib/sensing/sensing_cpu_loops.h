@@ -119,6 +119,14 @@ double sensing_ratio_sum(const float* P,
                          double f1);
 
 /*!
+ * Bit i % 64 of words[i / 64] set where double(P[i]) > eta F[i] (sensing_above()'s test
+ * on floors from sensing_floor_line()), i < len, len a multiple of 64 or the words'
+ * last bits clear.
+ */
+void sensing_above_bits(
+    const float* P, const double* F, double eta, std::int64_t len, std::uint64_t* words);
+
+/*!
  * sensing_band_sums() for a band whose floors are in a buffer (F[s], s in [b.first,
  * b.last]), the power P and the windowed spectrum X (natural order, for a narrow core's
  * lobe) in arrays: the same sums, in the same order, so the same values to the bit, with

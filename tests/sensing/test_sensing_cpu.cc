@@ -471,4 +471,28 @@ GPUFFT_TEST(floor_samples_fit_their_buffer_at_any_size)
         GPUFFT_CHECK(std::fabs(r.signals[0].tone_bin - (0.1 * double(n) + 0.3)) < 0.05);
 }
 
+// A carrier over DC fills whole blocks of the threshold pass with bins above it (the
+// pass then takes its runs off a bit mask): the DC mask still takes exactly its bins
+// out (the carrier's runs either side then join across them, as any narrow gap).
+GPUFFT_TEST(dc_mask_takes_its_bins_out_of_a_dense_carrier)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    const std::int64_t n = 32768;
+    cvec x(std::size_t(n), 0);
+    add_noise(x, 0.01, rng);
+    add_qpsk(x, 0.0, 1.0, 8, rng); // a QPSK carrier over an eighth of the band, at DC
+    sensing_result plain, masked;
+    sensing_plan(n, cpu_options()).detect(x.data(), plain);
+    auto o = cpu_options();
+    o.dc_mask_bins = 8;
+    sensing_plan plan(n, o);
+    plan.detect(x.data(), masked);
+    check_above_threshold(masked, plan);
+    GPUFFT_CHECK(plain.bins_above > n / 16);
+    GPUFFT_CHECK_EQ(plain.bins_above - masked.bins_above, std::int64_t(17));
+    GPUFFT_CHECK_EQ(masked.signals.size(), plain.signals.size());
+}
+
 GPUFFT_TEST_MAIN()

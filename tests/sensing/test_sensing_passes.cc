@@ -356,4 +356,30 @@ GPUFFT_TEST(floor_line_matches_floor_at_bit_for_bit)
     }
 }
 
+// The dense blocks' test of every bin against its threshold, against a plain scan.
+GPUFFT_TEST(above_bits_are_the_bins_over_their_threshold)
+{
+    auto rng = seeded();
+    std::exponential_distribution<float> e(1.0f);
+    std::uniform_real_distribution<double> u(0.5, 2.0);
+    for (std::int64_t len : { std::int64_t(2048), std::int64_t(1000), std::int64_t(3) }) {
+        const auto size = static_cast<std::size_t>(len);
+        std::vector<float> P(size);
+        std::vector<double> F(size);
+        for (std::size_t i = 0; i < size; ++i) {
+            F[i] = u(rng);
+            P[i] = float(F[i]) * e(rng) * 4;
+        }
+        P[0] = float(F[0] * 3.0); // at the threshold exactly: not over it
+        const double eta = 3.0;
+        std::vector<std::uint64_t> words((size + 63) / 64, ~std::uint64_t(0));
+        sensing_above_bits(P.data(), F.data(), eta, len, words.data());
+        for (std::size_t i = 0; i < words.size() * 64; ++i) {
+            const bool got = (words[i / 64] >> (i % 64)) & 1;
+            const bool want = i<size&& double(P[i])> eta * F[i];
+            GPUFFT_CHECK_EQ(got, want);
+        }
+    }
+}
+
 GPUFFT_TEST_MAIN()
