@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../core/fftw_lock.h"
+#include "core/fftw_lock.h"
 #include "dense_fft_backend.h"
 #include <fftw3.h>
 #include <array>

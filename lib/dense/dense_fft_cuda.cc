@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../cuda/cufft_pool.h"
-#include "../cuda/host_transfer.h"
+#include "cuda/cufft_pool.h"
+#include "cuda/host_transfer.h"
 #include "dense_fft_backend.h"
 #include <complex>
 #include <stdexcept>

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../core/fftw_lock.h"
-#include "../core/memory_error.h"
+#include "core/fftw_lock.h"
+#include "core/memory_error.h"
 #include "dense_fft_backend.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/device.h>

@@ -11,7 +11,7 @@
 #ifndef INCLUDED_GPUFFT_LARGE_FFT_HOST_H
 #define INCLUDED_GPUFFT_LARGE_FFT_HOST_H
 
-#include "../core/host_memory.h"
+#include "core/host_memory.h"
 #include "large_fft_schedule.h"
 #include <cstddef>
 #include <cstdint>

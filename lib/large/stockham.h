@@ -31,7 +31,7 @@
 #include <utility>
 #include <vector>
 
-#include "../core/host_device.h"
+#include "core/host_device.h"
 
 namespace gr {
 namespace gpufft {

@@ -37,8 +37,8 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_CUDA_H
 #define INCLUDED_GPUFFT_NUFFT3_CUDA_H
 
-#include "../cuda/cuda_resources.h"
-#include "../cuda/host_transfer.h"
+#include "cuda/cuda_resources.h"
+#include "cuda/host_transfer.h"
 #include "nufft3_backend.h"
 #include "nufft3_cuda_kernels.h"
 #include "nufft3_grid_fft.h"

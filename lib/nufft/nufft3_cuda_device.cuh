@@ -11,7 +11,7 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_CUDA_DEVICE_CUH
 #define INCLUDED_GPUFFT_NUFFT3_CUDA_DEVICE_CUH
 
-#include "../cuda/cuda_check.h"
+#include "cuda/cuda_check.h"
 #include "nufft3_cuda_kernels.h"
 #include <cuda_runtime.h>
 #include <complex>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../core/fftw_lock.h"
+#include "core/fftw_lock.h"
 #include "nufft3_grid_fft.h"
 #include <fftw3.h>
 #include <mutex>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../cuda/cuda_resources.h"
+#include "cuda/cuda_resources.h"
 #include "nufft3_grid_fft.h"
 #include <cufft.h>
 #include <algorithm>

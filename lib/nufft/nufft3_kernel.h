@@ -16,7 +16,7 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_KERNEL_H
 #define INCLUDED_GPUFFT_NUFFT3_KERNEL_H
 
-#include "../core/host_device.h"
+#include "core/host_device.h"
 #include <cmath>
 
 

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../core/fftw_lock.h"
-#include "../core/memory_error.h"
+#include "core/fftw_lock.h"
+#include "core/memory_error.h"
 #include "nufft3_backend.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/nufft3_plan.h>

@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_TRACE_H
 #define INCLUDED_GPUFFT_NUFFT3_TRACE_H
 
-#include "../cuda/cuda_resources.h"
+#include "cuda/cuda_resources.h"
 #include <gnuradio/gpufft/log.h>
 #include <cstddef>
 #include <iomanip>

@@ -8,7 +8,7 @@
 // Bands' sums and edges, gaps' levels and the runs' order on the device
 // (sensing_kernels.h).
 
-#include "../cuda/cuda_check.h"
+#include "cuda/cuda_check.h"
 #include "sensing_kernels.cuh"
 #include <cub/device/device_radix_sort.cuh>
 

@@ -8,8 +8,8 @@
 // The CUDA backend of spectrum sensing: cuFFT, the floor and the threshold pass on the
 // device; only the floors, the runs' ends and the bands' sums come back to the host.
 
-#include "../cuda/cuda_resources.h"
-#include "../cuda/host_transfer.h"
+#include "cuda/cuda_resources.h"
+#include "cuda/host_transfer.h"
 #include "sensing_backend.h"
 #include "sensing_kernels.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>

@@ -17,7 +17,7 @@
 #ifndef INCLUDED_GPUFFT_STREAM_ENGINE_FAILURE_H
 #define INCLUDED_GPUFFT_STREAM_ENGINE_FAILURE_H
 
-#include "../core/memory_error.h"
+#include "core/memory_error.h"
 #include <gnuradio/gpufft/backend.h>
 #include <gnuradio/gpufft/log.h>
 #include <stdexcept>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../accumulator/fbh5_writer.h"
+#include "accumulator/fbh5_writer.h"
 #include "filterbank_recorder.h"
 #include <cstdio>
 #include <sstream>

@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_STREAM_FILTERBANK_RECORDER_H
 #define INCLUDED_GPUFFT_STREAM_FILTERBANK_RECORDER_H
 
-#include "../accumulator/filterbank_writer.h"
+#include "accumulator/filterbank_writer.h"
 #include "spectrometer_pipeline.h"
 #include "spectrum_axes.h"
 #include <gnuradio/gpufft/log.h>

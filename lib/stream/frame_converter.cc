@@ -8,7 +8,7 @@
 #include "frame_converter.h"
 #include <stdexcept>
 #ifdef GPUFFT_HAVE_CUDA
-#include "../cuda/iq_upload.h"
+#include "cuda/iq_upload.h"
 #endif
 
 namespace gr {

@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_STREAM_HOST_FRAME_H
 #define INCLUDED_GPUFFT_STREAM_HOST_FRAME_H
 
-#include "../core/host_memory.h"
+#include "core/host_memory.h"
 #include <complex>
 #include <cstddef>
 #include <cstdint>

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../core/host_memory.h"
-#include "../core/memory_error.h"
+#include "core/host_memory.h"
+#include "core/memory_error.h"
 #include "sparse/common/sparse_params.h"
 #include "sparse_frame_analyzer.h"
 #include "stream/sparse_block_params.h"

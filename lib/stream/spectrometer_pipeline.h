@@ -8,9 +8,9 @@
 #ifndef INCLUDED_GPUFFT_STREAM_SPECTROMETER_PIPELINE_H
 #define INCLUDED_GPUFFT_STREAM_SPECTROMETER_PIPELINE_H
 
-#include "../large/power/band_reducer.h"
-#include "../large/power/spectral_window.h"
 #include "host_frame.h"
+#include "large/power/band_reducer.h"
+#include "large/power/spectral_window.h"
 #include "sample_format.h"
 #include <gnuradio/gpufft/spectrum_integrator.h>
 #include <condition_variable>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../accumulator/fbh5_writer.h"
+#include "accumulator/fbh5_writer.h"
 #include "engine_failure.h"
 #include "spectrometer_setup.h"
 #include <unistd.h>

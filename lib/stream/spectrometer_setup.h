@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_STREAM_SPECTROMETER_SETUP_H
 #define INCLUDED_GPUFFT_STREAM_SPECTROMETER_SETUP_H
 
-#include "../accumulator/filterbank_writer.h"
+#include "accumulator/filterbank_writer.h"
 #include "spectrometer_pipeline.h"
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <gnuradio/gpufft/log.h>

@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_STREAM_SPECTRUM_AXES_H
 #define INCLUDED_GPUFFT_STREAM_SPECTRUM_AXES_H
 
-#include "../large/power/band_reducer.h"
+#include "large/power/band_reducer.h"
 #include "spectrometer_pipeline.h"
 #include "stream_timeline.h"
 #include <cstdint>

@@ -20,9 +20,9 @@
 
 namespace py = pybind11;
 
-#include "../../../lib/stream/spectrometer_setup.h"
 #include "keyword_table.h"
 #include "numpy_arrays.h"
+#include "stream/spectrometer_setup.h"
 #include <gnuradio/gpufft/large_fft_accumulator.h>
 // pydoc.h is automatically generated in the build directory
 #include <large_fft_accumulator_pydoc.h>
