@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "fbh5_writer.h"
+#include "accumulator/fbh5_writer.h"
 #include <stdexcept>
 
 #ifdef GPUFFT_HAVE_HDF5

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "filterbank_writer.h"
+#include "accumulator/filterbank_writer.h"
 #include <cerrno>
 #include <cmath>
 #include <cstdint>

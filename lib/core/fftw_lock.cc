@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "fftw_lock.h"
-#include "parallel_for.h"
+#include "core/fftw_lock.h"
+#include "core/parallel_for.h"
 #include <fftw3.h>
 
 namespace gr {

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "host_memory.h"
+#include "core/host_memory.h"
 #include <unistd.h>
 #include <cstdio>
 

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "host_memory.h"
-#include "memory_error.h"
+#include "core/host_memory.h"
+#include "core/memory_error.h"
 #include <cstdio>
 
 namespace gr {

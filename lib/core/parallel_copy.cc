@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "parallel_copy.h"
+#include "core/parallel_copy.h"
 #include <algorithm>
 #include <cstring>
 #include <functional>

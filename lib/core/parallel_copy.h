@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_PARALLEL_COPY_H
 #define INCLUDED_GPUFFT_PARALLEL_COPY_H
 
-#include "worker_pool.h"
+#include "core/worker_pool.h"
 #include <cstddef>
 
 namespace gr {

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "worker_pool.h"
+#include "core/worker_pool.h"
 
 namespace gr {
 namespace gpufft {

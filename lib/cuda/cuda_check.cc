@@ -7,7 +7,7 @@
 
 #include "core/host_memory.h"
 #include "core/memory_error.h"
-#include "cuda_check.h"
+#include "cuda/cuda_check.h"
 #include <cstring>
 #include <sstream>
 #include <stdexcept>

@@ -12,7 +12,7 @@
 #ifndef INCLUDED_GPUFFT_CUDA_RESOURCES_H
 #define INCLUDED_GPUFFT_CUDA_RESOURCES_H
 
-#include "cuda_check.h"
+#include "cuda/cuda_check.h"
 #include <cstddef>
 #include <utility>
 

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "cufft_pool.h"
+#include "cuda/cufft_pool.h"
 #include <map>
 #include <mutex>
 #include <utility>

@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_CUFFT_POOL_H
 #define INCLUDED_GPUFFT_CUFFT_POOL_H
 
-#include "cuda_check.h"
+#include "cuda/cuda_check.h"
 #include <cstdint>
 #include <tuple>
 

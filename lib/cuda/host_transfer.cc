@@ -6,7 +6,7 @@
  */
 
 #include "core/parallel_copy.h"
-#include "host_transfer.h"
+#include "cuda/host_transfer.h"
 #include <algorithm>
 
 namespace gr {

@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_HOST_TRANSFER_H
 #define INCLUDED_GPUFFT_HOST_TRANSFER_H
 
-#include "cuda_resources.h"
+#include "cuda/cuda_resources.h"
 #include <cstddef>
 
 namespace gr {

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "cuda_resources.h"
-#include "iq_upload.h"
+#include "cuda/cuda_resources.h"
+#include "cuda/iq_upload.h"
 
 namespace gr {
 namespace gpufft {

@@ -11,7 +11,7 @@
 #ifndef INCLUDED_GPUFFT_CUDA_IQ_UPLOAD_H
 #define INCLUDED_GPUFFT_CUDA_IQ_UPLOAD_H
 
-#include "sample_convert_kernels.h"
+#include "cuda/sample_convert_kernels.h"
 #include <complex>
 #include <cstdint>
 #include <memory>

@@ -5,9 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "cuda_check.h"
-#include "grid.h"
-#include "sample_convert_kernels.h"
+#include "cuda/cuda_check.h"
+#include "cuda/grid.h"
+#include "cuda/sample_convert_kernels.h"
 #include <cuda_runtime.h>
 
 namespace gr {

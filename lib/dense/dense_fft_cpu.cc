@@ -6,7 +6,7 @@
  */
 
 #include "core/fftw_lock.h"
-#include "dense_fft_backend.h"
+#include "dense/dense_fft_backend.h"
 #include <fftw3.h>
 #include <array>
 #include <stdexcept>

@@ -7,7 +7,7 @@
 
 #include "cuda/cufft_pool.h"
 #include "cuda/host_transfer.h"
-#include "dense_fft_backend.h"
+#include "dense/dense_fft_backend.h"
 #include <complex>
 #include <stdexcept>
 

@@ -7,7 +7,7 @@
 
 #include "core/fftw_lock.h"
 #include "core/memory_error.h"
-#include "dense_fft_backend.h"
+#include "dense/dense_fft_backend.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/device.h>
 #include <limits>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "device_budget.h"
+#include "large/device_budget.h"
 #include <gnuradio/gpufft/device.h>
 #include <algorithm>
 #include <stdexcept>

@@ -29,8 +29,8 @@
 #ifndef INCLUDED_GPUFFT_LARGE_FOUR_STEP_H
 #define INCLUDED_GPUFFT_LARGE_FOUR_STEP_H
 
-#include "large_fft_kernels.h" // twiddle_params
-#include "stockham.h"          // xy, sincos_pi, GPUFFT_HD
+#include "large/large_fft_kernels.h" // twiddle_params
+#include "large/stockham.h"          // xy, sincos_pi, GPUFFT_HD
 #include <type_traits>
 #include <algorithm>
 #include <cstdint>

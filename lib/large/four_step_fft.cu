@@ -13,8 +13,8 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/grid.h"
-#include "four_step.h"
-#include "large_fft_kernels.h"
+#include "large/four_step.h"
+#include "large/large_fft_kernels.h"
 #include <stdexcept>
 
 namespace gr {

@@ -6,7 +6,7 @@
  */
 
 #include "core/parallel_for.h"
-#include "host_transpose.h"
+#include "large/host_transpose.h"
 #include <algorithm>
 #include <cstring>
 #include <numeric>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "large_copy_lane.h"
+#include "large/large_copy_lane.h"
 #include <stdexcept>
 
 namespace gr {

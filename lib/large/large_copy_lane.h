@@ -15,8 +15,8 @@
 #define INCLUDED_GPUFFT_LARGE_COPY_LANE_H
 
 #include "cuda/cuda_resources.h"
-#include "large_fft_schedule.h"
-#include "large_fft_trace.h"
+#include "large/large_fft_schedule.h"
+#include "large/large_fft_trace.h"
 #include <vector>
 
 namespace gr {

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "large_fft_backend.h"
+#include "large/large_fft_backend.h"
 #include <set>
 #include <stdexcept>
 

@@ -8,8 +8,8 @@
 #ifndef INCLUDED_GPUFFT_LARGE_FFT_BACKEND_H
 #define INCLUDED_GPUFFT_LARGE_FFT_BACKEND_H
 
-#include "large_fft_config.h"
-#include "large_fft_schedule.h"
+#include "large/large_fft_config.h"
+#include "large/large_fft_schedule.h"
 #include <gnuradio/gpufft/backend.h>
 #include <gnuradio/gpufft/log.h>
 #include <cstdint>

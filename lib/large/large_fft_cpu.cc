@@ -10,9 +10,9 @@
 // for cuFFT. CI runs the multi-pass schedules through this on tiny budgets.
 
 #include "core/parallel_for.h"
-#include "large_fft_backend.h"
-#include "large_fft_host.h"
-#include "large_fft_trace.h"
+#include "large/large_fft_backend.h"
+#include "large/large_fft_host.h"
+#include "large/large_fft_trace.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <cmath>
 #include <complex>

@@ -19,12 +19,12 @@
 // (large_copy_lane), the pass compute and the trace are their own files; what stays
 // here is the ordering of events between streams and devices, which reads best whole.
 
-#include "large_copy_lane.h"
-#include "large_fft_backend.h"
-#include "large_fft_host.h"
-#include "large_fft_trace.h"
-#include "large_pass_compute.h"
-#include "large_pass_marks.h"
+#include "large/large_copy_lane.h"
+#include "large/large_fft_backend.h"
+#include "large/large_fft_host.h"
+#include "large/large_fft_trace.h"
+#include "large/large_pass_compute.h"
+#include "large/large_pass_marks.h"
 #include <algorithm>
 #include <exception>
 #include <memory>

@@ -6,8 +6,8 @@
  */
 
 #include "core/parallel_for.h"
-#include "host_transpose.h"
-#include "large_fft_host.h"
+#include "large/host_transpose.h"
+#include "large/large_fft_host.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif

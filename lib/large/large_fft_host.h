@@ -12,7 +12,7 @@
 #define INCLUDED_GPUFFT_LARGE_FFT_HOST_H
 
 #include "core/host_memory.h"
-#include "large_fft_schedule.h"
+#include "large/large_fft_schedule.h"
 #include <cstddef>
 #include <cstdint>
 #include <vector>

@@ -12,10 +12,10 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/cuda_resources.h"
-#include "large_fft_backend.h"
-#include "large_fft_kernels.h"
-#include "large_fft_peer.h"
-#include "peer_kernels.h"
+#include "large/large_fft_backend.h"
+#include "large/large_fft_kernels.h"
+#include "large/large_fft_peer.h"
+#include "large/peer_kernels.h"
 #include <cufft.h>
 #include <algorithm>
 #include <chrono>

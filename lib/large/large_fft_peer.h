@@ -8,8 +8,8 @@
 #ifndef INCLUDED_GPUFFT_LARGE_FFT_PEER_H
 #define INCLUDED_GPUFFT_LARGE_FFT_PEER_H
 
-#include "large_fft_backend.h"
-#include "peer_exchange.h"
+#include "large/large_fft_backend.h"
+#include "large/peer_exchange.h"
 #include <memory>
 #include <vector>
 

@@ -7,10 +7,10 @@
 
 #include "core/fftw_lock.h"
 #include "core/memory_error.h"
-#include "device_budget.h"
-#include "large_fft_host.h"
-#include "large_fft_peer.h"
-#include "large_fft_plan_impl.h"
+#include "large/device_budget.h"
+#include "large/large_fft_host.h"
+#include "large/large_fft_peer.h"
+#include "large/large_fft_plan_impl.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <limits>

@@ -11,8 +11,8 @@
 #ifndef INCLUDED_GPUFFT_LARGE_FFT_PLAN_IMPL_H
 #define INCLUDED_GPUFFT_LARGE_FFT_PLAN_IMPL_H
 
-#include "large_fft_backend.h"
-#include "peer_exchange.h"
+#include "large/large_fft_backend.h"
+#include "large/peer_exchange.h"
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <memory>
 #include <optional>

@@ -9,7 +9,7 @@
 // al.'s out-of-card decompositions (docs/large_fft.md, "The planner"). The rounds'
 // passes come from make_passes (large_fft_schedule.cc).
 
-#include "large_fft_schedule.h"
+#include "large/large_fft_schedule.h"
 #include <algorithm>
 #include <cmath>
 #include <sstream>

@@ -8,7 +8,7 @@
 // The rounds' passes (what each pass reads, moves and writes) and the schedule's
 // description; the planner that chooses the rounds is large_fft_planner.cc.
 
-#include "large_fft_schedule.h"
+#include "large/large_fft_schedule.h"
 #include <algorithm>
 #include <sstream>
 

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "large_fft_trace.h"
+#include "large/large_fft_trace.h"
 #include <cstdio>
 
 namespace gr {

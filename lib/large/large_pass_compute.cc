@@ -5,9 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "four_step.h"
-#include "large_pass_compute.h"
-#include "stockham.h"
+#include "large/four_step.h"
+#include "large/large_pass_compute.h"
+#include "large/stockham.h"
 #include <set>
 #include <stdexcept>
 

@@ -14,8 +14,8 @@
 #define INCLUDED_GPUFFT_LARGE_PASS_COMPUTE_H
 
 #include "cuda/cuda_resources.h"
-#include "large_fft_backend.h"
-#include "large_fft_kernels.h"
+#include "large/large_fft_backend.h"
+#include "large/large_fft_kernels.h"
 #include <type_traits>
 #include <map>
 #include <vector>

@@ -13,7 +13,7 @@
 #define INCLUDED_GPUFFT_LARGE_PASS_MARKS_H
 
 #include "cuda/cuda_resources.h"
-#include "large_fft_trace.h"
+#include "large/large_fft_trace.h"
 #include <vector>
 
 namespace gr {

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "peer_exchange.h"
+#include "large/peer_exchange.h"
 #include <algorithm>
 #include <cmath>
 #include <sstream>

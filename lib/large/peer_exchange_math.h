@@ -14,7 +14,7 @@
 #ifndef INCLUDED_GPUFFT_LARGE_PEER_EXCHANGE_MATH_H
 #define INCLUDED_GPUFFT_LARGE_PEER_EXCHANGE_MATH_H
 
-#include "stockham.h" // xy, sincos_pi, GPUFFT_HD
+#include "large/stockham.h" // xy, sincos_pi, GPUFFT_HD
 #include <cstdint>
 
 namespace gr {

@@ -7,8 +7,8 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/grid.h"
-#include "peer_exchange_math.h"
-#include "peer_kernels.h"
+#include "large/peer_exchange_math.h"
+#include "large/peer_kernels.h"
 #include <algorithm>
 #include <stdexcept>
 

@@ -10,8 +10,8 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/grid.h"
-#include "large_fft_kernels.h"
-#include "stockham.h"
+#include "large/large_fft_kernels.h"
+#include "large/stockham.h"
 #include <stdexcept>
 #include <utility>
 

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "band_limited_fit.h"
+#include "nufft/band_limited_fit.h"
 #include <cmath>
 #include <stdexcept>
 #include <string>

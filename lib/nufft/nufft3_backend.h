@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_BACKEND_H
 #define INCLUDED_GPUFFT_NUFFT3_BACKEND_H
 
-#include "nufft3_params.h"
+#include "nufft/nufft3_params.h"
 #include <gnuradio/gpufft/backend.h>
 #include <gnuradio/gpufft/log.h>
 #include <gnuradio/gpufft/nufft3_plan.h>

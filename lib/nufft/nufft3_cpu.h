@@ -23,9 +23,9 @@
 #define INCLUDED_GPUFFT_NUFFT3_CPU_H
 
 #include "core/parallel_for.h"
-#include "nufft3_backend.h"
-#include "nufft3_direct_sum.h"
-#include "nufft3_grid_fft.h"
+#include "nufft/nufft3_backend.h"
+#include "nufft/nufft3_direct_sum.h"
+#include "nufft/nufft3_grid_fft.h"
 #include <algorithm>
 #include <cmath>
 #include <complex>

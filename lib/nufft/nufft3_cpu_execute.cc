@@ -8,7 +8,7 @@
 // The CPU type-3 NUFFT's execute: spread by slabs (one buffer a thread, no locks), the
 // grid FFT, interpolate. Stages: nufft3_cpu.h.
 
-#include "nufft3_cpu.h"
+#include "nufft/nufft3_cpu.h"
 
 namespace gr {
 namespace gpufft {

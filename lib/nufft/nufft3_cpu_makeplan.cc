@@ -8,7 +8,7 @@
 // The CPU type-3 NUFFT's plan: the grid FFT plans kept by batch, the grid's release,
 // the factory and the one message for non-finite points. Stages: nufft3_cpu.h.
 
-#include "nufft3_cpu.h"
+#include "nufft/nufft3_cpu.h"
 
 namespace gr {
 namespace gpufft {

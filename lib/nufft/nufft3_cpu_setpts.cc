@@ -8,7 +8,7 @@
 // The CPU type-3 NUFFT's set_points: the points' extents, the geometry, the
 // corrections, the sources sorted into slabs and the targets. Stages: nufft3_cpu.h.
 
-#include "nufft3_cpu.h"
+#include "nufft/nufft3_cpu.h"
 #include <unistd.h>
 
 namespace gr {

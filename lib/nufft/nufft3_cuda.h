@@ -39,11 +39,11 @@
 
 #include "cuda/cuda_resources.h"
 #include "cuda/host_transfer.h"
-#include "nufft3_backend.h"
-#include "nufft3_cuda_kernels.h"
-#include "nufft3_grid_fft.h"
-#include "nufft3_spread_layout.h"
-#include "nufft3_trace.h"
+#include "nufft/nufft3_backend.h"
+#include "nufft/nufft3_cuda_kernels.h"
+#include "nufft/nufft3_grid_fft.h"
+#include "nufft/nufft3_spread_layout.h"
+#include "nufft/nufft3_trace.h"
 #include <algorithm>
 #include <cmath>
 #include <complex>

@@ -12,7 +12,7 @@
 #define INCLUDED_GPUFFT_NUFFT3_CUDA_DEVICE_CUH
 
 #include "cuda/cuda_check.h"
-#include "nufft3_cuda_kernels.h"
+#include "nufft/nufft3_cuda_kernels.h"
 #include <cuda_runtime.h>
 #include <complex>
 

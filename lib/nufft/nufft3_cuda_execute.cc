@@ -9,7 +9,7 @@
 // interpolate the targets; the direct sum and the widened path of single-precision
 // plans with a double grid. Stages: nufft3_cuda.h.
 
-#include "nufft3_cuda.h"
+#include "nufft/nufft3_cuda.h"
 
 namespace gr {
 namespace gpufft {

@@ -23,7 +23,7 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_CUDA_KERNELS_H
 #define INCLUDED_GPUFFT_NUFFT3_CUDA_KERNELS_H
 
-#include "nufft3_kernel.h"
+#include "nufft/nufft3_kernel.h"
 #include <complex>
 #include <cstddef>
 #include <cstdint>

@@ -9,7 +9,7 @@
 // the buffers a geometry needs (configure), the grid FFT plans kept by batch, and the
 // factory. Stages: nufft3_cuda.h.
 
-#include "nufft3_cuda.h"
+#include "nufft/nufft3_cuda.h"
 
 namespace gr {
 namespace gpufft {

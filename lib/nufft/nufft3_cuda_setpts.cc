@@ -9,7 +9,7 @@
 // geometry, then the sources sorted by bin and the targets by tile. Stages:
 // nufft3_cuda.h.
 
-#include "nufft3_cuda.h"
+#include "nufft/nufft3_cuda.h"
 
 namespace gr {
 namespace gpufft {

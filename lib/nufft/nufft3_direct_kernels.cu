@@ -13,7 +13,7 @@
 // thread, every cell of the grid (zeros where no source reaches), so the grids need no
 // clearing first. The price is that a source is staged by every region its taps reach.
 
-#include "nufft3_cuda_device.cuh"
+#include "nufft/nufft3_cuda_device.cuh"
 
 namespace gr {
 namespace gpufft {

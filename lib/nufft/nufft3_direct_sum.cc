@@ -6,7 +6,7 @@
  */
 
 #include "core/parallel_for.h"
-#include "nufft3_direct_sum.h"
+#include "nufft/nufft3_direct_sum.h"
 #include <algorithm>
 #include <cmath>
 

@@ -13,7 +13,7 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_DIRECT_SUM_H
 #define INCLUDED_GPUFFT_NUFFT3_DIRECT_SUM_H
 
-#include "nufft3_params.h"
+#include "nufft/nufft3_params.h"
 #include <complex>
 #include <cstdint>
 #include <vector>

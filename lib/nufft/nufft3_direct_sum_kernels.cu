@@ -16,7 +16,7 @@
 // rounds to about 6e-8 sqrt(n / 2) of its value (2e-6 at n = 3000), more than the eps a
 // single-precision plan may ask.
 
-#include "nufft3_cuda_device.cuh"
+#include "nufft/nufft3_cuda_device.cuh"
 #include <algorithm>
 
 namespace gr {

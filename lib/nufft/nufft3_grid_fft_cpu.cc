@@ -6,7 +6,7 @@
  */
 
 #include "core/fftw_lock.h"
-#include "nufft3_grid_fft.h"
+#include "nufft/nufft3_grid_fft.h"
 #include <fftw3.h>
 #include <mutex>
 #include <stdexcept>

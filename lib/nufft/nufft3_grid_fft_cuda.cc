@@ -6,7 +6,7 @@
  */
 
 #include "cuda/cuda_resources.h"
-#include "nufft3_grid_fft.h"
+#include "nufft/nufft3_grid_fft.h"
 #include <cufft.h>
 #include <algorithm>
 #include <cmath>

@@ -22,7 +22,7 @@
 // share a tile, so its loads already touch few lines, and a group would only add the
 // reduction and idle lanes.
 
-#include "nufft3_cuda_device.cuh"
+#include "nufft/nufft3_cuda_device.cuh"
 #include <type_traits>
 #include <cstring>
 

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "nufft3_params.h"
+#include "nufft/nufft3_params.h"
 #include <algorithm>
 #include <cmath>
 #include <complex>

@@ -19,7 +19,7 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_PARAMS_H
 #define INCLUDED_GPUFFT_NUFFT3_PARAMS_H
 
-#include "nufft3_kernel.h"
+#include "nufft/nufft3_kernel.h"
 #include <gnuradio/gpufft/backend.h>
 #include <gnuradio/gpufft/nufft3_plan.h>
 #include <cstdint>

@@ -7,7 +7,7 @@
 
 #include "core/fftw_lock.h"
 #include "core/memory_error.h"
-#include "nufft3_backend.h"
+#include "nufft/nufft3_backend.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/nufft3_plan.h>
 #include <cmath>

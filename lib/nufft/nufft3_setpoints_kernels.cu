@@ -12,7 +12,7 @@
 // subproblems of at most max_subproblem sources per bin, per target its placement and
 // correction, and the grid's pre-correction.
 
-#include "nufft3_cuda_device.cuh"
+#include "nufft/nufft3_cuda_device.cuh"
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <type_traits>

@@ -15,7 +15,7 @@
 //            atomics; a share of the pairs tested lie outside the taps, which the planner
 //            bounds by its choice of bin).
 
-#include "nufft3_cuda_device.cuh"
+#include "nufft/nufft3_cuda_device.cuh"
 
 namespace gr {
 namespace gpufft {

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "nufft3_cuda_kernels.h"
-#include "nufft3_spread_layout.h"
+#include "nufft/nufft3_cuda_kernels.h"
+#include "nufft/nufft3_spread_layout.h"
 #include <algorithm>
 #include <cmath>
 

@@ -12,7 +12,7 @@
 #ifndef INCLUDED_GPUFFT_NUFFT3_SPREAD_LAYOUT_H
 #define INCLUDED_GPUFFT_NUFFT3_SPREAD_LAYOUT_H
 
-#include "nufft3_params.h"
+#include "nufft/nufft3_params.h"
 #include <gnuradio/gpufft/nufft3_plan.h>
 #include <cstddef>
 #include <cstdint>

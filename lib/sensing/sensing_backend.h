@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_SENSING_BACKEND_H
 #define INCLUDED_GPUFFT_SENSING_BACKEND_H
 
-#include "sensing_params.h"
+#include "sensing/sensing_params.h"
 #include <gnuradio/gpufft/backend.h>
 #include <complex>
 #include <cstdint>

@@ -9,7 +9,7 @@
 // (sensing_kernels.h).
 
 #include "cuda/cuda_check.h"
-#include "sensing_kernels.cuh"
+#include "sensing/sensing_kernels.cuh"
 #include <cub/device/device_radix_sort.cuh>
 
 namespace gr {

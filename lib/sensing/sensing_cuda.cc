@@ -10,8 +10,8 @@
 
 #include "cuda/cuda_resources.h"
 #include "cuda/host_transfer.h"
-#include "sensing_backend.h"
-#include "sensing_kernels.h"
+#include "sensing/sensing_backend.h"
+#include "sensing/sensing_kernels.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
 #include <stdexcept>

@@ -12,7 +12,7 @@
 #ifndef INCLUDED_GPUFFT_SENSING_KERNELS_CUH
 #define INCLUDED_GPUFFT_SENSING_KERNELS_CUH
 
-#include "sensing_kernels.h"
+#include "sensing/sensing_kernels.h"
 #include <cuda_runtime.h>
 
 namespace gr {

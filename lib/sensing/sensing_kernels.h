@@ -12,8 +12,8 @@
 #ifndef INCLUDED_GPUFFT_SENSING_KERNELS_H
 #define INCLUDED_GPUFFT_SENSING_KERNELS_H
 
-#include "sensing_backend.h"
-#include "sensing_math.h"
+#include "sensing/sensing_backend.h"
+#include "sensing/sensing_math.h"
 #include <cstddef>
 #include <cstdint>
 

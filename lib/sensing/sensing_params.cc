@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "sensing_backend.h"
-#include "sensing_params.h"
+#include "sensing/sensing_backend.h"
+#include "sensing/sensing_params.h"
 #include "sparse/common/sparse_params.h"
 #include <algorithm>
 #include <cmath>

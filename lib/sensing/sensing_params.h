@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_SENSING_PARAMS_H
 #define INCLUDED_GPUFFT_SENSING_PARAMS_H
 
-#include "sensing_math.h"
+#include "sensing/sensing_math.h"
 #include "sparse/robust/robust_math.h"
 #include <gnuradio/gpufft/sensing_plan.h>
 #include <algorithm>

@@ -8,7 +8,7 @@
 // The floor of each sub-band and the threshold pass over every bin (sensing_kernels.h).
 
 #include "cuda/cuda_check.h"
-#include "sensing_kernels.cuh"
+#include "sensing/sensing_kernels.cuh"
 #include <stdexcept>
 #include <string>
 

@@ -6,7 +6,7 @@
  */
 
 #include "accumulator/fbh5_writer.h"
-#include "filterbank_recorder.h"
+#include "stream/filterbank_recorder.h"
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>

@@ -9,8 +9,8 @@
 #define INCLUDED_GPUFFT_STREAM_FILTERBANK_RECORDER_H
 
 #include "accumulator/filterbank_writer.h"
-#include "spectrometer_pipeline.h"
-#include "spectrum_axes.h"
+#include "stream/spectrometer_pipeline.h"
+#include "stream/spectrum_axes.h"
 #include <gnuradio/gpufft/log.h>
 #include <memory>
 #include <string>

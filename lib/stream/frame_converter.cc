@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "frame_converter.h"
+#include "stream/frame_converter.h"
 #include <stdexcept>
 #ifdef GPUFFT_HAVE_CUDA
 #include "cuda/iq_upload.h"

@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_STREAM_FRAME_CONVERTER_H
 #define INCLUDED_GPUFFT_STREAM_FRAME_CONVERTER_H
 
-#include "sample_format.h"
+#include "stream/sample_format.h"
 #include <complex>
 #include <cstdint>
 #include <memory>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "host_frame.h"
+#include "stream/host_frame.h"
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "sample_format.h"
+#include "stream/sample_format.h"
 #include <volk/volk.h>
 #include <algorithm>
 #include <cstring>

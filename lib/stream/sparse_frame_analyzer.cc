@@ -8,8 +8,8 @@
 #include "core/host_memory.h"
 #include "core/memory_error.h"
 #include "sparse/common/sparse_params.h"
-#include "sparse_frame_analyzer.h"
 #include "stream/sparse_block_params.h"
+#include "stream/sparse_frame_analyzer.h"
 #include <sys/resource.h>
 #include <unistd.h>
 #include <algorithm>

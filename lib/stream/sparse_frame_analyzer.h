@@ -8,12 +8,12 @@
 #ifndef INCLUDED_GPUFFT_STREAM_SPARSE_FRAME_ANALYZER_H
 #define INCLUDED_GPUFFT_STREAM_SPARSE_FRAME_ANALYZER_H
 
-#include "engine_failure.h"
-#include "log_limiter.h"
-#include "not_sparse_warning.h"
-#include "sample_format.h"
+#include "stream/engine_failure.h"
+#include "stream/log_limiter.h"
+#include "stream/not_sparse_warning.h"
+#include "stream/sample_format.h"
 #include "stream/sparse_spectrum.h"
-#include "transmission_tracker.h"
+#include "stream/transmission_tracker.h"
 #include <gnuradio/gpufft/log.h>
 #include <gnuradio/gpufft/sensing_plan.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>

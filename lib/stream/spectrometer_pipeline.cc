@@ -7,7 +7,7 @@
 
 #include "core/parallel_for.h"
 #include "large/power/integrator_backend.h"
-#include "spectrometer_pipeline.h"
+#include "stream/spectrometer_pipeline.h"
 #include <algorithm>
 #include <cmath>
 #include <cstring>

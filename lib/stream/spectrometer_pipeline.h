@@ -8,10 +8,10 @@
 #ifndef INCLUDED_GPUFFT_STREAM_SPECTROMETER_PIPELINE_H
 #define INCLUDED_GPUFFT_STREAM_SPECTROMETER_PIPELINE_H
 
-#include "host_frame.h"
 #include "large/power/band_reducer.h"
 #include "large/power/spectral_window.h"
-#include "sample_format.h"
+#include "stream/host_frame.h"
+#include "stream/sample_format.h"
 #include <gnuradio/gpufft/spectrum_integrator.h>
 #include <condition_variable>
 #include <atomic>

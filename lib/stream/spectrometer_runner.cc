@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "spectrometer_runner.h"
-#include "spectrometer_setup.h"
+#include "stream/spectrometer_runner.h"
+#include "stream/spectrometer_setup.h"
 #include <cstdio>
 #include <stdexcept>
 

@@ -8,8 +8,8 @@
 #ifndef INCLUDED_GPUFFT_STREAM_SPECTROMETER_RUNNER_H
 #define INCLUDED_GPUFFT_STREAM_SPECTROMETER_RUNNER_H
 
-#include "progress_timer.h"
-#include "spectrometer_pipeline.h"
+#include "stream/progress_timer.h"
+#include "stream/spectrometer_pipeline.h"
 #include <gnuradio/gpufft/log.h>
 #include <atomic>
 #include <functional>

@@ -6,8 +6,8 @@
  */
 
 #include "accumulator/fbh5_writer.h"
-#include "engine_failure.h"
-#include "spectrometer_setup.h"
+#include "stream/engine_failure.h"
+#include "stream/spectrometer_setup.h"
 #include <unistd.h>
 #include <cctype>
 #include <cerrno>

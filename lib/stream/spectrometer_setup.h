@@ -9,7 +9,7 @@
 #define INCLUDED_GPUFFT_STREAM_SPECTROMETER_SETUP_H
 
 #include "accumulator/filterbank_writer.h"
-#include "spectrometer_pipeline.h"
+#include "stream/spectrometer_pipeline.h"
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <gnuradio/gpufft/log.h>
 #include <gnuradio/gpufft/spectrum_integrator.h>

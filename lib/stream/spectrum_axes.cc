@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "spectrum_axes.h"
+#include "stream/spectrum_axes.h"
 #include <algorithm>
 #include <cmath>
 

@@ -9,8 +9,8 @@
 #define INCLUDED_GPUFFT_STREAM_SPECTRUM_AXES_H
 
 #include "large/power/band_reducer.h"
-#include "spectrometer_pipeline.h"
-#include "stream_timeline.h"
+#include "stream/spectrometer_pipeline.h"
+#include "stream/stream_timeline.h"
 #include <cstdint>
 #include <vector>
 

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "stream_timeline.h"
+#include "stream/stream_timeline.h"
 #include <algorithm>
 #include <cmath>
 

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "transmission_tracker.h"
+#include "stream/transmission_tracker.h"
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "band_reducer.h"
 #include "core/parallel_for.h"
+#include "large/power/band_reducer.h"
 #include <stdexcept>
 #include <string>
 #include <vector>

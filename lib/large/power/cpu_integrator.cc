@@ -16,8 +16,8 @@
 // (docs/performance.md).
 
 #include "core/fftw_lock.h"
-#include "fftw_wisdom.h"
-#include "integrator_backend.h"
+#include "large/power/fftw_wisdom.h"
+#include "large/power/integrator_backend.h"
 #include <fftw3.h>
 #include <volk/volk.h>
 #include <algorithm>

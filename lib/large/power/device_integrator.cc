@@ -12,8 +12,8 @@
 // the window kernel converts and scales it as it loads it: no extra pass.
 
 #include "cuda/cuda_resources.h"
-#include "integrator_backend.h"
-#include "power_kernels.h"
+#include "large/power/integrator_backend.h"
+#include "large/power/power_kernels.h"
 #include <cufft.h>
 #include <algorithm>
 #include <sstream>

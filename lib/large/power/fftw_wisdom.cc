@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "fftw_wisdom.h"
+#include "large/power/fftw_wisdom.h"
 #include <fftw3.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "integrator_backend.h"
+#include "large/power/integrator_backend.h"
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>

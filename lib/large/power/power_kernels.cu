@@ -7,7 +7,7 @@
 
 #include "cuda/cuda_check.h"
 #include "cuda/grid.h"
-#include "power_kernels.h"
+#include "large/power/power_kernels.h"
 #include <algorithm>
 #include <stdexcept>
 

@@ -6,7 +6,7 @@
  */
 
 #include "core/parallel_for.h"
-#include "spectral_window.h"
+#include "large/power/spectral_window.h"
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>

@@ -7,8 +7,8 @@
 
 #include "core/memory_error.h"
 #include "core/parallel_for.h"
-#include "integrator_backend.h"
 #include "large/device_budget.h"
+#include "large/power/integrator_backend.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <gnuradio/gpufft/spectrum_integrator.h>
