@@ -14,8 +14,8 @@
 // the bins of the bands and of the gaps between runs are read again, never the rest.
 // The loops are in sensing_cpu_loops.cc (vectorised, AVX2 where the CPU has it).
 
-#include "sensing_backend.h"
-#include "sensing_cpu_loops.h"
+#include "sensing/sensing_backend.h"
+#include "sensing/sensing_cpu_loops.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
 #include <climits>

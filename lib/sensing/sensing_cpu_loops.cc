@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "sensing_cpu_loops.h"
+#include "sensing/sensing_cpu_loops.h"
 #include <cmath>
 #include <cstring>
 

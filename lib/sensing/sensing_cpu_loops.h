@@ -13,8 +13,8 @@
 #ifndef INCLUDED_GPUFFT_SENSING_CPU_LOOPS_H
 #define INCLUDED_GPUFFT_SENSING_CPU_LOOPS_H
 
-#include "sensing_backend.h"
-#include "sensing_math.h"
+#include "sensing/sensing_backend.h"
+#include "sensing/sensing_math.h"
 #include <complex>
 #include <cstddef>
 #include <cstdint>

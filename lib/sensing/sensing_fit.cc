@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "sensing_fit.h"
+#include "sensing/sensing_fit.h"
 #include <algorithm>
 #include <stdexcept>
 

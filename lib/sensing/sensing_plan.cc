@@ -9,8 +9,8 @@
 // become signals (the cap, dBFS, the tone fit of narrow ones). The same host code for
 // both backends.
 
-#include "sensing_backend.h"
-#include "sensing_fit.h"
+#include "sensing/sensing_backend.h"
+#include "sensing/sensing_fit.h"
 #include "sparse/common/sparse_params.h"
 #include "sparse/robust/robust_math.h"
 #include <gnuradio/gpufft/sensing_plan.h>
