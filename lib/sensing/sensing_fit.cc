@@ -149,7 +149,10 @@ struct tone_lobe {
     }
 };
 
-// The offset in [-0.5, 0.5] that maximises explained().
+// The offset in [-0.625, 0.625] that maximises explained(): the grid spans the peak
+// bin's half-widths, and Brent may go one grid step past them, since noise can put the
+// peak in the neighbour of a tone 0.49 bin off (a search held to +-0.5 then returned the
+// tone at exactly the half bin, which the two roundings of a message put in two bins).
 template <int H, int M>
 inline __attribute__((always_inline)) double search(const robust_consts& c,
                                                     const sensing_fit_table& t,
@@ -168,7 +171,7 @@ inline __attribute__((always_inline)) double search(const robust_consts& c,
             best = d;
         }
     }
-    double a = std::max(-0.5, best - grid), b = std::min(0.5, best + grid);
+    double a = best - grid, b = best + grid;
     // Brent's minimisation (Numerical Recipes' brent) of -explained on [a, b].
     const double cgold = 0.3819660112501051, tol = 1e-6;
     double x = best, w = best, v = best, fx = fbest, fw = fbest, fv = fbest;

@@ -226,6 +226,7 @@ GPUFFT_TEST(tone_fit_finds_robust_fit_tone_offset)
             unsigned char present[2 * robust_window_terms + 1];
             std::fill(present, present + L, 1);
             double worst_d = 0;
+            int beyond = 0;
             for (int trial = 0; trial < 300; ++trial) {
                 // A tone at d0 (its lobe from the window's transform) in noise, 10-70 dB.
                 const double d0 = u(rng), amp = std::pow(10.0, 0.5 + 3 * (u(rng) + 0.5));
@@ -243,22 +244,32 @@ GPUFFT_TEST(tone_fit_finds_robust_fit_tone_offset)
                 double d1, a1r, a1i, d2, a2r, a2i;
                 const double e1 = robust_fit_tone(c, yr, yi, present, d1, a1r, a1i);
                 const double e2 = sensing_fit_tone(c, t, yr, yi, d2, a2r, a2i);
-                worst_d = std::max(worst_d, std::fabs(d1 - d2));
                 // Both maximise the same function: the same offset to their tolerances
-                // (1.6e-5 and 1e-6 bin), the same energy and amplitude
-
+                // (1.6e-5 and 1e-6 bin), the same energy and amplitude (where the best
+                // offset is an end of [-0.5, 0.5], Brent's search reaches it and the
+                // golden section stops 1e-5 short: ours explains as much or more).
+                // Ours may go past +-0.5 (noise put the peak in the tone's neighbour),
+                // where robust mode's search stops: there it must explain more.
+                if (std::fabs(d2) > 0.5) {
+                    ++beyond;
+                    GPUFFT_CHECK(e2 >= e1 * (1 - 1e-6));
+                    continue;
+                }
+                worst_d = std::max(worst_d, std::fabs(d1 - d2));
                 GPUFFT_CHECK(std::fabs(d1 - d2) < 5e-5);
-                // (where the best offset is an end of [-0.5, 0.5], Brent's search
-                // reaches it and the golden section stops 1e-5 short: ours explains
-                // as much or more).
                 GPUFFT_CHECK(e2 >= e1 * (1 - 1e-6) && e2 <= e1 * (1 + 1e-5));
                 GPUFFT_CHECK(std::abs(std::complex<double>(a1r - a2r, a1i - a2i)) <=
                              1e-3 * std::abs(std::complex<double>(a1r, a1i)));
             }
-            std::printf("window %d n=%lld: offsets within %.1e bin\n",
-                        int(window),
-                        (long long)n,
-                        worst_d);
+            // Past the half bin only where the tone is near it and weak: 1-17 in 300 seen.
+            GPUFFT_CHECK(beyond <= 45);
+            std::printf(
+                "window %d n=%lld: offsets within %.1e bin, %d fits past the half "
+                "bin\n",
+                int(window),
+                (long long)n,
+                worst_d,
+                beyond);
         }
 }
 
