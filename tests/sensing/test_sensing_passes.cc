@@ -261,7 +261,8 @@ GPUFFT_TEST(tone_fit_finds_robust_fit_tone_offset)
                 GPUFFT_CHECK(std::abs(std::complex<double>(a1r - a2r, a1i - a2i)) <=
                              1e-3 * std::abs(std::complex<double>(a1r, a1i)));
             }
-            // Past the half bin only where the tone is near it and weak: 1-17 in 300 seen.
+            // Past the half bin only where the tone is near it and weak: 1-17 in 300
+            // seen.
             GPUFFT_CHECK(beyond <= 45);
             std::printf(
                 "window %d n=%lld: offsets within %.1e bin, %d fits past the half "
