@@ -424,8 +424,8 @@ SENSING_SIMD SENSING_NO_FMA void sensing_band_sums_buffered(sensing_band& b,
                                                             bandwidth_rule rule,
                                                             double xdb_ratio)
 {
-    // sensing_band_sums() step for step (see there); only how the loops are written
-    // differs.
+    // The reference sensing_band_sums() (tests/sensing/sensing_band_reference.h) step
+    // for step; only how the loops are written differs.
     double excess = 0, moment = 0, total = 0;
     float peak = -1;
     for (std::int64_t s = b.first; s < b.core_first; ++s)

@@ -127,12 +127,13 @@ void sensing_above_bits(
     const float* P, const double* F, double eta, std::int64_t len, std::uint64_t* words);
 
 /*!
- * sensing_band_sums() for a band whose floors are in a buffer (F[s], s in [b.first,
- * b.last]), the power P and the windowed spectrum X (natural order, for a narrow core's
- * lobe) in arrays: the same sums, in the same order, so the same values to the bit, with
- * the core's lanes 4 wide, the peak's bin found 8 bins a test and the edges' blocks
- * vectorised (the template's loops, through its lambdas, ran one scalar bin at a time:
- * 20 % of detect() on an LTE carrier of 30000 bins).
+ * A band's sums and edges (the reference: tests/sensing/sensing_band_reference.h), its
+ * floors in a buffer (F[s], s in [b.first, b.last]), the power P and the windowed
+ * spectrum X (natural order, for a narrow core's lobe) in arrays: the same sums, in the
+ * same order, so the same values to the bit, with the core's lanes 4 wide, the peak's bin
+ * found 8 bins a test and the edges' blocks vectorised (the template's loops, through its
+ * lambdas, ran one scalar bin at a time: 20 % of detect() on an LTE carrier of 30000
+ * bins).
  */
 void sensing_band_sums_buffered(sensing_band& b,
                                 const sensing_consts& k,

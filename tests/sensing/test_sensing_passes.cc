@@ -16,6 +16,7 @@
 #include "sensing/sensing_cpu_loops.h"
 #include "sensing/sensing_fit.h"
 #include "sensing/sensing_params.h"
+#include "sensing_band_reference.h"
 #include "sparse/common/sparse_params.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
