@@ -110,7 +110,7 @@ public:
             // decided as the bins' own sum would decide it, and the plan only compares
             // the level with sensing_gap_fill_level().
             double least, most;
-            floor_range(a, b, least, most);
+            sensing_floor_range(d_k, d_floor.data(), a, b, least, most);
             const double sum = power_sum(a, b), fill = sensing_gap_fill_level(b - a);
             const double bound = sum / least / double(b - a);
             if (bound * (1 + 1e-4) < fill) {
@@ -178,24 +178,6 @@ private:
         for (std::int64_t s = b64; s < b; ++s)
             sum += double(P[s]);
         return sum;
-    }
-
-    // The least and greatest floor over [a, b): the floor is linear between sub-band
-    // centres, so at an end or at a centre inside.
-    void floor_range(std::int64_t a, std::int64_t b, double& least, double& most) const
-    {
-        const double fa = sensing_floor_at(d_k, d_floor.data(), a),
-                     fb = sensing_floor_at(d_k, d_floor.data(), b - 1);
-        least = std::min(fa, fb);
-        most = std::max(fa, fb);
-        const int i_end = int(std::min<std::int64_t>(d_k.subbands, b / d_k.sub_bins + 1));
-        for (int i = int(a / d_k.sub_bins); i < i_end; ++i) {
-            const std::int64_t centre = std::int64_t(i) * d_k.sub_bins + d_k.sub_bins / 2;
-            if (centre >= a && centre < b) {
-                least = std::min(least, d_floor[std::size_t(i)]);
-                most = std::max(most, d_floor[std::size_t(i)]);
-            }
-        }
     }
 
     // out[s - a] = sensing_floor_at(s) for s in [a, b), the same arithmetic a line of
@@ -390,18 +372,8 @@ private:
         for (std::int64_t s0 = 0; s0 < n && complete; s0 += std::int64_t(block)) {
             const std::int64_t len = std::min<std::int64_t>(std::int64_t(block), n - s0);
             const float* P = d_P.data() + s0;
-            // The floor is linear between sub-band centres: its least value over the
-            // block is at an end or at a centre inside it.
-            double fmin = std::min(sensing_floor_at(d_k, d_floor.data(), s0),
-                                   sensing_floor_at(d_k, d_floor.data(), s0 + len - 1));
-            const int i_end =
-                int(std::min<std::int64_t>(d_k.subbands, (s0 + len) / d_k.sub_bins + 1));
-            for (int i = int(s0 / d_k.sub_bins); i < i_end; ++i) {
-                const std::int64_t centre =
-                    std::int64_t(i) * d_k.sub_bins + d_k.sub_bins / 2;
-                if (centre >= s0 && centre < s0 + len)
-                    fmin = std::min(fmin, d_floor[std::size_t(i)]);
-            }
+            double fmin, fmax;
+            sensing_floor_range(d_k, d_floor.data(), s0, s0 + len, fmin, fmax);
             // A hair under the least threshold, so that float rounding drops no bin.
             const float low = float(d_k.eta * fmin) * (1.0f - 1e-6f);
             // Most stretches hold nothing above even the lowest threshold: a test that

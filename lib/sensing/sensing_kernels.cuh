@@ -78,19 +78,13 @@ inline __device__ double2 block_sum2(double2 v, double2* shared)
     return shared[32];
 }
 
-// The least floor over shifted bins [a, b): the floor is linear between sub-band
-// centres, so it is at an end or at a centre inside (as the CPU backend's).
+// The least floor over shifted bins [a, b) (sensing_floor_range's, as on the CPU).
 inline __device__ double
 least_floor(const sensing_consts& k, const double* floors, std::int64_t a, std::int64_t b)
 {
-    double f = fmin(sensing_floor_at(k, floors, a), sensing_floor_at(k, floors, b - 1));
-    const std::int64_t i_end = min(std::int64_t(k.subbands), b / k.sub_bins + 1);
-    for (std::int64_t i = a / k.sub_bins; i < i_end; ++i) {
-        const std::int64_t centre = i * k.sub_bins + k.sub_bins / 2;
-        if (centre >= a && centre < b)
-            f = fmin(f, floors[i]);
-    }
-    return f;
+    double least, most;
+    sensing_floor_range(k, floors, a, b, least, most);
+    return least;
 }
 
 inline __device__ void load_floors(const sensing_consts& k, const double* in, double* out)

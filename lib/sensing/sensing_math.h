@@ -206,6 +206,32 @@ sensing_floor_at(const sensing_consts& k, const double* f, std::int64_t s)
     return f[i] + t * (f[i + 1] - f[i]);
 }
 
+/*!
+ * The least and greatest floor over shifted bins [a, b) (a < b): the floor is linear
+ * between sub-band centres (sensing_floor_at), so each is at an end or at a centre
+ * inside. Bounds a stretch's threshold (the threshold passes) and a gap's level.
+ */
+GPUFFT_HD inline void sensing_floor_range(const sensing_consts& k,
+                                          const double* f,
+                                          std::int64_t a,
+                                          std::int64_t b,
+                                          double& least,
+                                          double& most)
+{
+    const double fa = sensing_floor_at(k, f, a), fb = sensing_floor_at(k, f, b - 1);
+    least = fa < fb ? fa : fb;
+    most = fa < fb ? fb : fa;
+    const std::int64_t end =
+        b / k.sub_bins + 1 < k.subbands ? b / k.sub_bins + 1 : std::int64_t(k.subbands);
+    for (std::int64_t i = a / k.sub_bins; i < end; ++i) {
+        const std::int64_t centre = i * k.sub_bins + k.sub_bins / 2;
+        if (centre >= a && centre < b) {
+            least = f[i] < least ? f[i] : least;
+            most = f[i] > most ? f[i] : most;
+        }
+    }
+}
+
 //! Whether shifted bin s is inside the DC mask.
 GPUFFT_HD inline bool sensing_masked(const sensing_consts& k, std::int64_t s)
 {
