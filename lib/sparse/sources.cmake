@@ -21,5 +21,6 @@ list(APPEND GPUFFT_CUDA_SOURCES sparse/common/topk_cuda.cu sparse/common/select_
             sparse/exact/exact_value_kernels.cu sparse/exact/exact_vote_kernels.cu
             sparse/robust/robust_cuda.cc sparse/robust/robust_kernels.cu
             sparse/robust/robust_round_kernels.cu sparse/robust/robust_tone_kernels.cu
-            sparse/robust/robust_dense_kernels.cu sparse/robust/robust_order_kernels.cu)
+            sparse/robust/robust_dense_kernels.cu sparse/robust/robust_order_kernels.cu
+            sparse/robust/probe_kernels.cu)
 list(APPEND GPUFFT_BLOCK_SOURCES sparse_fft_impl.cc sparse_fft_messages.cc)

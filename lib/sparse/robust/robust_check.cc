@@ -141,8 +141,13 @@ double robust_floor_probe::floor_of_segments(const std::complex<float>* segments
     std::fill(d_power.begin(), d_power.end(), 0.0f);
     for (std::size_t i = 0; i < d_out.size(); ++i)
         d_power[i % L] += std::norm(d_out[i]);
-    const auto mid = d_power.begin() + std::ptrdiff_t(L / 2);
-    std::nth_element(d_power.begin(), mid, d_power.end());
+    return floor_of_power(d_power.data());
+}
+
+double robust_floor_probe::floor_of_power(float* power) const
+{
+    float* mid = power + d_length / 2;
+    std::nth_element(power, mid, power + d_length);
     return double(*mid) / double(d_segments) * d_scale;
 }
 

@@ -98,6 +98,13 @@ public:
     //! The same from the segments already copied one after the other (CUDA device
     //! input): segments() x length() samples.
     double floor_of_segments(const std::complex<float>* segments);
+    /*!
+     * The floor from the segments' periodograms already summed per bin (a GPU's):
+     * power[length()], reordered in place.
+     */
+    double floor_of_power(float* power) const;
+    //! The window each segment is multiplied by, length() values.
+    const std::vector<float>& window() const { return d_window; }
 
 private:
     std::int64_t d_n, d_segments, d_length;

@@ -16,10 +16,12 @@
 #include "sparse/common/select_cuda.h"
 #include "sparse/common/sparse_common.h"
 #include "sparse/common/sparse_cuda_setup.h"
+#include "sparse/robust/probe_kernels.h"
 #include "sparse/robust/robust_backend.h"
 #include "sparse/robust/robust_kernels.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
+#include <stdexcept>
 #include <thread>
 
 namespace gr {
@@ -108,7 +110,11 @@ public:
                          ? transfer
                          : sparse_fft_transfer::gather),
           d_fft(p.rc.B, p.hashes(), direction::forward, cuda_fft_options(device_id)),
-          d_probe(p.c.n, p.k)
+          d_probe(p.c.n, p.k),
+          d_probe_fft(d_probe.length(),
+                      d_probe.segments(),
+                      direction::forward,
+                      cuda_fft_options(device_id))
     {
         const auto& rc = p.rc;
         const int H = p.hashes();
@@ -120,7 +126,26 @@ public:
         d_res.allocate(2 * HB);
         d_scalars.allocate(robust_scalar_slots);
         d_loop_flags.allocate(std::size_t(rc.loops));
-        h_probe.allocate(std::size_t(d_probe.samples_read()));
+        // A device frame's probe runs on the GPU: k = 1000 asks for 8 segments of 65536
+        // samples, whose FFTs, window and power took about 7 ms on one host core.
+        const std::size_t L = std::size_t(d_probe.length());
+        d_probe_x.allocate(std::size_t(d_probe.samples_read()), "the floor probe");
+        d_probe_X.allocate(std::size_t(d_probe.samples_read()), "the floor probe");
+        d_probe_window.allocate(L, "the floor probe");
+        d_probe_power.allocate(L, "the floor probe");
+        d_probe_bad.allocate(1, "the floor probe");
+        h_probe_power.allocate(L);
+        h_probe_bad.allocate(1);
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_probe_window.get(),
+                                          d_probe.window().data(),
+                                          L * sizeof(float),
+                                          cudaMemcpyHostToDevice,
+                                          d_stream.get()));
+        if (d_probe.segments() > robust_probe_max_segments)
+            throw std::logic_error("robust_cuda: the floor probe has more segments than "
+                                   "robust_probe_starts holds");
+        for (std::int64_t seg = 0; seg < d_probe.segments(); ++seg)
+            d_probe_starts.at[seg] = d_probe.start(seg);
         d_counts.allocate(robust_count_slots(p.outer_rounds));
         const std::int64_t max_found = p.max_found;
         // Keys: located frequencies, and two lobe neighbours of each one found.
@@ -199,7 +224,7 @@ public:
             d_stream.follow_default_stream();
             h_xptr[0] = x;
             d_graph_device.run(d_stream.get(), [&] { enqueue(false); });
-            copy_probe_segments(x);
+            enqueue_probe(x);
         } else if (d_transfer == sparse_fft_transfer::gather) {
             ensure_gather();
             d_gather->run(x,
@@ -221,11 +246,14 @@ public:
         order_tones(out.bin_noise / d_p.window_power, out);
         // The self-check (robust_check.h): the probe's floor on the host, from the frame
         // itself or from its segments copied off the device.
-        const double probe =
-            where == memory::device
-                ? d_probe.floor_of_segments(
-                      reinterpret_cast<std::complex<float>*>(h_probe.get()))
-                : d_probe.floor(x);
+        double probe = 0;
+        if (where == memory::device) {
+            if (*h_probe_bad.get())
+                throw_non_finite();
+            probe = d_probe.floor_of_power(h_probe_power.get());
+        } else {
+            probe = d_probe.floor(x);
+        }
         const auto* hdr = reinterpret_cast<const robust_device_header*>(h_out.get());
         const double to_bin = double(d_p.rc.n) / (d_p.taps_power * d_p.window_power);
         out.check = robust_verdict(
@@ -294,16 +322,35 @@ private:
             h_out.get(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, s));
     }
 
-    // The probe's segments of a device frame, after the graph on the same stream.
-    void copy_probe_segments(const std::complex<float>* x)
+    // The floor probe of a device frame, after the graph on the same stream: its
+    // segments windowed, one batched FFT, the periodograms summed per bin; the host
+    // takes their median (robust_floor_probe::floor_of_power) after the frame's sync.
+    void enqueue_probe(const std::complex<float>* x)
     {
+        const cudaStream_t s = d_stream.get();
         const std::int64_t L = d_probe.length();
-        for (std::int64_t seg = 0; seg < d_probe.segments(); ++seg)
-            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_probe.get() + seg * L,
-                                              x + d_probe.start(seg),
-                                              std::size_t(L) * sizeof(float2),
-                                              cudaMemcpyDeviceToHost,
-                                              d_stream.get()));
+        const int S = int(d_probe.segments());
+        GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_probe_bad.get(), 0, sizeof(int), s));
+        launch_probe_gather(x,
+                            d_probe_starts,
+                            S,
+                            L,
+                            d_probe_window.get(),
+                            d_probe_x.get(),
+                            d_probe_bad.get(),
+                            s);
+        d_probe_fft.execute_async(d_probe_x.get(), d_probe_X.get(), s);
+        launch_probe_power(d_probe_X.get(), S, L, d_probe_power.get(), s);
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_probe_power.get(),
+                                          d_probe_power.get(),
+                                          std::size_t(L) * sizeof(float),
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(h_probe_bad.get(),
+                                          d_probe_bad.get(),
+                                          sizeof(int),
+                                          cudaMemcpyDeviceToHost,
+                                          s));
     }
 
     void ensure_gather()
@@ -353,7 +400,13 @@ private:
     graph_runner d_graph_device, d_graph_staged;
     // The self-check's floor probe, and a device frame's segments for it.
     robust_floor_probe d_probe;
-    cuda::pinned_buffer<float2> h_probe;
+    dense_fft_plan d_probe_fft; // its segments' FFTs, on the GPU for device frames
+    robust_probe_starts d_probe_starts{};
+    cuda::device_buffer<std::complex<float>> d_probe_x, d_probe_X;
+    cuda::device_buffer<float> d_probe_window, d_probe_power;
+    cuda::device_buffer<int> d_probe_bad;
+    cuda::pinned_buffer<float> h_probe_power;
+    cuda::pinned_buffer<int> h_probe_bad;
 };
 
 // Dense path: copy (host input), cuFFT, the windowed spectrum's noise from sampled bins,
