@@ -148,7 +148,12 @@ double robust_floor_probe::floor_of_power(float* power) const
 {
     float* mid = power + d_length / 2;
     std::nth_element(power, mid, power + d_length);
-    return double(*mid) / double(d_segments) * d_scale;
+    return floor_of_median(*mid);
+}
+
+double robust_floor_probe::floor_of_median(float median) const
+{
+    return double(median) / double(d_segments) * d_scale;
 }
 
 } // namespace detail

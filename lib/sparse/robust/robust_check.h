@@ -103,6 +103,8 @@ public:
      * power[length()], reordered in place.
      */
     double floor_of_power(float* power) const;
+    //! The floor from the median of those per-bin sums (rank length() / 2).
+    double floor_of_median(float median) const;
     //! The window each segment is multiplied by, length() values.
     const std::vector<float>& window() const { return d_window; }
 
