@@ -9,9 +9,9 @@
 // every decomposition (in-card, two rounds, three rounds, 2-D, 3-D, in place) runs.
 
 #include "large/host_transpose.h"
+#include "large/large_fft_checks.h"
 #include "large/large_fft_host.h"
 #include "large/large_fft_plan_impl.h"
-#include "large_fft_checks.h"
 #include <cstdio>
 #include <cstring>
 #include <limits>

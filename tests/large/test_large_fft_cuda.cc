@@ -11,8 +11,8 @@
 // of issuing the copies (large_fft_config).
 
 #include "gpu_skip.h"
+#include "large/large_fft_checks.h"
 #include "large/large_fft_plan_impl.h"
-#include "large_fft_checks.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/device.h>
 #include <limits>

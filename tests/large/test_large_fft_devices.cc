@@ -14,8 +14,8 @@
 // alone) must fail it: the model can tell.
 
 #include "large/device_budget.h"
+#include "large/large_fft_checks.h"
 #include "large/large_fft_schedule.h"
-#include "large_fft_checks.h"
 #include <gnuradio/gpufft/large_fft_plan.h>
 #include <gnuradio/gpufft/spectrum_integrator.h>
 #include <iostream>

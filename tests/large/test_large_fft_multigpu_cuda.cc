@@ -13,10 +13,10 @@
 // also on [0, 1]. Then the bad lists, and spectrum_integrator's devices.
 
 #include "gpu_skip.h"
+#include "large/large_fft_checks.h"
 #include "large/large_fft_plan_impl.h"
 #include "large/power/integrator_backend.h"
-#include "large_fft_checks.h"
-#include "spectrum_integrator_checks.h"
+#include "large/spectrum_integrator_checks.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/spectrum_integrator.h>
 #include <cstdio>

@@ -11,9 +11,9 @@
 // row DFTs, the transposed copy out) against FFTW, for device counts 2 to 5 and sizes
 // that are not powers of two.
 
+#include "large/large_fft_checks.h"
 #include "large/peer_exchange.h"
 #include "large/peer_exchange_math.h"
-#include "large_fft_checks.h"
 #include <cmath>
 #include <cstdio>
 #include <set>

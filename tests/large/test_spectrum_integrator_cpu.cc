@@ -9,7 +9,7 @@
 // multi-round schedule of a tiny budget, plus the host window and reduction) against
 // a double-precision window + FFTW + band sum, every channel checked.
 
-#include "spectrum_integrator_checks.h"
+#include "large/spectrum_integrator_checks.h"
 #include <gnuradio/gpufft/spectrum_integrator.h>
 #include <cstdio>
 

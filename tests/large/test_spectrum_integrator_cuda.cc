@@ -12,7 +12,7 @@
 // pinned and pageable frames, the host fallback when the budget is too small.
 
 #include "gpu_skip.h"
-#include "spectrum_integrator_checks.h"
+#include "large/spectrum_integrator_checks.h"
 #include "stream/host_frame.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/spectrum_integrator.h>

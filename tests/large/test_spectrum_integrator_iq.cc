@@ -11,7 +11,7 @@
 // convert on the GPU; a bad input_type is named. The GPU side is
 // test_spectrum_integrator_iq_cuda.
 
-#include "spectrum_integrator_checks.h"
+#include "large/spectrum_integrator_checks.h"
 #include "stream/sample_format.h"
 #include "stream/spectrometer_pipeline.h"
 #include "stream/spectrometer_setup.h"

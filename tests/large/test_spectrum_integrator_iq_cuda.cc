@@ -15,7 +15,7 @@
 // raw page-locked frames against complex ones. Skips without a GPU.
 
 #include "gpu_skip.h"
-#include "spectrum_integrator_checks.h"
+#include "large/spectrum_integrator_checks.h"
 #include "stream/sample_format.h"
 #include "stream/spectrometer_pipeline.h"
 #include <gnuradio/gpufft/spectrum_integrator.h>

@@ -26,3 +26,12 @@ gpufft_add_test(test_large_fft_multigpu_cuda SOURCES large/test_large_fft_multig
 gpufft_add_test(test_peer_exchange SOURCES large/test_peer_exchange.cc)
 # `ctest -L gpu-multi` selects the tests that use several GPUs where they exist.
 set_property(TEST test_large_fft_multigpu_cuda APPEND PROPERTY LABELS gpu-multi)
+# spectrum_integrator's `devices` when a frame fits each device: whole frames dealt to
+# the GPUs against one GPU; one GPU standing in for two in the plain gpu test, [0, 1]
+# in the gpu-multi one (exit 77 with fewer than two GPUs).
+gpufft_add_test(test_spectrum_integrator_devices_cuda
+                SOURCES large/test_spectrum_integrator_devices_cuda.cc GPU)
+add_test(NAME test_spectrum_integrator_multigpu_cuda
+         COMMAND test_spectrum_integrator_devices_cuda two_gpus)
+set_tests_properties(test_spectrum_integrator_multigpu_cuda PROPERTIES
+                     SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS "gpu;gpu-multi")

@@ -9,7 +9,7 @@
 // refused and a CUDA plan where no device is usable. The cases every backend passes are
 // in test_sparse_fft_backends.cc (exact mode) and test_sparse_robust_backends.cc.
 
-#include "sparse_checks.h"
+#include "sparse/sparse_checks.h"
 #include <gnuradio/gpufft/device.h>
 
 using namespace gr::gpufft;

@@ -12,7 +12,7 @@
 // are in test_sparse_fft_backends.cc, which runs them here with host and device frames.
 
 #include "gpu_skip.h"
-#include "sparse_checks.h"
+#include "sparse/sparse_checks.h"
 #include <gnuradio/gpufft/device.h>
 #include <limits>
 #include <map>

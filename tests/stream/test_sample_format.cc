@@ -10,9 +10,9 @@
 // whole range, lengths off every piece boundary (the GPU's: test_sample_format_cuda).
 
 #include "reference.h"
-#include "sample_format_reference.h"
 #include "stream/frame_converter.h"
 #include "stream/sample_format.h"
+#include "stream/sample_format_reference.h"
 #include "test_harness.h"
 #include <cstdio>
 #include <cstring>

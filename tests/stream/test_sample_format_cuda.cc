@@ -11,8 +11,8 @@
 
 #include "gpu_skip.h"
 #include "reference.h"
-#include "sample_format_reference.h"
 #include "stream/frame_converter.h"
+#include "stream/sample_format_reference.h"
 #include "test_harness.h"
 #include <gnuradio/gpufft/device.h>
 #include <cstdio>
