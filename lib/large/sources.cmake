@@ -11,4 +11,5 @@ list(APPEND GPUFFT_CUDA_SOURCES large/large_fft_cuda.cc large/large_copy_lane.cc
 list(APPEND GPUFFT_SOURCES large/power/spectrum_integrator.cc large/power/host_integrator.cc
      large/power/band_reducer.cc large/power/spectral_window.cc large/power/cpu_integrator.cc
      large/power/fftw_wisdom.cc)
-list(APPEND GPUFFT_CUDA_SOURCES large/power/device_integrator.cc large/power/power_kernels.cu)
+list(APPEND GPUFFT_CUDA_SOURCES large/power/device_integrator.cc large/power/power_kernels.cu
+     large/power/fused_device.cc large/power/multi_device_integrator.cc)

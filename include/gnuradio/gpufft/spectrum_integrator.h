@@ -37,11 +37,14 @@ struct spectrum_integrator_options {
     gpufft::backend backend = backend::automatic;
     int device_id = 0;
     /*!
-     * CUDA devices for frames too large for one device's budget (empty: `device_id`
-     * alone): the host path's large_fft_plan deals each frame's passes out to them
-     * (large_fft_options::devices; `memory_budget` applies per device). A frame that
-     * fits one device's budget runs fused on the first. Checked as
-     * large_fft_options::devices is; backend cpu refuses a non-empty list.
+     * CUDA devices (empty: `device_id` alone; `memory_budget` applies per device).
+     * When a frame fits each device's budget, whole frames are dealt to them round
+     * robin, each fused on its GPU with its own accumulator (merged by read(): sum for
+     * mean, max for max-hold); accumulate() returns once the frame has been copied to
+     * its GPU, so the next frame's copy to another GPU overlaps this one's transform.
+     * A larger frame goes through the host path's large_fft_plan, which deals each
+     * frame's passes out to them (large_fft_options::devices). describe() says which.
+     * Checked as large_fft_options::devices is; backend cpu refuses a non-empty list.
      */
     std::vector<int> devices;
     /*!
@@ -95,6 +98,7 @@ struct spectrum_integrator_options {
  * CUDA backend, frame in card: the frame is copied to the GPU (page-locked host
  * memory makes that copy run at full PCIe speed) and windowed, transformed, squared,
  * band-reduced and accumulated there; only output_bins values come back, at read().
+ * With several `devices`, whole frames go to the GPUs in turn (options::devices).
  * Otherwise (CPU backend, or a frame too large for the budget) each frame goes
  * through large_fft_plan and the host does the window and the reduction.
  *

@@ -8,6 +8,7 @@
 #include "core/memory_error.h"
 #include "core/parallel_for.h"
 #include "large/device_budget.h"
+#include "large/large_fft_plan_impl.h"
 #include "large/power/integrator_backend.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/large_fft_plan.h>
@@ -18,14 +19,15 @@
 namespace gr {
 namespace gpufft {
 
-namespace {
+namespace detail {
 
 std::unique_ptr<spectrum_integrator::impl>
-make_backend(std::int64_t fft_size,
-             std::int64_t band_start,
-             std::int64_t band_stop,
-             std::int64_t output_bins,
-             const spectrum_integrator_options& o)
+make_integrator_backend(std::int64_t fft_size,
+                        std::int64_t band_start,
+                        std::int64_t band_stop,
+                        std::int64_t output_bins,
+                        const spectrum_integrator_options& o,
+                        bool repeat_devices)
 {
     if (o.threads < 0)
         throw std::invalid_argument("threads must be >= 0 (0: all cores), got " +
@@ -43,7 +45,7 @@ make_backend(std::int64_t fft_size,
     const power::spectral_window window(power::parse_window(o.window), fft_size);
     const int threads = o.threads > 0 ? o.threads : detail::hardware_threads();
 
-    detail::check_device_list(o.devices, false);
+    detail::check_device_list(o.devices, repeat_devices);
     if (o.backend == backend::cpu)
         detail::check_no_devices_on_cpu(o.devices);
     if (!o.devices.empty() && o.backend != backend::cpu && cuda_device_count() > 0)
@@ -56,21 +58,32 @@ make_backend(std::int64_t fft_size,
     lo.memory_budget = o.memory_budget;
     lo.threads = o.threads;
     lo.log = o.log;
+    std::string too_large; // why whole frames were not dealt to the devices
     if (used == backend::cuda) {
 #ifdef GPUFFT_HAVE_CUDA
-        // A frame that fits one device runs fused there; a larger one has its passes
-        // dealt out to all the devices by the large plan (simpler than whole frames per
-        // device, which would need a frame in flight per device and the accumulators
-        // merged, and it serves the frames that need several GPUs: those too large for
-        // one).
+        // A frame that fits each device's budget runs fused, whole frames dealt to the
+        // devices when several are listed (a frame's copy to one overlaps the previous
+        // frame's transform on another); a larger one has its passes dealt out to all
+        // the devices by the large plan.
         const auto devices = detail::resolve_devices(o.devices, o.device_id);
         const std::size_t budget =
             detail::resolve_devices_budget(o.memory_budget, devices, !o.devices.empty());
-        if (auto fused =
-                detail::make_device_integrator(band, window, devices[0], budget, input))
+        if (devices.size() > 1) {
+            if (auto whole = detail::make_multi_device_integrator(
+                    band, window, devices, budget, input))
+                return whole;
+        } else if (auto fused = detail::make_device_integrator(
+                       band, window, devices[0], budget, input)) {
             return fused;
+        }
         lo.memory_budget = budget;
         lo.devices = o.devices;
+        if (devices.size() > 1)
+            too_large = "passes of each frame dealt to devices by the large plan: a " +
+                        std::to_string(fft_size) +
+                        "-point frame and its cuFFT work area do not fit one device's "
+                        "budget of " +
+                        std::to_string(budget >> 20) + " MiB\n";
 #endif
     }
     // A frame that fits beside its FFTW work array on the CPU: one FFTW execute and a
@@ -82,8 +95,10 @@ make_backend(std::int64_t fft_size,
             return fused;
         }
     // The host path: the (possibly out-of-card) large FFT, host reduction.
-    auto plan = std::make_shared<large_fft_plan>(
-        std::vector<std::int64_t>{ fft_size }, direction::forward, lo);
+    large_fft_config config;
+    config.repeat_devices = repeat_devices;
+    auto plan = std::make_shared<large_fft_plan>(detail::make_large_fft_plan(
+        std::vector<std::int64_t>{ fft_size }, direction::forward, lo, config));
     const std::string text = plan->describe();
     auto host = detail::make_host_integrator(
         band,
@@ -93,13 +108,13 @@ make_backend(std::int64_t fft_size,
         plan->backend(),
         plan->device_id(),
         plan->memory_budget(),
-        "spectrum_integrator: window and band reduction on the host (" +
+        "spectrum_integrator: " + too_large + "window and band reduction on the host (" +
             std::to_string(threads) + " threads) after\n" + text);
     host->input = input;
     return host;
 }
 
-} // namespace
+} // namespace detail
 
 integration_mode parse_integration_mode(const std::string& name)
 {
@@ -127,7 +142,8 @@ spectrum_integrator::spectrum_integrator(std::int64_t fft_size,
                      ", output_bins = " + std::to_string(output_bins);
           },
           [&] {
-              return make_backend(fft_size, band_start, band_stop, output_bins, options);
+              return detail::make_integrator_backend(
+                  fft_size, band_start, band_stop, output_bins, options, false);
           })),
       d_mode(options.mode)
 {

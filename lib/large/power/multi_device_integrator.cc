@@ -1,0 +1,214 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gpufft authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Whole frames dealt to several GPUs: one fused spectrometer (fused_device) per listed
+// device, frames dealt round robin, each device keeping its own accumulator; read()
+// merges them (sum for mean, max for max-hold). accumulate() returns once the frame
+// has left host memory (the caller may refill it), so the next frame's copy to the
+// next GPU runs while this one is transformed. The CUDA streams carry the overlap: no
+// thread of our own.
+//
+// What it buys: one GPU spends copy in + transform per frame (the copy in overlaps the
+// window, not the FFT and the channel sums); dealt out, a frame costs its copy in
+// alone, as long as a GPU's transform is shorter than the other GPUs' copies. The
+// copies of a synchronous caller still run one at a time (the caller hands over one
+// frame at a time), so the gain is (copy + transform) / copy, not the GPU count.
+
+#include "large/power/fused_device.h"
+#include "large/power/integrator_backend.h"
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace gr {
+namespace gpufft {
+namespace detail {
+
+namespace {
+
+using i64 = std::int64_t;
+
+class multi_device_integrator final : public spectrum_integrator::impl
+{
+public:
+    multi_device_integrator(const power::band_reducer& band,
+                            const power::spectral_window& window,
+                            std::size_t budget,
+                            std::vector<std::unique_ptr<fused_device>> devices,
+                            stream::sample_format format)
+        : impl(band, window), d_budget(budget), d_part(std::size_t(band.output_bins()))
+    {
+        input = format;
+        for (auto& d : devices)
+            d_lanes.push_back(lane{ std::move(d) });
+    }
+
+    bool accumulate(std::complex<float>* frame, accumulate_op op) override
+    {
+        return run(frame, false, op);
+    }
+
+    bool accumulate_integers(const void* samples, accumulate_op op) override
+    {
+        if (!converts_on_device())
+            throw std::logic_error(
+                "multi_device_integrator: not made for integer frames");
+        return run(samples, true, op);
+    }
+
+    bool converts_on_device() const override
+    {
+        return input != stream::sample_format::fc32;
+    }
+
+    void read(double* acc) override
+    {
+        for (auto& l : d_lanes)
+            settle(l);
+        bool first = true;
+        const std::size_t bins = d_part.size();
+        for (auto& l : d_lanes) {
+            if (l.taken == 0)
+                continue;
+            l.dev->read(first ? acc : d_part.data());
+            if (!first)
+                for (std::size_t c = 0; c < bins; ++c)
+                    acc[c] = d_max ? std::max(acc[c], d_part[c]) : acc[c] + d_part[c];
+            first = false;
+        }
+        if (first) { // every frame counted was left out at its channel sums
+            std::fill(acc, acc + bins, 0.0);
+            return;
+        }
+        // The front end divides a mean by the frames accumulate() took; a frame whose
+        // samples were finite but whose channel sums were not (found after it
+        // returned) is not in any accumulator, so the sum is scaled to the frames that
+        // are.
+        const i64 in = d_counted - d_late;
+        if (!d_max && d_late > 0)
+            for (std::size_t c = 0; c < bins; ++c)
+                acc[c] *= double(d_counted) / double(in);
+    }
+
+    gpufft::backend backend() const override { return backend::cuda; }
+    int device_id() const override { return d_lanes.front().dev->device(); }
+    std::size_t memory_budget() const override { return d_budget; }
+    bool on_device() const override { return true; }
+    std::string describe() const override
+    {
+        std::ostringstream o;
+        const i64 n = band.fft_size();
+        o << "spectrum_integrator: whole frames dealt to devices " << device_list()
+          << " (a " << n << "-point frame";
+        if (converts_on_device())
+            o << " of " << stream::to_string(input) << ", converted on the device,";
+        o << " and its cuFFT work area of " << (d_lanes.front().dev->work_bytes() >> 20)
+          << " MiB fit each device's budget of " << (d_budget >> 20)
+          << " MiB): round robin, each device fused (copy in by chunks of "
+          << std::min(fused_device::upload_chunk(), n) << " samples, "
+          << power::to_string(window.type()) << " window, cuFFT in card, |X|^2 of bins ["
+          << band.band_start() << ", " << band.band_stop() << ") into "
+          << band.output_bins() << " channels of " << band.decimation()
+          << " bins) with its own accumulator, merged at read (sum for mean, max for "
+             "max-hold); a frame's copy to one device overlaps the transform of the "
+             "previous one on another\n";
+        return o.str();
+    }
+
+private:
+    struct lane {
+        std::unique_ptr<fused_device> dev;
+        i64 taken = 0;        // frames of this integration counted here
+        bool pending = false; // a queued frame counted in `taken`, not yet settled
+    };
+
+    std::string device_list() const
+    {
+        std::string s;
+        for (const auto& l : d_lanes)
+            s += (s.empty() ? "" : ",") + std::to_string(l.dev->device());
+        return s;
+    }
+
+    //! Waits for the lane's queued frame; one counted but left out at its channel
+    //! sums (finite samples, a sum that is not) is taken back.
+    void settle(lane& l)
+    {
+        const bool ok = l.dev->wait_done();
+        if (l.pending && !ok) {
+            --l.taken;
+            ++d_late;
+        }
+        l.pending = false;
+    }
+
+    bool run(const void* host, bool integer, accumulate_op op)
+    {
+        if (op == accumulate_op::store) {
+            // A new integration: what the lanes hold belongs to the last one.
+            for (auto& l : d_lanes) {
+                l.dev->wait_done();
+                l.pending = false;
+                l.taken = 0;
+            }
+            d_counted = d_late = 0;
+            d_max = false;
+        } else {
+            d_max = op == accumulate_op::max;
+        }
+        lane& l = d_lanes[d_next];
+        d_next = (d_next + 1) % d_lanes.size();
+        settle(
+            l); // its previous frame (long done, as a rule): its device frame is reused
+        const accumulate_op here = l.taken == 0 ? accumulate_op::store
+                                   : d_max      ? accumulate_op::max
+                                                : accumulate_op::add;
+        l.dev->issue(host, integer, here);
+        // The host frame is free once it is on the device; the transform runs on.
+        const bool finite = l.dev->wait_copied();
+        if (finite) {
+            ++l.taken;
+            l.pending = true;
+            ++d_counted;
+        }
+        return finite;
+    }
+
+    const std::size_t d_budget;
+    std::vector<lane> d_lanes;
+    std::size_t d_next = 0;
+    bool d_max = false;         // the integration combines by max (else by sum)
+    i64 d_counted = 0;          // frames accumulate() took since the last store
+    i64 d_late = 0;             // of those, frames left out at their channel sums
+    std::vector<double> d_part; // another device's accumulator at read()
+};
+
+} // namespace
+
+std::unique_ptr<spectrum_integrator::impl>
+make_multi_device_integrator(const power::band_reducer& band,
+                             const power::spectral_window& window,
+                             const std::vector<int>& devices,
+                             std::size_t budget,
+                             stream::sample_format input)
+{
+    if (devices.size() < 2)
+        throw std::logic_error("make_multi_device_integrator: fewer than two devices");
+    std::vector<std::unique_ptr<fused_device>> lanes;
+    for (int d : devices) {
+        auto f = fused_device::make(band, window, d, budget, input);
+        if (!f)
+            return nullptr; // a frame does not fit this device's budget
+        lanes.push_back(std::move(f));
+    }
+    return std::make_unique<multi_device_integrator>(
+        band, window, budget, std::move(lanes), input);
+}
+
+} // namespace detail
+} // namespace gpufft
+} // namespace gr
