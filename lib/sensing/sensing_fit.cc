@@ -149,32 +149,13 @@ struct tone_lobe {
     }
 };
 
-// The offset in [-0.625, 0.625] that maximises explained(): the grid spans the peak
-// bin's half-widths, and Brent may go one grid step past them, since noise can put the
-// peak in the neighbour of a tone 0.49 bin off (a search held to +-0.5 then returned the
-// tone at exactly the half bin, which the two roundings of a message put in two bins).
-template <int H, int M>
-inline __attribute__((always_inline)) double search(const robust_consts& c,
-                                                    const sensing_fit_table& t,
-                                                    const double* yr,
-                                                    const double* yi)
+// Brent's minimisation (Numerical Recipes' brent) of -explained on [a, b] from its best
+// point x so far (value -fx): the fallback where the parabolic steps below do not hold.
+template <typename F>
+inline double brent(const F& f, double a, double b, double x, double fx)
 {
-    const tone_lobe<H, M> lobe(c, t, yr, yi);
-    const auto f = [&](double d) { return -lobe(d); };
-    const double grid = 1.0 / 8.0;
-    double best = 0, fbest = 1;
-    for (int i = 0; i <= 8; ++i) {
-        const double d = -0.5 + grid * double(i);
-        const double v = -lobe.grid(i);
-        if (i == 0 || v < fbest) {
-            fbest = v;
-            best = d;
-        }
-    }
-    double a = best - grid, b = best + grid;
-    // Brent's minimisation (Numerical Recipes' brent) of -explained on [a, b].
     const double cgold = 0.3819660112501051, tol = 1e-6;
-    double x = best, w = best, v = best, fx = fbest, fw = fbest, fv = fbest;
+    double w = x, v = x, fw = fx, fv = fx;
     double e = 0, step = 0;
     for (int it = 0; it < 40; ++it) {
         const double xm = 0.5 * (a + b), tol2 = 2 * tol;
@@ -236,6 +217,65 @@ inline __attribute__((always_inline)) double search(const robust_consts& c,
     return x;
 }
 
+// The vertex of the parabola through (x - h, fm), (x, f0), (x + h, fp); false where the
+// three do not bend down (no maximum to step to).
+inline bool vertex(double x, double h, double fm, double f0, double fp, double& v)
+{
+    const double curve = 2 * f0 - fm - fp;
+    if (!(curve > 0))
+        return false;
+    v = x + 0.5 * h * (fp - fm) / curve;
+    return true;
+}
+
+// The offset in [-0.625, 0.625] that maximises explained(): the grid spans the peak
+// bin's half-widths, and the search may go one grid step past them, since noise can put
+// the peak in the neighbour of a tone 0.49 bin off (a search held to +-0.5 then returned
+// the tone at exactly the half bin, which the two roundings of a message put in two
+// bins).
+//
+// From the grid, the parabola through the best point and its neighbours puts the
+// maximum within ~0.01 bin; each parabola through a point and two more `h` either side
+// is then a Newton step whose error is ~(error^2 + h^2) x the lobe's third over its
+// second derivative (~1 a bin): two of them (h 1/128, then 1/4096) reach 1e-7 bin for
+// 6 evaluations, where Brent's search took 9-14 to 1e-6. Brent's search is kept where a
+// step leaves its points' span (the grid's parabola misled by noise, or no maximum
+// between them).
+template <int H, int M>
+inline __attribute__((always_inline)) double search(const robust_consts& c,
+                                                    const sensing_fit_table& t,
+                                                    const double* yr,
+                                                    const double* yi)
+{
+    const tone_lobe<H, M> lobe(c, t, yr, yi);
+    const auto f = [&](double d) { return -lobe(d); };
+    const double grid = 1.0 / 8.0;
+    double g[sensing_fit_table::grid_points];
+    int ib = 0;
+    for (int i = 0; i < sensing_fit_table::grid_points; ++i) {
+        g[i] = lobe.grid(i);
+        if (g[i] > g[ib])
+            ib = i;
+    }
+    const double best = -0.5 + grid * double(ib);
+    const double a = best - grid, b = best + grid;
+    const auto fallback = [&]() { return brent(f, a, b, best, -g[ib]); };
+    const int ic = std::clamp(ib, 1, sensing_fit_table::grid_points - 2);
+    double d;
+    if (!vertex(-0.5 + grid * double(ic), grid, g[ic - 1], g[ic], g[ic + 1], d) ||
+        !(d > a && d < b))
+        return fallback();
+    const double steps[2] = { 1.0 / 128.0, 1.0 / 4096.0 };
+    for (const double h : steps) {
+        double v;
+        if (!vertex(d, h, lobe(d - h), lobe(d), lobe(d + h), v) ||
+            !(std::fabs(v - d) <= 2 * h) || !(v > a && v < b))
+            return fallback();
+        d = v;
+    }
+    return d;
+}
+
 SENSING_SIMD double search_offset(const robust_consts& c,
                                   const sensing_fit_table& t,
                                   const double* yr,
@@ -251,9 +291,11 @@ SENSING_SIMD double search_offset(const robust_consts& c,
 }
 
 // robust_tone_lobe(c, yr, yi, every bin present).explained(d, ar, ai), operation for
-// operation (so the same values), with the lobe's phases from the plan's table: they
-// are the same expressions of j and n, and robust_tone_lobe's constructor made them with
-// 14 trigonometric calls a fit (a third of a fit's cost at n = 2^16).
+// operation, with the lobe's phases from the plan's table (the same expressions of j
+// and n: robust_tone_lobe's constructor made them with 14 trigonometric calls a fit, a
+// third of a fit's cost at n = 2^16) and, for 256 <= n < 4096, the inverse sines from
+// their series (exact to 1e-16 relative, as inverse_sines(); 13 sines were a fifth of a
+// fit's cost at n = 1024).
 double explained_at(const robust_consts& c,
                     const sensing_fit_table& t,
                     const double* yr,
@@ -267,21 +309,11 @@ double explained_at(const robust_consts& c,
     const int M = c.window_terms > 0 ? c.window_terms - 1 : 0;
     const int K = h + M;
     double inv[4 * robust_window_terms - 1];
-    const double pi_n = 3.141592653589793238 / N, n_pi = N / 3.141592653589793238;
     const double sd = std::sin(3.141592653589793238 * d);
     const double er = std::cos(3.141592653589793238 * d * (N - 1.0) / N);
     const double ei = std::sin(3.141592653589793238 * d * (N - 1.0) / N);
-    if (d != 0) {
-        for (int q = -K; q <= K; ++q) {
-            const double x = double(q) - d;
-            if (c.n >= 4096) {
-                const double u = pi_n * x;
-                inv[q + K] = n_pi / x + u * (1.0 / 6.0 + u * u * (7.0 / 360.0));
-            } else {
-                inv[q + K] = 1.0 / std::sin(3.141592653589793238 * x / N);
-            }
-        }
-    }
+    if (d != 0)
+        inverse_sines(c, K, d, inv);
     double nr = 0, ni = 0, den = 0;
     for (int j = -h; j <= h; ++j) {
         double wr, wi;
