@@ -13,7 +13,9 @@
 // several integrations in a row, an odd number of frames (the devices get unequal
 // shares), a NaN frame, sizes a power of two and not (and one of two copy chunks),
 // complex float and sc16 frames (converted on the device), a frame too large for the
-// budget (the large plan's passes instead).
+// budget (the large plan's passes instead); each frame over its own device's PCIe link
+// and over two at once (its second half relayed through the next device by peer
+// copies).
 //
 // One GPU stands in for two (the internal repeat_devices hook): the `stand_in_*`
 // tests, label gpu. With two GPUs or more the `two_gpus_*` tests run on [0, 1] (CTest
@@ -38,6 +40,10 @@ using gr::gpufft::stream::sample_format;
 
 namespace {
 
+// Whole frames cross their own device's link only (relay false) or, where the
+// devices have peer access, two links at once, half through the next device (true).
+bool g_relay = true;
+
 spectrum_integrator make(const band_spec& b,
                          std::vector<int> devices,
                          integration_mode mode,
@@ -53,7 +59,8 @@ spectrum_integrator make(const band_spec& b,
     o.memory_budget = budget;
     o.threads = 2;
     return spectrum_integrator(
-        detail::make_integrator_backend(b.n, b.start, b.stop, b.bins, o, true), mode);
+        detail::make_integrator_backend(b.n, b.start, b.stop, b.bins, o, true, g_relay),
+        mode);
 }
 
 std::string list_text(const std::vector<int>& d)
@@ -151,6 +158,15 @@ void compare_fc32(const band_spec& b,
     if (text.find("whole frames dealt to devices " + list_text(devices)) ==
         std::string::npos)
         GPUFFT_FAIL("describe() does not say whole frames: " << text);
+    // One GPU standing in for several always relays when asked to (no peer access
+    // needed); distinct GPUs where they have peer access.
+    const bool two_links = text.find("crosses two PCIe links") != std::string::npos;
+    if (!g_relay && two_links)
+        GPUFFT_FAIL("relay switched off, yet: " << text);
+    if (g_relay && !two_links && text.find("relay") == std::string::npos)
+        GPUFFT_FAIL("describe() does not say why frames are not relayed: " << text);
+    if (g_relay && devices[0] == devices[1] && !two_links)
+        GPUFFT_FAIL("one GPU standing in for several should relay: " << text);
     const auto want = run_fc32(one, x, frames, per, modes);
     const auto got = run_fc32(many, x, frames, per, modes);
     for (std::size_t i = 0; i < modes.size(); ++i) {
@@ -205,11 +221,14 @@ void too_large_for_budget(const std::vector<int>& devices)
         GPUFFT_FAIL("describe() does not say why: " << text);
 }
 
-void all_cases(const std::vector<int>& devices)
+void all_cases(const std::vector<int>& devices, bool relay)
 {
+    g_relay = relay;
     const auto seed = fresh_seed();
-    std::printf(
-        "seed %llu, devices %s\n", (unsigned long long)seed, list_text(devices).c_str());
+    std::printf("seed %llu, devices %s, relay %s\n",
+                (unsigned long long)seed,
+                list_text(devices).c_str(),
+                relay ? "on" : "off");
     compare_fc32({ i64(1) << 16, 0, 0, 512, "hann" }, devices, true, seed);
     compare_fc32({ 3 * 5 * 7 * 128, 1000, 3 * 5 * 7 * 128 - 1000, 100, "blackman" },
                  devices,
@@ -235,8 +254,10 @@ void require_two_gpus()
 GPUFFT_TEST(stand_in_whole_frames_match_one_gpu)
 {
     require_gpu();
-    all_cases({ 0, 0 });
-    all_cases({ 0, 0, 0 });
+    for (bool relay : { true, false }) {
+        all_cases({ 0, 0 }, relay);
+        all_cases({ 0, 0, 0 }, relay);
+    }
 }
 
 GPUFFT_TEST(stand_in_repeats_only_through_the_hook)
@@ -252,8 +273,11 @@ GPUFFT_TEST(stand_in_repeats_only_through_the_hook)
 GPUFFT_TEST(two_gpus_whole_frames_match_one_gpu)
 {
     require_two_gpus();
-    all_cases({ 0, 1 });
-    all_cases({ 1, 0 });
+    for (bool relay : { true, false }) {
+        all_cases({ 0, 1 }, relay);
+        all_cases({ 1, 0 }, relay);
+    }
+    g_relay = true;
     // the public API takes [0, 1] and says which schedule it chose
     spectrum_integrator_options o;
     o.backend = backend::cuda;

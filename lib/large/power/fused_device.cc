@@ -40,16 +40,23 @@ struct fused_device_state {
     cuda::device_buffer<double> power;      // this frame's channels
     cuda::device_buffer<double> acc;        // the integration's channels
     cuda::device_buffer<int> flag;          // non-finite sample or sum in this frame
+    // Half a complex frame copied in here for a partner device (else empty).
+    cuda::device_buffer<unsigned char> relay;
     // The flag after the window ([0]) and after the channel sums ([1]), read back.
     cuda::pinned_buffer<int> host_flags;
     cuda::stream copy, compute;
+    cuda::stream peer; // the peer copies of the half a partner relays
     cuda::event uploaded, windowed, finished;
+    cuda::event relayed; // a relay chunk landed here (waited for by the partner)
+    cuda::event peered;  // a relayed chunk arrived by peer copy
     cosine_window window;
     float scale = 1, offset = 0; // an integer input's (stream::scale_of)
     cuda::iq_integer integer = cuda::iq_integer::int16;
 };
 
 std::int64_t fused_device::upload_chunk() { return chunk_samples; }
+
+bool fused_device::relays() const { return d_s->relay.get() != nullptr; }
 
 fused_device::fused_device(const power::band_reducer& band,
                            const power::spectral_window& window,
@@ -91,7 +98,10 @@ fused_device::~fused_device()
     }
 }
 
-void fused_device::issue(const void* host, bool integer, accumulate_op op)
+void fused_device::issue(const void* host,
+                         bool integer,
+                         accumulate_op op,
+                         fused_device* partner)
 {
     if (d_queued)
         wait_done(); // the device frame is about to be overwritten
@@ -105,17 +115,7 @@ void fused_device::issue(const void* host, bool integer, accumulate_op op)
     GPUFFT_CUDA_CHECK(cudaMemsetAsync(s.flag.get(), 0, sizeof(int), cs));
     GPUFFT_CUDA_CHECK(
         cudaMemsetAsync(s.power.get(), 0, std::size_t(bins) * sizeof(double), cs));
-    // The previous frame is finished (above), so the copy stream may overwrite the
-    // device frame (and raw frame) at once. The wait on `uploaded` is enqueued before
-    // the event is recorded again, so it refers to this chunk.
-    for (i64 b = 0; b < n; b += chunk_samples) {
-        const i64 count = std::min(chunk_samples, n - b);
-        const std::size_t at = std::size_t(b) * sample;
-        unsigned char* dst = (integer ? s.raw.get() : frame_bytes) + at;
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
-            dst, src + at, std::size_t(count) * sample, cudaMemcpyHostToDevice, up));
-        GPUFFT_CUDA_CHECK(cudaEventRecord(s.uploaded.get(), up));
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(cs, s.uploaded.get(), 0));
+    const auto window_chunk = [&](unsigned char* dst, i64 b, i64 count) {
         if (integer)
             launch_window_iq(s.integer,
                              dst,
@@ -128,6 +128,55 @@ void fused_device::issue(const void* host, bool integer, accumulate_op op)
                              cs);
         else
             launch_window(s.frame.get() + b, b, count, s.window, s.flag.get(), cs);
+    };
+    // Samples [0, split) cross this device's link, [split, n) the partner's.
+    const bool relayed = partner && partner->relays();
+    const i64 split = relayed ? n - n / 2 : n;
+    // The previous frame is finished (above), so the copy stream may overwrite the
+    // device frame (and raw frame) at once. Each wait on an event is enqueued before
+    // the event is recorded again, so it refers to this chunk.
+    const auto own_chunk = [&](i64 b, i64 count) {
+        const std::size_t at = std::size_t(b) * sample;
+        unsigned char* dst = (integer ? s.raw.get() : frame_bytes) + at;
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+            dst, src + at, std::size_t(count) * sample, cudaMemcpyHostToDevice, up));
+        GPUFFT_CUDA_CHECK(cudaEventRecord(s.uploaded.get(), up));
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(cs, s.uploaded.get(), 0));
+        window_chunk(dst, b, count);
+    };
+    // The partner's relay buffer is free: the last frame that used it was this
+    // device's previous one, finished above.
+    const auto relayed_chunk = [&](i64 b, i64 count) {
+        const std::size_t at = std::size_t(b) * sample,
+                          bytes = std::size_t(count) * sample;
+        unsigned char* dst = (integer ? s.raw.get() : frame_bytes) + at;
+        fused_device_state& p = *partner->d_s;
+        unsigned char* via = p.relay.get() + std::size_t(b - split) * sample;
+        {
+            cuda::device_guard on_partner(partner->d_device);
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+                via, src + at, bytes, cudaMemcpyHostToDevice, p.copy.get()));
+            GPUFFT_CUDA_CHECK(cudaEventRecord(p.relayed.get(), p.copy.get()));
+        }
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(s.peer.get(), p.relayed.get(), 0));
+        GPUFFT_CUDA_CHECK(cudaMemcpyPeerAsync(
+            dst, d_device, via, partner->d_device, bytes, s.peer.get()));
+        GPUFFT_CUDA_CHECK(cudaEventRecord(s.peered.get(), s.peer.get()));
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(cs, s.peered.get(), 0));
+        window_chunk(dst, b, count);
+    };
+    // Chunks of the two halves in turn, so both links start at once.
+    for (i64 b = 0, r = split; b < split || r < n;) {
+        if (b < split) {
+            const i64 count = std::min(chunk_samples, split - b);
+            own_chunk(b, count);
+            b += count;
+        }
+        if (r < n) {
+            const i64 count = std::min(chunk_samples, n - r);
+            relayed_chunk(r, count);
+            r += count;
+        }
     }
     // Every chunk has landed once the last window ran (the compute stream waited for
     // each): from here the host frame is free, and the flag says whether it was finite.
@@ -190,7 +239,8 @@ std::unique_ptr<fused_device> fused_device::make(const power::band_reducer& band
                                                  const power::spectral_window& window,
                                                  int device,
                                                  std::size_t budget,
-                                                 stream::sample_format input)
+                                                 stream::sample_format input,
+                                                 bool relay)
 {
     const i64 n = band.fft_size();
     // An integer frame is copied into a raw frame of its own, then converted into the
@@ -198,7 +248,11 @@ std::unique_ptr<fused_device> fused_device::make(const power::band_reducer& band
     const std::size_t raw_bytes = input == stream::sample_format::fc32
                                       ? 0
                                       : std::size_t(n) * stream::sample_bytes(input);
-    const std::size_t frame_bytes = std::size_t(n) * sizeof(float2) + raw_bytes;
+    // The relay takes the second half of a frame of either kind (accumulate() gives
+    // complex float even where accumulate_samples() gives integers).
+    const std::size_t relay_bytes = relay ? std::size_t(n / 2) * sizeof(float2) : 0;
+    const std::size_t frame_bytes =
+        std::size_t(n) * sizeof(float2) + raw_bytes + relay_bytes;
     // The frames alone must fit before cuFFT is even asked for a plan.
     if (frame_bytes + slack_bytes > budget)
         return nullptr;
@@ -238,6 +292,8 @@ std::unique_ptr<fused_device> fused_device::make(const power::band_reducer& band
     s->power.allocate(std::size_t(band.output_bins()));
     s->acc.allocate(std::size_t(band.output_bins()));
     s->flag.allocate(1);
+    if (relay_bytes > 0)
+        s->relay.allocate(relay_bytes, "the relay buffer (half a frame)");
     s->host_flags.allocate(2, "the frame flags");
     s->host_flags[0] = s->host_flags[1] = 0;
     return std::unique_ptr<fused_device>(

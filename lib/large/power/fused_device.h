@@ -34,23 +34,34 @@ class fused_device
 public:
     /*!
      * The machinery on `device`, or nullptr when a frame, cuFFT's work area (and, for
-     * an integer `input`, the raw frame) do not fit `budget` bytes there.
+     * an integer `input`, the raw frame; with `relay`, half a complex frame more, the
+     * half this device copies in for a partner) do not fit `budget` bytes there.
      */
     static std::unique_ptr<fused_device> make(const power::band_reducer& band,
                                               const power::spectral_window& window,
                                               int device,
                                               std::size_t budget,
-                                              stream::sample_format input);
+                                              stream::sample_format input,
+                                              bool relay = false);
     ~fused_device();
     fused_device(const fused_device&) = delete;
     fused_device& operator=(const fused_device&) = delete;
 
     /*!
      * Queues one frame at `host` (complex float, or `input`'s integers when `integer`)
-     * and its accumulation by `op`. The previous frame must be finished (wait_done()):
-     * its device frame is overwritten.
+     * and its accumulation by `op`; waits first for the previous frame, whose device
+     * frame is overwritten. With a `partner` made with `relay` (another device, peer
+     * access enabled both ways, or another fused_device on this one), the frame's
+     * second half crosses the partner's PCIe link into its relay buffer, at the same
+     * time as the first half crosses this device's, and comes over by peer copies:
+     * the frame leaves host memory in half the time. A partner relays for one device
+     * only (its relay buffer is reused when that device's next frame is issued, after
+     * the previous one finished).
      */
-    void issue(const void* host, bool integer, accumulate_op op);
+    void issue(const void* host,
+               bool integer,
+               accumulate_op op,
+               fused_device* partner = nullptr);
     /*!
      * Waits until the queued frame has left host memory and been windowed; true when
      * its samples were finite (integers always are).
@@ -66,6 +77,7 @@ public:
     void read(double* acc);
 
     int device() const { return d_device; }
+    bool relays() const;
     std::size_t work_bytes() const { return d_work_bytes; }
     //! Samples a copy chunk holds (the window runs on each as it lands).
     static std::int64_t upload_chunk();

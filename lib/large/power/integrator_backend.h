@@ -82,7 +82,8 @@ namespace detail {
 /*!
  * spectrum_integrator's choice of path (spectrum_integrator.cc), checks included.
  * `repeat_devices`: `devices` may name a GPU more than once, one GPU standing in for
- * several (internal, for the tests: large_fft_config::repeat_devices).
+ * several (internal, for the tests: large_fft_config::repeat_devices). `relay`: false
+ * keeps whole frames on their own device's link (make_multi_device_integrator()).
  */
 std::unique_ptr<spectrum_integrator::impl>
 make_integrator_backend(std::int64_t fft_size,
@@ -90,7 +91,8 @@ make_integrator_backend(std::int64_t fft_size,
                         std::int64_t band_stop,
                         std::int64_t output_bins,
                         const spectrum_integrator_options& options,
-                        bool repeat_devices);
+                        bool repeat_devices,
+                        bool relay = true);
 
 //! In-place forward FFT of one frame; throwing std::invalid_argument means "not finite".
 using frame_fft = std::function<void(std::complex<float>* frame)>;
@@ -148,14 +150,17 @@ make_device_integrator(const power::band_reducer& band,
 /*!
  * Whole frames dealt to `devices` (two or more entries; multi_device_integrator.cc):
  * the fused path on each, frames round robin, accumulators merged by read(); nullptr
- * when a frame does not fit `budget` bytes on one of them.
+ * when a frame does not fit `budget` bytes on one of them. With `relay`, where every
+ * two devices have peer access and half a frame more fits the budget, each frame
+ * crosses two devices' PCIe links at once (fused_device::issue()).
  */
 std::unique_ptr<spectrum_integrator::impl>
 make_multi_device_integrator(const power::band_reducer& band,
                              const power::spectral_window& window,
                              const std::vector<int>& devices,
                              std::size_t budget,
-                             stream::sample_format input);
+                             stream::sample_format input,
+                             bool relay = true);
 #endif
 
 } // namespace detail

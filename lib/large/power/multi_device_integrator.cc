@@ -14,10 +14,15 @@
 //
 // What it buys: one GPU spends copy in + transform per frame (the copy in overlaps the
 // window, not the FFT and the channel sums); dealt out, a frame costs its copy in
-// alone, as long as a GPU's transform is shorter than the other GPUs' copies. The
-// copies of a synchronous caller still run one at a time (the caller hands over one
-// frame at a time), so the gain is (copy + transform) / copy, not the GPU count.
+// alone, as long as a GPU's transform is shorter than the other GPUs' copies. A caller
+// hands over one frame at a time, so on its own that gains (copy + transform) / copy,
+// not the GPU count: one link carries a frame while the others idle. So where the
+// devices have peer access, each frame also crosses two links at once (relay): its
+// second half goes over the next device's PCIe link into that device's relay buffer
+// and on to the frame's device by peer copies (NVLink: a tenth of the PCIe time),
+// and the frame leaves host memory in about half the time.
 
+#include "cuda/cuda_resources.h"
 #include "large/power/fused_device.h"
 #include "large/power/integrator_backend.h"
 #include <algorithm>
@@ -39,12 +44,27 @@ public:
                             const power::spectral_window& window,
                             std::size_t budget,
                             std::vector<std::unique_ptr<fused_device>> devices,
-                            stream::sample_format format)
-        : impl(band, window), d_budget(budget), d_part(std::size_t(band.output_bins()))
+                            stream::sample_format format,
+                            std::string relay_why)
+        : impl(band, window),
+          d_budget(budget),
+          d_relay_why(std::move(relay_why)),
+          d_part(std::size_t(band.output_bins()))
     {
         input = format;
         for (auto& d : devices)
             d_lanes.push_back(lane{ std::move(d) });
+    }
+
+    ~multi_device_integrator() override
+    {
+        // A device's queued frame may still read the next device's relay buffer:
+        // every frame finishes before any device's memory is freed.
+        for (auto& l : d_lanes)
+            try {
+                l.dev->wait_done();
+            } catch (...) {
+            }
     }
 
     bool accumulate(std::complex<float>* frame, accumulate_op op) override
@@ -115,7 +135,13 @@ public:
           << band.output_bins() << " channels of " << band.decimation()
           << " bins) with its own accumulator, merged at read (sum for mean, max for "
              "max-hold); a frame's copy to one device overlaps the transform of the "
-             "previous one on another\n";
+             "previous one on another; ";
+        if (relaying())
+            o << "each frame crosses two PCIe links at once: its second half goes "
+                 "through the next device's relay buffer and on by peer copies\n";
+        else
+            o << "each frame crosses its own device's PCIe link only (" << d_relay_why
+              << ")\n";
         return o.str();
     }
 
@@ -125,6 +151,8 @@ private:
         i64 taken = 0;        // frames of this integration counted here
         bool pending = false; // a queued frame counted in `taken`, not yet settled
     };
+
+    bool relaying() const { return d_lanes.front().dev->relays(); }
 
     std::string device_list() const
     {
@@ -167,7 +195,9 @@ private:
         const accumulate_op here = l.taken == 0 ? accumulate_op::store
                                    : d_max      ? accumulate_op::max
                                                 : accumulate_op::add;
-        l.dev->issue(host, integer, here);
+        // The next device relays the frame's second half, when made to.
+        fused_device* partner = d_lanes[d_next].dev.get();
+        l.dev->issue(host, integer, here, relaying() ? partner : nullptr);
         // The host frame is free once it is on the device; the transform runs on.
         const bool finite = l.dev->wait_copied();
         if (finite) {
@@ -179,6 +209,7 @@ private:
     }
 
     const std::size_t d_budget;
+    const std::string d_relay_why; // why frames do not cross two links (else empty)
     std::vector<lane> d_lanes;
     std::size_t d_next = 0;
     bool d_max = false;         // the integration combines by max (else by sum)
@@ -189,24 +220,66 @@ private:
 
 } // namespace
 
+//! Peer access between every two listed devices (enabled here), or why not.
+std::string peer_access(const std::vector<int>& devices)
+{
+    for (int a : devices)
+        for (int b : devices) {
+            if (a == b)
+                continue;
+            int can = 0;
+            GPUFFT_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
+            if (!can)
+                return "no peer access from device " + std::to_string(a) + " to " +
+                       std::to_string(b);
+        }
+    for (int a : devices)
+        for (int b : devices) {
+            if (a == b)
+                continue;
+            cuda::device_guard g(a);
+            const cudaError_t e = cudaDeviceEnablePeerAccess(b, 0);
+            if (e == cudaErrorPeerAccessAlreadyEnabled)
+                cudaGetLastError(); // enabled before (the large plan's peer path)
+            else
+                GPUFFT_CUDA_CHECK(e);
+        }
+    return {};
+}
+
 std::unique_ptr<spectrum_integrator::impl>
 make_multi_device_integrator(const power::band_reducer& band,
                              const power::spectral_window& window,
                              const std::vector<int>& devices,
                              std::size_t budget,
-                             stream::sample_format input)
+                             stream::sample_format input,
+                             bool relay)
 {
     if (devices.size() < 2)
         throw std::logic_error("make_multi_device_integrator: fewer than two devices");
+    std::string why = relay ? peer_access(devices) : "relay switched off";
+    const auto make_lanes = [&](bool with_relay) {
+        std::vector<std::unique_ptr<fused_device>> lanes;
+        for (int d : devices) {
+            auto f = fused_device::make(band, window, d, budget, input, with_relay);
+            if (!f)
+                return std::vector<std::unique_ptr<fused_device>>();
+            lanes.push_back(std::move(f));
+        }
+        return lanes;
+    };
     std::vector<std::unique_ptr<fused_device>> lanes;
-    for (int d : devices) {
-        auto f = fused_device::make(band, window, d, budget, input);
-        if (!f)
-            return nullptr; // a frame does not fit this device's budget
-        lanes.push_back(std::move(f));
+    if (why.empty()) {
+        lanes = make_lanes(true);
+        if (lanes.empty())
+            why = "half a frame more for the relay does not fit the budget";
     }
+    if (lanes.empty())
+        lanes = make_lanes(false);
+    if (lanes.empty())
+        return nullptr; // a frame does not fit one of the devices' budget
     return std::make_unique<multi_device_integrator>(
-        band, window, budget, std::move(lanes), input);
+        band, window, budget, std::move(lanes), input, why);
 }
 
 } // namespace detail

@@ -27,7 +27,8 @@ make_integrator_backend(std::int64_t fft_size,
                         std::int64_t band_stop,
                         std::int64_t output_bins,
                         const spectrum_integrator_options& o,
-                        bool repeat_devices)
+                        bool repeat_devices,
+                        bool relay)
 {
     if (o.threads < 0)
         throw std::invalid_argument("threads must be >= 0 (0: all cores), got " +
@@ -70,7 +71,7 @@ make_integrator_backend(std::int64_t fft_size,
             detail::resolve_devices_budget(o.memory_budget, devices, !o.devices.empty());
         if (devices.size() > 1) {
             if (auto whole = detail::make_multi_device_integrator(
-                    band, window, devices, budget, input))
+                    band, window, devices, budget, input, relay))
                 return whole;
         } else if (auto fused = detail::make_device_integrator(
                        band, window, devices[0], budget, input)) {
