@@ -27,12 +27,24 @@
 // then also runs on the fc32 frame in each repetition (case sparse_fc32 or
 // accumulator_fc32), and the typed case's `type_ratio` is the median over the
 // repetitions of its rate over that fc32 run's (above 1: the integer input is faster).
+// --devices 0,1 (accumulator): the block also runs with that `devices` list in each
+// repetition (case accumulator_devices; whole frames dealt to the GPUs when a frame
+// fits each), against --device alone; its `devices_ratio` is the median over the
+// repetitions of the one-device time over the list's (above 1: the list is faster).
+// The accumulator's source repeats a period of min(n, 2^20) samples (the planted
+// bins land on multiples of n / period), so a 2^30-point frame needs no 2^30-point
+// inverse FFT and 8 GiB of test signal, only its 8 MiB period.
+// The same run then times the engine alone (cases engine and engine_devices, CUDA
+// builds, --devices given): spectrum_integrator on frames already in page-locked host
+// memory, accumulate() back to back, on --device and on the list: what the block
+// could do if the stream kept up. Where the flowgraph's own rate (case source) is
+// below one GPU's engine rate, the stream, not the GPUs, bounds the block.
 // One JSON line per case, then a table.
 //
 //   gpufft-flowgraph-bench [--block sparse|accumulator] [--n 1048576] [--k 64]
 //                          [--samples 2^30] [--reps 3] [--display-bins 1024]
 //                          [--integrations 4] [--backend auto] [--device 0]
-//                          [--buffer-frames F] [--mode exact|robust]
+//                          [--devices 0,1] [--buffer-frames F] [--mode exact|robust]
 //                          [--input-type fc32|sc16|sc8|cu8]
 
 #include <gnuradio/blocks/head.h>
@@ -44,6 +56,7 @@
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/large_fft_accumulator.h>
 #include <gnuradio/gpufft/sparse_fft.h>
+#include <gnuradio/gpufft/spectrum_integrator.h>
 #include <gnuradio/io_signature.h>
 #include <gnuradio/sync_block.h>
 #include <gnuradio/top_block.h>
@@ -63,6 +76,9 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+#ifdef GPUFFT_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 namespace {
 
@@ -157,7 +173,32 @@ struct options {
     std::string mode = "exact";
     //! sparse_fft's input_type: "fc32", "sc16", "sc8" or "cu8" (the frame quantised).
     std::string input_type = "fc32";
+    //! The accumulator's `devices` for the extra case (empty: no such case).
+    std::vector<int> devices;
+    //! Samples of the repeated test signal: n (sparse_fft), min(n, 2^20) (accumulator).
+    std::int64_t period = 1 << 20;
 };
+
+//! "0,1" as {0, 1}.
+std::vector<int> parse_devices(const std::string& s)
+{
+    std::vector<int> d;
+    std::size_t at = 0;
+    while (at <= s.size()) {
+        const std::size_t comma = std::min(s.find(',', at), s.size());
+        d.push_back(std::stoi(s.substr(at, comma - at)));
+        at = comma + 1;
+    }
+    return d;
+}
+
+std::string devices_text(const std::vector<int>& d)
+{
+    std::string s;
+    for (int v : d)
+        s += (s.empty() ? "" : ",") + std::to_string(v);
+    return s;
+}
 
 //! Bytes of one input item of `type`.
 std::size_t item_bytes(const std::string& type)
@@ -231,7 +272,7 @@ options parse(int argc, char** argv)
             std::cout << "usage: gpufft-flowgraph-bench [--block sparse|accumulator] "
                          "[--n N] [--k K] [--samples S] [--reps R] [--display-bins D] "
                          "[--integrations I] [--backend auto|cpu|cuda] [--device ID] "
-                         "[--buffer-frames F] [--mode exact|robust] "
+                         "[--devices 0,1] [--buffer-frames F] [--mode exact|robust] "
                          "[--input-type fc32|sc16|sc8|cu8]\n(N and S accept 2^p)\n";
             std::exit(0);
         }
@@ -258,6 +299,8 @@ options parse(int argc, char** argv)
             o.buffer_frames = std::stoi(value);
         else if (key == "--device")
             o.device = std::stoi(value);
+        else if (key == "--devices")
+            o.devices = parse_devices(value);
         else if (key == "--mode")
             o.mode = value;
         else if (key == "--input-type")
@@ -276,6 +319,13 @@ options parse(int argc, char** argv)
     if (o.integrations < 1)
         throw std::invalid_argument("--integrations: must be >= 1");
     item_bytes(o.input_type); // checks the name
+    if (!o.devices.empty() && o.block != "accumulator")
+        throw std::invalid_argument("--devices: only with --block accumulator");
+    o.period = o.block == "accumulator" ? std::min<std::int64_t>(o.n, 1 << 20) : o.n;
+    if (o.n % o.period != 0)
+        throw std::invalid_argument("--n: above 2^20, the accumulator's n must be a "
+                                    "multiple of 2^20 (its test signal repeats 2^20 "
+                                    "samples)");
     // Whole frames (the accumulator: whole integrations) only, so every run transforms
     // the same number of frames.
     const std::uint64_t unit =
@@ -284,21 +334,22 @@ options parse(int argc, char** argv)
     return o;
 }
 
-// One frame with k random bins of random complex amplitude (magnitudes 0.1 .. 1),
-// built by an inverse FFT so the spectrum is exactly what was planted.
+// One period (o.period samples) with k random bins of random complex amplitude
+// (magnitudes 0.1 .. 1), built by an inverse FFT so the spectrum is exactly what was
+// planted; `bins` gets the planted bins of the n-point frame the period repeats in.
 std::vector<gr_complex> sparse_frame(const options& o, std::set<std::int64_t>& bins)
 {
     std::mt19937_64 rng(std::random_device{}());
-    std::uniform_int_distribution<std::int64_t> pick(0, o.n - 1);
+    std::uniform_int_distribution<std::int64_t> pick(0, o.period - 1);
     std::uniform_real_distribution<float> mag(0.1f, 1.0f), phase(0.0f, 6.2831853f);
-    std::vector<gr_complex> spec(o.n), x(o.n);
+    std::vector<gr_complex> spec(o.period), x(o.period);
     while (bins.size() < static_cast<size_t>(o.k))
         bins.insert(pick(rng));
     for (auto b : bins)
         spec[b] = std::polar(mag(rng), phase(rng));
     gr::gpufft::dense_fft_options fo;
     fo.backend = gr::gpufft::backend::cpu;
-    gr::gpufft::dense_fft_plan inverse(o.n, 1, gr::gpufft::direction::backward, fo);
+    gr::gpufft::dense_fft_plan inverse(o.period, 1, gr::gpufft::direction::backward, fo);
     inverse.execute(spec.data(), x.data());
     if (o.mode == "robust") { // a floor for the sensing path, 60 dB under the tones
         float peak = 0;
@@ -308,6 +359,11 @@ std::vector<gr_complex> sparse_frame(const options& o, std::set<std::int64_t>& b
         for (auto& v : x)
             v += gr_complex(noise(rng), noise(rng));
     }
+    // Repeated n / period times in a frame, bin b of the period is bin b n / period.
+    std::set<std::int64_t> scaled;
+    for (auto b : bins)
+        scaled.insert(b * (o.n / o.period));
+    bins = scaled;
     return x; // unnormalized inverse: X[b] = n * amplitude, far above float rounding
 }
 
@@ -408,7 +464,8 @@ double run_block(const options& o,
                  const std::vector<char>& frame,
                  const std::string& type,
                  const std::set<std::int64_t>& planted,
-                 block_run& r)
+                 block_run& r,
+                 const std::vector<int>& devices = {})
 {
     const std::size_t item = item_bytes(type);
     auto tb = gr::make_top_block(o.block);
@@ -435,7 +492,7 @@ double run_block(const options& o,
                                                            o.device,
                                                            0,
                                                            "auto",
-                                                           {},
+                                                           devices,
                                                            0.0,
                                                            0.0,
                                                            0.0,
@@ -493,6 +550,79 @@ double run_block(const options& o,
     return t;
 }
 
+
+//! The engine alone on `frames` frames, seconds per frame; 0 without CUDA.
+struct engine_run {
+    double seconds_per_frame = 0;
+    std::string description;
+};
+
+#ifdef GPUFFT_HAVE_CUDA
+//! Page-locked host memory for any device (the engine's copies at full PCIe rate).
+class pinned_bytes
+{
+public:
+    explicit pinned_bytes(std::size_t bytes)
+    {
+        if (cudaHostAlloc(&d_p, bytes, cudaHostAllocPortable) != cudaSuccess) {
+            cudaGetLastError();
+            throw std::runtime_error("engine case: cannot page-lock " +
+                                     std::to_string(bytes >> 20) + " MiB");
+        }
+    }
+    ~pinned_bytes() { cudaFreeHost(d_p); }
+    pinned_bytes(const pinned_bytes&) = delete;
+    pinned_bytes& operator=(const pinned_bytes&) = delete;
+    char* get() const { return static_cast<char*>(d_p); }
+
+private:
+    void* d_p = nullptr;
+};
+
+// spectrum_integrator as the block makes it (window, mode, channels), on `devices`
+// ({}: --device alone), fed two page-locked frames in turn: a warm-up frame, then
+// `frames` frames and a read, timed.
+engine_run time_engine(const options& o,
+                       const std::vector<char>& period,
+                       const std::vector<int>& devices,
+                       int frames)
+{
+    const std::size_t item = item_bytes(o.input_type);
+    const std::size_t bytes = std::size_t(o.n) * item;
+    pinned_bytes a(bytes), b(bytes);
+    for (std::size_t at = 0; at < bytes; at += period.size()) {
+        std::memcpy(a.get() + at, period.data(), period.size());
+        std::memcpy(b.get() + at, period.data(), period.size());
+    }
+    gr::gpufft::spectrum_integrator_options io;
+    io.backend = gr::gpufft::backend::cuda;
+    io.device_id = o.device;
+    io.devices = devices;
+    io.window = "blackman-harris";
+    io.input_type = o.input_type;
+    const std::int64_t bins = std::min<std::int64_t>(o.n, std::int64_t(1) << 18);
+    gr::gpufft::spectrum_integrator s(o.n, 0, 0, bins, io);
+    char* frame[2] = { a.get(), b.get() };
+    const auto feed = [&](int f) {
+        const bool ok = o.input_type == "fc32"
+                            ? s.accumulate(reinterpret_cast<gr_complex*>(frame[f % 2]))
+                            : s.accumulate_samples(frame[f % 2]);
+        if (!ok)
+            throw std::runtime_error("engine case: a finite frame was left out");
+    };
+    std::vector<float> out(static_cast<std::size_t>(bins));
+    feed(0); // warm-up: first touches, the devices' first launches
+    s.read(out.data());
+    s.reset();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int f = 0; f < frames; ++f)
+        feed(f);
+    s.read(out.data()); // waits for the last frame
+    const double t =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return { t / frames, s.describe() };
+}
+#endif
 } // namespace
 
 int main(int argc, char** argv)
@@ -517,7 +647,11 @@ int main(int argc, char** argv)
                                  { o.block, o.input_type, {} } };
     if (typed)
         results.push_back({ o.block + "_fc32", "fc32", {} });
-    block_run run, run_fc32;
+    const bool listed = !o.devices.empty();
+    const std::size_t i_devices = results.size(); // the --devices case, when listed
+    if (listed)
+        results.push_back({ o.block + "_devices", o.input_type, {} });
+    block_run run, run_fc32, run_devices;
     // Memory after the first block run (the warm-up) and after the last.
     double rss_first = 0, rss_last = 0, dev_first = 0, dev_last = 0;
 
@@ -552,11 +686,31 @@ int main(int argc, char** argv)
             if (typed)
                 results[3].seconds.push_back(
                     run_block(o, frame_fc32, "fc32", planted, run_fc32));
+            if (listed)
+                results[i_devices].seconds.push_back(
+                    run_block(o, frame, o.input_type, planted, run_devices, o.devices));
         } catch (const std::exception& e) {
             std::cerr << "gpufft-flowgraph-bench: " << e.what() << "\n";
             return 2;
         }
     }
+
+    // The engine alone, on one device and on the list, after the flowgraphs (their
+    // frames are freed by then).
+    engine_run engine_one, engine_list;
+    const int engine_frames = 8;
+#ifdef GPUFFT_HAVE_CUDA
+    if (listed && gr::gpufft::cuda_available(o.device)) {
+        try {
+            engine_one = time_engine(o, frame, {}, engine_frames);
+            engine_list = time_engine(o, frame, o.devices, engine_frames);
+        } catch (const std::exception& e) {
+            std::cerr << "gpufft-flowgraph-bench: " << e.what() << "\n";
+            return 2;
+        }
+    }
+#endif
+    const bool engine = engine_one.seconds_per_frame > 0;
 
     const std::string device = gr::gpufft::describe_backend(o.device);
     const double null_rate = o.samples / median(results[0].seconds);
@@ -569,11 +723,23 @@ int main(int argc, char** argv)
                              results[2].seconds[std::size_t(rep)]);
         type_ratio = median(ratios);
     }
+    // The one-device time over the list's, repetition by repetition.
+    double devices_ratio = 0;
+    if (listed) {
+        std::vector<double> ratios;
+        for (int rep = 0; rep < o.reps; rep++)
+            ratios.push_back(results[2].seconds[std::size_t(rep)] /
+                             results[i_devices].seconds[std::size_t(rep)]);
+        devices_ratio = median(ratios);
+    }
     for (std::size_t i = 0; i < results.size(); ++i) {
         const auto& r = results[i];
         const double t = median(r.seconds);
         const double rate = o.samples / t;
-        const block_run* b = i == 2 ? &run : i == 3 ? &run_fc32 : nullptr;
+        const block_run* b = i == 2                     ? &run
+                             : listed && i == i_devices ? &run_devices
+                             : i == 3                   ? &run_fc32
+                                                        : nullptr;
         std::string extra;
         if (b) {
             extra = ", \"frames\": " + std::to_string(b->frames) +
@@ -581,6 +747,15 @@ int main(int argc, char** argv)
                     ", \"misses_frame0\": " + std::to_string(b->misses);
             if (o.block == "accumulator")
                 extra += ", \"integrations\": " + std::to_string(o.integrations);
+        }
+        if (listed && i == i_devices) {
+            char text[128];
+            std::snprintf(text,
+                          sizeof text,
+                          ", \"devices\": \"%s\", \"devices_ratio\": %.3f",
+                          devices_text(o.devices).c_str(),
+                          devices_ratio);
+            extra += text;
         }
         if (i == 2) {
             extra += ", \"rss_mib\": [" + std::to_string(rss_first) + ", " +
@@ -618,15 +793,35 @@ int main(int argc, char** argv)
             device.c_str(),
             extra.c_str());
     }
+    if (engine)
+        for (const engine_run* e : { &engine_one, &engine_list })
+            std::printf("{\"bench\": \"flowgraph\", \"case\": \"%s\", \"n\": %lld, "
+                        "\"frames\": %d, \"ms_per_frame\": %.2f, \"msps\": %.1f, "
+                        "\"input_type\": \"%s\", \"devices\": \"%s\", "
+                        "\"engine_ratio\": %.3f, \"device\": \"%s\"}\n",
+                        e == &engine_one ? "engine" : "engine_devices",
+                        static_cast<long long>(o.n),
+                        engine_frames,
+                        1e3 * e->seconds_per_frame,
+                        double(o.n) / e->seconds_per_frame / 1e6,
+                        o.input_type.c_str(),
+                        e == &engine_one ? std::to_string(o.device).c_str()
+                                         : devices_text(o.devices).c_str(),
+                        engine_one.seconds_per_frame / e->seconds_per_frame,
+                        gr::gpufft::describe_backend(o.device).c_str());
     std::printf("\n%s\n%s: %s\n",
                 device.c_str(),
                 o.block == "accumulator" ? "large FFT accumulator" : "sparse FFT",
                 run.description.c_str());
+    if (listed)
+        std::printf("with --devices %s: %s\n",
+                    devices_text(o.devices).c_str(),
+                    run_devices.description.c_str());
     std::printf(
-        "%-17s %-5s %12s %10s %12s\n", "case", "type", "median (s)", "MS/s", "vs null");
+        "%-20s %-5s %12s %10s %12s\n", "case", "type", "median (s)", "MS/s", "vs null");
     for (const auto& r : results) {
         const double t = median(r.seconds);
-        std::printf("%-17s %-5s %12.4f %10.1f %11.1f%%\n",
+        std::printf("%-20s %-5s %12.4f %10.1f %11.1f%%\n",
                     r.name.c_str(),
                     r.input_type.c_str(),
                     t,
@@ -638,11 +833,45 @@ int main(int argc, char** argv)
                     o.input_type.c_str(),
                     o.reps,
                     type_ratio);
+    if (listed)
+        std::printf("devices %s over device %d alone (median of %d repetitions): "
+                    "%.3fx\n",
+                    devices_text(o.devices).c_str(),
+                    o.device,
+                    o.reps,
+                    devices_ratio);
+    if (engine) {
+        const double source_rate = o.samples / median(results[1].seconds);
+        const double one_rate = double(o.n) / engine_one.seconds_per_frame;
+        std::printf("engine alone, %d frames from page-locked memory: device %d %.1f "
+                    "ms/frame (%.1f MS/s), devices %s %.1f ms/frame (%.1f MS/s): "
+                    "%.3fx\n%s",
+                    engine_frames,
+                    o.device,
+                    1e3 * engine_one.seconds_per_frame,
+                    one_rate / 1e6,
+                    devices_text(o.devices).c_str(),
+                    1e3 * engine_list.seconds_per_frame,
+                    double(o.n) / engine_list.seconds_per_frame / 1e6,
+                    engine_one.seconds_per_frame / engine_list.seconds_per_frame,
+                    engine_list.description.c_str());
+        if (source_rate < one_rate)
+            std::printf("the flowgraph's source alone (%.1f MS/s) is slower than one "
+                        "GPU's engine (%.1f MS/s): the stream bounds the block, not "
+                        "the GPUs\n",
+                        source_rate / 1e6,
+                        one_rate / 1e6);
+    }
     // Exact accounting: every frame of the samples went through, none skipped, and the
     // planted bins were found, for the typed run and its fc32 twin.
     const std::uint64_t expected = o.samples / std::uint64_t(o.n);
     bool ok = true;
-    for (const block_run* b : { &run, typed ? &run_fc32 : &run }) {
+    std::vector<const block_run*> checked{ &run };
+    if (typed)
+        checked.push_back(&run_fc32);
+    if (listed)
+        checked.push_back(&run_devices);
+    for (const block_run* b : checked) {
         std::printf(
             "frames %llu (skipped %llu), planted bins missed in the first %s: %d of %d\n",
             static_cast<unsigned long long>(b->frames),
@@ -655,8 +884,6 @@ int main(int argc, char** argv)
             std::printf("FAILED: %llu frames of %llu expected\n",
                         static_cast<unsigned long long>(b->frames),
                         static_cast<unsigned long long>(expected));
-        if (!typed)
-            break;
     }
     std::printf("memory after %s run 1 -> %d: host RSS %.1f -> %.1f MiB, device used "
                 "%.1f -> %.1f MiB\n",
