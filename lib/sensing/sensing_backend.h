@@ -40,13 +40,26 @@ struct sensing_band {
     double lobe[2 * (2 * sensing_max_fit_half + 1)] = {};
 };
 
+/*!
+ * What the plan's floor track gives a frame (sensing_track_floor): the threshold over
+ * the floor for this frame, and the track before it, prior[i] the mean log floor of
+ * sub-band i and prior[subbands + i] the frames in it (null: no track, the frame's own
+ * floors are used).
+ */
+struct sensing_floor_track {
+    double eta = 0;
+    const double* prior = nullptr;
+};
+
 //! Runs of more than this many a frame are cut there (the frame is `truncated`).
 constexpr std::int64_t sensing_max_runs = 1 << 16;
 
 /*!
  * One backend's passes over a frame. spectrum(): the FFT, the opened floor of every
- * sub-band and the runs of bins above the threshold, ascending; bands(): each band's
- * sums, edges and (narrow ones) the windowed bins around its peak for the tone fit.
+ * sub-band (the frame's own, into `floors`), the floor used (tracked: each sub-band's
+ * sensing_track_floor with track.prior) and the runs of bins above track.eta x that
+ * floor, ascending; bands(): each band's sums, edges and (narrow ones) the windowed
+ * bins around its peak for the tone fit, over the floor used.
  */
 class sensing_backend
 {
@@ -55,6 +68,7 @@ public:
     //! False when the runs overflowed sensing_max_runs (the first ones are kept).
     virtual bool spectrum(const std::complex<float>* x,
                           memory where,
+                          const sensing_floor_track& track,
                           std::vector<double>& floors,
                           std::vector<sensing_run>& runs) = 0;
     virtual void bands(std::vector<sensing_band>& bands) = 0;

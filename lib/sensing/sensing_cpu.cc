@@ -55,6 +55,7 @@ public:
 
     bool spectrum(const std::complex<float>* x,
                   memory where,
+                  const sensing_floor_track& track,
                   std::vector<double>& floors,
                   std::vector<sensing_run>& runs) override
     {
@@ -69,6 +70,21 @@ public:
         power_and_floor();
         sensing_open_floor(d_k, d_floor.data(), d_scratch.data());
         floors = d_floor;
+        // The frame's threshold and floor from the plan's track (sensing_plan.cc).
+        d_p.k.eta = track.eta;
+        if (track.prior != nullptr) {
+            const int S = d_k.subbands;
+            const double level =
+                sensing_track_level(d_k, d_floor.data(), track.prior, d_scratch.data());
+            double l, w;
+            for (int i = 0; i < S; ++i)
+                d_floor[std::size_t(i)] = sensing_track_floor(d_k,
+                                                              d_floor[std::size_t(i)],
+                                                              track.prior[i] + level,
+                                                              track.prior[S + i],
+                                                              l,
+                                                              w);
+        }
         return find_runs(runs);
     }
 
@@ -452,7 +468,7 @@ private:
         return complete;
     }
 
-    const sensing_params d_p;
+    sensing_params d_p; // k.eta: the frame's (spectrum())
     const sensing_consts& d_k = d_p.k;
     dense_fft_plan d_fft;
     sensing_aligned_vector<std::complex<float>> d_X, d_xw;

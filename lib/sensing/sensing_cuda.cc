@@ -35,6 +35,9 @@ public:
         d_in.allocate(n, "sensing frame");
         d_X.allocate(n, "sensing spectrum");
         d_floors.allocate(std::size_t(p.k.subbands), "sensing floors");
+        d_raw.allocate(std::size_t(p.k.subbands), "sensing floors");
+        d_track.allocate(2 * std::size_t(p.k.subbands), "sensing floor track");
+        d_host_track.allocate(2 * std::size_t(p.k.subbands));
         d_header.allocate(1, "sensing header");
         d_starts.allocate(std::size_t(sensing_max_runs), "sensing runs");
         d_ends.allocate(std::size_t(sensing_max_runs), "sensing runs");
@@ -60,10 +63,14 @@ public:
 
     bool spectrum(const std::complex<float>* x,
                   memory where,
+                  const sensing_floor_track& track,
                   std::vector<double>& floors,
                   std::vector<sensing_run>& runs) override
     {
         cuda::device_guard guard(d_device);
+        // The frame's threshold (the kernels take the constants by value).
+        d_p.k.eta = track.eta;
+        const auto S = std::size_t(d_p.k.subbands);
         const cudaStream_t s = d_stream.get();
         const auto n = std::size_t(d_p.k.n);
         const void* in = x;
@@ -77,7 +84,25 @@ public:
             cudaMemsetAsync(d_header.get(), 0, sizeof(sensing_device_header), s));
         d_fft.execute_async(in, d_X.get(), s);
         const float* X = reinterpret_cast<const float*>(d_X.get());
-        launch_sensing_floor(d_p.k, X, d_floors.get(), d_header.get(), s);
+        // The plan's floor track goes up with the frame (no round trip); the opened
+        // floors, before it, come back for the plan to update it.
+        double* raw = d_floors.get();
+        if (track.prior != nullptr) {
+            std::copy(track.prior, track.prior + 2 * S, d_host_track.get());
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_track.get(),
+                                              d_host_track.get(),
+                                              2 * S * sizeof(double),
+                                              cudaMemcpyHostToDevice,
+                                              s));
+            raw = d_raw.get();
+        }
+        launch_sensing_floor(d_p.k,
+                             X,
+                             d_floors.get(),
+                             d_header.get(),
+                             s,
+                             track.prior != nullptr ? d_track.get() : nullptr,
+                             track.prior != nullptr ? d_raw.get() : nullptr);
         launch_sensing_runs(d_p.k,
                             X,
                             d_floors.get(),
@@ -94,11 +119,8 @@ public:
                                           sizeof(sensing_device_header),
                                           cudaMemcpyDeviceToHost,
                                           s));
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_floors.get(),
-                                          d_floors.get(),
-                                          sizeof(double) * std::size_t(d_p.k.subbands),
-                                          cudaMemcpyDeviceToHost,
-                                          s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+            d_host_floors.get(), raw, sizeof(double) * S, cudaMemcpyDeviceToHost, s));
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_runs.get(),
                                           d_starts.get(),
                                           early_runs * sizeof(std::int64_t),
@@ -273,14 +295,15 @@ private:
         return o;
     }
 
-    const sensing_params d_p;
+    sensing_params d_p; // k.eta: the frame's (spectrum())
     const int d_device;
     cuda::device_guard d_guard; // the buffers below live on d_device
     dense_fft_plan d_fft;
     cuda::stream d_stream;
     cuda::host_stager d_stager;
     cuda::device_buffer<std::complex<float>> d_in, d_X;
-    cuda::device_buffer<double> d_floors;
+    cuda::device_buffer<double> d_floors, d_raw, d_track; // used, opened, the track
+    cuda::pinned_buffer<double> d_host_track;
     cuda::device_buffer<sensing_device_header> d_header;
     cuda::device_buffer<std::int64_t> d_starts, d_ends;
     cuda::device_buffer<sensing_band> d_bands;

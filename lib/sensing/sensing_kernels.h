@@ -29,13 +29,17 @@ struct sensing_device_header {
 
 /*!
  * The floor: for each sub-band the censored log-mean of its samples, then the opening;
- * floors[subbands] as doubles. X: the spectrum, natural order, n complex floats.
+ * floors[subbands] as doubles. X: the spectrum, natural order, n complex floats. With
+ * a track (2 x subbands: sensing_floor_track::prior on the device), the opened floors
+ * go to raw[subbands] and the floors used (sensing_track_floor) to floors.
  */
 void launch_sensing_floor(const sensing_consts& k,
                           const float* X,
                           double* floors,
                           sensing_device_header* header,
-                          void* stream);
+                          void* stream,
+                          const double* track = nullptr,
+                          double* raw = nullptr);
 
 //! Bins of the threshold pass's power sums (block_power[j]: shifted bins j * this on).
 constexpr std::int64_t sensing_block_bins = 256;

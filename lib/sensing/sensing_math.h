@@ -53,6 +53,9 @@ struct sensing_consts {
     bool mask_dc = false;
     std::int64_t narrow = 0; //!< cores this many bins wide or fewer get a tone fit
     int fit_half = 3;        //!< the tone fit reads X_w at the peak +-fit_half
+    double track_frames = 1; //!< frames the tracked floor averages, at most (1: none)
+    double track_jump = 0;  //!< a frame's floor this far (nepers) off the track resets it
+    double track_slack = 1; //!< the floor is at least the frame's own x this (< 1)
 };
 
 //! Natural-order index of shifted bin s (fftshift order, 0 <= s < n).
@@ -229,6 +232,63 @@ GPUFFT_HD inline void sensing_floor_range(const sensing_consts& k,
             least = f[i] < least ? f[i] : least;
             most = f[i] > most ? f[i] : most;
         }
+    }
+}
+
+/*!
+ * One sub-band's floor tracked over frames (sensing_options::floor_frames). A radio's
+ * floor has a shape across the band that holds from frame to frame (its filters'
+ * roll-off) and a level that need not (gain, a pulse train's impulses, digital
+ * silence), so the track keeps each sub-band's log floor and a frame moves all of them
+ * by its level: the median over the sub-bands of (log raw - track), a statistic of the
+ * whole band (sensing_track_level). raw: the frame's own (opened) floor; prior_log: the
+ * track moved by that level; prior_frames: the frames in the track (0: none). The track
+ * is a running mean, then an exponential one of weight 1 / track_frames; a floor more
+ * than track_jump nepers off it starts it again (a carrier switching on or off in part
+ * of the band). The floor used is the track, but never under raw x track_slack: a
+ * sub-band whose floor rises by less than the jump is followed at once, less its
+ * estimate's scatter, so a rising floor never lets noise through, while a floor read
+ * high or low in one frame by chance no longer moves the threshold. Returns the floor
+ * used; the new track in new_log, new_frames. Both backends (and the plan, for the
+ * track) call this.
+ */
+GPUFFT_HD inline double sensing_track_floor(const sensing_consts& k,
+                                            double raw,
+                                            double prior_log,
+                                            double prior_frames,
+                                            double& new_log,
+                                            double& new_frames)
+{
+    const double l = log(raw);
+    const double d = l - prior_log;
+    if (prior_frames <= 0 || d > k.track_jump || d < -k.track_jump) {
+        new_log = l;
+        new_frames = 1;
+        return raw;
+    }
+    new_frames = prior_frames + 1 < k.track_frames ? prior_frames + 1 : k.track_frames;
+    new_log = prior_log + d / new_frames;
+    const double tracked = exp(new_log), low = raw * k.track_slack;
+    return tracked > low ? tracked : low;
+}
+
+/*!
+ * The median of d[0 .. S) by ranks (ties by index), as a thread block computes it:
+ * thread t ranks d[i] for i = t, t + stride, ... and writes the two middle values to
+ * mid[0], mid[1]; the median is their mean (the host's sensing_track_level takes the
+ * same values by nth_element).
+ */
+GPUFFT_HD inline void
+sensing_median_ranks(const double* d, int S, int t, int stride, double* mid)
+{
+    for (int i = t; i < S; i += stride) {
+        int rank = 0;
+        for (int j = 0; j < S; ++j)
+            rank += d[j] < d[i] || (d[j] == d[i] && j < i);
+        if (rank == (S - 1) / 2)
+            mid[0] = d[i];
+        if (rank == S / 2)
+            mid[1] = d[i];
     }
 }
 

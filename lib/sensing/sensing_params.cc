@@ -60,6 +60,11 @@ double censored_log_mean(double c)
     return (s * h / 3.0) / (1.0 - std::exp(-c));
 }
 
+// The tracked floor's reset and slack, in standard deviations of a sub-band's
+// estimate (sensing_track_floor).
+constexpr double track_jump_sd = 4.0;
+constexpr double track_slack_sd = 1.0;
+
 bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 } // namespace
@@ -85,12 +90,19 @@ double sensing_eta(std::int64_t n, double false_alarm, double floor_log_var)
 
 double sensing_floor_log_var(const sensing_consts& k)
 {
+    // Between sub-band centres the floor is a weighted mean of two estimates: their
+    // variance times 2/3 on average.
+    const double v = sensing_subband_log_var(k);
+    return k.subbands > 1 ? v * 2.0 / 3.0 : v;
+}
+
+double sensing_subband_log_var(const sensing_consts& k)
+{
     // The floor of a sub-band is a (censored) mean of the logs of its samples: the log
     // of an exponential has variance pi^2 / 6, the censoring at 4 x leaves it about
     // the same, and the window correlates a bin's power with its neighbours' (by
     // |rho_m|^2, rho_m = sum c_j c_{j+m} / sum c_j^2), which the samples only escape
-    // when they are `stride` bins apart. Between sub-band centres the floor is a
-    // weighted mean of two estimates: their variance times 2/3 on average.
+    // when they are `stride` bins apart.
     double c2 = 0;
     for (int j = 0; j < k.taps; ++j)
         c2 += k.c[j] * k.c[j];
@@ -104,8 +116,23 @@ double sensing_floor_log_var(const sensing_consts& k)
         inflation += 2 * (r / c2) * (r / c2);
     }
     const double samples = double((k.sub_bins + k.stride - 1) / k.stride);
-    const double log_var = 1.6449340668482264 * inflation / samples;
-    return k.subbands > 1 ? log_var * 2.0 / 3.0 : log_var;
+    return 1.6449340668482264 * inflation / samples;
+}
+
+double sensing_track_level(const sensing_consts& k,
+                           const double* raw,
+                           const double* prior,
+                           double* scratch)
+{
+    const int S = k.subbands;
+    for (int i = 0; i < S; ++i)
+        scratch[i] = std::log(raw[i]) - prior[i];
+    std::nth_element(scratch, scratch + S / 2, scratch + S);
+    const double upper = scratch[S / 2];
+    if (S % 2)
+        return upper;
+    const double lower = *std::max_element(scratch, scratch + S / 2);
+    return 0.5 * (lower + upper);
 }
 
 void check_max_signals(std::int64_t n, int max_signals)
@@ -143,6 +170,9 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     if (o.max_tone_fits < 0 || o.max_tone_fits > 65536)
         bad("max_tone_fits must be in [0, 65536], not " +
             std::to_string(o.max_tone_fits));
+    if (o.floor_frames < 1 || o.floor_frames > sensing_max_floor_frames)
+        bad("floor_frames must be in [1, " + std::to_string(sensing_max_floor_frames) +
+            "], not " + std::to_string(o.floor_frames));
     if (o.threads < 0)
         bad("threads must be >= 0, not " + std::to_string(o.threads));
 
@@ -215,6 +245,15 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
         1, (k.sub_bins + sensing_floor_samples - 1) / sensing_floor_samples);
 
     k.eta = sensing_eta(n, o.false_alarm, sensing_floor_log_var(k));
+    // The floor tracked over frames (sensing_track_floor): a frame's estimate more
+    // than track_jump_sd standard deviations of its difference from the track, which
+    // is sqrt(v (1 + 1 / frames)), starts the track again (noise alone: once in 4e4
+    // sub-band frames); the floor used is never under the frame's own less
+    // track_slack_sd of its scatter.
+    const double sub_sd = std::sqrt(sensing_subband_log_var(k));
+    k.track_frames = double(o.floor_frames);
+    k.track_jump = track_jump_sd * sub_sd * std::sqrt(1.0 + 1.0 / k.track_frames);
+    k.track_slack = std::exp(-track_slack_sd * sub_sd);
     k.cut = censor_at;
     k.censored_bias = censored_log_mean(censor_at);
     // 3 dB: a roll-off that drops 3 dB within a quarter of the band keeps its shape.

@@ -52,6 +52,42 @@ void check_false_alarm(double false_alarm);
 double sensing_eta(std::int64_t n, double false_alarm, double floor_log_var);
 //! The variance of the log of a bin's floor estimate, from the floor's layout.
 double sensing_floor_log_var(const sensing_consts& k);
+//! The variance of the log of one sub-band's own floor estimate, one frame.
+double sensing_subband_log_var(const sensing_consts& k);
+//! Frames a tracked floor averages, at most (sensing_options::floor_frames).
+constexpr int sensing_max_floor_frames = 1024;
+/*!
+ * A frame's level over the floor's track (sensing_track_floor): the median over the
+ * sub-bands of ln raw[i] - prior[i] (the mean of the two middle values for an even
+ * count, as sensing_median_ranks gives them); scratch holds subbands doubles.
+ */
+double sensing_track_level(const sensing_consts& k,
+                           const double* raw,
+                           const double* prior,
+                           double* scratch);
+/*!
+ * The variance of a tracked floor's log, in units of one frame's, when its tracks'
+ * largest is r (sensing_track_var): theirs plus the level's, the median of `subbands`
+ * estimates (pi / 2 times a mean's variance, an upper bound for few), at most 1 (one
+ * sub-band: the level is the frame's own floor).
+ */
+inline double sensing_tracked_var(double r, int subbands)
+{
+    const double v = r + 1.5707963267948966 / double(subbands);
+    return v < 1.0 ? v : 1.0;
+}
+
+/*!
+ * The variance of a tracked floor's log in units of one frame's, r, after one more
+ * frame of weight 1 / frames: (1 - a)^2 r + a^2 (frames <= 1: 1, a fresh track).
+ */
+inline double sensing_track_var(double r, double frames)
+{
+    if (frames <= 1)
+        return 1.0;
+    const double a = 1.0 / frames;
+    return (1 - a) * (1 - a) * r + a * a;
+}
 
 /*!
  * The mean P / floor over a gap of `gap` bins that joins its runs: 2.5 (4 dB) up to 32

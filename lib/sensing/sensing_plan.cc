@@ -32,13 +32,17 @@ public:
     {
         used = resolve_backend(o.backend, o.device_id, o.log);
         be = make_backend();
+        reset_floor();
     }
 
     void detect(const std::complex<float>* x, sensing_result& r, memory where)
     {
         if (x == nullptr)
             throw std::invalid_argument("x must not be null");
-        const bool complete = be->spectrum(x, where, floors, runs);
+        const sensing_floor_track t = next_track();
+        shown_eta = t.eta;
+        const bool complete = be->spectrum(x, where, t, floors, runs);
+        update_track();
         r.signals.clear();
         r.bins_above = 0;
         for (const auto& run : runs)
@@ -73,6 +77,7 @@ public:
                          median_scratch.begin() + std::ptrdiff_t(floors.size() / 2),
                          median_scratch.end());
         r.noise_floor_dbfs = dbfs_peak(median_scratch[floors.size() / 2]);
+        r.threshold_db = threshold_db();
     }
 
     std::string describe() const
@@ -83,6 +88,7 @@ public:
           << " window=" << options.window << " floor=" << k.subbands << "x" << k.sub_bins
           << " bins (opening +-" << k.opening << ", every " << k.stride << ". bin)"
           << " threshold=" << threshold_db() << " dB"
+          << " floor_frames=" << options.floor_frames
           << " rule=" << to_string(options.bandwidth_rule) << " gap=" << params.gap_bins
           << " max_signals=" << options.max_signals;
         if (k.mask_dc)
@@ -90,7 +96,84 @@ public:
         return s.str();
     }
 
-    double threshold_db() const { return 10.0 * std::log10(params.k.eta); }
+    // The last frame's threshold; before a frame (and after a change that moves it),
+    // the next frame's.
+    double threshold_db() const { return 10.0 * std::log10(shown_eta); }
+
+    // The floor tracked over frames (docs/sensing.md, "The noise floor over frames"):
+    // the track lives here, the same for both backends; each backend applies it to the
+    // frame's floors with sensing_track_floor(), and the plan then updates it from the
+    // frame's own floors with the same function.
+    void reset_floor()
+    {
+        const auto S = std::size_t(params.k.subbands);
+        track.assign(2 * S, 0.0);
+        track_var.assign(S, 1.0);
+        tracked = false;
+        shown_eta = frame_eta();
+    }
+
+    // The threshold of the next frame: eta for the largest variance of a sub-band's
+    // tracked floor after it (sensing_track_var), so that noise crosses it at the
+    // rate false_alarm asks. A sub-band whose track the frame starts again (a jump)
+    // has a floor of one frame's scatter in that frame only.
+    double frame_eta() const
+    {
+        if (!tracked)
+            return params.k.eta;
+        const int S = params.k.subbands;
+        double r = 0;
+        for (int i = 0; i < S; ++i) {
+            const double w =
+                std::min(track[std::size_t(S + i)] + 1, params.k.track_frames);
+            r = std::max(r, sensing_track_var(track_var[std::size_t(i)], w));
+        }
+        if (r != eta_var) {
+            eta_var = r;
+            eta_cached =
+                sensing_eta(params.k.n,
+                            options.false_alarm,
+                            sensing_floor_log_var(params.k) * sensing_tracked_var(r, S));
+        }
+        return eta_cached;
+    }
+
+    sensing_floor_track next_track() const
+    {
+        sensing_floor_track t;
+        t.eta = frame_eta();
+        t.prior = tracked ? track.data() : nullptr;
+        return t;
+    }
+
+    // The track after this frame, from the frame's own floors (which `floors` then
+    // holds no more: it becomes the floors used, as the backend's).
+    void update_track()
+    {
+        if (params.k.track_frames <= 1 || floors.size() != track_var.size())
+            return;
+        const int S = params.k.subbands;
+        level_scratch.resize(std::size_t(S));
+        const double level =
+            tracked ? sensing_track_level(
+                          params.k, floors.data(), track.data(), level_scratch.data())
+                    : 0.0;
+        for (int i = 0; i < S; ++i) {
+            const auto u = std::size_t(i), v = std::size_t(S + i);
+            double l = 0, w = 0;
+            const double used = sensing_track_floor(params.k,
+                                                    floors[u],
+                                                    tracked ? track[u] + level : 0.0,
+                                                    tracked ? track[v] : 0.0,
+                                                    l,
+                                                    w);
+            track_var[u] = sensing_track_var(track_var[u], w);
+            track[u] = l;
+            track[v] = w;
+            floors[u] = used;
+        }
+        tracked = true;
+    }
 
     std::unique_ptr<sensing_backend> make_backend() const
     {
@@ -106,6 +189,12 @@ public:
     sensing_fit_table fit_table;
     gpufft::backend used = gpufft::backend::cpu;
     std::unique_ptr<sensing_backend> be;
+    std::vector<double> track;     // the floor track: mean log floors, then frames
+    std::vector<double> track_var; // its log's variance in units of one frame's
+    bool tracked = false;          // the track holds a frame
+    mutable double eta_var = -1, eta_cached = 0;
+    double shown_eta = 0; // threshold_db()'s
+    std::vector<double> level_scratch;
 
 private:
     // A tone of amplitude 1 peaks at (a0 n)^2 in the windowed spectrum and spreads
@@ -323,8 +412,12 @@ void sensing_plan::set_false_alarm(double false_alarm)
     // Only the threshold changes; the backends read it from their own copy.
     d_impl->params.k.eta =
         sensing_eta(size(), false_alarm, sensing_floor_log_var(d_impl->params.k));
+    d_impl->eta_var = -1; // the tracked threshold again (the track stays)
+    d_impl->shown_eta = d_impl->frame_eta();
     d_impl->be = d_impl->make_backend();
 }
+
+void sensing_plan::reset_floor() { d_impl->reset_floor(); }
 
 double sensing_plan::threshold_db() const { return d_impl->threshold_db(); }
 std::int64_t sensing_plan::memory_bytes() const { return d_impl->be->memory_bytes(); }

@@ -65,10 +65,15 @@ __global__ void __launch_bounds__(floor_threads) floor_kernel(
         floors[i] = f;
 }
 
-// The opening of sensing_open_floor, a thread a sub-band.
-__global__ void open_kernel(sensing_consts k, double* floors)
+// The opening of sensing_open_floor, a thread a sub-band; with a track, the opened
+// floor goes to raw and the floor used (sensing_track_floor, moved by the frame's
+// level: the median by sensing_median_ranks, as sensing_track_level) to floors.
+__global__ void
+open_kernel(sensing_consts k, double* floors, const double* track, double* raw)
 {
-    __shared__ double f[sensing_max_subbands], e[sensing_max_subbands];
+    __shared__ double f[sensing_max_subbands], e[sensing_max_subbands],
+        o[sensing_max_subbands];
+    __shared__ double mid[2];
     const int S = k.subbands, r = k.opening;
     for (int i = threadIdx.x; i < S; i += blockDim.x)
         f[i] = floors[i];
@@ -85,7 +90,24 @@ __global__ void open_kernel(sensing_consts k, double* floors)
         for (int j = max(0, i - r); j <= min(S - 1, i + r); ++j)
             v = fmax(v, e[j]);
         const double top = v * k.ceiling;
-        floors[i] = f[i] < top ? f[i] : top;
+        o[i] = f[i] < top ? f[i] : top;
+    }
+    if (track == nullptr) {
+        for (int i = threadIdx.x; i < S; i += blockDim.x)
+            floors[i] = o[i];
+        return;
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < S; i += blockDim.x)
+        f[i] = log(o[i]) - track[i]; // f is free: the frame's level over the track
+    __syncthreads();
+    sensing_median_ranks(f, S, int(threadIdx.x), int(blockDim.x), mid);
+    __syncthreads();
+    const double level = 0.5 * (mid[0] + mid[1]);
+    for (int i = threadIdx.x; i < S; i += blockDim.x) {
+        raw[i] = o[i];
+        double l, w;
+        floors[i] = sensing_track_floor(k, o[i], track[i] + level, track[S + i], l, w);
     }
 }
 
@@ -264,13 +286,15 @@ void launch_sensing_floor(const sensing_consts& k,
                           const float* X,
                           double* floors,
                           sensing_device_header* header,
-                          void* stream)
+                          void* stream,
+                          const double* track,
+                          double* raw)
 {
     const auto st = static_cast<cudaStream_t>(stream);
     floor_kernel<<<k.subbands, floor_threads, 0, st>>>(
         k, reinterpret_cast<const float2*>(X), floors, header);
     GPUFFT_CUDA_CHECK_LAUNCH();
-    open_kernel<<<1, 256, 0, st>>>(k, floors);
+    open_kernel<<<1, 256, 0, st>>>(k, floors, track, raw);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 

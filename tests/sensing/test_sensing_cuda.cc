@@ -89,8 +89,11 @@ GPUFFT_TEST(cuda_gives_the_cpu_signals)
                                 std::int64_t(100000),
                                 std::int64_t(1) << 20 }) {
             std::printf("window %s, n %lld\n", window, (long long)n);
+            // A plan a path: each tracks its floor over the frames it sees
+            // (floor_frames), so the device-memory path has its own.
             sensing_plan cpu(n, on(backend::cpu, window)),
-                gpu(n, on(backend::cuda, window));
+                gpu(n, on(backend::cuda, window)),
+                gpu_device(n, on(backend::cuda, window));
             for (const auto& x : field_frames(n, rng)) {
                 sensing_result a, b;
                 cpu.detect(x.data(), a);
@@ -101,12 +104,40 @@ GPUFFT_TEST(cuda_gives_the_cpu_signals)
                 GPUFFT_CHECK(cudaMalloc(&d, sizeof(x[0]) * x.size()) == cudaSuccess);
                 cudaMemcpy(d, x.data(), sizeof(x[0]) * x.size(), cudaMemcpyHostToDevice);
                 sensing_result c;
-                gpu.detect(d, c, memory::device);
+                gpu_device.detect(d, c, memory::device);
                 cudaFree(d);
                 check_same(a, c);
 #endif
             }
         }
+}
+
+// The floor tracked over frames (floor_frames) is the plan's, applied on the device by
+// the same sensing_track_floor: over a run of frames with a tone near the threshold, a
+// level step under the track's reset and one over it, and digital silence, both
+// backends give the same signals and the same threshold frame by frame.
+GPUFFT_TEST(cuda_tracks_the_floor_as_the_cpu)
+{
+    gpufft_test::require_gpu();
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    for (std::int64_t n : { std::int64_t(1024), std::int64_t(65536) }) {
+        sensing_plan cpu(n, on(backend::cpu)), gpu(n, on(backend::cuda));
+        for (int f = 0; f < 120; ++f) {
+            const double level = f >= 40 && f < 60 ? 1.12 : (f >= 80 && f < 90 ? 10 : 1);
+            cvec x(std::size_t(n), 0);
+            if (f < 100 || f >= 105) {
+                add_noise(x, 0.01 * level, rng);
+                add_tone(x, 0.1 * double(n) + 0.25, amplitude_for(14, 0.01, n));
+            }
+            sensing_result a, b;
+            cpu.detect(x.data(), a);
+            gpu.detect(x.data(), b);
+            check_same(a, b);
+            GPUFFT_CHECK(std::fabs(cpu.threshold_db() - gpu.threshold_db()) < 1e-9);
+        }
+    }
 }
 
 GPUFFT_TEST(cuda_refuses_non_finite_frames)

@@ -63,6 +63,16 @@ struct sensing_options {
     //! floor follows a front end's roll-off at this resolution and sees past signals up
     //! to half the band wide.
     int floor_subbands = 0;
+    //! Frames the noise floor is tracked over, [1, 1024]; 1: each frame's own floor.
+    //! Each sub-band's floor is a running mean of its log over the frames, then an
+    //! exponential one of weight 1 / floor_frames; a frame's floor that jumps (4
+    //! standard deviations of its estimate) starts it again, and a floor that rises is
+    //! followed at once. The threshold then needs less allowance for the floor's
+    //! scatter and stays put from frame to frame, so an emitter near it is found in
+    //! more frames at the same false_alarm. Frames must follow one another without
+    //! much overlap (overlapping frames' floors are not independent); reset_floor()
+    //! forgets the track (a retune, a new stream).
+    int floor_frames = 8;
     //! Bands this many bins wide or narrower get a tone fit (fractional frequency and
     //! complex amplitude), [0, 64].
     int narrow_bins = 16;
@@ -106,6 +116,9 @@ struct sensing_result {
     bool truncated = false;
     //! The median of the per-bin floor over the band, dBFS.
     double noise_floor_dbfs = 0;
+    //! This frame's threshold over the local floor, dB (sensing_plan::threshold_db();
+    //! it moves as the floor is tracked over frames): every signal's snr_db is above it.
+    double threshold_db = 0;
     //! Bins above the threshold (before the cap).
     std::int64_t bins_above = 0;
     //! Bands found (before the cap).
@@ -160,8 +173,14 @@ public:
     void set_max_signals(int max_signals);
     //! Change the false-alarm chance; (0, 0.5].
     void set_false_alarm(double false_alarm);
-    //! The threshold over the local floor, in dB: 10 log10(ln(n / false_alarm)).
+    /*!
+     * The threshold over the local floor of the last frame (before the first: of the
+     * first), in dB: 10 log10(ln(n / false_alarm)) raised for the scatter of the floor's
+     * estimate, less as the floor is tracked over more frames (floor_frames).
+     */
     double threshold_db() const;
+    //! Forget the floor tracked over frames: the next frame starts it again.
+    void reset_floor();
     //! Bytes the plan holds (host and device), for memory checks.
     std::int64_t memory_bytes() const;
     //! One line: backend, window, floor sub-bands, threshold, rule.

@@ -9,9 +9,9 @@
 // tracker, not blocks: no BINDTOOL hash). detect() returns a dict of arrays, one entry a
 // signal; the tracker takes such a dict and returns transmissions as dicts.
 
-#include "../../../lib/stream/transmission_tracker.h"
 #include "keyword_table.h"
 #include "numpy_arrays.h"
+#include "stream/transmission_tracker.h"
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -67,6 +67,7 @@ py::dict to_dict(const sensing_result& r)
         s, [](const sensed_signal& v) { return v.tone_amplitude; });
     d["truncated"] = r.truncated;
     d["noise_floor_dbfs"] = r.noise_floor_dbfs;
+    d["threshold_db"] = r.threshold_db;
     d["bins_above"] = r.bins_above;
     d["bands_found"] = r.bands_found;
     return d;
@@ -227,6 +228,12 @@ const gp::keyword<plan_args> plan_keywords[] = {
           a.o.floor_subbands =
               gp::whole_int(v, "floor_subbands", 0, 1 << 30, "0 or a power of two");
       } },
+    { "floor_frames",
+      [] { return py::object(py::int_(defaults.floor_frames)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.floor_frames = gp::whole_int(
+              v, "floor_frames", 0, 1 << 30, "a whole number in [1, 1024]");
+      } },
     { "narrow_bins",
       [] { return py::object(py::int_(defaults.narrow_bins)); },
       [](plan_args& a, const py::handle& v) {
@@ -290,6 +297,7 @@ void bind_sensing_plan(py::module& m)
         "under the peak). dc_mask_bins: bins either side of DC left out (0: none; a "
         "signal on DC is labelled dc). gap_bins: runs closer than this join (0: the "
         "window's main lobe). floor_subbands: 0 automatic, else a power of two. "
+        "floor_frames: frames the floor is tracked over (1: each frame its own). "
         "narrow_bins: bands this narrow get a tone fit. threads: CPU FFT threads (0: "
         "automatic).");
     // The arguments from one table (plan_keywords): each converted with a
@@ -311,7 +319,8 @@ void bind_sensing_plan(py::module& m)
         "center_freq + bin * rate / n), peak_power_dbfs, total_power_dbfs, "
         "snr_db, floor_dbfs, first_bin, last_bin, dc, narrow, tone_bin, "
         "tone_amplitude, tone_refined; and truncated, noise_floor_dbfs, "
-        "bins_above, bands_found.")
+        "threshold_db (this frame's: every snr_db is above it), bins_above, "
+        "bands_found.")
         .def_property(
             "max_signals",
             [](const sensing_plan& p) { return p.options().max_signals; },
@@ -324,7 +333,10 @@ void bind_sensing_plan(py::module& m)
         .def_property_readonly("n", &sensing_plan::size)
         .def_property_readonly(
             "backend", [](const sensing_plan& p) { return to_string(p.backend()); })
-        .def("describe", &sensing_plan::describe);
+        .def("describe", &sensing_plan::describe)
+        .def("reset_floor",
+             &sensing_plan::reset_floor,
+             "Forget the floor tracked over frames (a retune, a new stream).");
 
     static const std::string tracker_doc =
         gp::signature("transmission_tracker", tracker_keywords);
