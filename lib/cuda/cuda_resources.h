@@ -309,6 +309,38 @@ public:
 
     cufftHandle get() const { return d_handle; }
 
+    /*!
+     * Plans `batch` transforms of `type` (C2C or Z2Z) and rank `rank` (n slowest first)
+     * with one layout in and out: the fastest axis `stride` elements apart, the others
+     * `embed` apart (cuFFT's advanced layout; null: contiguous), transforms `dist` apart.
+     * The work area is left to the owner (cufftSetWorkArea), so plans that run one after
+     * the other can share one; returns the bytes this plan needs.
+     */
+    std::size_t plan_many_external_work(int rank,
+                                        long long* n,
+                                        long long* embed,
+                                        long long stride,
+                                        long long dist,
+                                        long long batch,
+                                        cufftType type)
+    {
+        GPUFFT_CUFFT_CHECK(cufftSetAutoAllocation(d_handle, 0));
+        std::size_t work = 0;
+        GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(d_handle,
+                                               rank,
+                                               n,
+                                               embed,
+                                               stride,
+                                               dist,
+                                               embed,
+                                               stride,
+                                               dist,
+                                               type,
+                                               batch,
+                                               &work));
+        return work;
+    }
+
 private:
     void release() noexcept
     {

@@ -36,34 +36,6 @@ enum phase { t_start, t_in, t_columns, t_exchange, t_rows, t_out, t_count };
 const char* const phase_names[t_count] = { "start",    "copy in", "columns",
                                            "exchange", "rows",    "copy out" };
 
-// A 1-D batched cuFFT plan of n-point transforms (stride, dist) on the current device,
-// its work area left to the caller; `work` grows to the largest one asked for.
-void make_plan(i64 n,
-               i64 stride,
-               i64 dist,
-               i64 batch,
-               bool dbl,
-               std::size_t& work,
-               cuda::cufft_handle& h)
-{
-    GPUFFT_CUFFT_CHECK(cufftSetAutoAllocation(h.get(), 0));
-    long long len[1] = { n };
-    std::size_t ws = 0;
-    GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(h.get(),
-                                           1,
-                                           len,
-                                           len,
-                                           stride,
-                                           dist,
-                                           len,
-                                           stride,
-                                           dist,
-                                           dbl ? CUFFT_Z2Z : CUFFT_C2C,
-                                           batch,
-                                           &ws));
-    work = std::max(work, ws);
-}
-
 template <typename T>
 class large_fft_peer final : public large_fft_executor
 {
@@ -99,9 +71,15 @@ public:
             for (auto& t : d->temp)
                 t.allocate(std::size_t(l.chunk), "the peer exchange's temporaries");
             d->flag.allocate(1, "the finite flag");
-            std::size_t work = 0;
-            make_plan(l.n1, l.s2, 1, l.col_batch, dbl, work, d->columns);
-            make_plan(l.s2, 1, l.s2, l.row_batch, dbl, work, d->rows);
+            // 1-D batches: the columns (n1 points, s2 apart) and the rows (s2 points)
+            const cufftType type = dbl ? CUFFT_Z2Z : CUFFT_C2C;
+            long long col_n = l.n1, row_n = l.s2;
+            const std::size_t col_work = d->columns.plan_many_external_work(
+                1, &col_n, &col_n, l.s2, 1, l.col_batch, type);
+            const std::size_t work =
+                std::max(col_work,
+                         d->rows.plan_many_external_work(
+                             1, &row_n, &row_n, 1, l.s2, l.row_batch, type));
             d->work.allocate(std::max<std::size_t>(work, 1), "the cuFFT work area");
             for (auto* h : { &d->columns, &d->rows }) {
                 GPUFFT_CUFFT_CHECK(cufftSetWorkArea(h->get(), d->work.get()));

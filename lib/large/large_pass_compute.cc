@@ -103,24 +103,17 @@ pass_compute<T>::pass_compute(const std::vector<const large_schedule*>& schedule
     std::size_t work = 0;
     for (const auto& geo : geometries) {
         cuda::cufft_handle h;
-        GPUFFT_CUFFT_CHECK(cufftSetAutoAllocation(h.get(), 0));
         // rank 2 for the planes of a 3-D array: one call for every plane of a pass
         const int rank = geo.n2 > 1 ? 2 : 1;
         long long n[2] = { geo.n, geo.n2 };
-        std::size_t ws = 0;
-        GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(h.get(),
-                                               rank,
-                                               n,
-                                               n,
-                                               geo.stride,
-                                               geo.dist,
-                                               n,
-                                               geo.stride,
-                                               geo.dist,
-                                               dbl ? CUFFT_Z2Z : CUFFT_C2C,
-                                               geo.batch,
-                                               &ws));
-        work = std::max(work, ws);
+        work = std::max(work,
+                        h.plan_many_external_work(rank,
+                                                  n,
+                                                  n,
+                                                  geo.stride,
+                                                  geo.dist,
+                                                  geo.batch,
+                                                  dbl ? CUFFT_Z2Z : CUFFT_C2C));
         d_plans.emplace(geo, std::move(h));
     }
     d_work.allocate(std::max<std::size_t>(work, 1), "the cuFFT work area");

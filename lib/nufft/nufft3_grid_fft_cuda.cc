@@ -73,32 +73,6 @@ struct grid_fft_cuda::handle {
     cuda::device_buffer<unsigned char> work;
 };
 
-namespace {
-
-/*!
- * Plans `h` for `batch` in-place transforms of rank `rank` (n slowest first, the
- * transform's axes `embed` apart, the fastest `stride` cells apart) whose first cells are
- * `dist` apart; returns the scratch it needs, which the caller sets. A non-null embed
- * selects cuFFT's advanced layout (for rank 1 only the stride and dist count).
- */
-std::size_t plan_lines(cufftHandle h,
-                       int rank,
-                       long long* n,
-                       long long* embed,
-                       long long stride,
-                       long long dist,
-                       long long batch,
-                       cufftType type)
-{
-    GPUFFT_CUFFT_CHECK(cufftSetAutoAllocation(h, 0));
-    std::size_t work = 0;
-    GPUFFT_CUFFT_CHECK(cufftMakePlanMany64(
-        h, rank, n, embed, stride, dist, embed, stride, dist, type, batch, &work));
-    return work;
-}
-
-} // namespace
-
 grid_fft_cuda::grid_fft_cuda(const grid_fft_shape& shape)
     : d_shape(shape), d_handle(std::make_unique<handle>())
 {
@@ -134,19 +108,13 @@ grid_fft_cuda::grid_fft_cuda(const grid_fft_shape& shape)
         if (hi2 > lo2 && kept <= max_pruned_fraction) {
             long long n2[2] = { M1, M0 };
             std::size_t w[2];
-            w[0] =
-                plan_lines(H.pass_[0].plan.get(), 2, n2, n2, 1, plane, hi2 - lo2, type);
+            w[0] = H.pass_[0].plan.plan_many_external_work(
+                2, n2, n2, 1, plane, hi2 - lo2, type);
             H.pass_[0].offset[0] = lo2 * plane;
             H.pass_[0].offsets = 1;
             long long n = M2, embed = M2;
-            w[1] = plan_lines(H.pass_[1].plan.get(),
-                              1,
-                              &n,
-                              &embed,
-                              plane,
-                              1,
-                              (whole1 ? M1 : a1) * M0,
-                              type);
+            w[1] = H.pass_[1].plan.plan_many_external_work(
+                1, &n, &embed, plane, 1, (whole1 ? M1 : a1) * M0, type);
             // Rows [0, a1) and [M1 - a1, M1) of every plane.
             H.pass_[1].offset[0] = 0;
             H.pass_[1].offset[1] = (M1 - a1) * M0;
