@@ -69,21 +69,24 @@ __global__ void twiddle_kernel(C* buf, i64 total, i64 rows, i64 cols, twiddle_pa
 
 constexpr int tile = 32, tile_rows = 8;
 
+// The input's rows are `pitch` elements apart (cols for a whole matrix, more for a
+// column block of a wider one); the output is dense.
 template <typename C>
 __global__ void
-transpose_kernel(const C* in, C* out, i64 rows, i64 cols, twiddle_params tw)
+transpose_kernel(const C* in, i64 pitch, C* out, i64 rows, i64 cols, twiddle_params tw)
 {
     __shared__ C t[tile][tile + 1];
     // tiles numbered along the rows of tiles in a 1-D grid (no 65535 limit on either
     // side of the matrix); the matrix of the batch in grid.y
     const i64 tiles_c = (cols + tile - 1) / tile;
-    const i64 mat = i64(blockIdx.y) * rows * cols;
+    const i64 mat_in = i64(blockIdx.y) * rows * pitch,
+              mat = i64(blockIdx.y) * rows * cols;
     const i64 c0 = (i64(blockIdx.x) % tiles_c) * tile,
               r0 = (i64(blockIdx.x) / tiles_c) * tile;
     for (int dy = threadIdx.y; dy < tile; dy += tile_rows) {
         const i64 r = r0 + dy, c = c0 + threadIdx.x;
         if (r < rows && c < cols) {
-            C v = __ldcs(in + mat + r * cols + c);
+            C v = __ldcs(in + mat_in + r * pitch + c);
             if (tw.on)
                 v = cmul(v, twiddle_at(r, c, tw));
             t[dy][threadIdx.x] = v;
@@ -146,14 +149,17 @@ void launch_twiddle(void* buf,
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 
-void launch_transpose(const void* in,
-                      void* out,
-                      bool dbl,
-                      i64 batch,
-                      i64 rows,
-                      i64 cols,
-                      const twiddle_params& tw,
-                      void* stream)
+namespace {
+
+void transpose(const void* in,
+               i64 pitch,
+               void* out,
+               bool dbl,
+               i64 batch,
+               i64 rows,
+               i64 cols,
+               const twiddle_params& tw,
+               void* stream)
 {
     if (batch * rows * cols == 0)
         return;
@@ -164,12 +170,40 @@ void launch_transpose(const void* in,
     const dim3 block(tile, tile_rows);
     auto s = static_cast<cudaStream_t>(stream);
     if (dbl)
-        transpose_kernel<<<grid, block, 0, s>>>(
-            static_cast<const double2*>(in), static_cast<double2*>(out), rows, cols, tw);
+        transpose_kernel<<<grid, block, 0, s>>>(static_cast<const double2*>(in),
+                                                pitch,
+                                                static_cast<double2*>(out),
+                                                rows,
+                                                cols,
+                                                tw);
     else
-        transpose_kernel<<<grid, block, 0, s>>>(
-            static_cast<const float2*>(in), static_cast<float2*>(out), rows, cols, tw);
+        transpose_kernel<<<grid, block, 0, s>>>(static_cast<const float2*>(in),
+                                                pitch,
+                                                static_cast<float2*>(out),
+                                                rows,
+                                                cols,
+                                                tw);
     GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+} // namespace
+
+void launch_transpose(const void* in,
+                      void* out,
+                      bool dbl,
+                      i64 batch,
+                      i64 rows,
+                      i64 cols,
+                      const twiddle_params& tw,
+                      void* stream)
+{
+    transpose(in, cols, out, dbl, batch, rows, cols, tw, stream);
+}
+
+void launch_pitched_transpose(
+    const void* in, i64 pitch, void* out, bool dbl, i64 rows, i64 cols, void* stream)
+{
+    transpose(in, pitch, out, dbl, 1, rows, cols, twiddle_params{}, stream);
 }
 
 void launch_unit_transpose(

@@ -48,6 +48,19 @@ void launch_transpose(const void* in,
                       const twiddle_params& tw,
                       void* stream);
 
+/*!
+ * out[c][r] = in[r * pitch + c] for r < rows, c < cols: a column block of a pitched
+ * matrix transposed into a contiguous [cols][rows] (so each output row is a long run);
+ * launch_transpose's kernel with the input's rows `pitch` apart and no twiddle.
+ */
+void launch_pitched_transpose(const void* in,
+                              std::int64_t pitch,
+                              void* out,
+                              bool dbl,
+                              std::int64_t rows,
+                              std::int64_t cols,
+                              void* stream);
+
 //! out[q][r][u] = in[r][q * unit + u] for rows x cols (cols a multiple of unit): the
 //! runs of `unit` elements of each row gathered by their column of runs.
 void launch_unit_transpose(const void* in,

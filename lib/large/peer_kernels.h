@@ -5,7 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The peer exchange's kernel behind a plain C++ launcher (peer_exchange.h).
+// The peer exchange's kernel behind a plain C++ launcher (peer_exchange.h); its
+// transpose is the large FFT's (launch_pitched_transpose, large_fft_kernels.h).
 
 #ifndef INCLUDED_GPUFFT_LARGE_PEER_KERNELS_H
 #define INCLUDED_GPUFFT_LARGE_PEER_KERNELS_H
@@ -27,18 +28,6 @@ void launch_segment_butterfly(void* slab,
                               std::int64_t s1,
                               std::int64_t s2,
                               int sign,
-                              void* stream);
-
-/*!
- * out[c][r] = in[r * pitch + c] for r < rows, c < cols: a column block of a pitched
- * matrix transposed into a contiguous [cols][rows] (so each output row is a long run).
- */
-void launch_pitched_transpose(const void* in,
-                              std::int64_t pitch,
-                              void* out,
-                              bool dbl,
-                              std::int64_t rows,
-                              std::int64_t cols,
                               void* stream);
 
 } // namespace detail
