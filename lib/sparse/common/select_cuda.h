@@ -14,13 +14,8 @@
 #ifndef INCLUDED_GPUFFT_SELECT_CUDA_H
 #define INCLUDED_GPUFFT_SELECT_CUDA_H
 
+#include "core/host_device.h"
 #include <cstddef>
-
-#if defined(__CUDACC__)
-#define GPUFFT_SELECT_HOST_DEVICE __host__ __device__
-#else
-#define GPUFFT_SELECT_HOST_DEVICE
-#endif
 
 namespace gr {
 namespace gpufft {
@@ -36,13 +31,13 @@ namespace detail {
  * inputs, equal (==) to what std::nth_element returns. A NaN with its sign clear ranks
  * above +inf, one with its sign set below -inf.
  */
-GPUFFT_SELECT_HOST_DEVICE constexpr unsigned select_key(unsigned bits)
+GPUFFT_HD constexpr unsigned select_key(unsigned bits)
 {
     return bits ^ ((0u - (bits >> 31)) | 0x80000000u);
 }
 
 //! The bit pattern whose select_key() is `key`.
-GPUFFT_SELECT_HOST_DEVICE constexpr unsigned select_unkey(unsigned key)
+GPUFFT_HD constexpr unsigned select_unkey(unsigned key)
 {
     return key ^ ((0u - ((key >> 31) ^ 1u)) | 0x80000000u);
 }
