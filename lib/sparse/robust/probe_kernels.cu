@@ -17,7 +17,7 @@ namespace {
 
 constexpr int probe_threads = 256;
 
-__global__ void probe_gather_kernel(const float2* x,
+__global__ void probe_gather_kernel(const void* const* xptr,
                                     robust_probe_starts starts,
                                     std::int64_t length,
                                     const float* window,
@@ -25,6 +25,7 @@ __global__ void probe_gather_kernel(const float2* x,
                                     int* bad)
 {
     const int s = blockIdx.y;
+    const auto* x = static_cast<const float2*>(*xptr);
     const std::int64_t begin = starts.at[s];
     bool nonfinite = false;
     for (std::int64_t t = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; t < length;
@@ -60,7 +61,7 @@ int blocks_for(std::int64_t length)
 
 } // namespace
 
-void launch_probe_gather(const void* x,
+void launch_probe_gather(const void* const* xptr,
                          const robust_probe_starts& starts,
                          int segments,
                          std::int64_t length,
@@ -71,12 +72,7 @@ void launch_probe_gather(const void* x,
 {
     const dim3 grid(unsigned(blocks_for(length)), unsigned(segments));
     probe_gather_kernel<<<grid, probe_threads, 0, static_cast<cudaStream_t>(stream)>>>(
-        static_cast<const float2*>(x),
-        starts,
-        length,
-        window,
-        static_cast<float2*>(out),
-        bad);
+        xptr, starts, length, window, static_cast<float2*>(out), bad);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 

@@ -31,7 +31,8 @@ struct robust_probe_starts {
  * (complex float arrays on the device); *bad = 1 where a sample read is not finite
  * (*bad is not cleared here).
  */
-void launch_probe_gather(const void* x,
+//! `*xptr` (device memory, read by the kernel): the frame, so a graph can be reused.
+void launch_probe_gather(const void* const* xptr,
                          const robust_probe_starts& starts,
                          int segments,
                          std::int64_t length,

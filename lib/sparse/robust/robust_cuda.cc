@@ -227,7 +227,6 @@ public:
             d_stream.follow_default_stream();
             h_xptr[0] = x;
             d_graph_device.run(d_stream.get(), [&] { enqueue(false); });
-            enqueue_probe(x);
         } else if (d_transfer == sparse_fft_transfer::gather) {
             ensure_gather();
             d_gather->run(x,
@@ -247,10 +246,10 @@ public:
         const double noise = read_tones(h_out.get(), d_tone_cap, out);
         out.bin_noise = double(d_p.rc.n) * noise / d_p.taps_power;
         order_tones(out.bin_noise / d_p.window_power, out);
-        // The self-check (robust_check.h): the probe's floor on the host, from the frame
-        // itself or from its segments copied off the device.
+        // The self-check (robust_check.h): the probe's floor from the graph's probe
+        // branch when the whole frame was on the device, else from the host's samples.
         double probe = 0;
-        if (where == memory::device) {
+        if (where == memory::device || d_transfer == sparse_fft_transfer::full_copy) {
             if (*h_probe_bad.get())
                 throw_non_finite();
             probe = d_probe.floor_of_median(*h_probe_median.get());
@@ -290,6 +289,13 @@ private:
         } else {
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
                 d_xptr.get(), h_xptr.get(), sizeof(void*), cudaMemcpyHostToDevice, s));
+            // The probe reads only the frame: a branch of the graph beside the small
+            // kernels below instead of after them.
+            d_probe_start.record(s);
+            GPUFFT_CUDA_CHECK(
+                cudaStreamWaitEvent(d_probe_stream.get(), d_probe_start.get(), 0));
+            enqueue_probe();
+            d_probe_done.record(d_probe_stream.get());
         }
         launch_robust_hash(p.rc,
                            reinterpret_cast<const void* const*>(d_xptr.get()),
@@ -323,18 +329,20 @@ private:
                             s);
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
             h_out.get(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost, s));
+        if (!staged) // the probe branch joins
+            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(s, d_probe_done.get(), 0));
     }
 
-    // The floor probe of a device frame, after the graph on the same stream: its
+    // The floor probe of a frame on the device, on d_probe_stream (a graph branch): its
     // segments windowed, one batched FFT, the periodograms summed per bin; the host
     // takes their median, selected here, to robust_floor_probe::floor_of_median.
-    void enqueue_probe(const std::complex<float>* x)
+    void enqueue_probe()
     {
-        const cudaStream_t s = d_stream.get();
+        const cudaStream_t s = d_probe_stream.get();
         const std::int64_t L = d_probe.length();
         const int S = int(d_probe.segments());
         GPUFFT_CUDA_CHECK(cudaMemsetAsync(d_probe_bad.get(), 0, sizeof(int), s));
-        launch_probe_gather(x,
+        launch_probe_gather(reinterpret_cast<const void* const*>(d_xptr.get()),
                             d_probe_starts,
                             S,
                             L,
@@ -409,6 +417,8 @@ private:
     cuda::device_buffer<float> d_probe_window, d_probe_power;
     cuda::device_buffer<int> d_probe_bad;
     cuda::device_buffer<unsigned> d_probe_select; // the median's radix-select scratch
+    cuda::stream d_probe_stream;
+    cuda::event d_probe_start, d_probe_done;
     cuda::pinned_buffer<float> h_probe_median;
     cuda::pinned_buffer<int> h_probe_bad;
 };
