@@ -13,7 +13,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include "../../../lib/stream/sample_format.h"
+#include "stream/sample_format.h"
 #include <gnuradio/gpufft/backend.h>
 #include <gnuradio/gpufft/spectrum_integrator.h>
 

@@ -20,10 +20,10 @@
 
 namespace py = pybind11;
 
-#include "../../../lib/stream/sparse_frame_analyzer.h"
 #include "keyword_table.h"
 #include "numpy_arrays.h"
 #include "sparse_keywords.h"
+#include "stream/sparse_frame_analyzer.h"
 #include <gnuradio/gpufft/sparse_fft.h>
 // pydoc.h is automatically generated in the build directory
 #include <sparse_fft_pydoc.h>
