@@ -314,18 +314,37 @@ inline const wide_band_case wide_band_cases[] = {
     { 3, 3000, 2000, 35, 29 },   // the issue's: 18 GiB at upsampling 1.25
 };
 
+//! Plans run on host arrays: the default way of wide_band_error() (nufft3_variant is
+//! another: its set_points() and execute() put the arrays where the variant keeps them).
+struct host_arrays {
+    const char* name() const { return "host arrays"; }
+    void set_points(gr::gpufft::nufft3_plan& plan, const nufft3_points& p) const
+    {
+        gpufft_test::set_points(plan, p);
+    }
+    template <typename T>
+    void execute(gr::gpufft::nufft3_plan& plan,
+                 const std::vector<std::complex<T>>& c,
+                 std::vector<std::complex<T>>& F,
+                 int ntransf) const
+    {
+        plan.execute(c.data(), F.data(), gr::gpufft::memory::host, ntransf);
+    }
+};
+
 /*!
- * One plan on a wide_band_case: the relative l2 error against the direct NUDFT in
- * double with exactly reduced phases (whose own floor is 1e-16 |s x|, 1e-9 at most
- * here), with the plan's describe() and the seed printed; *method_out gets the method
- * the plan chose.
+ * One plan on a wide_band_case, run `way`: the relative l2 error against the direct
+ * NUDFT in double with exactly reduced phases (whose own floor is 1e-16 |s x|, 1e-9 at
+ * most here), with the plan's describe() and the seed printed; *method_out gets the
+ * method the plan chose.
  */
-template <typename T>
+template <typename T, typename Way = host_arrays>
 double wide_band_error(gr::gpufft::nufft3_options o,
                        const wide_band_case& w,
                        double eps,
                        int ntransf = 1,
-                       gr::gpufft::nufft_method* method_out = nullptr)
+                       gr::gpufft::nufft_method* method_out = nullptr,
+                       const Way& way = Way{})
 {
     const std::uint64_t seed = fresh_seed();
     o.precision =
@@ -344,17 +363,18 @@ double wide_band_error(gr::gpufft::nufft3_options o,
             e = w.s_half * u(rng);
     }
     gr::gpufft::nufft3_plan plan(w.dim, eps, o);
-    set_points(plan, p);
+    way.set_points(plan, p);
     const auto c = random_complex<T>(w.n * ntransf, seed + 1);
     std::vector<std::complex<T>> F(w.m * ntransf, poison<T>());
-    plan.execute(c.data(), F.data(), gr::gpufft::memory::host, ntransf);
+    way.template execute<T>(plan, c, F, ntransf);
     double worst = all_finite(F.data(), F.size()) ? 0 : 1e300;
     for (int v = 0; v < ntransf && worst < 1e300; ++v) {
         const auto ref = direct_nudft(p, c.data() + v * w.n, plan.sign(), w.m, true);
         worst = std::max(worst, rel_l2_error(F.data() + v * w.m, ref.data(), w.m));
     }
-    std::printf("    %s\n    %s eps %.0e ntransf %d: err %.2e (seed %llu)\n",
+    std::printf("    %s\n    %s, %s eps %.0e ntransf %d: err %.2e (seed %llu)\n",
                 plan.describe().c_str(),
+                way.name(),
                 sizeof(T) == 4 ? "float" : "double",
                 eps,
                 ntransf,

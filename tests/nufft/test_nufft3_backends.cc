@@ -194,4 +194,31 @@ GPUFFT_NUFFT3_TEST(grid_over_memory_budget_is_refused)
     GPUFFT_CHECK_LE(v.plan_error<float>(small, p, fresh_seed()), 1e-6);
 }
 
+GPUFFT_NUFFT3_TEST(wide_band_few_points_take_the_direct_sum)
+{
+    // Issue 32 item 9: few points on a space-bandwidth product no grid holds take the
+    // direct sum (3-D: sources over +-35, targets over +-29, 3000 -> 2000; refused
+    // before: "fine grid of 1500 x 1350 x 1200 cells (18.10 GiB) ... exceeds the memory
+    // budget"), in batches too; with device arrays the points are freed after set_points.
+    auto o = v.options(precision::double_);
+    o.method = nufft_method::automatic;
+    for (const auto& w : wide_band_cases) {
+        nufft_method m = nufft_method::grid;
+        GPUFFT_CHECK_LE(wide_band_error<double>(o, w, 1e-8, 1, &m, v), 1e-8);
+        GPUFFT_CHECK(m == nufft_method::direct);
+        m = nufft_method::grid;
+        GPUFFT_CHECK_LE(wide_band_error<float>(o, w, 1e-6, 1, &m, v), 1e-6);
+        GPUFFT_CHECK(m == nufft_method::direct);
+        m = nufft_method::grid;
+        GPUFFT_CHECK_LE(wide_band_error<float>(o, w, 1e-6, 5, &m, v), 1e-6);
+        GPUFFT_CHECK(m == nufft_method::direct);
+    }
+    // A budget no grid fits (the 1-D grid fits the default one): the direct sum still.
+    o.memory_budget = std::size_t(64) << 20;
+    GPUFFT_CHECK_LE(wide_band_error<double>(o, wide_band_cases[0], 1e-8, 3, nullptr, v),
+                    1e-8);
+    GPUFFT_CHECK_LE(wide_band_error<float>(o, wide_band_cases[2], 1e-6, 2, nullptr, v),
+                    1e-6);
+}
+
 GPUFFT_TEST_MAIN()

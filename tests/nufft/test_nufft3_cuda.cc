@@ -591,52 +591,13 @@ GPUFFT_TEST(cuda_trace_reports_every_stage_only_when_asked)
         GPUFFT_CHECK(log[1].text.find(stage) != std::string::npos);
 }
 
-GPUFFT_TEST(cuda_wide_band_few_points_take_the_direct_sum)
+GPUFFT_TEST(cuda_direct_sum_trace_names_its_stages)
 {
-    // Issue 32 item 9 on the GPU: few points on a space-bandwidth product no grid holds
-    // (3-D: sources over +-35, targets over +-29, 3000 -> 2000) take the direct sum.
+    // (The direct sum on wide-band points, host and device arrays, batches:
+    // test_nufft3_backends.)
     require_gpu();
     nufft3_options o;
     o.backend = backend::cuda;
-    for (const auto& w : wide_band_cases) {
-        nufft_method m = nufft_method::automatic;
-        GPUFFT_CHECK_LE(wide_band_error<double>(o, w, 1e-8, 1, &m), 1e-8);
-        GPUFFT_CHECK(m == nufft_method::direct);
-        GPUFFT_CHECK_LE(wide_band_error<float>(o, w, 1e-6, 1, &m), 1e-6);
-        GPUFFT_CHECK(m == nufft_method::direct);
-        GPUFFT_CHECK_LE(wide_band_error<float>(o, w, 1e-6, 6, &m), 1e-6);
-    }
-#ifdef GPUFFT_HAVE_CUDA
-    // Device-resident points, freed after set_points, and strengths.
-    const std::uint64_t seed = fresh_seed();
-    auto p = random_points(3, 3000, 2000, 35.0, 29.0, seed);
-    for (int dim : { 3, 1 }) {
-        if (dim == 1)
-            p = random_points(1, 2000, 1500, 3e3, 3e3, seed);
-        for (int ntransf : { 1, 5 }) {
-            nufft3_options single = o; // float strengths: a single-precision plan
-            single.precision = precision::single;
-            nufft3_plan plan(dim, 1e-6, single);
-            const auto c = random_complex<float>(p.x.size() * ntransf, seed + 1);
-            const auto F = run_on_device(plan, p, c, ntransf);
-            GPUFFT_CHECK(plan.method() == nufft_method::direct);
-            double worst = 0;
-            for (int v = 0; v < ntransf; ++v) {
-                const auto ref =
-                    direct_nudft(p, c.data() + v * p.x.size(), -1, p.s.size(), true);
-                worst = std::max(
-                    worst,
-                    rel_l2_error(F.data() + v * p.s.size(), ref.data(), p.s.size()));
-            }
-            std::printf("    device arrays dim %d ntransf %d: err %.2e (seed %llu)\n",
-                        dim,
-                        ntransf,
-                        worst,
-                        (unsigned long long)seed);
-            GPUFFT_CHECK_LE(worst, 1e-6);
-        }
-    }
-#endif
     // The trace names the direct sum's stages.
     std::vector<std::string> log;
     o.trace = true;
