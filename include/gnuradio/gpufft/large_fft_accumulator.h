@@ -59,13 +59,18 @@ namespace gpufft {
  * deliver it, an item being a vector of 2 numbers as GNU Radio's interleaved
  * short/char to complex blocks take: "sc16" (2 x int16, value / 32768), "sc8"
  * (2 x int8, value / 128) or "cu8" (2 x uint8, RTL-SDR: (value - 127.5) / 128), the
- * scaling recording_source uses. The samples are converted with VOLK as they are
- * copied into the frame (on the host for both backends: the frame the engine reads
- * is complex float).
+ * scaling recording_source uses. On the fused GPU path the frame keeps them as they
+ * came and the GPU converts them (only 4 or 2 bytes a sample cross PCIe); otherwise
+ * they are converted with VOLK as they are copied into the frame.
  *
  * \p backend ("auto", "cpu", "cuda"), \p device_id, \p memory_budget (bytes of
- * working memory for the engine, per device; 0: its default) and \p devices (GPUs
- * that share frames too large for one device's budget) go to the large-FFT engine.
+ * working memory for the engine, per device; 0: its default) and \p devices go to
+ * the engine (spectrum_integrator). With several \p devices, a frame that fits each
+ * device's budget goes whole to the GPUs in turn (each accumulates its frames; the
+ * spectra are merged at the end of each integration), so one GPU's copy of a frame
+ * overlaps another's transform, and where the GPUs have peer access each frame's
+ * second half crosses the next GPU's PCIe link; a larger frame has its out-of-card
+ * passes dealt out to all of them. describe() says which.
  * Parameters out of range throw std::invalid_argument (ValueError in Python) naming the
  * parameter and the valid range, including an fft_size whose two frames would not fit
  * in host memory.
@@ -92,8 +97,9 @@ public:
      * \param memory_budget engine working memory in bytes; 0 for its default
      * \param file_format "auto" (from the extension of \p filterbank_path), "fil"
      * (SIGPROC) or "h5" (HDF5 filterbank; needs a build with HDF5)
-     * \param devices CUDA devices that share frames too large for one device's
-     * budget ([]: device_id alone; each listed once; memory_budget per device)
+     * \param devices CUDA devices ([]: device_id alone; each listed once;
+     * memory_budget per device): whole frames dealt to them in turn when a frame fits
+     * each device's budget, else each frame's out-of-card passes dealt out to them
      * \param src_raj source right ascension for the filterbank header, hhmmss.s
      * (SIGPROC's convention), in [0, 240000)
      * \param src_dej source declination, ddmmss.s, in [-900000, 900000]

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(large_fft_accumulator.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(3a35b644a846d7f08cfce9d5ddf42564)                     */
+/* BINDTOOL_HEADER_FILE_HASH(db9215473309f38ac0ab97c6fbedcbfa)                     */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
