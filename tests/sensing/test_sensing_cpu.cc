@@ -9,10 +9,10 @@
 // between bins, a QPSK carrier, bursts beside digital silence, DC spurs), never a
 // signal under the threshold, and clear errors for bad options.
 
-#include "../reference.h"
-#include "../test_harness.h"
+#include "reference.h"
 #include "sensing/sensing_params.h"
-#include "sensing_signals.h"
+#include "sensing/sensing_signals.h"
+#include "test_harness.h"
 #include <gnuradio/gpufft/sensing_plan.h>
 #include <algorithm>
 #include <cstdio>

@@ -8,10 +8,10 @@
 // Spectrum sensing on the GPU gives the CPU backend's signals frame by frame: the same
 // bands (edges within a bin, powers within 0.1 dB), from host and from device arrays.
 
-#include "../gpu_skip.h"
-#include "../reference.h"
-#include "../test_harness.h"
-#include "sensing_signals.h"
+#include "gpu_skip.h"
+#include "reference.h"
+#include "sensing/sensing_signals.h"
+#include "test_harness.h"
 #include <gnuradio/gpufft/sensing_plan.h>
 #include <cstdio>
 

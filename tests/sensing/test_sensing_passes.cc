@@ -11,13 +11,13 @@
 // gap sums against sensing_floor_at(), the candidates against a plain scan, the fit
 // against robust_fit_tone(). Fresh random inputs, the seed printed.
 
-#include "../reference.h"
-#include "../test_harness.h"
+#include "reference.h"
+#include "sensing/sensing_band_reference.h"
 #include "sensing/sensing_cpu_loops.h"
 #include "sensing/sensing_fit.h"
 #include "sensing/sensing_params.h"
-#include "sensing_band_reference.h"
 #include "sparse/common/sparse_params.h"
+#include "test_harness.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
 #include <cmath>

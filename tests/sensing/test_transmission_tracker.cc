@@ -8,9 +8,9 @@
 // Signals into transmissions: bursts and hops are separate transmissions, emitters a
 // few bins apart stay apart, a hold bridges a missed frame.
 
-#include "../../lib/stream/transmission_tracker.h"
-#include "../reference.h"
-#include "../test_harness.h"
+#include "reference.h"
+#include "stream/transmission_tracker.h"
+#include "test_harness.h"
 #include <cstdio>
 #include <random>
 
