@@ -35,3 +35,6 @@ add_test(NAME test_spectrum_integrator_multigpu_cuda
          COMMAND test_spectrum_integrator_devices_cuda two_gpus)
 set_tests_properties(test_spectrum_integrator_multigpu_cuda PROPERTIES
                      SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS "gpu;gpu-multi")
+# The bookkeeping of whole frames on several GPUs (store, add or max per device, merge,
+# frames found bad late) with host models of the devices (CPU).
+gpufft_add_test(test_frame_dealer SOURCES large/test_frame_dealer.cc)

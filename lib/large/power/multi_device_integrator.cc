@@ -23,6 +23,7 @@
 // and the frame leaves host memory in about half the time.
 
 #include "cuda/cuda_resources.h"
+#include "large/power/frame_dealer.h"
 #include "large/power/fused_device.h"
 #include "large/power/integrator_backend.h"
 #include <algorithm>
@@ -49,27 +50,15 @@ public:
         : impl(band, window),
           d_budget(budget),
           d_relay_why(std::move(relay_why)),
-          d_part(std::size_t(band.output_bins()))
+          d_relay(devices.front()->relays()),
+          d_dealer(std::move(devices), std::size_t(band.output_bins()), d_relay)
     {
         input = format;
-        for (auto& d : devices)
-            d_lanes.push_back(lane{ std::move(d) });
-    }
-
-    ~multi_device_integrator() override
-    {
-        // A device's queued frame may still read the next device's relay buffer:
-        // every frame finishes before any device's memory is freed.
-        for (auto& l : d_lanes)
-            try {
-                l.dev->wait_done();
-            } catch (...) {
-            }
     }
 
     bool accumulate(std::complex<float>* frame, accumulate_op op) override
     {
-        return run(frame, false, op);
+        return d_dealer.accumulate(frame, false, op);
     }
 
     bool accumulate_integers(const void* samples, accumulate_op op) override
@@ -77,7 +66,7 @@ public:
         if (!converts_on_device())
             throw std::logic_error(
                 "multi_device_integrator: not made for integer frames");
-        return run(samples, true, op);
+        return d_dealer.accumulate(samples, true, op);
     }
 
     bool converts_on_device() const override
@@ -85,37 +74,10 @@ public:
         return input != stream::sample_format::fc32;
     }
 
-    void read(double* acc) override
-    {
-        for (auto& l : d_lanes)
-            settle(l);
-        bool first = true;
-        const std::size_t bins = d_part.size();
-        for (auto& l : d_lanes) {
-            if (l.taken == 0)
-                continue;
-            l.dev->read(first ? acc : d_part.data());
-            if (!first)
-                for (std::size_t c = 0; c < bins; ++c)
-                    acc[c] = d_max ? std::max(acc[c], d_part[c]) : acc[c] + d_part[c];
-            first = false;
-        }
-        if (first) { // every frame counted was left out at its channel sums
-            std::fill(acc, acc + bins, 0.0);
-            return;
-        }
-        // The front end divides a mean by the frames accumulate() took; a frame whose
-        // samples were finite but whose channel sums were not (found after it
-        // returned) is not in any accumulator, so the sum is scaled to the frames that
-        // are.
-        const i64 in = d_counted - d_late;
-        if (!d_max && d_late > 0)
-            for (std::size_t c = 0; c < bins; ++c)
-                acc[c] *= double(d_counted) / double(in);
-    }
+    void read(double* acc) override { d_dealer.read(acc); }
 
     gpufft::backend backend() const override { return backend::cuda; }
-    int device_id() const override { return d_lanes.front().dev->device(); }
+    int device_id() const override { return d_dealer.lane(0).device(); }
     std::size_t memory_budget() const override { return d_budget; }
     bool on_device() const override { return true; }
     std::string describe() const override
@@ -126,7 +88,7 @@ public:
           << " (a " << n << "-point frame";
         if (converts_on_device())
             o << " of " << stream::to_string(input) << ", converted on the device,";
-        o << " and its cuFFT work area of " << (d_lanes.front().dev->work_bytes() >> 20)
+        o << " and its cuFFT work area of " << (d_dealer.lane(0).work_bytes() >> 20)
           << " MiB fit each device's budget of " << (d_budget >> 20)
           << " MiB): round robin, each device fused (copy in by chunks of "
           << std::min(fused_device::upload_chunk(), n) << " samples, "
@@ -136,7 +98,7 @@ public:
           << " bins) with its own accumulator, merged at read (sum for mean, max for "
              "max-hold); a frame's copy to one device overlaps the transform of the "
              "previous one on another; ";
-        if (relaying())
+        if (d_relay)
             o << "each frame crosses two PCIe links at once: its second half goes "
                  "through the next device's relay buffer and on by peer copies\n";
         else
@@ -146,76 +108,20 @@ public:
     }
 
 private:
-    struct lane {
-        std::unique_ptr<fused_device> dev;
-        i64 taken = 0;        // frames of this integration counted here
-        bool pending = false; // a queued frame counted in `taken`, not yet settled
-    };
-
-    bool relaying() const { return d_lanes.front().dev->relays(); }
-
     std::string device_list() const
     {
         std::string s;
-        for (const auto& l : d_lanes)
-            s += (s.empty() ? "" : ",") + std::to_string(l.dev->device());
+        for (std::size_t i = 0; i < d_dealer.size(); ++i)
+            s += (s.empty() ? "" : ",") + std::to_string(d_dealer.lane(i).device());
         return s;
-    }
-
-    //! Waits for the lane's queued frame; one counted but left out at its channel
-    //! sums (finite samples, a sum that is not) is taken back.
-    void settle(lane& l)
-    {
-        const bool ok = l.dev->wait_done();
-        if (l.pending && !ok) {
-            --l.taken;
-            ++d_late;
-        }
-        l.pending = false;
-    }
-
-    bool run(const void* host, bool integer, accumulate_op op)
-    {
-        if (op == accumulate_op::store) {
-            // A new integration: what the lanes hold belongs to the last one.
-            for (auto& l : d_lanes) {
-                l.dev->wait_done();
-                l.pending = false;
-                l.taken = 0;
-            }
-            d_counted = d_late = 0;
-            d_max = false;
-        } else {
-            d_max = op == accumulate_op::max;
-        }
-        lane& l = d_lanes[d_next];
-        d_next = (d_next + 1) % d_lanes.size();
-        settle(
-            l); // its previous frame (long done, as a rule): its device frame is reused
-        const accumulate_op here = l.taken == 0 ? accumulate_op::store
-                                   : d_max      ? accumulate_op::max
-                                                : accumulate_op::add;
-        // The next device relays the frame's second half, when made to.
-        fused_device* partner = d_lanes[d_next].dev.get();
-        l.dev->issue(host, integer, here, relaying() ? partner : nullptr);
-        // The host frame is free once it is on the device; the transform runs on.
-        const bool finite = l.dev->wait_copied();
-        if (finite) {
-            ++l.taken;
-            l.pending = true;
-            ++d_counted;
-        }
-        return finite;
     }
 
     const std::size_t d_budget;
     const std::string d_relay_why; // why frames do not cross two links (else empty)
-    std::vector<lane> d_lanes;
-    std::size_t d_next = 0;
-    bool d_max = false;         // the integration combines by max (else by sum)
-    i64 d_counted = 0;          // frames accumulate() took since the last store
-    i64 d_late = 0;             // of those, frames left out at their channel sums
-    std::vector<double> d_part; // another device's accumulator at read()
+    const bool d_relay;
+    // Declared last: destroyed first, so every queued frame finishes (the dealer
+    // waits) while everything else still stands.
+    frame_dealer<fused_device> d_dealer;
 };
 
 } // namespace
