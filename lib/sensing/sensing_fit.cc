@@ -28,7 +28,8 @@ namespace {
 // robust_tone_lobe). From n = 256 (|t| < 0.08) the series to t^9 is as exact (its next
 // term, 1414477 t^11 / 653837184000, is under 1e-18 of 1/t): 13 sines an evaluation
 // were half of a fit's cost, and the fits most of detect()'s at n = 1024.
-inline void inverse_sines(const robust_consts& c, int K, double d, double* inv)
+inline __attribute__((always_inline)) void
+inverse_sines(const robust_consts& c, int K, double d, double* inv)
 {
     const double N = double(c.n);
     const double pi_n = 3.141592653589793238 / N, n_pi = N / 3.141592653589793238;
@@ -59,7 +60,8 @@ inline void inverse_sines(const robust_consts& c, int K, double d, double* inv)
 
 // sum_j |sum_m wt_m inv[j - m]|^2 over the lobe: the window's energy over its bins at
 // offset d, up to the factor sin^2(pi d) common to every bin.
-inline double window_energy(const robust_consts& c, int H, int M, const double* inv)
+inline __attribute__((always_inline)) double
+window_energy(const robust_consts& c, int H, int M, const double* inv)
 {
     const int K = H + M;
     double den = 0;
@@ -106,7 +108,7 @@ struct tone_lobe {
         }
     }
 
-    double numerator(const double* inv) const
+    __attribute__((always_inline)) double numerator(const double* inv) const
     {
         double nr = 0, ni = 0;
         for (int q = 0; q <= 2 * K; ++q) {
@@ -117,7 +119,7 @@ struct tone_lobe {
     }
 
     // On the grid: W(j) = c_j.
-    double at_zero() const
+    __attribute__((always_inline)) double at_zero() const
     {
         double nr = 0, ni = 0, den = 0;
         for (int j = -M; j <= M && j <= H; ++j) {
@@ -131,7 +133,7 @@ struct tone_lobe {
         return den > 0 ? (nr * nr + ni * ni) / den : 0;
     }
 
-    double operator()(double d) const
+    __attribute__((always_inline)) double operator()(double d) const
     {
         if (d == 0)
             return at_zero();
@@ -141,11 +143,57 @@ struct tone_lobe {
         return den > 0 ? numerator(inv) / den : 0;
     }
 
-    double grid(int i) const
+    __attribute__((always_inline)) double grid(int i) const
     {
         if (t.grid_den[i] <= 0) // d = 0
             return at_zero();
         return numerator(t.grid_inv[i]) / t.grid_den[i];
+    }
+
+    /*!
+     * explained(d) with the least-squares amplitude (robust_tone_lobe::explained): with
+     * W_j = phase_j E s_j sin(pi d) V_j (E = exp(i pi d (n-1)/n), s_j = -(-1)^j, V_j =
+     * sum_m wt_m inv_{j-m}), sum_j y_j conj(W_j) = sin(pi d) conj(E) S (S = sum_q inv_q
+     * G_q) and sum_j |W_j|^2 = sin^2(pi d) D (D = window_energy), so A = conj(E) S /
+     * (sin(pi d) D): from the sums the search makes, where robust_tone_lobe made every
+     * W_j again.
+     */
+    double explained(double d, double& Ar, double& Ai) const
+    {
+        if (d == 0) { // W(j) = c_j
+            double nr = 0, ni = 0, den = 0;
+            for (int j = -M; j <= M && j <= H; ++j) {
+                if (j < -H)
+                    continue;
+                const double w = c.wc[j + 3];
+                nr += yr[j + H] * w;
+                ni += yi[j + H] * w;
+                den += w * w;
+            }
+            Ar = den > 0 ? nr / den : 0;
+            Ai = den > 0 ? ni / den : 0;
+            return den > 0 ? (nr * nr + ni * ni) / den : 0;
+        }
+        double inv[2 * K + 1];
+        inverse_sines(c, K, d, inv);
+        const double den = window_energy(c, H, M, inv);
+        double nr = 0, ni = 0;
+        for (int q = 0; q <= 2 * K; ++q) {
+            nr += inv[q] * gr[q];
+            ni += inv[q] * gi[q];
+        }
+        if (!(den > 0)) {
+            Ar = Ai = 0;
+            return 0;
+        }
+        const double N = double(c.n);
+        const double sd = std::sin(3.141592653589793238 * d);
+        const double er = std::cos(3.141592653589793238 * d * (N - 1.0) / N);
+        const double ei = std::sin(3.141592653589793238 * d * (N - 1.0) / N);
+        const double scale = 1.0 / (sd * den);
+        Ar = (er * nr + ei * ni) * scale; // conj(E) S / (sin(pi d) D)
+        Ai = (er * ni - ei * nr) * scale;
+        return (nr * nr + ni * ni) / den;
     }
 };
 
@@ -242,12 +290,8 @@ inline bool vertex(double x, double h, double fm, double f0, double fp, double& 
 // step leaves its points' span (the grid's parabola misled by noise, or no maximum
 // between them).
 template <int H, int M>
-inline __attribute__((always_inline)) double search(const robust_consts& c,
-                                                    const sensing_fit_table& t,
-                                                    const double* yr,
-                                                    const double* yi)
+inline __attribute__((always_inline)) double offset(const tone_lobe<H, M>& lobe)
 {
-    const tone_lobe<H, M> lobe(c, t, yr, yi);
     const auto f = [&](double d) { return -lobe(d); };
     const double grid = 1.0 / 8.0;
     double g[sensing_fit_table::grid_points];
@@ -276,69 +320,36 @@ inline __attribute__((always_inline)) double search(const robust_consts& c,
     return d;
 }
 
-SENSING_SIMD double search_offset(const robust_consts& c,
-                                  const sensing_fit_table& t,
-                                  const double* yr,
-                                  const double* yi)
+// The offset (delta), its amplitude and the explained energy, from one lobe.
+template <int H, int M>
+inline __attribute__((always_inline)) double search(const robust_consts& c,
+                                                    const sensing_fit_table& t,
+                                                    const double* yr,
+                                                    const double* yi,
+                                                    double& delta,
+                                                    double& ar,
+                                                    double& ai)
+{
+    const tone_lobe<H, M> lobe(c, t, yr, yi);
+    delta = offset(lobe);
+    return lobe.explained(delta, ar, ai);
+}
+
+SENSING_SIMD double fit(const robust_consts& c,
+                        const sensing_fit_table& t,
+                        const double* yr,
+                        const double* yi,
+                        double& delta,
+                        double& ar,
+                        double& ai)
 {
     // The sensing plan's two windows (sensing_params: fit_half = lobe).
     if (c.lobe == 3 && c.window_terms == 4)
-        return search<3, 3>(c, t, yr, yi);
+        return search<3, 3>(c, t, yr, yi, delta, ar, ai);
     if (c.lobe == 2 && c.window_terms == 2)
-        return search<2, 1>(c, t, yr, yi);
+        return search<2, 1>(c, t, yr, yi, delta, ar, ai);
     throw std::logic_error(
         "sensing_fit_tone: a window other than Blackman-Harris or Hann");
-}
-
-// robust_tone_lobe(c, yr, yi, every bin present).explained(d, ar, ai), operation for
-// operation, with the lobe's phases from the plan's table (the same expressions of j
-// and n: robust_tone_lobe's constructor made them with 14 trigonometric calls a fit, a
-// third of a fit's cost at n = 2^16) and, for 256 <= n < 4096, the inverse sines from
-// their series (exact to 1e-16 relative, as inverse_sines(); 13 sines were a fifth of a
-// fit's cost at n = 1024).
-double explained_at(const robust_consts& c,
-                    const sensing_fit_table& t,
-                    const double* yr,
-                    const double* yi,
-                    double d,
-                    double& Ar,
-                    double& Ai)
-{
-    const int h = c.lobe;
-    const double N = double(c.n);
-    const int M = c.window_terms > 0 ? c.window_terms - 1 : 0;
-    const int K = h + M;
-    double inv[4 * robust_window_terms - 1];
-    const double sd = std::sin(3.141592653589793238 * d);
-    const double er = std::cos(3.141592653589793238 * d * (N - 1.0) / N);
-    const double ei = std::sin(3.141592653589793238 * d * (N - 1.0) / N);
-    if (d != 0)
-        inverse_sines(c, K, d, inv);
-    double nr = 0, ni = 0, den = 0;
-    for (int j = -h; j <= h; ++j) {
-        double wr, wi;
-        if (d == 0) {
-            wr = (j >= -M && j <= M) ? c.wc[j + 3] : 0.0;
-            wi = 0;
-        } else {
-            double sr = 0, si = 0;
-            for (int m = -M; m <= M; ++m) {
-                sr += c.wt_r[m + 3] * inv[j - m + K];
-                si += c.wt_i[m + 3] * inv[j - m + K];
-            }
-            const double s1 = (j & 1) ? sd : -sd;
-            const double qr = t.pj_r[j + h] * er - t.pj_i[j + h] * ei;
-            const double qi = t.pj_r[j + h] * ei + t.pj_i[j + h] * er;
-            wr = s1 * (qr * sr - qi * si);
-            wi = s1 * (qr * si + qi * sr);
-        }
-        nr += yr[j + h] * wr + yi[j + h] * wi;
-        ni += yi[j + h] * wr - yr[j + h] * wi;
-        den += wr * wr + wi * wi;
-    }
-    Ar = den > 0 ? nr / den : 0;
-    Ai = den > 0 ? ni / den : 0;
-    return den > 0 ? (nr * nr + ni * ni) / den : 0;
 }
 
 } // namespace
@@ -371,8 +382,7 @@ double sensing_fit_tone(const robust_consts& c,
                         double& ar,
                         double& ai)
 {
-    delta = search_offset(c, t, yr, yi);
-    return explained_at(c, t, yr, yi, delta, ar, ai);
+    return fit(c, t, yr, yi, delta, ar, ai);
 }
 
 } // namespace detail
