@@ -26,8 +26,10 @@
 #include "large/power/integrator_backend.h"
 #include "large/spectrum_integrator_checks.h"
 #include "stream/sample_format.h"
+#include "stream/spectrometer_pipeline.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/spectrum_integrator.h>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -228,6 +230,8 @@ void too_large_for_budget(const std::vector<int>& devices)
         GPUFFT_FAIL("describe() does not say why: " << text);
 }
 
+void compare_pipeline(const std::vector<int>& devices, std::uint64_t seed);
+
 void all_cases(const std::vector<int>& devices, bool relay)
 {
     g_relay = relay;
@@ -246,7 +250,86 @@ void all_cases(const std::vector<int>& devices, bool relay)
         { 3 * (i64(1) << 21), 0, 0, 3 * 1024, "none" }, devices, false, seed + 2);
     compare_sc16({ i64(1) << 16, 0, 0, 512, "hann" }, devices, seed + 3);
     compare_sc16({ 3 * 5 * 7 * 128, 0, 0, 105, "none" }, devices, seed + 4);
+    compare_pipeline(devices, seed + 5);
     too_large_for_budget(devices);
+}
+
+//! The stream in pieces of 8192 samples through the pipeline; every spectrum popped.
+std::vector<stream::integrated_spectrum>
+run_pipeline(stream::spectrometer_pipeline& p,
+             const std::vector<unsigned char>& raw,
+             std::size_t sample)
+{
+    std::vector<stream::integrated_spectrum> out;
+    i64 pos = 0;
+    const i64 total = i64(raw.size() / sample);
+    stream::integrated_spectrum s;
+    while (pos < total || p.pending()) {
+        const i64 got = p.push(raw.data() + std::size_t(pos) * sample,
+                               std::min<i64>(8192, total - pos));
+        pos += got;
+        if (got == 0)
+            p.wait(std::chrono::milliseconds(1));
+        while (p.pop(s))
+            out.push_back(std::move(s));
+    }
+    return out;
+}
+
+// The accumulator's engine room on `devices` against one GPU: pinned frames, refilled
+// as soon as accumulate() returns (while the frame is still being transformed), with
+// overlap; fc32 and sc16 (raw frames converted on the device); mean and max-hold.
+void compare_pipeline(const std::vector<int>& devices, std::uint64_t seed)
+{
+    for (sample_format t : { sample_format::fc32, sample_format::sc16 })
+        for (integration_mode m :
+             { integration_mode::mean, integration_mode::max_hold }) {
+            stream::pipeline_config c;
+            c.fft_size = 3 * (i64(1) << 14);
+            c.overlap = c.fft_size / 3;
+            c.window = power::window_type::hann;
+            c.n_integrations = 3;
+            c.mode = m;
+            c.band_stop = c.fft_size;
+            c.output_bins = 384;
+            c.input = t;
+            c.pinned = true;
+            const band_spec b{ c.fft_size, 0, c.fft_size, c.output_bins, "hann" };
+            const i64 hop = c.fft_size - c.overlap;
+            const std::size_t sample = stream::sample_bytes(t);
+            // 3 integrations of 3 frames: random bytes (sc16 over its whole range; fc32
+            // as random floats, never NaN)
+            std::vector<unsigned char> raw(std::size_t(3 * 3 * hop + c.overlap) * sample);
+            std::mt19937_64 rng(seed);
+            if (t == sample_format::sc16) {
+                for (auto& v : raw)
+                    v = static_cast<unsigned char>(rng());
+            } else {
+                std::uniform_real_distribution<float> u(-1.f, 1.f);
+                for (std::size_t i = 0; i < raw.size(); i += sizeof(float)) {
+                    const float f = u(rng);
+                    std::memcpy(&raw[i], &f, sizeof f);
+                }
+            }
+            const std::string type = stream::to_string(t);
+            auto one = std::make_shared<spectrum_integrator>(make(b, { 0 }, m, type));
+            auto many = std::make_shared<spectrum_integrator>(make(b, devices, m, type));
+            stream::spectrometer_pipeline p1(c, one), p2(c, many);
+            GPUFFT_CHECK(p2.pinned());
+            GPUFFT_CHECK_EQ(p2.raw_frames(), t != sample_format::fc32);
+            const auto want = run_pipeline(p1, raw, sample);
+            const auto got = run_pipeline(p2, raw, sample);
+            GPUFFT_CHECK_EQ(want.size(), std::size_t(3));
+            GPUFFT_CHECK_EQ(got.size(), want.size());
+            for (std::size_t i = 0; i < got.size(); ++i) {
+                GPUFFT_CHECK_EQ(got[i].first_sample, want[i].first_sample);
+                GPUFFT_CHECK_EQ(got[i].frames, i64(3));
+                check_same(got[i].power,
+                           want[i].power,
+                           m,
+                           "pipeline " + type + " integration " + std::to_string(i));
+            }
+        }
 }
 
 void require_two_gpus()
