@@ -173,6 +173,8 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     if (o.floor_frames < 1 || o.floor_frames > sensing_max_floor_frames)
         bad("floor_frames must be in [1, " + std::to_string(sensing_max_floor_frames) +
             "], not " + std::to_string(o.floor_frames));
+    if (o.watch_frames < 0 || o.watch_frames > 8)
+        bad("watch_frames must be in [0, 8], not " + std::to_string(o.watch_frames));
     if (o.threads < 0)
         bad("threads must be >= 0, not " + std::to_string(o.threads));
 

@@ -32,7 +32,8 @@ sensing_options cpu_options()
 void check_above_threshold(const sensing_result& r, const sensing_plan& plan)
 {
     for (const auto& s : r.signals) {
-        GPUFFT_CHECK(s.snr_db > plan.threshold_db());
+        // A held signal (sensing_options::watch_frames) passed the held test's threshold.
+        GPUFFT_CHECK(s.snr_db > (s.held ? r.held_threshold_db : plan.threshold_db()));
         GPUFFT_CHECK(s.lower_bin <= s.center_bin + 1e-9);
         GPUFFT_CHECK(s.center_bin <= s.upper_bin + 1e-9);
         GPUFFT_CHECK(s.bandwidth_bins >= 0);

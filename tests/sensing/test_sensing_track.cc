@@ -23,12 +23,27 @@ using namespace sensing_test;
 
 namespace {
 
-sensing_options with_frames(int frames)
+// The floor's track alone (no signals held) unless watch says otherwise.
+sensing_options with_frames(int frames, int watch = 0)
 {
     sensing_options o;
     o.backend = backend::cpu;
     o.floor_frames = frames;
+    o.watch_frames = watch;
     return o;
+}
+
+// Every signal over the frame's threshold, a held one over the held test's.
+void check_thresholds(const sensing_result& r)
+{
+    for (const auto& s : r.signals) {
+        if (s.held) {
+            GPUFFT_CHECK(r.held_threshold_db > 0);
+            GPUFFT_CHECK(s.snr_db > r.held_threshold_db);
+        } else {
+            GPUFFT_CHECK(s.snr_db > r.threshold_db);
+        }
+    }
 }
 
 // The amplitude of a tone on a bin whose windowed (Blackman-Harris) peak bin stands
@@ -76,8 +91,7 @@ GPUFFT_TEST(a_tracked_floor_finds_a_near_threshold_tone_in_more_frames)
         tracked.detect(x.data(), r);
         found_tracked += found_near(r, 100.0);
         other_tracked += int(r.signals.size()) - int(found_near(r, 100.0));
-        for (const auto& s : r.signals)
-            GPUFFT_CHECK(s.snr_db > tracked.threshold_db());
+        check_thresholds(r);
     }
     std::printf("tone 11 dB in %d frames: found %d with each frame's floor (threshold "
                 "%.2f dB), %d tracked (%.2f dB); other signals %d, %d\n",
@@ -200,12 +214,83 @@ GPUFFT_TEST(one_floor_frame_and_reset_give_a_fresh_plan_s_signals)
     }
 }
 
+// A tone 10 dB over the floor, under the threshold of the whole band (10.76 dB
+// tracked at n = 1024) in most frames, is held: its 3 to 5 bins are looked at again with
+// the threshold of a test on them alone (about 8 dB), so once found it is found in most
+// frames after (measured: 31 % of 3000 frames not held, 78 % held over 2 frames). Pure
+// noise keeps to false_alarm (a held test runs only after a false signal).
+GPUFFT_TEST(a_held_signal_is_found_frame_after_frame_and_noise_keeps_to_false_alarm)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    const std::int64_t n = 1024;
+    sensing_plan plain(n, with_frames(8, 0)), held(n, with_frames(8, 2));
+    sensing_result r;
+    const int frames = 3000;
+    int found_plain = 0, found_held = 0, held_signals = 0, held_elsewhere = 0;
+    double held_db = 0;
+    for (int f = 0; f < frames; ++f) {
+        cvec x(std::size_t(n), 0);
+        add_noise(x, 0.01, rng);
+        add_tone(x, 100.25, windowed_amplitude(10.0, 0.01, n));
+        plain.detect(x.data(), r);
+        found_plain += found_near(r, 100.25);
+        held.detect(x.data(), r);
+        found_held += found_near(r, 100.25);
+        check_thresholds(r);
+        for (const auto& s : r.signals)
+            if (s.held) {
+                ++held_signals;
+                held_db = r.held_threshold_db;
+                // a false signal of the frame before is looked at again too
+                held_elsewhere += std::fabs(s.center_bin - 100.25) >= 3;
+            }
+    }
+    std::printf("tone 10 dB in %d frames: found %d not held, %d held (%d held signals, "
+                "%d elsewhere; held threshold %.2f dB against %.2f)\n",
+                frames,
+                found_plain,
+                found_held,
+                held_signals,
+                held_elsewhere,
+                held_db,
+                held.threshold_db());
+    GPUFFT_CHECK(found_held >= found_plain + frames / 4);
+    GPUFFT_CHECK(held_elsewhere <= 5);
+    GPUFFT_CHECK(held_db > 0 && held_db < held.threshold_db() - 2.0);
+
+    sensing_plan noise(n, with_frames(8, 2));
+    const int noise_frames = 20000;
+    int hit = 0, held_noise = 0;
+    for (int f = 0; f < noise_frames; ++f) {
+        cvec y(std::size_t(n), 0);
+        add_noise(y, 0.01, rng);
+        noise.detect(y.data(), r);
+        check_thresholds(r);
+        hit += !r.signals.empty();
+        for (const auto& s : r.signals)
+            held_noise += s.held;
+    }
+    std::printf("noise, held over 2 frames: %d of %d frames with a signal (%d held)\n",
+                hit,
+                noise_frames,
+                held_noise);
+    GPUFFT_CHECK(hit <= int(1.3 * 0.01 * noise_frames));
+    GPUFFT_CHECK(held_noise <= 10);
+}
+
 GPUFFT_TEST(floor_frames_out_of_range_names_it)
 {
     GPUFFT_CHECK_THROWS(
         sensing_plan(4096, with_frames(0)), std::invalid_argument, "floor_frames");
     GPUFFT_CHECK_THROWS(
         sensing_plan(4096, with_frames(1025)), std::invalid_argument, "floor_frames");
+    sensing_options o = with_frames(8);
+    o.watch_frames = -1;
+    GPUFFT_CHECK_THROWS(sensing_plan(4096, o), std::invalid_argument, "watch_frames");
+    o.watch_frames = 9;
+    GPUFFT_CHECK_THROWS(sensing_plan(4096, o), std::invalid_argument, "watch_frames");
     sensing_plan plan(4096, with_frames(1024));
     GPUFFT_CHECK(plan.describe().find("floor_frames=1024") != std::string::npos);
 }

@@ -71,8 +71,16 @@ struct sensing_options {
     //! scatter and stays put from frame to frame, so an emitter near it is found in
     //! more frames at the same false_alarm. Frames must follow one another without
     //! much overlap (overlapping frames' floors are not independent); reset_floor()
-    //! forgets the track (a retune, a new stream).
+    //! forgets the track.
     int floor_frames = 8;
+    //! Frames a signal is held for, [0, 8]; 0: none. The cores of the last
+    //! watch_frames frames' signals (up to 64 bins), a bin wider either side, that no
+    //! band of the frame covers are looked at again with the threshold of a test on
+    //! their W bins alone, ln(W / false_alarm) (the floor's allowance added): noise
+    //! passes it with the chance false_alarm, so a weak emitter near the full band's
+    //! threshold is found frame after frame, not every few frames. Such a signal says
+    //! `held`; its snr_db is over held_threshold_db, not always over threshold_db.
+    int watch_frames = 2;
     //! Bands this many bins wide or narrower get a tone fit (fractional frequency and
     //! complex amplitude), [0, 64].
     int narrow_bins = 16;
@@ -91,20 +99,21 @@ struct sensing_options {
  * dBFS: a complex tone exp(2 pi i f t / n) of amplitude 1 is 0 dBFS peak and total.
  */
 struct sensed_signal {
-    double center_bin = 0;               //!< power-weighted centre of the band
-    double lower_bin = 0;                //!< lower edge by the bandwidth rule
-    double upper_bin = 0;                //!< upper edge by the bandwidth rule
-    double bandwidth_bins = 0;           //!< upper_bin - lower_bin
-    double peak_power_dbfs = 0;          //!< the band's strongest bin, as a tone's power
-    double total_power_dbfs = 0;         //!< the band's power above the floor
-    double snr_db = 0;                   //!< peak bin over the local floor, per bin
-    double floor_dbfs = 0;               //!< the local floor per bin, as a tone's power
-    std::int64_t first_bin = 0;          //!< first bin above the threshold (signed)
-    std::int64_t last_bin = 0;           //!< last bin above the threshold (signed)
-    bool dc = false;                     //!< the band covers DC (+-1 bin)
-    bool narrow = false;                 //!< narrow_bins or narrower: the tone fit is set
-    bool tone_refined = false;           //!< the tone fit converged
-    double tone_bin = 0;                 //!< the tone's fractional frequency (signed)
+    double center_bin = 0;       //!< power-weighted centre of the band
+    double lower_bin = 0;        //!< lower edge by the bandwidth rule
+    double upper_bin = 0;        //!< upper edge by the bandwidth rule
+    double bandwidth_bins = 0;   //!< upper_bin - lower_bin
+    double peak_power_dbfs = 0;  //!< the band's strongest bin, as a tone's power
+    double total_power_dbfs = 0; //!< the band's power above the floor
+    double snr_db = 0;           //!< peak bin over the local floor, per bin
+    double floor_dbfs = 0;       //!< the local floor per bin, as a tone's power
+    std::int64_t first_bin = 0;  //!< first bin above the threshold (signed)
+    std::int64_t last_bin = 0;   //!< last bin above the threshold (signed)
+    bool dc = false;             //!< the band covers DC (+-1 bin)
+    bool narrow = false;         //!< narrow_bins or narrower: the tone fit is set
+    bool tone_refined = false;   //!< the tone fit converged
+    bool held = false;   //!< found by the held test (sensing_options::watch_frames)
+    double tone_bin = 0; //!< the tone's fractional frequency (signed)
     std::complex<double> tone_amplitude; //!< n a for a tone a exp(2 pi i f t / n)
 };
 
@@ -119,6 +128,9 @@ struct sensing_result {
     //! This frame's threshold over the local floor, dB (sensing_plan::threshold_db();
     //! it moves as the floor is tracked over frames): every signal's snr_db is above it.
     double threshold_db = 0;
+    //! The threshold of the held test this frame (0: nothing held was looked at), dB:
+    //! every held signal's snr_db is above it.
+    double held_threshold_db = 0;
     //! Bins above the threshold (before the cap).
     std::int64_t bins_above = 0;
     //! Bands found (before the cap).
@@ -179,7 +191,8 @@ public:
      * estimate, less as the floor is tracked over more frames (floor_frames).
      */
     double threshold_db() const;
-    //! Forget the floor tracked over frames: the next frame starts it again.
+    //! Forget the floor tracked over frames and the signals held: the next frame
+    //! starts afresh (a retune, a new stream).
     void reset_floor();
     //! Bytes the plan holds (host and device), for memory checks.
     std::int64_t memory_bytes() const;

@@ -68,6 +68,8 @@ py::dict to_dict(const sensing_result& r)
     d["truncated"] = r.truncated;
     d["noise_floor_dbfs"] = r.noise_floor_dbfs;
     d["threshold_db"] = r.threshold_db;
+    d["held"] = column<bool>(s, [](const sensed_signal& v) { return v.held; });
+    d["held_threshold_db"] = r.held_threshold_db;
     d["bins_above"] = r.bins_above;
     d["bands_found"] = r.bands_found;
     return d;
@@ -234,6 +236,12 @@ const gp::keyword<plan_args> plan_keywords[] = {
           a.o.floor_frames = gp::whole_int(
               v, "floor_frames", 0, 1 << 30, "a whole number in [1, 1024]");
       } },
+    { "watch_frames",
+      [] { return py::object(py::int_(defaults.watch_frames)); },
+      [](plan_args& a, const py::handle& v) {
+          a.o.watch_frames =
+              gp::whole_int(v, "watch_frames", 0, 1 << 30, "a whole number in [0, 8]");
+      } },
     { "narrow_bins",
       [] { return py::object(py::int_(defaults.narrow_bins)); },
       [](plan_args& a, const py::handle& v) {
@@ -298,6 +306,7 @@ void bind_sensing_plan(py::module& m)
         "signal on DC is labelled dc). gap_bins: runs closer than this join (0: the "
         "window's main lobe). floor_subbands: 0 automatic, else a power of two. "
         "floor_frames: frames the floor is tracked over (1: each frame its own). "
+        "watch_frames: frames a signal is held for at a lower threshold (0: none). "
         "narrow_bins: bands this narrow get a tone fit. threads: CPU FFT threads (0: "
         "automatic).");
     // The arguments from one table (plan_keywords): each converted with a
@@ -318,8 +327,10 @@ void bind_sensing_plan(py::module& m)
         "lower_bin, upper_bin, bandwidth_bins (fractional bins about DC: Hz = "
         "center_freq + bin * rate / n), peak_power_dbfs, total_power_dbfs, "
         "snr_db, floor_dbfs, first_bin, last_bin, dc, narrow, tone_bin, "
-        "tone_amplitude, tone_refined; and truncated, noise_floor_dbfs, "
-        "threshold_db (this frame's: every snr_db is above it), bins_above, "
+        "tone_amplitude, tone_refined, "
+        "held (found by the held test); and truncated, noise_floor_dbfs, threshold_db "
+        "(this frame's: every snr_db is above it but a held signal's), "
+        "held_threshold_db (a held signal's snr_db is above it), bins_above, "
         "bands_found.")
         .def_property(
             "max_signals",
