@@ -102,8 +102,8 @@ public:
             o << "each frame crosses two PCIe links at once: its second half goes "
                  "through the next device's relay buffer and on by peer copies\n";
         else
-            o << "each frame crosses its own device's PCIe link only (" << d_relay_why
-              << ")\n";
+            o << "each frame crosses its own device's PCIe link only (no relay: "
+              << d_relay_why << ")\n";
         return o.str();
     }
 
@@ -138,6 +138,15 @@ std::string peer_access(const std::vector<int>& devices)
             if (!can)
                 return "no peer access from device " + std::to_string(a) + " to " +
                        std::to_string(b);
+            // Peer copies over PCIe would take the relayed half through the frame's
+            // own link after all; NVLink carries atomics natively, PCIe peer links not.
+            int nvlink = 0;
+            GPUFFT_CUDA_CHECK(cudaDeviceGetP2PAttribute(
+                &nvlink, cudaDevP2PAttrNativeAtomicSupported, a, b));
+            if (!nvlink)
+                return "devices " + std::to_string(a) + " and " + std::to_string(b) +
+                       " are linked over PCIe only: a relayed half would cross the "
+                       "frame's own link too";
         }
     for (int a : devices)
         for (int b : devices) {
@@ -163,7 +172,7 @@ make_multi_device_integrator(const power::band_reducer& band,
 {
     if (devices.size() < 2)
         throw std::logic_error("make_multi_device_integrator: fewer than two devices");
-    std::string why = relay ? peer_access(devices) : "relay switched off";
+    std::string why = relay ? peer_access(devices) : "switched off";
     const auto make_lanes = [&](bool with_relay) {
         std::vector<std::unique_ptr<fused_device>> lanes;
         for (int d : devices) {
