@@ -68,7 +68,7 @@ namespace gpufft {
  * the engine (spectrum_integrator). With several \p devices, a frame that fits each
  * device's budget goes whole to the GPUs in turn (each accumulates its frames; the
  * spectra are merged at the end of each integration), so one GPU's copy of a frame
- * overlaps another's transform, and where the GPUs have peer access each frame's
+ * overlaps another's transform, and where NVLink joins the GPUs each frame's
  * second half crosses the next GPU's PCIe link; a larger frame has its out-of-card
  * passes dealt out to all of them. describe() says which.
  * Parameters out of range throw std::invalid_argument (ValueError in Python) naming the

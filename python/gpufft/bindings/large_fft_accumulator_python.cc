@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(large_fft_accumulator.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(db9215473309f38ac0ab97c6fbedcbfa)                     */
+/* BINDTOOL_HEADER_FILE_HASH(bdb7059ec3cd0916602e3f70299812fd)                     */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
