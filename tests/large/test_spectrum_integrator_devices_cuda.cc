@@ -156,6 +156,9 @@ void compare_fc32(const band_spec& b,
     auto x = tone_frames(b.n, frames, double(b.n) / 7.3, 0.5, seed);
     x[std::size_t(2) * std::size_t(b.n) + 17] =
         std::complex<float>(std::numeric_limits<float>::quiet_NaN(), 0); // frame 2
+    // and one in the second half of frame 7, the half the relay carries
+    x[std::size_t(8) * std::size_t(b.n) - 5] =
+        std::complex<float>(0, std::numeric_limits<float>::infinity());
     const std::vector<integration_mode> modes{ integration_mode::mean,
                                                integration_mode::max_hold,
                                                integration_mode::mean };
