@@ -28,7 +28,9 @@ Per capture it prints:
   threshold of the plan's false_alarm per bin, 10 log10(-ln false_alarm)) and < 0 dB;
 - bandwidth error: for each found reference band, our signal with the largest overlap;
   narrow bands (reference bandwidth <= --narrow-bins, default 8) in bins (target <= 2),
-  wide ones in % (target <= 10 %);
+  wide ones in % (target <= 10 %); and each wide emitter (in 3 frames or more) against
+  the 99 % occupied bandwidth of the mean periodogram of its frames over the floor
+  beside it (a truth for carriers that the reference's per-frame test fragments);
 - DC: reference bands touching DC, and how many of our matches have dc set;
 - time per frame: our detect() and the reference, ms (mean);
 - transmissions: our tracker's rows (and the reference's chained rows) assigned to the
@@ -132,6 +134,84 @@ def print_profile_bursts(pgrams, n, hz, args, on_db=11.4, stay_db=5.4):
                 if off > args.hold:
                     on = False
         print(f"  profile {f:+10.0f} Hz: {count} bursts, lit in {lit} of {len(v)} frames")
+
+
+def mean_spectrum_obw(mean, lo, hi, n, frames):
+    """The 99 % occupied bandwidth (bins) of the emitter on signed bins lo..hi in the
+    mean periodogram of its frames, over the local floor: the median of the bins
+    beside it (from 1 % of its width, at least 4 bins, out to a quarter of it, at
+    least 64 bins), a Gamma(frames) median corrected to its mean; summed over lo..hi
+    widened by that margin. None when fewer than 8 bins lie beside it (a carrier that
+    fills the band)."""
+    a, b = int(lo) + n // 2, int(hi) + n // 2
+    width = b - a + 1
+    m = max(4, int(math.ceil(0.01 * width)))
+    reach = max(64, width // 4)
+    side = np.r_[mean[max(0, a - reach): max(0, a - m)], mean[min(n, b + m + 1): min(n, b + reach + 1)]]
+    if len(side) < 8:
+        return None
+    floor = float(np.median(side)) / (1 - 1 / (3 * frames))
+    a, b = max(0, a - m), min(n - 1, b + m)
+    k = np.arange(a, b + 1, dtype=np.float64) - n // 2
+    q = mean[a: b + 1] - floor
+    tot = float(q.sum())
+    if tot <= 0:
+        return None
+    lower, upper = ref.reference_detector._obw(k, q, tot, 0.99)
+    return upper - lower, len(side)
+
+
+def wide_against_mean(emitters, em_frames, em_extent, pgrams, ours, tx, fc, n, hz, args):
+    """Wide steady emitters (wider than --narrow-bins, in 3 frames or more, and in its
+    frames the reference's bands on it span half its width or more: not a narrow line
+    that moves, as an FM carrier): our bandwidth (the median over the frames where the
+    reference finds the emitter, of our signal overlapping it most; and the bandwidth of
+    our transmission on it seen in most frames) against the 99 % occupied bandwidth of
+    the mean periodogram of those frames (mean_spectrum_obw): a truth for the edges of
+    carriers that the reference's per-frame test breaks into fragments (wider than
+    40 % of the band)."""
+    out = []
+    for j, e in enumerate(emitters):
+        fr = em_frames[j]
+        width = e["upper_bin"] - e["lower_bin"] + 1
+        if width <= args.narrow_bins or len(fr) < 3 or np.median(em_extent[j]) < width / 2:
+            continue
+        t = mean_spectrum_obw(pgrams[fr].mean(axis=0), e["lower_bin"], e["upper_bin"], n,
+                              len(fr))
+        ob = []
+        for fi in fr:
+            mine = our_intervals(ours[fi])
+            ov = [overlap((e["lower_bin"], e["upper_bin"]), m, args.tol) for m in mine]
+            hits = [k for k, v in enumerate(ov) if v >= 0]
+            if hits:
+                ob.append(float(ours[fi]["bandwidth_bins"][max(hits, key=lambda k: ov[k])]))
+        rows = [r for r in tx
+                if overlap(((r["lower_hz"] - fc) / hz, (r["upper_hz"] - fc) / hz),
+                           (e["lower_bin"], e["upper_bin"]), args.tol) >= 0]
+        row_bw = (float(max(rows, key=lambda r: r["frames"])["bandwidth_hz"]) if rows
+                  else None)
+        row = {"lower_hz": (e["lower_bin"] - 0.5) * hz, "upper_hz": (e["upper_bin"] + 0.5) * hz,
+               "frames": len(fr), "ours_frames": len(ob),
+               "ours_bw_hz": float(np.median(ob)) * hz if ob else None,
+               "ours_row_bw_hz": row_bw,
+               "truth_bw_hz": t[0] * hz if t else None, "side_bins": t[1] if t else 0}
+        row["error_percent"] = (abs(row["ours_bw_hz"] - row["truth_bw_hz"]) / row["truth_bw_hz"]
+                                * 100 if ob and t and t[0] > 0 else None)
+        row["row_error_percent"] = (abs(row_bw - row["truth_bw_hz"]) / row["truth_bw_hz"] * 100
+                                    if row_bw is not None and t and t[0] > 0 else None)
+        out.append(row)
+        what = (f"mean-spectrum 99 % {row['truth_bw_hz'] / 1e3:.1f} kHz" if t
+                else "no truth (no floor beside it)")
+        ours_s = f"ours {row['ours_bw_hz'] / 1e3:.1f} kHz in {len(ob)}" if ob else "ours none"
+        err = (f", error {row['error_percent']:.1f} %" if row["error_percent"] is not None
+               else "")
+        if row_bw is not None:
+            err += f"; our row {row_bw / 1e3:.1f} kHz"
+            if row["row_error_percent"] is not None:
+                err += f", error {row['row_error_percent']:.1f} %"
+        print(f"  wide emitter {row['lower_hz']:+12.0f}..{row['upper_hz']:+12.0f} Hz "
+              f"({len(fr)} frames): {what}; {ours_s} frames (median){err}")
+    return out
 
 
 def score_capture(meta, args, gpufft):
@@ -247,6 +327,8 @@ def score_capture(meta, args, gpufft):
     bw_narrow, bw_wide = [], []
     em_ref = np.zeros(len(emitters), int)
     em_found = np.zeros(len(emitters), int)
+    em_frames = [[] for _ in emitters]  # the frames where the reference finds each
+    em_extent = [[] for _ in emitters]  # and the width of its bands' union there
 
     def emitter_of(iv):
         for j, e in enumerate(emitters):
@@ -262,6 +344,7 @@ def score_capture(meta, args, gpufft):
         truncated += bool(o.get("truncated", False))
         used = np.zeros(len(mine), bool)
         seen_em, found_em = set(), set()
+        union = {}
         for s in f["signals"]:
             iv = (s["extent_lower_bin"], s["extent_upper_bin"])
             ov = [overlap(iv, m, tol) for m in mine]
@@ -269,6 +352,8 @@ def score_capture(meta, args, gpufft):
             j = emitter_of(iv)
             if j is not None:
                 seen_em.add(j)
+                u = union.get(j, iv)
+                union[j] = (min(u[0], iv[0]), max(u[1], iv[1]))
             if s["dc"]:
                 dc_ref += 1
             if not hits:
@@ -300,6 +385,8 @@ def score_capture(meta, args, gpufft):
                           f"SNR {float(o['snr_db'][k]):.1f} dB")
         for j in seen_em:
             em_ref[j] += 1
+            em_frames[j].append(fi)
+            em_extent[j].append(union[j][1] - union[j][0] + 1)
         for j in found_em:
             em_found[j] += 1
 
@@ -368,6 +455,8 @@ def score_capture(meta, args, gpufft):
         print(f"    emitter {(e['lower_bin'] - 0.5) * hz:+12.0f} Hz..: ours {ours_per[j]}, "
               f"reference {ref_per[j]}")
     print(f"    on no reference emitter: ours {ours_per[-1]}")
+    res.update(bw_wide_mean_spectrum=wide_against_mean(
+        emitters, em_frames, em_extent, pgrams, ours, tx, fc, n, hz, args))
     res.update(transmissions=len(tx), transmissions_reference=len(ref_tx),
                transmissions_per_emitter=ours_per[:-1].tolist(),
                transmissions_per_emitter_reference=ref_per[:-1].tolist(),
