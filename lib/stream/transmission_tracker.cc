@@ -32,6 +32,7 @@ std::vector<frame_signal> to_hz(const std::vector<sensed_signal>& signals,
         f.total_power_dbfs = s.total_power_dbfs;
         f.snr_db = s.snr_db;
         f.dc = s.dc;
+        f.held = s.held;
         out.push_back(f);
     }
     return out;
@@ -52,11 +53,19 @@ int transmission_tracker::hold_of(const open_tx& o) const
     // A transmission seen in every frame of its span (2 at least) keeps the plain
     // hold: a burst, a pulse of a train, a steady carrier. Otherwise p is estimated
     // as frames / (span + 1) (Laplace's rule: a signal seen once has shown nothing of
-    // its rate yet, p = 1/2, and holds 7 frames).
+    // its rate yet, p = 1/2, and holds 7 frames). Frames seen only by the plan's held
+    // test (a lower threshold on the bins of a signal of the frames before) do not
+    // count in p: a weak line that the held test follows for a stretch and then loses
+    // in a fade is found by the band's threshold in a fraction p of its frames only,
+    // and is one emitter over its fades, while a burst or a pulse, found by the band's
+    // threshold in every frame, keeps the plain hold.
     const double span = double(o.last_frame - o.first_frame + 1);
-    if (o.t.frames >= 2 && double(o.t.frames) >= span)
+    const double found = double(o.t.frames - o.held);
+    if (o.held == 0 && o.t.frames >= 2 && double(o.t.frames) >= span)
         return d_hold;
-    const double p = std::min(1.0, double(o.t.frames) / (span + 1));
+    const double p = std::min(1.0, found / (span + 1));
+    if (p <= 0)
+        return flicker_hold_factor * d_hold;
     const double k = std::ceil(std::log(flicker_miss_chance) / std::log1p(-p));
     return int(std::clamp(k, double(d_hold), double(flicker_hold_factor * d_hold)));
 }
@@ -80,6 +89,7 @@ void transmission_tracker::add(open_tx& o,
                               : std::max(o.t.peak_power_dbfs, s.peak_power_dbfs);
     o.t.dc = o.t.dc || s.dc;
     o.t.frames++;
+    o.held += s.held ? 1 : 0;
     o.lo = s.lower_hz;
     o.hi = s.upper_hz;
     o.end_sample = std::max(o.end_sample, first + len);
@@ -121,6 +131,7 @@ void transmission_tracker::merge(open_tx& into, const open_tx& o)
     into.weighted_center += o.weighted_center;
     into.snr_sum += o.snr_sum;
     into.t.frames += o.t.frames;
+    into.held += o.held;
     into.t.peak_power_dbfs = std::max(into.t.peak_power_dbfs, o.t.peak_power_dbfs);
     into.t.dc = into.t.dc || o.t.dc;
     into.end_sample = std::max(into.end_sample, o.end_sample);

@@ -22,6 +22,7 @@ struct frame_signal {
     double center_hz = 0, lower_hz = 0, upper_hz = 0;
     double peak_power_dbfs = 0, total_power_dbfs = 0, snr_db = 0;
     bool dc = false;
+    bool held = false; //!< found by the plan's held test (sensing_options::watch_frames)
 };
 
 //! The sensed_signals of a frame in Hz: center_freq + bin * rate / fft_size.
@@ -103,6 +104,7 @@ private:
         double power_sum = 0, weighted_center = 0, snr_sum = 0;
         std::int64_t end_sample = 0;
         int missed = 0;
+        int held = 0;           //!< frames it was seen in by the held test only
         double frame_power = 0; //!< its signals' power in the current frame
         std::int64_t first_frame = 0, last_frame = 0; //!< update() counts, seen
     };

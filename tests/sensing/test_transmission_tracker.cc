@@ -221,6 +221,52 @@ GPUFFT_TEST(a_line_seen_in_isolated_frames_is_one_transmission)
 
 // A wide band that comes back as pieces each narrower than an eighth of it (a carrier
 // under light load) is still the same transmission when they cover an eighth of it.
+// A weak line that the plan's held test follows (sensing_options::watch_frames): found
+// by the band's threshold in one frame, then held for stretches of 6-10 frames, lost
+// for 3-6 frames in fades between them, is one transmission: the frames seen only by
+// the held test do not count in its rate (before, each stretch looked like a burst seen
+// in every frame of its span and took the plain hold: a row a stretch). A pulse train
+// beside it, found by the band's threshold, keeps a row a pulse.
+GPUFFT_TEST(a_held_line_over_fades_is_one_transmission_a_pulse_train_is_not)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> on(6, 10), off(3, 6);
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    int pulses = 0, f = 0;
+    const auto frame = [&](bool line, bool held) {
+        std::vector<frame_signal> s;
+        if (line) {
+            s.push_back(sig(1000, 1040, held ? 8 : 11));
+            s.back().held = held;
+        }
+        if (f % 14 < 7) {
+            s.push_back(sig(5000, 5020, 30));
+            pulses += f % 14 == 0;
+        }
+        tr.update(f * 100, 100, 1e5, 10, s, ended);
+        ++f;
+    };
+    for (int stretch = 0; stretch < 20; ++stretch) {
+        const int m = on(rng);
+        for (int i = 0; i < m; ++i)
+            frame(true, i > 0);
+        const int k = off(rng);
+        for (int i = 0; i < k; ++i)
+            frame(false, false);
+    }
+    tr.flush(ended);
+    int line = 0, train = 0;
+    for (const auto& t : ended)
+        (t.center_hz < 3000 ? line : train)++;
+    std::printf(
+        "held line: %d rows; pulse train: %d rows for %d pulses\n", line, train, pulses);
+    GPUFFT_CHECK_EQ(line, 1);
+    GPUFFT_CHECK_EQ(train, pulses);
+}
+
 GPUFFT_TEST(narrow_pieces_that_cover_a_wide_band_continue_it)
 {
     transmission_tracker tr(0);

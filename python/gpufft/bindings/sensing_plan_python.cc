@@ -120,6 +120,14 @@ signals_in_hz(const py::dict& d, double bin_hz, double center_freq)
         f.snr_db = snr.data()[i];
         f.dc = dc.data()[i] != 0;
     }
+    // held: optional (dicts made elsewhere, the reference's, have none)
+    if (d.contains("held")) {
+        const auto held = col("held");
+        if (std::size_t(held.size()) != m)
+            throw std::invalid_argument("signals: the dict's arrays differ in length");
+        for (std::size_t i = 0; i < m; ++i)
+            out[i].held = held.data()[i] != 0;
+    }
     return out;
 }
 
