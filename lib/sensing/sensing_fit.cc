@@ -276,6 +276,28 @@ inline bool vertex(double x, double h, double fm, double f0, double fp, double& 
     return true;
 }
 
+// The maximum of the quartic through f[0..4] at x - 2h .. x + 2h: Newton's method on its
+// derivative from the parabola's vertex; false where it does not bend down there.
+inline bool quartic_vertex(double x, double h, const double* f, double& v)
+{
+    const double c1 = (f[0] - 8 * f[1] + 8 * f[3] - f[4]) / 12;
+    const double c2 = (-f[0] + 16 * f[1] - 30 * f[2] + 16 * f[3] - f[4]) / 24;
+    const double c3 = (-f[0] + 2 * f[1] - 2 * f[3] + f[4]) / 12;
+    const double c4 = (f[0] - 4 * f[1] + 6 * f[2] - 4 * f[3] + f[4]) / 24;
+    if (!(c2 < 0))
+        return false;
+    double t = -c1 / (2 * c2);
+    for (int it = 0; it < 4; ++it) {
+        const double slope = c1 + t * (2 * c2 + t * (3 * c3 + t * 4 * c4));
+        const double bend = 2 * c2 + t * (6 * c3 + t * 12 * c4);
+        if (!(bend < 0))
+            return false;
+        t -= slope / bend;
+    }
+    v = x + h * t;
+    return std::isfinite(v);
+}
+
 // The offset in [-0.625, 0.625] that maximises explained(): the grid spans the peak
 // bin's half-widths, and the search may go one grid step past them, since noise can put
 // the peak in the neighbour of a tone 0.49 bin off (a search held to +-0.5 then returned
@@ -304,6 +326,27 @@ inline __attribute__((always_inline)) double offset(const tone_lobe<H, M>& lobe)
     const double best = -0.5 + grid * double(ib);
     const double a = best - grid, b = best + grid;
     const auto fallback = [&]() { return brent(f, a, b, best, -g[ib]); };
+    // The quartic through the best grid point and two either side: its maximum is
+    // within 1e-4 bin of explained()'s in 99 % of lobes (3e-4 at most; simulated
+    // tones 3-80 dB a bin), so one step of h = 1/4096 (3 evaluations) reaches it to
+    // ~1e-8 bin; a second where the first moved the offset by more than 1e-4.
+    {
+        const int iq = std::clamp(ib, 2, sensing_fit_table::grid_points - 3);
+        double q;
+        if (quartic_vertex(-0.5 + grid * double(iq), grid, g + iq - 2, q) && q > a &&
+            q < b) {
+            const double h = 1.0 / 4096.0;
+            for (int step = 0; step < 2; ++step) {
+                double v;
+                if (!vertex(q, h, lobe(q - h), lobe(q), lobe(q + h), v) ||
+                    !(std::fabs(v - q) <= 2 * h) || !(v > a && v < b))
+                    break;
+                if (std::fabs(v - q) <= 1e-4)
+                    return v;
+                q = v;
+            }
+        }
+    }
     const int ic = std::clamp(ib, 1, sensing_fit_table::grid_points - 2);
     double d;
     if (!vertex(-0.5 + grid * double(ic), grid, g[ic - 1], g[ic], g[ic + 1], d) ||
