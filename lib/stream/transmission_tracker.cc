@@ -240,6 +240,33 @@ void transmission_tracker::update(std::int64_t first_sample,
         merge(d_active[s_to[p.s]], d_active[p.t]);
         merged[p.t] = 1;
     }
+    // A transmission seen this frame whose edges lie inside the strongest frame's
+    // edges of an older one, seen this frame too, is a piece of it that paired on its
+    // own: a narrow transmission inside a carrier took one piece of the carrier when it
+    // broke (the LTE FDD carrier, whose load leaves a gap in some frames, ran as two
+    // rows side by side). It is merged into the older one (not the DC spike).
+    for (std::size_t i = 0; i < d_active.size(); ++i) {
+        if (!t_used[i] || merged[i])
+            continue;
+        const auto& b = d_active[i];
+        for (std::size_t j = 0; j < d_active.size(); ++j) {
+            const auto& a = d_active[j];
+            if (j == i || !t_used[j] || merged[j] || a.t.id > b.t.id)
+                continue;
+            const double wa = a.t.upper_hz - a.t.lower_hz, wb = b.hi - b.lo;
+            const double tol = std::max(bin_hz, 0.01 * wa);
+            if (b.lo >= a.t.lower_hz - tol && b.hi <= a.t.upper_hz + tol && wb < wa &&
+                !(b.t.dc && wb * width_ratio < wa)) {
+                auto& into = d_active[j];
+                const double lo = std::min(into.lo, b.lo), hi = std::max(into.hi, b.hi);
+                merge(into, b);
+                into.lo = lo; // both seen this frame: its last edges are their union
+                into.hi = hi;
+                merged[i] = 1;
+                break;
+            }
+        }
+    }
     // Transmissions not seen: ended after hold_frames frames without them.
     std::vector<open_tx> keep;
     std::vector<transmission> now_ended;

@@ -267,6 +267,36 @@ GPUFFT_TEST(a_held_line_over_fades_is_one_transmission_a_pulse_train_is_not)
     GPUFFT_CHECK_EQ(train, pulses);
 }
 
+// A carrier seen whole, then only as a narrow line inside it (its last edges shrink to
+// the line's), then in two pieces: the piece over the line continues it, the other
+// opened a transmission of its own and ran beside it while the carrier stayed in
+// pieces (the LTE FDD capture: two rows side by side for one carrier). It lies inside
+// the carrier's strongest edges, and both are seen: one transmission.
+GPUFFT_TEST(a_piece_that_opened_its_own_transmission_joins_its_carrier)
+{
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    for (int f = 0; f < 12; ++f) {
+        std::vector<frame_signal> s;
+        if (f == 0) {
+            s.push_back(sig(0, 18000, 30));
+        } else if (f == 1) {
+            s.push_back(sig(7000, 7100, 15));
+        } else {
+            s.push_back(sig(0, 6000, 28));
+            s.push_back(sig(6500, 18000, 28));
+        }
+        tr.update(f * 100, 100, 1e5, 10, s, ended);
+    }
+    tr.flush(ended);
+    GPUFFT_CHECK_EQ(ended.size(), std::size_t(1));
+    if (!ended.empty()) {
+        GPUFFT_CHECK_EQ(ended[0].start_sample, std::int64_t(0));
+        GPUFFT_CHECK_EQ(ended[0].sample_count, std::int64_t(1200));
+        GPUFFT_CHECK(ended[0].lower_hz <= 0 && ended[0].upper_hz >= 18000);
+    }
+}
+
 GPUFFT_TEST(narrow_pieces_that_cover_a_wide_band_continue_it)
 {
     transmission_tracker tr(0);
