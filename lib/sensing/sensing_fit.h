@@ -13,10 +13,13 @@
 //   is scaled by one complex factor, so the search leaves out sin(pi d) and
 //   exp(i pi d (n-1)/n) (three trigonometric calls an evaluation) and reads the lobe's
 //   j-dependent phases from a table made once a plan;
-// - after the grid, two parabolic (Newton) steps from the grid's own parabola take 6
-//   evaluations to 1e-9 bin, where Brent's search took 9-14 to 1e-6 (and the golden
-//   section alone 20 to 1.6e-5); Brent's search stays where a step leaves its points.
-// The amplitude comes from robust_tone_lobe at the offset found, as before.
+// - after the grid, one parabolic (Newton) step from the maximum of the quartic through
+//   the best five grid points takes 3 evaluations to ~1e-9 bin (two steps from the
+//   grid's parabola, 6 evaluations, where that moves the offset by more than 1e-4 bin),
+//   where Brent's search took 9-14 to 1e-6 (and the golden section alone 20 to 1.6e-5);
+//   Brent's search stays where a step leaves its points.
+// The amplitude is robust_tone_lobe's least-squares one, from the search's own sums at
+// the offset found.
 
 #ifndef INCLUDED_GPUFFT_SENSING_FIT_H
 #define INCLUDED_GPUFFT_SENSING_FIT_H
@@ -47,10 +50,10 @@ struct sensing_fit_table {
 
 /*!
  * robust_fit_tone() over [-0.5, 0.5] with every lobe bin present: a grid of 9 (from the
- * table), then the maximum within the grid step either side of the best point (two
- * parabolic steps, 6 evaluations, 1e-9 bin; Brent's search, at most 40 evaluations to
- * 1e-6 bin, where they do not hold), then the amplitude there. Returns the explained
- * energy.
+ * table), then the maximum within the grid step either side of the best point (the
+ * grid's quartic and a parabolic step, 3 evaluations, ~1e-9 bin; Brent's search, at
+ * most 40 evaluations to 1e-6 bin, where the steps do not hold), then the amplitude
+ * there. Returns the explained energy.
  */
 double sensing_fit_tone(const robust_consts& c,
                         const sensing_fit_table& t,
