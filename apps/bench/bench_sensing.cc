@@ -159,6 +159,8 @@ void bench_cpu(const options& opt, const field_case& c)
         dump_result(f, tag, got);
         sensing_options d;
         d.backend = backend::cpu;
+        // The default cap, held to the plan's n / 4 in frames under 1024 points.
+        d.max_signals = int(std::min<std::int64_t>(d.max_signals, c.n / 4));
         sensing_plan defaults(c.n, d);
         defaults.detect(x.data(), got);
         dump_result(f, tag + " defaults", got);
