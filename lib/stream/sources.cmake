@@ -7,9 +7,10 @@
 # the NUFFT blocks' time input and clock, the resampler's output grid, the sparse FFT
 # block's frame analysis, and the accumulator's double-buffered frame pipeline, its
 # setup, runs, spectrum axes and filterbank file, and the input sample types
-# (sample_format, frame_converter). Header-only parts: frame_assembler.h,
+# (sample_format, frame_converter), and the sparse_fft block's frames, in place or
+# staged in page-locked memory (block_frames). Header-only parts: frame_assembler.h,
 # time_input.h, resample_grid.h, not_sparse_warning.h, progress_timer.h.
-list(APPEND GPUFFT_SOURCES stream/filterbank_recorder.cc stream/frame_converter.cc
+list(APPEND GPUFFT_SOURCES stream/block_frames.cc stream/filterbank_recorder.cc stream/frame_converter.cc
             stream/host_frame.cc stream/sample_format.cc
             stream/sparse_frame_analyzer.cc stream/sparse_spectrum.cc
             stream/spectrometer_pipeline.cc

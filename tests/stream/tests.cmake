@@ -5,6 +5,8 @@
 # The stream layer (lib/stream): no GNU Radio, quick CPU tests; the blocks on top of it
 # are tested by python/gpufft/qa_*.py.
 gpufft_add_test(test_frame_assembler SOURCES stream/test_frame_assembler.cc)
+# The sparse_fft block's frames, in place (CPU engines) or staged (CUDA).
+gpufft_add_test(test_block_frames SOURCES stream/test_block_frames.cc)
 gpufft_add_test(test_stream_timeline SOURCES stream/test_stream_timeline.cc)
 gpufft_add_test(test_time_input SOURCES stream/test_time_input.cc)
 gpufft_add_test(test_resample_grid SOURCES stream/test_resample_grid.cc)
