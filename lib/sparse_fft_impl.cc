@@ -21,6 +21,15 @@ const pmt::pmt_t port_coefficients = pmt::mp("coefficients");
 const pmt::pmt_t port_detections = pmt::mp("detections");
 const pmt::pmt_t port_transmissions = pmt::mp("transmissions");
 const pmt::pmt_t port_cmd = pmt::mp("cmd");
+
+// The CUDA engine's frames are staged (stream/block_frames.h): with frames held in
+// place, GNU Radio's default buffer (2 frames) lets the upstream block write only one
+// frame ahead, and it waits for every transform plus the driver's copy of the frame from
+// pageable memory. The device whose context allocates the page-locked frame.
+int staging_device(const stream::sparse_frame_analyzer& a, int device_id)
+{
+    return a.backend() == "cuda" ? resolve_device_id(device_id) : -1;
+}
 } // namespace
 
 sparse_fft::sptr sparse_fft::make(int fft_size,
@@ -72,12 +81,19 @@ sparse_fft_impl::sparse_fft_impl(const stream::sparse_frame_settings& s)
       d_sample(stream::sample_bytes(stream::parse_sample_format(s.input_type))),
       d_converter(stream::parse_sample_format(s.input_type), d_analyzer.fft_size()),
       d_frames(std::int64_t(d_sample) * d_analyzer.fft_size(),
-               std::int64_t(d_sample) * d_analyzer.hop()),
+               std::int64_t(d_sample) * d_analyzer.hop(),
+               staging_device(d_analyzer, s.device_id) >= 0,
+               staging_device(d_analyzer, s.device_id)),
       d_timeline(s.samp_rate, 0.0)
 {
     // One output item per hop input samples. GNU Radio sizes the upstream buffer from
     // this (at least 2 * hop samples), which the forecast below relies on.
     set_relative_rate(1, static_cast<uint64_t>(hop()));
+    if (d_frames.staged())
+        d_logger->debug(d_frames.pinned()
+                            ? "frames staged in page-locked host memory"
+                            : "frames staged in pageable host memory (no page-locked "
+                              "memory to be had): the copies to the GPU run slower");
     // An integer input goes to a CUDA engine as it is and is converted there.
     if (d_converter.format() != stream::sample_format::fc32 && backend() == "cuda")
         d_gpu_device = resolve_device_id(s.device_id);
@@ -128,10 +144,13 @@ void sparse_fft_impl::forecast(int /*noutput_items*/,
                                gr_vector_int& ninput_items_required)
 {
     // Frames are assembled inside the block, so any amount of input makes progress.
-    // Asking for what completes the next frame lets a whole frame be read in place,
-    // without a copy; the cap at hop keeps the request within the upstream buffer,
-    // which GNU Radio sizes from the relative rate (1/hop; 1 for a sink, whose
-    // buffer may be shorter than a frame).
+    // In place (CPU engines), asking for what completes the next frame lets a whole
+    // frame be read in place, without a copy; the cap at hop keeps the request within
+    // the upstream buffer, which GNU Radio sizes from the relative rate (1/hop; 1 for a
+    // sink, whose buffer may be shorter than a frame). Staged (CUDA), every piece is
+    // copied out and consumed at once, so asking for a whole frame would only hold the
+    // upstream buffer longer; a quarter hop keeps the calls few (an upstream block
+    // writing small pieces would otherwise call work() for each).
     // Once the input has ended, ask for none: general_work() then runs once more and
     // sends the open transmissions while the blocks downstream still run (from stop()
     // they would reach no one).
@@ -140,7 +159,9 @@ void sparse_fft_impl::forecast(int /*noutput_items*/,
         return;
     }
     const std::int64_t next = d_frames.needed() / std::int64_t(d_sample);
-    const std::int64_t cap = d_is_sink ? 1 : hop();
+    const std::int64_t cap = d_is_sink           ? 1
+                             : d_frames.staged() ? std::max(1, hop() / 4)
+                                                 : hop();
     ninput_items_required[0] = static_cast<int>(std::clamp<std::int64_t>(next, 1, cap));
 }
 

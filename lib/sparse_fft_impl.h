@@ -8,7 +8,7 @@
 #ifndef INCLUDED_GPUFFT_SPARSE_FFT_IMPL_H
 #define INCLUDED_GPUFFT_SPARSE_FFT_IMPL_H
 
-#include "stream/frame_assembler.h"
+#include "stream/block_frames.h"
 #include "stream/frame_converter.h"
 #include "stream/sparse_frame_analyzer.h"
 #include "stream/stream_timeline.h"
@@ -90,11 +90,13 @@ private:
 
     // Touched only by work(). Frames are cut as bytes (d_sample of them a sample), so
     // one assembler serves every input type; d_converter makes them complex float, on
-    // the GPU when d_gpu_device >= 0 (the CUDA engine, an integer input type).
+    // the GPU when d_gpu_device >= 0 (the CUDA engine, an integer input type). On the
+    // CUDA engine the frames are staged: copied out of GNU Radio's buffer as they
+    // arrive, into page-locked memory (stream/block_frames.h).
     const std::size_t d_sample;
     stream::frame_converter d_converter;
     int d_gpu_device = -1;
-    stream::basic_frame_assembler<unsigned char> d_frames;
+    stream::block_frames d_frames;
     stream::stream_timeline d_timeline;
     stream::change_gate d_freq_out, d_rate_out; // rx_freq / rx_rate out on change only
     std::uint64_t d_seen_until = 0;             // input offered so far (tags read)
