@@ -458,6 +458,43 @@ class qa_sparse_fft_detections(gr_unittest.TestCase):
             np.testing.assert_allclose(a["peak_power_dbfs"], b["peak_power_dbfs"], rtol=0,
                                        atol=0.01)
 
+    def test_014_cuda_staged_frames_as_the_cpu_cuts_them(self):
+        # On CUDA the block copies its input out as it arrives, into a page-locked frame
+        # (stream/block_frames.h), where the CPU engine reads frames in place.
+        # Overlapping frames (hop 3n/4), with and without the display output: the same
+        # frames at the same samples, the same signals, the same display vectors.
+        if "cuda" not in backends():
+            print("skip: no usable CUDA device")
+            return
+        n, rate, k, s2 = 1 << 14, 10e6, 32, 1e-4
+        hop, total = 3 * n // 4, 9 * n + 123
+        x = (tones(total, rate, [-2e6 + 77.7, 3e6], [0.02, 0.01], self.rng)
+             + noise(total, s2, self.rng)).astype(np.complex64)
+        for display in (True, False):
+            got, shown = {}, {}
+            for backend in ("cpu", "cuda"):
+                block = gpufft.sparse_fft(n, k, rate, 256, hop, backend=backend,
+                                          false_alarm=FALSE_ALARM)
+                self.assertEqual(block.backend(), backend)
+                fg = flowgraph(x, block, display=display)
+                dets, _ = fg.run()
+                got[backend] = [meta_of(m) for m in dets]
+                if display:
+                    shown[backend] = np.asarray(fg.sink.data(), np.float32)
+            what = f"seed {self.seed}, display {display}"
+            self.assertEqual(len(got["cpu"]), (total - n) // hop + 1, what)
+            self.assertEqual([m["first_sample"] for m in got["cpu"]],
+                             [m["first_sample"] for m in got["cuda"]], what)
+            self.assertEqual([m["first_sample"] for m in got["cuda"]],
+                             [i * hop for i in range(len(got["cuda"]))], what)
+            for a, b in zip(got["cpu"], got["cuda"]):
+                np.testing.assert_allclose(a["center_bin"], b["center_bin"], rtol=0,
+                                           atol=0.01, err_msg=what)
+            if display:
+                self.assertEqual(shown["cpu"].shape, shown["cuda"].shape, what)
+                np.testing.assert_allclose(shown["cpu"], shown["cuda"], rtol=0, atol=0.05,
+                                           err_msg=what)
+
     def run_python(self, code, limit_bytes=None):
         """code in a fresh interpreter (stderr with stdout), under an address-space limit
         if given; returns (exit code, output)."""
