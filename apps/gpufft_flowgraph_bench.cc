@@ -39,12 +39,18 @@
 // memory, accumulate() back to back, on --device and on the list: what the block
 // could do if the stream kept up. Where the flowgraph's own rate (case source) is
 // below one GPU's engine rate, the stream, not the GPUs, bounds the block.
+// --buffer-frames F[,G...]: the source -> head -> block buffers hold F frames (0: GNU
+// Radio's default, about 2 frames); each further value G runs the block once more per
+// repetition with G-frame buffers (case sparse_buffers<G>), so the default and e.g. a
+// 4-frame buffer are measured against the same null flowgraph in one run:
+// --buffer-frames 0,4.
 // One JSON line per case, then a table.
 //
 //   gpufft-flowgraph-bench [--block sparse|accumulator] [--n 1048576] [--k 64]
 //                          [--samples 2^30] [--reps 3] [--display-bins 1024]
 //                          [--integrations 4] [--backend auto] [--device 0]
-//                          [--devices 0,1] [--buffer-frames F] [--mode exact|robust]
+//                          [--devices 0,1] [--buffer-frames F[,G...]]
+//                          [--mode exact|robust]
 //                          [--input-type fc32|sc16|sc8|cu8]
 
 #include <gnuradio/blocks/head.h>
@@ -168,6 +174,8 @@ struct options {
     //! Frames the source -> head -> sparse_fft buffers hold (0: GNU Radio's choice,
     //! which sizes them to about two frames, so source and block barely overlap).
     int buffer_frames = 0;
+    //! Further buffer sizes in frames, each a case of its own (--buffer-frames F,G).
+    std::vector<int> more_buffer_frames;
     //! sparse_fft's mode: "exact" (the frames are exactly sparse) or "robust" (the
     //! sensing path; the frame then carries white noise 60 dB under its peak).
     std::string mode = "exact";
@@ -269,11 +277,12 @@ options parse(int argc, char** argv)
     for (int i = 1; i < argc; i++) {
         const std::string key = argv[i];
         if (key == "-h" || key == "--help") {
-            std::cout << "usage: gpufft-flowgraph-bench [--block sparse|accumulator] "
-                         "[--n N] [--k K] [--samples S] [--reps R] [--display-bins D] "
-                         "[--integrations I] [--backend auto|cpu|cuda] [--device ID] "
-                         "[--devices 0,1] [--buffer-frames F] [--mode exact|robust] "
-                         "[--input-type fc32|sc16|sc8|cu8]\n(N and S accept 2^p)\n";
+            std::cout
+                << "usage: gpufft-flowgraph-bench [--block sparse|accumulator] "
+                   "[--n N] [--k K] [--samples S] [--reps R] [--display-bins D] "
+                   "[--integrations I] [--backend auto|cpu|cuda] [--device ID] "
+                   "[--devices 0,1] [--buffer-frames F[,G...]] [--mode exact|robust] "
+                   "[--input-type fc32|sc16|sc8|cu8]\n(N and S accept 2^p)\n";
             std::exit(0);
         }
         if (i + 1 >= argc)
@@ -295,9 +304,12 @@ options parse(int argc, char** argv)
             o.display_bins = std::stoi(value);
         else if (key == "--backend")
             o.backend = value;
-        else if (key == "--buffer-frames")
-            o.buffer_frames = std::stoi(value);
-        else if (key == "--device")
+        else if (key == "--buffer-frames") {
+            // F[,G...]: F for the block case, each G a case of its own.
+            std::vector<int> f = parse_devices(value);
+            o.buffer_frames = f.front();
+            o.more_buffer_frames.assign(f.begin() + 1, f.end());
+        } else if (key == "--device")
             o.device = std::stoi(value);
         else if (key == "--devices")
             o.devices = parse_devices(value);
@@ -318,6 +330,9 @@ options parse(int argc, char** argv)
         throw std::invalid_argument("--block: must be sparse or accumulator");
     if (o.integrations < 1)
         throw std::invalid_argument("--integrations: must be >= 1");
+    for (int f : o.more_buffer_frames)
+        if (f < 0 || o.buffer_frames < 0)
+            throw std::invalid_argument("--buffer-frames: each must be >= 0");
     item_bytes(o.input_type); // checks the name
     if (!o.devices.empty() && o.block != "accumulator")
         throw std::invalid_argument("--devices: only with --block accumulator");
@@ -651,6 +666,11 @@ int main(int argc, char** argv)
     const std::size_t i_devices = results.size(); // the --devices case, when listed
     if (listed)
         results.push_back({ o.block + "_devices", o.input_type, {} });
+    // The cases with further buffer sizes (--buffer-frames F,G).
+    const std::size_t i_buffers = results.size();
+    for (int f : o.more_buffer_frames)
+        results.push_back({ o.block + "_buffers" + std::to_string(f), o.input_type, {} });
+    std::vector<block_run> run_buffers(o.more_buffer_frames.size());
     block_run run, run_fc32, run_devices;
     // Memory after the first block run (the warm-up) and after the last.
     double rss_first = 0, rss_last = 0, dev_first = 0, dev_last = 0;
@@ -689,6 +709,12 @@ int main(int argc, char** argv)
             if (listed)
                 results[i_devices].seconds.push_back(
                     run_block(o, frame, o.input_type, planted, run_devices, o.devices));
+            for (std::size_t b = 0; b < o.more_buffer_frames.size(); ++b) {
+                options ob = o;
+                ob.buffer_frames = o.more_buffer_frames[b];
+                results[i_buffers + b].seconds.push_back(
+                    run_block(ob, frame, o.input_type, planted, run_buffers[b]));
+            }
         } catch (const std::exception& e) {
             std::cerr << "gpufft-flowgraph-bench: " << e.what() << "\n";
             return 2;
@@ -738,6 +764,7 @@ int main(int argc, char** argv)
         const double rate = o.samples / t;
         const block_run* b = i == 2                     ? &run
                              : listed && i == i_devices ? &run_devices
+                             : i >= i_buffers           ? &run_buffers[i - i_buffers]
                              : i == 3                   ? &run_fc32
                                                         : nullptr;
         std::string extra;
@@ -747,6 +774,9 @@ int main(int argc, char** argv)
                     ", \"misses_frame0\": " + std::to_string(b->misses);
             if (o.block == "accumulator")
                 extra += ", \"integrations\": " + std::to_string(o.integrations);
+            extra += ", \"buffer_frames\": " +
+                     std::to_string(i >= i_buffers ? o.more_buffer_frames[i - i_buffers]
+                                                   : o.buffer_frames);
         }
         if (listed && i == i_devices) {
             char text[128];
@@ -871,6 +901,8 @@ int main(int argc, char** argv)
         checked.push_back(&run_fc32);
     if (listed)
         checked.push_back(&run_devices);
+    for (const auto& b : run_buffers)
+        checked.push_back(&b);
     for (const block_run* b : checked) {
         std::printf(
             "frames %llu (skipped %llu), planted bins missed in the first %s: %d of %d\n",
