@@ -73,10 +73,11 @@ inline __attribute__((always_inline)) void sincos_pi(double d, double& s, double
     c = tc;
 }
 
-// sum_j |sum_m wt_m inv[j - m]|^2 over the lobe: the window's energy over its bins at
-// offset d, up to the factor sin^2(pi d) common to every bin.
-inline __attribute__((always_inline)) double
-window_energy(const robust_consts& c, int H, int M, const double* inv)
+// V_j = sum_m wt_m inv[j - m] over the lobe's bins (j from -H, into vr, vi) and sum_j
+// |V_j|^2: the window's transform and energy at offset d, up to the factor sin(pi d)
+// common to every bin.
+inline __attribute__((always_inline)) double window_sums(
+    const robust_consts& c, int H, int M, const double* inv, double* vr, double* vi)
 {
     const int K = H + M;
     double den = 0;
@@ -86,6 +87,8 @@ window_energy(const robust_consts& c, int H, int M, const double* inv)
             sr += c.wt_r[m + 3] * inv[j - m + K];
             si += c.wt_i[m + 3] * inv[j - m + K];
         }
+        vr[j + H] = sr;
+        vi[j + H] = si;
         den += sr * sr + si * si;
     }
     return den;
@@ -93,8 +96,11 @@ window_energy(const robust_consts& c, int H, int M, const double* inv)
 
 // One fit's explained energy, robust_tone_lobe::explained(d) up to rounding and without
 // its d-only factors (sin(pi d) and exp(i pi d (n-1)/n) scale every W(j - d) alike):
-// with a_j = y_j (-1)^(j+1) conj(phase_j) and G_q = sum_j a_j conj(wt_{j-q}), the
-// numerator is |sum_q inv_q G_q|^2. H the lobe's half-width, M the window's terms - 1.
+// with a_j = y_j (-1)^(j+1) conj(phase_j), the numerator is |S|^2, S = sum_j a_j
+// conj(V_j), over D = sum_j |V_j|^2 (window_sums). On the grid the V_j come from the
+// plan's table (7 products a point); elsewhere window_sums makes them with D (the sums
+// over q of a_j's products with the window, 49 a fit, were a sixth of its cost). H the
+// lobe's half-width, M the window's terms - 1.
 template <int H, int M>
 struct tone_lobe {
     static constexpr int K = H + M;
@@ -102,7 +108,7 @@ struct tone_lobe {
     const sensing_fit_table& t;
     const double* yr;
     const double* yi;
-    double gr[2 * K + 1] = {}, gi[2 * K + 1] = {};
+    double ar[2 * H + 1], ai[2 * H + 1]; // a_j
 
     tone_lobe(const robust_consts& consts,
               const sensing_fit_table& table,
@@ -113,24 +119,21 @@ struct tone_lobe {
         for (int j = -H; j <= H; ++j) {
             const double s1 = (j & 1) ? 1.0 : -1.0;
             const double pr = t.pj_r[j + H], pi = -t.pj_i[j + H]; // conj(phase_j)
-            const double ar = s1 * (yr[j + H] * pr - yi[j + H] * pi);
-            const double ai = s1 * (yr[j + H] * pi + yi[j + H] * pr);
-            for (int m = -M; m <= M; ++m) { // q = j - m; a_j conj(wt_m)
-                const double wr = c.wt_r[m + 3], wi = -c.wt_i[m + 3];
-                gr[j - m + K] += ar * wr - ai * wi;
-                gi[j - m + K] += ar * wi + ai * wr;
-            }
+            ar[j + H] = s1 * (yr[j + H] * pr - yi[j + H] * pi);
+            ai[j + H] = s1 * (yr[j + H] * pi + yi[j + H] * pr);
         }
     }
 
-    __attribute__((always_inline)) double numerator(const double* inv) const
+    // S = sum_j a_j conj(V_j).
+    __attribute__((always_inline)) void
+    sum(const double* vr, const double* vi, double& nr, double& ni) const
     {
-        double nr = 0, ni = 0;
-        for (int q = 0; q <= 2 * K; ++q) {
-            nr += inv[q] * gr[q];
-            ni += inv[q] * gi[q];
+        nr = 0;
+        ni = 0;
+        for (int j = 0; j <= 2 * H; ++j) {
+            nr += ar[j] * vr[j] + ai[j] * vi[j];
+            ni += ai[j] * vr[j] - ar[j] * vi[j];
         }
-        return nr * nr + ni * ni;
     }
 
     // On the grid: W(j) = c_j.
@@ -152,24 +155,27 @@ struct tone_lobe {
     {
         if (d == 0)
             return at_zero();
-        double inv[2 * K + 1];
+        double inv[2 * K + 1], vr[2 * H + 1], vi[2 * H + 1], nr, ni;
         inverse_sines(c, K, d, inv);
-        const double den = window_energy(c, H, M, inv);
-        return den > 0 ? numerator(inv) / den : 0;
+        const double den = window_sums(c, H, M, inv, vr, vi);
+        sum(vr, vi, nr, ni);
+        return den > 0 ? (nr * nr + ni * ni) / den : 0;
     }
 
     __attribute__((always_inline)) double grid(int i) const
     {
         if (t.grid_den[i] <= 0) // d = 0
             return at_zero();
-        return numerator(t.grid_inv[i]) / t.grid_den[i];
+        double nr, ni;
+        sum(t.grid_vr[i], t.grid_vi[i], nr, ni);
+        return (nr * nr + ni * ni) / t.grid_den[i];
     }
 
     /*!
      * explained(d) with the least-squares amplitude (robust_tone_lobe::explained): with
      * W_j = phase_j E s_j sin(pi d) V_j (E = exp(i pi d (n-1)/n), s_j = -(-1)^j, V_j =
-     * sum_m wt_m inv_{j-m}), sum_j y_j conj(W_j) = sin(pi d) conj(E) S (S = sum_q inv_q
-     * G_q) and sum_j |W_j|^2 = sin^2(pi d) D (D = window_energy), so A = conj(E) S /
+     * sum_m wt_m inv_{j-m}), sum_j y_j conj(W_j) = sin(pi d) conj(E) S (S = sum_j a_j
+     * conj(V_j)) and sum_j |W_j|^2 = sin^2(pi d) D, so A = conj(E) S /
      * (sin(pi d) D): from the sums the search makes, where robust_tone_lobe made every
      * W_j again.
      */
@@ -189,14 +195,10 @@ struct tone_lobe {
             Ai = den > 0 ? ni / den : 0;
             return den > 0 ? (nr * nr + ni * ni) / den : 0;
         }
-        double inv[2 * K + 1];
+        double inv[2 * K + 1], vr[2 * H + 1], vi[2 * H + 1], nr, ni;
         inverse_sines(c, K, d, inv);
-        const double den = window_energy(c, H, M, inv);
-        double nr = 0, ni = 0;
-        for (int q = 0; q <= 2 * K; ++q) {
-            nr += inv[q] * gr[q];
-            ni += inv[q] * gi[q];
-        }
+        const double den = window_sums(c, H, M, inv, vr, vi);
+        sum(vr, vi, nr, ni);
         if (!(den > 0)) {
             Ar = Ai = 0;
             return 0;
@@ -431,8 +433,9 @@ sensing_fit_table::sensing_fit_table(const robust_consts& c)
         const double d = -0.5 + double(i) / double(grid_points - 1);
         if (d == 0)
             continue; // grid_den 0: the search takes W(j) = c_j there
-        inverse_sines(c, H + M, d, grid_inv[i]);
-        grid_den[i] = window_energy(c, H, M, grid_inv[i]);
+        double inv[max_q];
+        inverse_sines(c, H + M, d, inv);
+        grid_den[i] = window_sums(c, H, M, inv, grid_vr[i], grid_vi[i]);
     }
 }
 

@@ -33,16 +33,17 @@ namespace detail {
 
 /*!
  * What a plan's fits share: the lobe's phases exp(-i pi j (n-1)/n), |j| <= lobe, and at
- * the search's 9 grid offsets d the inverse sines 1 / sin(pi (q - d) / n), |q| <= lobe +
- * terms - 1, and the window's energy over the lobe there (the explained energy's
- * denominator, the same for every tone): the grid then costs a fit one sum of 2 (lobe +
- * terms) - 1 products an offset.
+ * the search's 9 grid offsets d the window's transform over the lobe, V_j = sum_m wt_m /
+ * sin(pi (j - m - d) / n), and its energy there (the explained energy's denominator, the
+ * same for every tone): the grid then costs a fit one sum of 2 lobe + 1 complex products
+ * an offset.
  */
 struct sensing_fit_table {
     static constexpr int grid_points = 9;
     static constexpr int max_q = 4 * robust_window_terms - 1;
     double pj_r[2 * robust_window_terms + 1] = {}, pj_i[2 * robust_window_terms + 1] = {};
-    double grid_inv[grid_points][max_q] = {};
+    double grid_vr[grid_points][2 * robust_window_terms + 1] = {};
+    double grid_vi[grid_points][2 * robust_window_terms + 1] = {};
     double grid_den[grid_points] = {};
 
     explicit sensing_fit_table(const robust_consts& c);
