@@ -179,7 +179,8 @@ struct tone_lobe {
      * (sin(pi d) D): from the sums the search makes, where robust_tone_lobe made every
      * W_j again.
      */
-    double explained(double d, double& Ar, double& Ai) const
+    __attribute__((always_inline)) double
+    explained(double d, double& Ar, double& Ai) const
     {
         if (d == 0) { // W(j) = c_j
             double nr = 0, ni = 0, den = 0;
@@ -219,9 +220,11 @@ struct tone_lobe {
 };
 
 // Brent's minimisation (Numerical Recipes' brent) of -explained on [a, b] from its best
-// point x so far (value -fx): the fallback where the parabolic steps below do not hold.
+// point x so far (value -fx): the fallback where the parabolic steps below do not hold
+// (inlined, as every piece of the search, into the AVX2 + FMA build of fit()).
 template <typename F>
-inline double brent(const F& f, double a, double b, double x, double fx)
+inline __attribute__((always_inline)) double
+brent(const F& f, double a, double b, double x, double fx)
 {
     const double cgold = 0.3819660112501051, tol = 1e-6;
     double w = x, v = x, fw = fx, fv = fx;
