@@ -44,7 +44,8 @@ public:
         d_P.resize(std::size_t(d_k.n));
         d_w.resize(std::size_t(d_k.n));
         sensing_make_window(d_k, d_w.data());
-        d_fixed.resize(std::size_t(sensing_floor_samples));
+        d_fixed.resize(std::size_t(floor_group_size) * sensing_floor_samples);
+        d_group.resize(floor_group_size);
         d_idx.resize(block);
         d_block_floor.resize(block);
         d_bits.resize(block / 64);
@@ -285,58 +286,103 @@ private:
         return f > d_k.floor_min ? f : d_k.floor_min;
     }
 
-    // Sub-band i's floor: the censored log-mean of its samples (sensing_floor_step).
-    void subband_floor(int i)
+    //! Sub-bands whose censoring passes run interleaved (floor_group()).
+    static constexpr int floor_group_size = 4;
+
+    // A sub-band's floor while its censoring passes run: its samples' logs, the exponent
+    // e of sensing_floor_step (ln f = e where f = exp(e) stands over floor_min) and the
+    // last cut.
+    struct floor_state {
+        int band = 0;
+        const std::int32_t* iv = nullptr;
+        std::int64_t m = 0;
+        double e = 0;
+        bool have = false; // sensing_floor_step keeps `previous` (0) without samples
+        bool done = false;
+        std::int32_t last_cut = INT32_MAX;
+    };
+
+    static double exponent(double sum, double count, double bias)
+    {
+        return sum / count - bias; // sensing_floor_step's
+    }
+
+    // Sub-band i's logs into slot `slot` of the group, and its first, uncensored pass.
+    void subband_logs(int i, int slot)
     {
         std::int64_t first, count;
         sensing_subband(d_k, i, first, count);
-        const std::int64_t m = sensing_sample_count(d_k, i);
+        auto& st = d_group[std::size_t(slot)];
+        st = floor_state();
+        st.band = i;
+        st.m = sensing_sample_count(d_k, i);
         // The logs in fixed point (2^-16 nepers): integer sums are exact and their
         // loops vectorise, so each censoring pass is one cheap sweep.
-        std::int32_t* iv = d_fixed.data();
-        std::int64_t total = 0, below = m;
+        std::int32_t* iv = d_fixed.data() + std::size_t(slot) * sensing_floor_samples;
+        st.iv = iv;
+        std::int64_t total = 0;
         if (!sensing_log_fixed(
-                d_P.data() + first, d_k.stride, m, float(d_k.floor_min), iv, total))
+                d_P.data() + first, d_k.stride, st.m, float(d_k.floor_min), iv, total))
             throw_non_finite_frame();
-        // The first pass takes every sample (its sum came with the logs), the others
-        // those under the cut. The passes run on the floor's log, the exponent e of
-        // sensing_floor_step (ln f = e where f = exp(e) stands over floor_min): the cut
-        // ln(cut f) is then ln(cut) + e, and the floor's exp is taken once, at the end
-        // (a log and an exp a pass were a tenth of detect() at n = 1024). The cut is
-        // rounded to float, so its last double bits do not reach it (the --dump of every
-        // capture frame is the same); near floor_min the passes take the floor itself.
-        const auto exponent = [](double sum, double count, double bias) {
-            return sum / count - bias; // sensing_floor_step's
-        };
-        double e = exponent(double(total) / 65536.0, double(below), -0.5772156649015329);
-        bool have = below > 0; // sensing_floor_step keeps `previous` (0) without samples
-        std::int32_t last_cut = INT32_MAX;
-        for (int pass = 1; pass <= sensing_floor_passes; ++pass) {
-            std::int32_t cut = INT32_MAX;
-            if (have && e > d_log_floor_min + 1.0)
-                cut = std::int32_t(float(d_log_cut + e) * 65536.0f);
-            else if (have)
-                cut = std::int32_t(float(std::log(d_k.cut * floor_of(e))) * 65536.0f);
-            // The same cut gives the same sums, and so the same floor in every pass
-            // left: the estimate has converged (to the cut's 2^-16 nepers).
-            if (pass > 1 && cut == last_cut)
-                break;
-            last_cut = cut;
-            sensing_censored_sum(iv, m, cut, total, below);
-            if (below > 0) {
-                e = exponent(double(total) / 65536.0, double(below), d_k.censored_bias);
-                have = true;
-            }
-        }
-        d_floor[std::size_t(i)] = have ? floor_of(e) : 0.0;
+        // The first pass takes every sample (its sum came with the logs).
+        st.e = exponent(double(total) / 65536.0, double(st.m), -0.5772156649015329);
+        st.have = st.m > 0;
     }
 
-    // One pass: the power block by block, and each sub-band's floor once its last bin
-    // is made.
+    // The censoring passes of the group's `count` sub-bands, then their floors
+    // (sensing_floor_step). The passes run on the floor's log: the cut ln(cut f) is
+    // ln(cut) + e, and the floor's exp is taken once, at the end (a log and an exp a
+    // pass were a tenth of detect() at n = 1024). The cut is rounded to float, so its
+    // last double bits do not reach it (the --dump of every capture frame is the same);
+    // near floor_min the passes take the floor itself. Each sub-band's passes are its
+    // own, in the same order; they run interleaved across the group, so that one's
+    // chain of a sum, a division and a conversion a pass overlaps the others' (at n =
+    // 1024, four such chains one after the other were 6 % of detect()).
+    void floor_group(int count)
+    {
+        for (int pass = 1; pass <= sensing_floor_passes; ++pass) {
+            bool any = false;
+            for (int g = 0; g < count; ++g) {
+                auto& st = d_group[std::size_t(g)];
+                if (st.done)
+                    continue;
+                std::int32_t cut = INT32_MAX;
+                if (st.have && st.e > d_log_floor_min + 1.0)
+                    cut = std::int32_t(float(d_log_cut + st.e) * 65536.0f);
+                else if (st.have)
+                    cut = std::int32_t(float(std::log(d_k.cut * floor_of(st.e))) *
+                                       65536.0f);
+                // The same cut gives the same sums, and so the same floor in every pass
+                // left: the estimate has converged (to the cut's 2^-16 nepers).
+                if (pass > 1 && cut == st.last_cut) {
+                    st.done = true;
+                    continue;
+                }
+                st.last_cut = cut;
+                std::int64_t total, below;
+                sensing_censored_sum(st.iv, st.m, cut, total, below);
+                if (below > 0) {
+                    st.e = exponent(
+                        double(total) / 65536.0, double(below), d_k.censored_bias);
+                    st.have = true;
+                }
+                any = true;
+            }
+            if (!any)
+                break;
+        }
+        for (int g = 0; g < count; ++g) {
+            const auto& st = d_group[std::size_t(g)];
+            d_floor[std::size_t(st.band)] = st.have ? floor_of(st.e) : 0.0;
+        }
+    }
+
+    // One pass: the power block by block, and each sub-band's logs once its last bin
+    // is made (in cache), its floor with its group's.
     void power_and_floor()
     {
         const std::int64_t n = d_k.n;
-        int next = 0;
+        int next = 0, grouped = 0;
         for (std::int64_t s0 = 0; s0 < n; s0 += std::int64_t(block)) {
             const std::int64_t len = std::min<std::int64_t>(std::int64_t(block), n - s0);
             power_block(s0, len);
@@ -346,7 +392,11 @@ private:
                 sensing_subband(d_k, next, first, count);
                 if (first + count > s0 + len)
                     break;
-                subband_floor(next);
+                subband_logs(next, grouped++);
+                if (grouped == floor_group_size || next == d_k.subbands - 1) {
+                    floor_group(grouped);
+                    grouped = 0;
+                }
             }
         }
     }
@@ -475,7 +525,8 @@ private:
     sensing_aligned_vector<float> d_P; // windowed power, shifted order
     sensing_aligned_vector<float> d_w; // the window in time
     std::vector<float> d_sums;         // sums of P over 64 bins (block = 2048: whole)
-    std::vector<std::int32_t> d_fixed, d_idx;
+    std::vector<std::int32_t> d_fixed, d_idx; // d_fixed: a floor group's logs
+    std::vector<floor_state> d_group;
     std::vector<double> d_band_floor;  // a band's floors (bands())
     std::vector<double> d_block_floor; // a block's floors (find_runs())
     std::vector<std::uint64_t> d_bits; // a dense block's bins above (find_runs())
