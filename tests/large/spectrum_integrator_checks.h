@@ -64,7 +64,8 @@ inline std::vector<double> frame_power(const std::complex<float>* frame,
     o.precision = precision::double_;
     dense_fft_plan fft(b.n, 1, direction::forward, o);
     fft.execute(y.data(), y.data());
-    const std::int64_t decim = (b.stop - b.start) / b.bins;
+    const std::int64_t stop = b.stop == 0 ? b.n : b.stop; // 0: to n, as the engine
+    const std::int64_t decim = (stop - b.start) / b.bins;
     std::vector<double> p(std::size_t(b.bins));
     for (std::int64_t c = 0; c < b.bins; ++c) {
         double s = 0;
