@@ -184,21 +184,20 @@ public:
             return;
         cuda::device_guard guard(d_device);
         const cudaStream_t s = d_stream.get();
-        const std::size_t bytes = bands.size() * sizeof(sensing_band);
-        d_offsets_host.resize(bands.size() + 1);
+        const std::size_t m = bands.size(), bytes = m * sizeof(sensing_band);
+        sensing_band* staged = pinned(d_host_bands, m);
+        int* offsets = pinned(d_host_offsets, m + 1);
         int chunks = 0;
-        for (std::size_t i = 0; i < bands.size(); ++i) {
-            d_offsets_host[i] = chunks;
+        for (std::size_t i = 0; i < m; ++i) {
+            offsets[i] = chunks;
             chunks += sensing_chunk_count(bands[i].core_last - bands[i].core_first + 1);
         }
-        d_offsets_host[bands.size()] = chunks;
+        offsets[m] = chunks;
+        std::copy(bands.begin(), bands.end(), staged);
+        GPUFFT_CUDA_CHECK(
+            cudaMemcpyAsync(d_bands.get(), staged, bytes, cudaMemcpyHostToDevice, s));
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
-            d_bands.get(), bands.data(), bytes, cudaMemcpyHostToDevice, s));
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_offsets.get(),
-                                          d_offsets_host.data(),
-                                          d_offsets_host.size() * sizeof(int),
-                                          cudaMemcpyHostToDevice,
-                                          s));
+            d_offsets.get(), offsets, (m + 1) * sizeof(int), cudaMemcpyHostToDevice, s));
         launch_sensing_bands(d_p.k,
                              reinterpret_cast<const float*>(d_X.get()),
                              d_floors.get(),
@@ -210,9 +209,10 @@ public:
                              d_p.rule == bandwidth_rule::xdb ? 1 : 0,
                              d_p.xdb_ratio,
                              s);
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
-            bands.data(), d_bands.get(), bytes, cudaMemcpyDeviceToHost, s));
+        GPUFFT_CUDA_CHECK(
+            cudaMemcpyAsync(staged, d_bands.get(), bytes, cudaMemcpyDeviceToHost, s));
         d_stream.synchronize();
+        std::copy(staged, staged + m, bands.begin());
     }
 
     void gap_levels(const std::vector<sensing_run>& runs,
@@ -220,40 +220,37 @@ public:
                     std::vector<double>& level) override
     {
         level.assign(runs.empty() ? 0 : runs.size() - 1, 0.0);
-        d_gap_first.clear();
-        d_gap_last.clear();
-        d_gap_fill.clear();
+        if (runs.size() < 2)
+            return;
+        // The gaps go straight into pinned memory: pageable copies each cost a staging
+        // copy and, device to host, a wait of their own.
+        const std::size_t most = runs.size() - 1;
+        std::int64_t* first = pinned(d_host_gap_first, most);
+        std::int64_t* last = pinned(d_host_gap_last, most);
+        double* fill = pinned(d_host_gap_fill, most);
         d_gap_index.clear();
         for (std::size_t i = 0; i + 1 < runs.size(); ++i) {
             const std::int64_t a = runs[i].last + 1, b = runs[i + 1].first - 1;
             if (b < a || b - a + 1 > max_gap)
                 continue;
-            d_gap_first.push_back(a);
-            d_gap_last.push_back(b);
-            d_gap_fill.push_back(sensing_gap_fill_level(b - a + 1));
+            const std::size_t j = d_gap_index.size();
+            first[j] = a;
+            last[j] = b;
+            fill[j] = sensing_gap_fill_level(b - a + 1);
             d_gap_index.push_back(i);
         }
-        const std::size_t m = d_gap_first.size();
+        const std::size_t m = d_gap_index.size();
         if (m == 0)
             return;
         cuda::device_guard guard(d_device);
         const cudaStream_t s = d_stream.get();
         // starts / ends are free once the runs are on the host: they hold the gaps.
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_starts.get(),
-                                          d_gap_first.data(),
-                                          m * sizeof(std::int64_t),
-                                          cudaMemcpyHostToDevice,
-                                          s));
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_ends.get(),
-                                          d_gap_last.data(),
-                                          m * sizeof(std::int64_t),
-                                          cudaMemcpyHostToDevice,
-                                          s));
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_fill.get(),
-                                          d_gap_fill.data(),
-                                          m * sizeof(double),
-                                          cudaMemcpyHostToDevice,
-                                          s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+            d_starts.get(), first, m * sizeof(std::int64_t), cudaMemcpyHostToDevice, s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+            d_ends.get(), last, m * sizeof(std::int64_t), cudaMemcpyHostToDevice, s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+            d_fill.get(), fill, m * sizeof(double), cudaMemcpyHostToDevice, s));
         launch_sensing_gaps(d_p.k,
                             reinterpret_cast<const float*>(d_X.get()),
                             d_floors.get(),
@@ -264,15 +261,12 @@ public:
                             int(m),
                             d_levels.get(),
                             s);
-        d_host_levels.resize(m);
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_levels.data(),
-                                          d_levels.get(),
-                                          m * sizeof(double),
-                                          cudaMemcpyDeviceToHost,
-                                          s));
+        double* levels = pinned(d_host_levels, m);
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+            levels, d_levels.get(), m * sizeof(double), cudaMemcpyDeviceToHost, s));
         d_stream.synchronize();
         for (std::size_t j = 0; j < m; ++j)
-            level[d_gap_index[j]] = d_host_levels[j];
+            level[d_gap_index[j]] = levels[j];
     }
 
     std::int64_t memory_bytes() const override
@@ -286,6 +280,16 @@ public:
 
 private:
     static constexpr std::size_t early_runs = 2048;
+
+    //! b's memory for at least `count` values, grown (never shrunk) as frames need.
+    template <typename T>
+    static T* pinned(cuda::pinned_buffer<T>& b, std::size_t count)
+    {
+        if (b.size() < count)
+            b.allocate(std::max<std::size_t>({ count, 2 * b.size(), 256 }),
+                       "sensing host staging");
+        return b.get();
+    }
 
     static dense_fft_options fft_options(int device)
     {
@@ -309,7 +313,8 @@ private:
     cuda::device_buffer<sensing_band> d_bands;
     cuda::device_buffer<int> d_offsets;
     cuda::device_buffer<sensing_chunk> d_chunks;
-    std::vector<int> d_offsets_host;
+    cuda::pinned_buffer<sensing_band> d_host_bands;
+    cuda::pinned_buffer<int> d_host_offsets;
     cuda::pinned_buffer<sensing_device_header> d_host_header;
     cuda::pinned_buffer<double> d_host_floors;
     cuda::pinned_buffer<std::int64_t> d_host_runs; // early_runs firsts, then lasts
@@ -319,10 +324,9 @@ private:
     std::vector<std::int64_t> d_first, d_last;
     cuda::device_buffer<double> d_levels, d_fill;
     cuda::device_buffer<float> d_block_power;
-    std::vector<std::int64_t> d_gap_first, d_gap_last;
-    std::vector<double> d_gap_fill;
+    cuda::pinned_buffer<std::int64_t> d_host_gap_first, d_host_gap_last;
+    cuda::pinned_buffer<double> d_host_gap_fill, d_host_levels;
     std::vector<std::size_t> d_gap_index;
-    std::vector<double> d_host_levels;
 };
 
 } // namespace

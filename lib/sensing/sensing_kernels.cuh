@@ -36,18 +36,64 @@ struct spectrum_reader {
     }
 };
 
+// The sum over the block, on every thread: warp shuffles, then one warp over the
+// warps' sums (a shared-memory tree took nine barriers of 512 threads).
 inline __device__ double block_sum(double v, double* shared)
 {
-    shared[threadIdx.x] = v;
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    __syncthreads(); // the previous call's readers are done with shared[]
+    if (lane == 0)
+        shared[warp] = v;
     __syncthreads();
-    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
-        if (threadIdx.x < s)
-            shared[threadIdx.x] += shared[threadIdx.x + s];
-        __syncthreads();
+    if (warp == 0) {
+        v = lane < int(blockDim.x >> 5) ? shared[lane] : 0.0;
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1)
+            v += __shfl_down_sync(0xffffffffu, v, o);
+        if (lane == 0)
+            shared[32] = v;
     }
-    const double r = shared[0];
     __syncthreads();
-    return r;
+    return shared[32];
+}
+
+// The sum of v over the threads before this one (0 on thread 0), a multiple of 32
+// threads: a scan within each warp by shuffles, then one of the warps' totals. shared
+// holds 32 doubles; the caller's earlier reads of it must be behind a barrier.
+inline __device__ double block_exclusive_scan(double v, double* shared)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    double x = v;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const double y = __shfl_up_sync(0xffffffffu, x, o);
+        if (lane >= o)
+            x += y;
+    }
+    double before = __shfl_up_sync(0xffffffffu, x, 1);
+    if (lane == 0)
+        before = 0;
+    if (lane == 31)
+        shared[warp] = x;
+    __syncthreads();
+    if (warp == 0) {
+        double t = lane < int(blockDim.x >> 5) ? shared[lane] : 0.0;
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+            const double y = __shfl_up_sync(0xffffffffu, t, o);
+            if (lane >= o)
+                t += y;
+        }
+        double e = __shfl_up_sync(0xffffffffu, t, 1); // the warps before, exclusive
+        if (lane == 0)
+            e = 0;
+        shared[lane] = e;
+    }
+    __syncthreads();
+    return shared[warp] + before;
 }
 
 // The sum of (a, b) over the block, on every thread: warp shuffles, then one warp over
