@@ -110,6 +110,10 @@ pmt::pmt_t detections_pdu(std::uint64_t index,
     add(meta, "noise_floor_dbfs", pmt::from_double(r.noise_floor_dbfs));
     add(meta, "bins_above", pmt::from_long(long(r.bins_above)));
     add(meta, "bands_found", pmt::from_long(long(r.bands_found)));
+    // The frame's thresholds over the local floor: every signal's snr_db is over
+    // threshold_db, or, for a held one, over held_threshold_db.
+    add(meta, "threshold_db", pmt::from_double(r.threshold_db));
+    add(meta, "held_threshold_db", pmt::from_double(r.held_threshold_db));
 
     const auto num = [&](const char* key, double sig::*field) {
         add(meta, key, f64(column<double>(s, [&](const sig& v) { return v.*field; })));
@@ -140,6 +144,7 @@ pmt::pmt_t detections_pdu(std::uint64_t index,
     flag("dc", &sig::dc);
     flag("narrow", &sig::narrow);
     flag("tone_refined", &sig::tone_refined);
+    flag("held", &sig::held);
     const auto amp = column<std::complex<float>>(
         s, [](const sig& x) { return std::complex<float>(x.tone_amplitude); });
     add(meta,

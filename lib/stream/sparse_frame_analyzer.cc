@@ -486,6 +486,14 @@ bool sparse_frame_analyzer::analyze(
     const std::function<const std::complex<float>*()>& on_host)
 {
     update_engine();
+    // A retune (rx_freq) or a new rate moves the band under the frames: the floor the
+    // sensing plan tracks over frames and the signals it holds belong to the old one.
+    if (d_engine.sensing && d_tuned &&
+        (center_freq != d_tuned_freq || rate != d_tuned_rate))
+        d_engine.sensing->reset_floor();
+    d_tuned = true;
+    d_tuned_freq = center_freq;
+    d_tuned_rate = rate;
     d_error.clear();
     d_noise_floor_db = 0.0;
     d_not_sparse = false;

@@ -217,6 +217,9 @@ private:
     cpu_fallback d_fallback;
     gpufft::backend d_resolved; // "auto" resolved once, so it is logged once
     engine d_engine;
+    //! The centre frequency and rate of the last frame (a change resets the floor).
+    bool d_tuned = false;
+    double d_tuned_freq = 0.0, d_tuned_rate = 0.0;
     engine_key d_current;
     frame_path d_path = frame_path::sparse;
     std::vector<sparse_tone> d_tones;

@@ -42,10 +42,11 @@ from testing_tags import tag, time_value
 # The per-signal keys of a detections PDU: sensing_plan.detect()'s, and the same in Hz.
 SIGNAL_KEYS = ("center_bin", "lower_bin", "upper_bin", "bandwidth_bins", "peak_power_dbfs",
                "total_power_dbfs", "snr_db", "floor_dbfs", "first_bin", "last_bin", "dc",
-               "narrow", "tone_refined", "tone_bin", "tone_amplitude", "center_hz",
+               "narrow", "tone_refined", "held", "tone_bin", "tone_amplitude", "center_hz",
                "lower_hz", "upper_hz", "bandwidth_hz")
 FRAME_KEYS = ("frame", "first_sample", "fft_size", "samp_rate", "center_freq",
-              "truncated", "noise_floor_dbfs", "bins_above", "bands_found")
+              "truncated", "noise_floor_dbfs", "bins_above", "bands_found", "threshold_db",
+              "held_threshold_db")
 # A noise peak over the threshold per frame, for the tests that count signals exactly
 # (the QPSK + CW reproduction runs at the default 0.01 and allows one).
 FALSE_ALARM = 1e-6

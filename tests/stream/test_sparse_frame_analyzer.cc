@@ -358,6 +358,35 @@ GPUFFT_TEST(dense_path_signals_are_the_sensing_plans)
     GPUFFT_CHECK_EQ(a.noise_floor_db(), -300.0);
 }
 
+// A retune starts the sensing plan's floor and held signals afresh: after a frame with
+// a tone, a frame without it looks the tone's bins over again (the held test), but not
+// when the centre frequency moved between them.
+GPUFFT_TEST(retune_forgets_the_tracked_floor_and_held_signals)
+{
+    const std::uint64_t seed = fresh_seed();
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    const int n = 4096, k = 8;
+    log_lines log;
+    auto st = cpu_settings(n, k, "robust");
+    st.false_alarm = 1e-6;
+    sparse_frame_analyzer a(st, log.handler());
+    GPUFFT_CHECK(a.path() == frame_path::sensing);
+    const double center = 100e6, rate = 4.096e6;
+    std::uniform_real_distribution<double> where(-1800.0, 1800.0);
+    const double f0 = where(rng);
+    const auto tone = tones_in_noise(n, { f0 }, { 0.05 }, 1e-4, rng);
+    const auto noise = tones_in_noise(n, {}, {}, 1e-4, rng);
+    GPUFFT_CHECK(a.analyze(tone.data(), 0, center, rate));
+    GPUFFT_CHECK_EQ(a.result().signals.size(), std::size_t(1));
+    GPUFFT_CHECK(a.analyze(noise.data(), 1, center, rate));
+    GPUFFT_CHECK(a.result().held_threshold_db > 0); // the tone's bins, looked at again
+    GPUFFT_CHECK(a.analyze(tone.data(), 2, center, rate));
+    GPUFFT_CHECK(a.analyze(noise.data(), 3, center + 1e6, rate)); // retuned
+    GPUFFT_CHECK_EQ(a.result().held_threshold_db, 0.0);
+    GPUFFT_CHECK(a.result().signals.empty());
+}
+
 GPUFFT_TEST(truncated_frames_are_flagged_and_logged_rarely)
 {
     const std::uint64_t seed = fresh_seed();
