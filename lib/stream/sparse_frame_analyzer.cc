@@ -233,6 +233,9 @@ sparse_frame_analyzer::engine sparse_frame_analyzer::make_engine(const engine_ke
             so.false_alarm = key.false_alarm;
             so.bandwidth_rule = d_rule;
             so.dc_mask_bins = d_dc_mask;
+            // Frames overlapping by half or more share their noise: each keeps its floor.
+            if (2 * std::int64_t(d_hop) <= d_fft_size)
+                so.floor_frames = 1;
             so.log = d_log;
             e.sensing = std::make_unique<sensing_plan>(d_fft_size, so);
             e.path = frame_path::sensing;
@@ -486,8 +489,7 @@ bool sparse_frame_analyzer::analyze(
     const std::function<const std::complex<float>*()>& on_host)
 {
     update_engine();
-    // A retune (rx_freq) or a new rate moves the band under the frames: the floor the
-    // sensing plan tracks over frames and the signals it holds belong to the old one.
+    // A retune (rx_freq) or a new rate: the tracked floor and held signals are stale.
     if (d_engine.sensing && d_tuned &&
         (center_freq != d_tuned_freq || rate != d_tuned_rate))
         d_engine.sensing->reset_floor();

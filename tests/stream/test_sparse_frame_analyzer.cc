@@ -387,6 +387,22 @@ GPUFFT_TEST(retune_forgets_the_tracked_floor_and_held_signals)
     GPUFFT_CHECK(a.result().signals.empty());
 }
 
+// Frames overlapping by half or more share their noise: the sensing plan then keeps
+// each frame's own floor rather than one tracked over frames.
+GPUFFT_TEST(overlapping_frames_keep_their_own_floor)
+{
+    log_lines log;
+    auto st = cpu_settings(4096, 8, "robust");
+    sparse_frame_analyzer whole(st, log.handler());
+    GPUFFT_CHECK(whole.describe().find("floor_frames=8") != std::string::npos);
+    st.hop = 2048;
+    sparse_frame_analyzer half(st, log.handler());
+    GPUFFT_CHECK(half.describe().find("floor_frames=1") != std::string::npos);
+    st.hop = 3072;
+    sparse_frame_analyzer quarter(st, log.handler());
+    GPUFFT_CHECK(quarter.describe().find("floor_frames=8") != std::string::npos);
+}
+
 GPUFFT_TEST(truncated_frames_are_flagged_and_logged_rarely)
 {
     const std::uint64_t seed = fresh_seed();
