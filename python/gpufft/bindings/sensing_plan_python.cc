@@ -241,8 +241,8 @@ const gp::keyword<plan_args> plan_keywords[] = {
     { "floor_frames",
       [] { return py::object(py::int_(defaults.floor_frames)); },
       [](plan_args& a, const py::handle& v) {
-          a.o.floor_frames = gp::whole_int(
-              v, "floor_frames", 0, 1 << 30, "a whole number in [1, 1024]");
+          a.o.floor_frames =
+              gp::whole_int(v, "floor_frames", 0, 1 << 30, "a whole number in [1, 1024]");
       } },
     { "watch_frames",
       [] { return py::object(py::int_(defaults.watch_frames)); },
