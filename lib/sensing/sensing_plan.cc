@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -292,14 +293,27 @@ private:
             return;
         watch.clear();
         const std::int64_t n = params.k.n;
-        for (const auto& frame : history)
+        const auto by_first = [](const sensing_run& a, const sensing_run& b) {
+            return a.first < b.first;
+        };
+        // Each frame's cores ascend (its signals are in frequency order): merged frame
+        // by frame, where a sort of a thousand signals' cores took a tenth of an FFT.
+        for (const auto& frame : history) {
+            watch_next.clear();
             for (const auto& c : frame)
-                watch.push_back({ std::max<std::int64_t>(0, c.first - 1),
-                                  std::min<std::int64_t>(n - 1, c.last + 1) });
-        std::sort(
-            watch.begin(), watch.end(), [](const sensing_run& a, const sensing_run& b) {
-                return a.first < b.first;
-            });
+                watch_next.push_back({ std::max<std::int64_t>(0, c.first - 1),
+                                       std::min<std::int64_t>(n - 1, c.last + 1) });
+            if (!std::is_sorted(watch_next.begin(), watch_next.end(), by_first))
+                std::sort(watch_next.begin(), watch_next.end(), by_first);
+            watch_merged.clear();
+            std::merge(watch.begin(),
+                       watch.end(),
+                       watch_next.begin(),
+                       watch_next.end(),
+                       std::back_inserter(watch_merged),
+                       by_first);
+            watch.swap(watch_merged);
+        }
         // Overlapping ones merge; one near a band of this frame (within the main lobe),
         // or on a masked bin, is left out.
         const std::int64_t w = params.lobe;
@@ -497,7 +511,8 @@ private:
     std::vector<double> levels;
     std::vector<std::size_t> order;
     std::int64_t skipped_fits = 0;
-    std::deque<std::vector<sensing_run>> history; // the last frames' signals' cores
+    std::deque<std::vector<sensing_run>> history;      // the last frames' signals' cores
+    std::vector<sensing_run> watch_next, watch_merged; // add_watched()'s merge
     std::vector<sensing_run> watch, merged;
     std::vector<char> held, merged_held; // a band a flag: held (add_watched)
     double held_eta = 0;                 // the held bands' threshold (0: none)
