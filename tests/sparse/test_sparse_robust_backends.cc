@@ -373,11 +373,46 @@ GPUFFT_SPARSE_TEST(sub_bin_pairs_are_resolved_at_high_snr)
     std::printf("  worst: %.2f sigma in frequency\n", worst_sigmas);
 }
 
+namespace {
+
+//! The largest |Y(g)| near a pair of tones, Y the noise-free Blackman-Harris windowed
+//! spectrum (periodic window, closed form: each cosine term shifts a geometric sum).
+double pair_peak(std::int64_t n, const tone_truth& t, int first)
+{
+    const double pi2 = 2 * std::acos(-1.0);
+    const double a[4] = { 0.35875, -0.48829 / 2, 0.14128 / 2, -0.01168 / 2 };
+    const auto sum = [&](double d) { // sum_t exp(2 pi i d t / n)
+        const std::complex<double> z = std::polar(1.0, pi2 * d / double(n));
+        if (std::abs(z - 1.0) < 1e-12)
+            return std::complex<double>(double(n), 0);
+        return (1.0 - std::polar(1.0, pi2 * d)) / (1.0 - z);
+    };
+    const auto W = [&](double d) {
+        std::complex<double> w = a[0] * sum(d);
+        for (int m = 1; m < 4; ++m)
+            w += a[m] * (sum(d + m) + sum(d - m));
+        return w;
+    };
+    const double lo = std::min(t.freq[first], t.freq[first + 1]) - 1;
+    double peak = 0;
+    for (int i = 0; i <= 80; ++i) {
+        const double g = lo + (2 + std::fabs(t.freq[first + 1] - t.freq[first])) * i / 80;
+        const auto y = t.amp[first] * W(t.freq[first] - g) +
+                       t.amp[first + 1] * W(t.freq[first + 1] - g);
+        peak = std::max(peak, std::abs(y) / double(n)); // t.amp is n a
+    }
+    return peak;
+}
+
+} // namespace
+
 /*!
  * The same pairs at 30-34 dB per bin, where the bound resolves some and not others:
  * each comes back as one tone or two within 2 bins of it (a pair of nearly opposite
  * phase cancels in the middle and can come back as one weak tone beside it), never as
- * three, and nothing appears elsewhere.
+ * three, and nothing appears elsewhere. A pair whose noise-free windowed spectrum peaks
+ * 6 dB or more under its weaker tone's own peak may cancel to nothing (seed
+ * 5292193712731380045: two tones 0.315 bin apart); every other pair must come back.
  */
 GPUFFT_SPARSE_TEST(unresolved_pairs_give_no_false_tones)
 {
@@ -406,7 +441,13 @@ GPUFFT_SPARSE_TEST(unresolved_pairs_give_no_false_tones)
             ++near[owner];
         }
         for (int p = 0; p < pairs; ++p) {
-            GPUFFT_CHECK(near[p] == 1 || near[p] == 2);
+            // the weaker tone's own peak, a W(0) = (n a) 0.35875
+            const double weaker =
+                std::min(std::abs(t.amp[2 * p]), std::abs(t.amp[2 * p + 1])) * 0.35875;
+            const bool cancels = pair_peak(n, t, 2 * p) < 0.5 * weaker;
+            if (near[p] == 0 && cancels)
+                std::printf("  pair %d cancels: nothing came back\n", p);
+            GPUFFT_CHECK(near[p] == 1 || near[p] == 2 || (near[p] == 0 && cancels));
             resolved += near[p] == 2 ? 1 : 0;
         }
     }
