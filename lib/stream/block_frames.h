@@ -8,11 +8,9 @@
 #ifndef INCLUDED_GPUFFT_STREAM_BLOCK_FRAMES_H
 #define INCLUDED_GPUFFT_STREAM_BLOCK_FRAMES_H
 
+#include "stream/frame_assembler.h"
 #include "stream/host_frame.h"
-#include <algorithm>
 #include <cstdint>
-#include <cstring>
-#include <vector>
 
 namespace gr {
 namespace gpufft {
@@ -50,102 +48,41 @@ public:
                  bool staged = false,
                  int device = -1);
 
-    bool staged() const { return d_staged; }
+    bool staged() const { return d_cut.staged(); }
     //! The staged buffer is page-locked.
     bool pinned() const { return d_pinned.pinned(); }
 
-    std::int64_t size() const { return d_size; }
-    std::int64_t hop() const { return d_hop; }
+    std::int64_t size() const { return d_cut.size(); }
+    std::int64_t hop() const { return d_cut.hop(); }
     //! Frames handed out so far.
-    std::uint64_t frames() const { return d_frames; }
+    std::uint64_t frames() const { return d_cut.frames(); }
     //! Offset of the next frame's first byte.
-    std::uint64_t next_frame_offset() const { return d_next; }
+    std::uint64_t next_frame_offset() const { return d_cut.next_frame_offset(); }
     //! Offset one past the last byte of the last frame handed out (0: none yet).
-    std::uint64_t covered_until() const
-    {
-        return d_frames == 0 ? 0 : d_next - std::uint64_t(d_hop) + std::uint64_t(d_size);
-    }
+    std::uint64_t covered_until() const { return d_cut.covered_until(); }
     //! Bytes that complete the next frame (drops between frames included).
-    std::int64_t needed() const { return d_skip + (d_size - d_fill); }
+    std::int64_t needed() const { return d_cut.needed(); }
 
     /*!
-     * Takes bytes from `in` (n of them, continuing the stream) and calls
-     * `on_frame(const unsigned char* frame, std::uint64_t first_offset)` for each frame
-     * they complete, as long as `room()` says another frame may be handed out. Returns
-     * the bytes consumed; the rest must be fed again. In place, with hop < size, the
-     * overlap of a frame handed out in place is not consumed, so it comes again in the
-     * next feed; staged, everything up to the first frame without room is consumed.
+     * basic_frame_assembler::feed() on bytes: `on_frame(const unsigned char* frame,
+     * std::uint64_t first_offset)` for each frame completed while `room()` allows; the
+     * bytes consumed are returned. In place, with hop < size, the overlap of a frame
+     * handed out in place comes again in the next feed; staged, everything up to the
+     * first frame without room is consumed.
      */
     template <class Room, class OnFrame>
     std::int64_t
     feed(const unsigned char* in, std::int64_t n, Room&& room, OnFrame&& on_frame)
     {
-        std::int64_t pos = 0;
-        while (pos < n) {
-            if (d_skip > 0) {
-                const std::int64_t take = std::min(d_skip, n - pos);
-                pos += take;
-                d_skip -= take;
-                continue;
-            }
-            const bool in_place = !d_staged && d_fill == 0 && n - pos >= d_size;
-            const bool completes = in_place || n - pos >= d_size - d_fill;
-            if (completes && !room())
-                break;
-            if (in_place) {
-                emit(in + pos, on_frame);
-                pos += std::min(d_hop, d_size);
-                d_skip = std::max<std::int64_t>(0, d_hop - d_size);
-                continue;
-            }
-            const std::int64_t take = std::min(d_size - d_fill, n - pos);
-            copy(d_buffer + d_fill, in + pos, take);
-            d_fill += take;
-            pos += take;
-            if (d_fill < d_size)
-                continue;
-            emit(d_buffer, on_frame);
-            if (d_hop < d_size) {
-                std::memmove(d_buffer, d_buffer + d_hop, std::size_t(d_size - d_hop));
-                d_fill = d_size - d_hop;
-            } else {
-                d_fill = 0;
-                d_skip = d_hop - d_size;
-            }
-        }
-        return pos;
+        return d_cut.feed(in, n, room, on_frame);
     }
 
     //! Starts again at offset 0, dropping a partly filled frame.
-    void reset()
-    {
-        d_fill = d_skip = 0;
-        d_next = 0;
-        d_frames = 0;
-    }
+    void reset() { d_cut.reset(); }
 
 private:
-    template <class OnFrame>
-    void emit(const unsigned char* frame, OnFrame& on_frame)
-    {
-        const std::uint64_t first = d_next;
-        d_next += std::uint64_t(d_hop);
-        ++d_frames;
-        on_frame(frame, first);
-    }
-    //! memcpy in place; the parallel copier when staged (a piece of 1 MiB or more is
-    //! split over a few threads: one thread copies ~10 GB/s, a fifth of PCIe).
-    void copy(unsigned char* dst, const unsigned char* src, std::int64_t bytes);
-
-    const std::int64_t d_size, d_hop;
-    const bool d_staged;
-    std::vector<unsigned char> d_own; //!< in place: frames that straddle pieces
-    host_frame d_pinned;              //!< staged: every frame
-    unsigned char* d_buffer = nullptr;
-    std::int64_t d_fill = 0; //!< bytes of the next frame already in d_buffer
-    std::int64_t d_skip = 0; //!< bytes still to drop before the next frame
-    std::uint64_t d_next = 0;
-    std::uint64_t d_frames = 0;
+    host_frame d_pinned; //!< staged: every frame (before d_cut, which points into it)
+    basic_frame_assembler<unsigned char> d_cut;
 };
 
 } // namespace stream

@@ -30,22 +30,39 @@ namespace stream {
  * `Sample` is any trivially copyable type: the sparse_fft block cuts its input as bytes
  * (basic_frame_assembler<unsigned char>, sizes and offsets times the bytes of a sample),
  * so one assembler serves each of its input types.
+ *
+ * Staged (the second constructor): every frame is assembled in the caller's buffer,
+ * every piece copied by the caller's copier as it comes, none handed out in place, so
+ * all of the input is consumed at once (stream/block_frames.h).
  */
 template <class Sample>
 class basic_frame_assembler
 {
 public:
     using sample = Sample;
+    //! Copies `bytes` bytes from src to dst (the buffers do not overlap).
+    using copier = void (*)(void* dst, const void* src, std::size_t bytes);
 
     basic_frame_assembler(std::int64_t size, std::int64_t hop) : d_size(size), d_hop(hop)
     {
-        if (size < 1)
-            throw std::invalid_argument("fft_size: must be >= 1, got " +
-                                        std::to_string(size));
-        if (hop < 1)
-            throw std::invalid_argument("hop: must be >= 1, got " + std::to_string(hop));
+        check();
         d_frame.resize(std::size_t(size));
     }
+
+    //! Staged: frames in `buffer` (`size` samples, the caller's, outliving this one),
+    //! pieces copied by `copy`.
+    basic_frame_assembler(std::int64_t size,
+                          std::int64_t hop,
+                          sample* buffer,
+                          copier copy)
+        : d_size(size), d_hop(hop), d_staged_frame(buffer), d_copy(copy)
+    {
+        check();
+        if (buffer == nullptr || copy == nullptr)
+            throw std::logic_error("basic_frame_assembler: staged without a buffer");
+    }
+
+    bool staged() const { return d_copy != nullptr; }
 
     std::int64_t size() const { return d_size; }
     std::int64_t hop() const { return d_hop; }
@@ -79,7 +96,7 @@ public:
                 d_skip -= take;
                 continue;
             }
-            const bool in_place = d_fill == 0 && n - pos >= d_size;
+            const bool in_place = !staged() && d_fill == 0 && n - pos >= d_size;
             const bool completes = in_place || n - pos >= d_size - d_fill;
             if (completes && !room())
                 break;
@@ -90,17 +107,20 @@ public:
                 continue;
             }
             const std::int64_t take = std::min(d_size - d_fill, n - pos);
-            std::memcpy(
-                d_frame.data() + d_fill, in + pos, std::size_t(take) * sizeof(sample));
+            const std::size_t bytes = std::size_t(take) * sizeof(sample);
+            sample* const frame = staged() ? d_staged_frame : d_frame.data();
+            if (d_copy)
+                d_copy(frame + d_fill, in + pos, bytes);
+            else
+                std::memcpy(frame + d_fill, in + pos, bytes);
             d_fill += take;
             pos += take;
             if (d_fill < d_size)
                 continue;
-            emit(d_frame.data(), on_frame);
+            emit(frame, on_frame);
             if (d_hop < d_size) {
-                std::memmove(d_frame.data(),
-                             d_frame.data() + d_hop,
-                             std::size_t(d_size - d_hop) * sizeof(sample));
+                std::memmove(
+                    frame, frame + d_hop, std::size_t(d_size - d_hop) * sizeof(sample));
                 d_fill = d_size - d_hop;
             } else {
                 d_fill = 0;
@@ -119,6 +139,16 @@ public:
     }
 
 private:
+    void check() const
+    {
+        if (d_size < 1)
+            throw std::invalid_argument("fft_size: must be >= 1, got " +
+                                        std::to_string(d_size));
+        if (d_hop < 1)
+            throw std::invalid_argument("hop: must be >= 1, got " +
+                                        std::to_string(d_hop));
+    }
+
     template <class OnFrame>
     void emit(const sample* frame, OnFrame& on_frame)
     {
@@ -129,9 +159,11 @@ private:
     }
 
     const std::int64_t d_size, d_hop;
-    std::vector<sample> d_frame;
-    std::int64_t d_fill = 0; //!< samples of the next frame already in d_frame
-    std::int64_t d_skip = 0; //!< samples still to drop before the next frame
+    std::vector<sample> d_frame;      //!< in place: frames that straddle pieces
+    sample* d_staged_frame = nullptr; //!< staged: the caller's frame
+    copier d_copy = nullptr;          //!< staged: the caller's copier
+    std::int64_t d_fill = 0;          //!< samples of the next frame already assembled
+    std::int64_t d_skip = 0;          //!< samples still to drop before the next frame
     std::uint64_t d_next = 0;
     std::uint64_t d_frames = 0;
 };
