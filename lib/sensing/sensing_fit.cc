@@ -136,10 +136,11 @@ struct tone_lobe {
         }
     }
 
-    // On the grid: W(j) = c_j.
-    __attribute__((always_inline)) double at_zero() const
+    // On the grid: W(j) = c_j; sum_j y_j c_j and sum_j c_j^2.
+    __attribute__((always_inline)) void
+    zero_sums(double& nr, double& ni, double& den) const
     {
-        double nr = 0, ni = 0, den = 0;
+        nr = ni = den = 0;
         for (int j = -M; j <= M && j <= H; ++j) {
             if (j < -H)
                 continue;
@@ -148,6 +149,12 @@ struct tone_lobe {
             ni += yi[j + H] * w;
             den += w * w;
         }
+    }
+
+    __attribute__((always_inline)) double at_zero() const
+    {
+        double nr, ni, den;
+        zero_sums(nr, ni, den);
         return den > 0 ? (nr * nr + ni * ni) / den : 0;
     }
 
@@ -182,16 +189,9 @@ struct tone_lobe {
     __attribute__((always_inline)) double
     explained(double d, double& Ar, double& Ai) const
     {
-        if (d == 0) { // W(j) = c_j
-            double nr = 0, ni = 0, den = 0;
-            for (int j = -M; j <= M && j <= H; ++j) {
-                if (j < -H)
-                    continue;
-                const double w = c.wc[j + 3];
-                nr += yr[j + H] * w;
-                ni += yi[j + H] * w;
-                den += w * w;
-            }
+        if (d == 0) {
+            double nr, ni, den;
+            zero_sums(nr, ni, den);
             Ar = den > 0 ? nr / den : 0;
             Ai = den > 0 ? ni / den : 0;
             return den > 0 ? (nr * nr + ni * ni) / den : 0;
