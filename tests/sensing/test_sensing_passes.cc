@@ -245,6 +245,17 @@ GPUFFT_TEST(tone_fit_finds_robust_fit_tone_offset)
                 double d1, a1r, a1i, d2, a2r, a2i;
                 const double e1 = robust_fit_tone(c, yr, yi, present, d1, a1r, a1i);
                 const double e2 = sensing_fit_tone(c, t, yr, yi, d2, a2r, a2i);
+                // The energy and amplitude at the fit's own offset are robust mode's
+                // there (the last parabolic step interpolates them from its three
+                // points, to ~1e-10).
+                {
+                    double r_r, r_i;
+                    const double e_at =
+                        robust_tone_lobe(c, yr, yi, present).explained(d2, r_r, r_i);
+                    GPUFFT_CHECK(std::fabs(e2 - e_at) <= 1e-9 * e_at);
+                    GPUFFT_CHECK(std::abs(std::complex<double>(a2r - r_r, a2i - r_i)) <=
+                                 1e-9 * std::abs(std::complex<double>(r_r, r_i)));
+                }
                 // Both maximise the same function: the same offset to their tolerances
                 // (1.6e-5 and 1e-6 bin), the same energy and amplitude (where the best
                 // offset is an end of [-0.5, 0.5], Brent's search reaches it and the
