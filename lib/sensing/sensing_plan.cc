@@ -400,9 +400,14 @@ private:
     {
         if (options.watch_frames <= 0)
             return;
-        if (history.size() == std::size_t(options.watch_frames))
+        // The oldest frame's vector is taken for the newest: no allocation a frame.
+        std::vector<sensing_run> cores;
+        if (history.size() == std::size_t(options.watch_frames)) {
+            cores = std::move(history.front());
             history.pop_front();
-        history.emplace_back();
+        }
+        cores.clear();
+        history.push_back(std::move(cores));
         for (const auto& s : sig)
             if (s.last_bin - s.first_bin + 1 <= watch_max_bins)
                 history.back().push_back(
