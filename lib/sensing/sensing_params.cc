@@ -148,6 +148,20 @@ void check_false_alarm(double false_alarm)
         bad("false_alarm must be in (0, 0.5], not " + std::to_string(false_alarm));
 }
 
+void check_floor_frames(int floor_frames)
+{
+    if (floor_frames < 1 || floor_frames > sensing_max_floor_frames)
+        bad("floor_frames must be in [1, " + std::to_string(sensing_max_floor_frames) +
+            "], not " + std::to_string(floor_frames));
+}
+
+void check_watch_frames(int watch_frames)
+{
+    if (watch_frames < 0 || watch_frames > sensing_max_watch_frames)
+        bad("watch_frames must be in [0, " + std::to_string(sensing_max_watch_frames) +
+            "], not " + std::to_string(watch_frames));
+}
+
 sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
 {
     if (n < sensing_min_size || n > (std::int64_t(1) << 40))
@@ -170,11 +184,8 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     if (o.max_tone_fits < 0 || o.max_tone_fits > 65536)
         bad("max_tone_fits must be in [0, 65536], not " +
             std::to_string(o.max_tone_fits));
-    if (o.floor_frames < 1 || o.floor_frames > sensing_max_floor_frames)
-        bad("floor_frames must be in [1, " + std::to_string(sensing_max_floor_frames) +
-            "], not " + std::to_string(o.floor_frames));
-    if (o.watch_frames < 0 || o.watch_frames > 8)
-        bad("watch_frames must be in [0, 8], not " + std::to_string(o.watch_frames));
+    check_floor_frames(o.floor_frames);
+    check_watch_frames(o.watch_frames);
     if (o.threads < 0)
         bad("threads must be >= 0, not " + std::to_string(o.threads));
 

@@ -43,6 +43,12 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o);
 void check_max_signals(std::int64_t n, int max_signals);
 //! Checks false_alarm (std::invalid_argument naming it).
 void check_false_alarm(double false_alarm);
+//! Checks floor_frames, [1, sensing_max_floor_frames] (std::invalid_argument naming
+//! it): the plan's and the sparse_fft block's one check.
+void check_floor_frames(int floor_frames);
+//! Checks watch_frames, [0, sensing_max_watch_frames] (std::invalid_argument naming
+//! it): the plan's and the sparse_fft block's one check.
+void check_watch_frames(int watch_frames);
 /*!
  * The threshold over the floor: ln(n / false_alarm) for a floor known exactly, raised
  * for the scatter of its estimate (floor_log_var, the variance of its log): a floor
@@ -56,6 +62,8 @@ double sensing_floor_log_var(const sensing_consts& k);
 double sensing_subband_log_var(const sensing_consts& k);
 //! Frames a tracked floor averages, at most (sensing_options::floor_frames).
 constexpr int sensing_max_floor_frames = 1024;
+//! Frames a signal is held for, at most (sensing_options::watch_frames).
+constexpr int sensing_max_watch_frames = 8;
 /*!
  * A frame's level over the floor's track (sensing_track_floor): the median over the
  * sub-bands of ln raw[i] - prior[i] (the mean of the two middle values for an even
