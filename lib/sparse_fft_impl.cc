@@ -45,7 +45,9 @@ sparse_fft::sptr sparse_fft::make(int fft_size,
                                   int dc_mask_bins,
                                   const std::string& bandwidth_rule,
                                   int hold_frames,
-                                  const std::string& input_type)
+                                  const std::string& input_type,
+                                  int floor_frames,
+                                  int watch_frames)
 {
     stream::sparse_frame_settings s;
     s.fft_size = fft_size;
@@ -62,6 +64,8 @@ sparse_fft::sptr sparse_fft::make(int fft_size,
     s.bandwidth_rule = bandwidth_rule;
     s.hold_frames = hold_frames;
     s.input_type = input_type;
+    s.floor_frames = floor_frames;
+    s.watch_frames = watch_frames;
     // Checked here too: the input's item size is needed before the block is built.
     stream::parse_sample_format(input_type);
     return gnuradio::make_block_sptr<sparse_fft_impl>(s);
@@ -118,6 +122,10 @@ sparse_fft_impl::sparse_fft_impl(const stream::sparse_frame_settings& s)
                 [this](const pmt::pmt_t& v) { set_min_snr_db(pmt::to_double(v)); } },
               { "false_alarm",
                 [this](const pmt::pmt_t& v) { set_false_alarm(pmt::to_double(v)); } },
+              { "floor_frames",
+                [this](const pmt::pmt_t& v) { set_floor_frames(int(pmt::to_long(v))); } },
+              { "watch_frames",
+                [this](const pmt::pmt_t& v) { set_watch_frames(int(pmt::to_long(v))); } },
               { "mode",
                 [this](const pmt::pmt_t& v) {
                     set_mode(pmt::is_symbol(v) ? pmt::symbol_to_string(v)

@@ -38,6 +38,10 @@ public:
     void set_mode(const std::string& mode) override { d_analyzer.set_mode(mode); }
     void set_min_snr_db(double v) override { d_analyzer.set_min_snr_db(v); }
     void set_false_alarm(double v) override { d_analyzer.set_false_alarm(v); }
+    int floor_frames() const override { return d_analyzer.floor_frames(); }
+    int watch_frames() const override { return d_analyzer.watch_frames(); }
+    void set_floor_frames(int v) override { d_analyzer.set_floor_frames(v); }
+    void set_watch_frames(int v) override { d_analyzer.set_watch_frames(v); }
     int dc_mask_bins() const override { return d_analyzer.dc_mask_bins(); }
     std::string bandwidth_rule() const override { return d_analyzer.bandwidth_rule(); }
     int hold_frames() const override { return d_analyzer.hold_frames(); }

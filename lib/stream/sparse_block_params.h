@@ -11,6 +11,7 @@
 #ifndef INCLUDED_GPUFFT_SPARSE_BLOCK_PARAMS_H
 #define INCLUDED_GPUFFT_SPARSE_BLOCK_PARAMS_H
 
+#include "sensing/sensing_params.h"
 #include <gnuradio/gpufft/backend.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>
 #include <algorithm>
@@ -57,6 +58,31 @@ inline double checked_false_alarm(double v)
 {
     check_sparse_fft_false_alarm(v);
     return v;
+}
+
+// floor_frames and watch_frames: checked by their one owner, the sensing plan's
+// options check (lib/sensing/sensing_params.h), so the block's messages are the plan's.
+inline int checked_floor_frames(int v)
+{
+    detail::check_floor_frames(v);
+    return v;
+}
+
+inline int checked_watch_frames(int v)
+{
+    detail::check_watch_frames(v);
+    return v;
+}
+
+/*!
+ * The floor_frames the sensing plan gets: the block's value, except 1 (each frame its
+ * own floor) when frames overlap by half or more (hop <= fft_size / 2): such frames
+ * share most of their noise, so a floor averaged over them is not the steadier one the
+ * threshold's allowance assumes (commit 628a84d).
+ */
+inline int floor_frames_in_force(int floor_frames, int hop, int fft_size)
+{
+    return 2 * std::int64_t(hop) <= std::int64_t(fft_size) ? 1 : floor_frames;
 }
 
 inline int checked_hop(int hop, int fft_size)

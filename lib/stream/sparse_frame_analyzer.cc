@@ -137,6 +137,8 @@ sparse_frame_analyzer::sparse_frame_analyzer(const sparse_frame_settings& s,
     d_wanted.mode = checked_mode(s.mode);
     d_wanted.min_snr_db = checked_min_snr_db(s.min_snr_db);
     d_wanted.false_alarm = checked_false_alarm(s.false_alarm);
+    d_wanted.floor_frames = checked_floor_frames(s.floor_frames);
+    d_wanted.watch_frames = checked_watch_frames(s.watch_frames);
     if (s.fft_size < sparse_fft_min_size)
         throw std::invalid_argument(
             "fft_size: must be >= " + std::to_string(sparse_fft_min_size) + ", got " +
@@ -234,14 +236,15 @@ sparse_frame_analyzer::engine sparse_frame_analyzer::make_engine(const engine_ke
             so.bandwidth_rule = d_rule;
             so.dc_mask_bins = d_dc_mask;
             // Frames overlapping by half or more share their noise: each keeps its floor.
-            if (2 * std::int64_t(d_hop) <= d_fft_size)
-                so.floor_frames = 1;
+            so.floor_frames = floor_frames_in_force(key.floor_frames, d_hop, d_fft_size);
+            so.watch_frames = key.watch_frames;
             so.log = d_log;
             e.sensing = std::make_unique<sensing_plan>(d_fft_size, so);
             e.path = frame_path::sensing;
             e.backend = to_string(e.sensing->backend());
             e.description = detail::describe_params(p) + "; the frame goes to " +
-                            "spectrum sensing: " + e.sensing->describe();
+                            "spectrum sensing: " + e.sensing->describe() +
+                            " watch_frames=" + std::to_string(so.watch_frames);
             return e;
         }
     }
@@ -318,6 +321,32 @@ void sparse_frame_analyzer::set_false_alarm(double false_alarm)
     d_wanted.false_alarm = false_alarm;
 }
 
+int sparse_frame_analyzer::floor_frames() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_wanted.floor_frames;
+}
+
+int sparse_frame_analyzer::watch_frames() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_wanted.watch_frames;
+}
+
+void sparse_frame_analyzer::set_floor_frames(int floor_frames)
+{
+    checked_floor_frames(floor_frames);
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_wanted.floor_frames = floor_frames;
+}
+
+void sparse_frame_analyzer::set_watch_frames(int watch_frames)
+{
+    checked_watch_frames(watch_frames);
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_wanted.watch_frames = watch_frames;
+}
+
 void sparse_frame_analyzer::set_samp_rate(double samp_rate)
 {
     check_samp_rate(samp_rate);
@@ -363,6 +392,8 @@ void sparse_frame_analyzer::update_engine()
                         ", mode=" + to_string(wanted.mode) +
                         ", min_snr_db=" + num(wanted.min_snr_db) +
                         ", false_alarm=" + num(wanted.false_alarm) +
+                        ", floor_frames=" + std::to_string(wanted.floor_frames) +
+                        ", watch_frames=" + std::to_string(wanted.watch_frames) +
                         ") failed, keeping k=" + std::to_string(d_current.k) + ": " +
                         e.what());
         std::lock_guard<std::mutex> lock(d_mutex);

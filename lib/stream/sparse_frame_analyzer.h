@@ -50,6 +50,13 @@ struct sparse_frame_settings {
     int hold_frames = 1;
     //! The input's sample type (stream/sample_format.h): "fc32", "sc16", "sc8", "cu8".
     std::string input_type = "fc32";
+    //! Robust mode's sensing: frames the noise floor is tracked over, [1, 1024]
+    //! (sensing_options::floor_frames, whose default this is); 1 is used instead while
+    //! frames overlap by half or more (floor_frames_in_force).
+    int floor_frames = 8;
+    //! Robust mode's sensing: frames a signal is held for, [0, 8]; 0: none
+    //! (sensing_options::watch_frames, whose default this is).
+    int watch_frames = 2;
 };
 
 //! Throws std::invalid_argument naming samp_rate unless it is finite and > 0.
@@ -86,10 +93,12 @@ enum class frame_path {
  * sublinear path, each tone becomes a 1-bin-wide signal. Exact mode: each coefficient
  * a 1-bin signal.
  *
- * k, mode, min_snr_db, false_alarm and samp_rate may be set from any thread (a GUI, the
- * cmd port); analyze() runs in one thread (the scheduler's) and rebuilds the engine
- * there when one of the first four changed, so an engine is never swapped under a
- * running transform. Settings the engine then refuses are logged and the old ones kept.
+ * k, mode, min_snr_db, false_alarm, floor_frames, watch_frames and samp_rate may be set
+ * from any thread (a GUI, the cmd port); analyze() runs in one thread (the scheduler's)
+ * and rebuilds the engine there when one of the others changed (a new sensing plan
+ * starts its floor's track and its held signals afresh), so an engine is never
+ * swapped under a running transform. Settings the engine then refuses are logged and
+ * the old ones kept.
  */
 class sparse_frame_analyzer
 {
@@ -118,6 +127,10 @@ public:
     frame_path path() const { return d_path; }
     double min_snr_db() const;
     double false_alarm() const;
+    //! The floor_frames asked for (set_floor_frames); the sensing plan gets 1 while
+    //! frames overlap by half or more (describe() shows the value in force).
+    int floor_frames() const;
+    int watch_frames() const;
 
     //! Each checks its value (std::invalid_argument naming it); the new value takes
     //! effect at the next analyze().
@@ -126,6 +139,8 @@ public:
     void set_mode(const std::string& mode);
     void set_min_snr_db(double min_snr_db);
     void set_false_alarm(double false_alarm);
+    void set_floor_frames(int floor_frames);
+    void set_watch_frames(int watch_frames);
     void set_samp_rate(double samp_rate);
     double samp_rate() const;
     //! Of the engine in use: "cpu" or "cuda", and its describe() line.
@@ -178,10 +193,12 @@ private:
         int k = 0;
         sparse_fft_mode mode = sparse_fft_mode::robust;
         double min_snr_db = 0, false_alarm = 0;
+        int floor_frames = 0, watch_frames = 0;
         bool operator==(const engine_key& o) const
         {
             return k == o.k && mode == o.mode && min_snr_db == o.min_snr_db &&
-                   false_alarm == o.false_alarm;
+                   false_alarm == o.false_alarm && floor_frames == o.floor_frames &&
+                   watch_frames == o.watch_frames;
         }
     };
     struct engine {

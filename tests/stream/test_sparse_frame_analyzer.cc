@@ -403,6 +403,107 @@ GPUFFT_TEST(overlapping_frames_keep_their_own_floor)
     GPUFFT_CHECK(quarter.describe().find("floor_frames=8") != std::string::npos);
 }
 
+// floor_frames and watch_frames reach the sensing plan (its describe() line), a
+// setter's value at the next frame; overlap by half or more still uses floor_frames 1;
+// a bad value is refused with the plan's own message (one check, sensing_params.h).
+GPUFFT_TEST(floor_and_watch_frames_reach_the_plan)
+{
+    log_lines log;
+    auto st = cpu_settings(4096, 8, "robust");
+    st.floor_frames = 3;
+    st.watch_frames = 5;
+    sparse_frame_analyzer a(st, log.handler());
+    GPUFFT_CHECK_EQ(a.floor_frames(), 3);
+    GPUFFT_CHECK_EQ(a.watch_frames(), 5);
+    GPUFFT_CHECK(a.describe().find("floor_frames=3 ") != std::string::npos);
+    GPUFFT_CHECK(a.describe().find("watch_frames=5") != std::string::npos);
+    a.set_floor_frames(1024);
+    a.set_watch_frames(0);
+    GPUFFT_CHECK(a.describe().find("floor_frames=3 ") != std::string::npos); // not yet
+    const std::vector<cf> zeros(4096);
+    GPUFFT_CHECK(a.analyze(zeros.data(), 0, 0.0, 1e6));
+    GPUFFT_CHECK(a.describe().find("floor_frames=1024 ") != std::string::npos);
+    GPUFFT_CHECK(a.describe().find("watch_frames=0") != std::string::npos);
+    st.hop = 2048;
+    sparse_frame_analyzer half(st, log.handler());
+    GPUFFT_CHECK_EQ(half.floor_frames(), 3); // asked for; 1 in force
+    GPUFFT_CHECK(half.describe().find("floor_frames=1 ") != std::string::npos);
+
+    const auto plan_message = [](int floor_frames, int watch_frames) {
+        sensing_options o;
+        o.backend = backend::cpu;
+        o.floor_frames = floor_frames;
+        o.watch_frames = watch_frames;
+        try {
+            sensing_plan(4096, o);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    const auto block_message = [&](int floor_frames, int watch_frames) {
+        auto s = cpu_settings(4096, 8, "robust");
+        s.floor_frames = floor_frames;
+        s.watch_frames = watch_frames;
+        try {
+            sparse_frame_analyzer(s, log.handler());
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    const auto setter_message = [&](int floor_frames, int watch_frames) {
+        try {
+            if (floor_frames != 8)
+                a.set_floor_frames(floor_frames);
+            else
+                a.set_watch_frames(watch_frames);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    const std::pair<int, int> bad[] = { { 0, 2 },  { -1, 2 }, { 1025, 2 },
+                                        { 8, -1 }, { 8, 9 },  { 8, 1 << 20 } };
+    for (const auto& b : bad) {
+        const std::string m = plan_message(b.first, b.second);
+        GPUFFT_CHECK(m.rfind(b.first != 8 ? "floor_frames" : "watch_frames", 0) == 0);
+        GPUFFT_CHECK(m.find(b.first != 8 ? "[1, 1024]" : "[0, 8]") != std::string::npos);
+        GPUFFT_CHECK_EQ(block_message(b.first, b.second), m);
+        GPUFFT_CHECK_EQ(setter_message(b.first, b.second), m);
+    }
+    // A refused setter keeps the value in force.
+    GPUFFT_CHECK_EQ(a.floor_frames(), 1024);
+    GPUFFT_CHECK_EQ(a.watch_frames(), 0);
+}
+
+// watch_frames 0: the frame after a tone's looks at nothing held (held_threshold_db 0);
+// the default 2 looks at the tone's bins again.
+GPUFFT_TEST(watch_frames_zero_holds_nothing)
+{
+    const std::uint64_t seed = fresh_seed();
+    std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    const int n = 4096;
+    const auto tone = tones_in_noise(n, { 300.4 }, { 0.05 }, 1e-4, rng);
+    const auto noise = tones_in_noise(n, {}, {}, 1e-4, rng);
+    for (const int watch : { 2, 0 }) {
+        log_lines log;
+        auto st = cpu_settings(n, 8, "robust");
+        st.false_alarm = 1e-6;
+        st.watch_frames = watch;
+        sparse_frame_analyzer a(st, log.handler());
+        GPUFFT_CHECK(a.path() == frame_path::sensing);
+        GPUFFT_CHECK(a.analyze(tone.data(), 0, 0.0, 1e6));
+        GPUFFT_CHECK_EQ(a.result().signals.size(), std::size_t(1));
+        GPUFFT_CHECK(a.analyze(noise.data(), 1, 0.0, 1e6));
+        if (watch > 0)
+            GPUFFT_CHECK(a.result().held_threshold_db > 0);
+        else
+            GPUFFT_CHECK_EQ(a.result().held_threshold_db, 0.0);
+    }
+}
+
 GPUFFT_TEST(truncated_frames_are_flagged_and_logged_rarely)
 {
     const std::uint64_t seed = fresh_seed();

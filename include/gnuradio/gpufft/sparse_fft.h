@@ -40,6 +40,19 @@ namespace gpufft {
  * fit for narrow ones, and a DC label (\p dc_mask_bins leaves bins around DC out).
  * On the sparse path each tone is a signal one bin wide. \p false_alarm is the chance
  * of a false signal in a frame of pure noise.
+ *
+ * Sensing follows the noise floor and the signals over frames (docs/sensing.md):
+ * \p floor_frames is how many frames the floor is tracked over (1: each frame its
+ * own floor; more keeps the threshold steady, so a signal near it is found in more
+ * frames), and \p watch_frames how many frames a signal is held for: the bins of the
+ * last watch_frames frames' signals are tested again on their own, at a lower
+ * threshold, so a weak emitter near the full band's threshold is found frame after
+ * frame (such a signal says \c held; 0: none). While frames overlap by half or more
+ * (hop <= fft_size / 2) sensing uses floor_frames = 1 whatever the value asked for
+ * (overlapping frames share their noise, and a floor averaged over them is not the
+ * steadier one the threshold assumes); floor_frames() still gives the value asked for,
+ * describe() the one in force. Both apply to the sensing path only (robust mode, dense
+ * FFT); the sparse path and exact mode have no floor track.
  * \p mode "exact" is for frames that are exactly k-sparse on the frame's frequency grid
  * (no noise, on-grid tones): the k largest coefficients, exact to float precision, each
  * a signal one bin wide (snr_db NaN: no noise estimate); a frame that is not exactly
@@ -62,13 +75,17 @@ namespace gpufft {
  *  - \c noise_floor_dbfs (double): the frame's median floor per bin as a tone's power
  *    (robust mode; NaN in exact mode); \c bins_above, \c bands_found (int64, before
  *    the cap)
+ *  - \c threshold_db (double): the frame's threshold over the local floor, dB (it
+ *    moves as the floor is tracked, floor_frames); \c held_threshold_db (double): the
+ *    held test's (0: nothing held was looked at)
  *  - one vector per signal key, the signals ascending in frequency, bins fractional and
  *    signed about DC (Hz = center_freq + bin * samp_rate / fft_size): f64vector
  *    \c center_bin, \c lower_bin, \c upper_bin, \c bandwidth_bins,
  *    \c peak_power_dbfs, \c total_power_dbfs, \c snr_db, \c floor_dbfs,
  *    \c tone_bin, \c first_bin, \c last_bin (the last two whole bins, f64 since
  *    pmt.to_python() converts no s64vector); u8vector \c dc, \c narrow,
- *    \c tone_refined; c32vector \c tone_amplitude (n a for a tone a e^{2 pi i f t/n});
+ *    \c tone_refined, \c held (found by the held test, watch_frames);
+ *    c32vector \c tone_amplitude (n a for a tone a e^{2 pi i f t/n});
  *    f64vector \c center_hz, \c lower_hz, \c upper_hz, \c bandwidth_hz
  * The vector holds 4 floats a signal: center_hz - center_freq, bandwidth_hz,
  * peak_power_dbfs, snr_db. A frame with no signal gives an empty vector.
@@ -96,7 +113,8 @@ namespace gpufft {
  * skipped: no detections PDU and no output item; a transmission's hold bridges it.
  *
  * Message port \c cmd: a dict of settings to change while running: \c k,
- * \c samp_rate, \c min_snr_db, \c false_alarm, \c mode (the setters below).
+ * \c samp_rate, \c min_snr_db, \c false_alarm, \c mode, \c floor_frames,
+ * \c watch_frames (the setters below).
  *
  * Optional output 0: one float vector of \p display_bins items per frame, the frame's
  * spectrum in dB (20 log10(|value| / fft_size) of the coefficients message's values),
@@ -148,6 +166,10 @@ public:
      * \param hold_frames frames a transmission may go unseen and go on, [0, 1000]
      * \param input_type the input's sample type: "fc32" (complex float), "sc16",
      * "sc8" or "cu8" (interleaved integer I/Q, 2 numbers an item)
+     * \param floor_frames robust mode's sensing: frames the noise floor is tracked
+     * over, [1, 1024]; 1: each frame's own floor; 1 is used while hop <= fft_size / 2
+     * \param watch_frames robust mode's sensing: frames a signal is held for (tested
+     * again on its own bins at a lower threshold), [0, 8]; 0: none
      *
      * Throws std::invalid_argument (ValueError in Python) naming the bad parameter.
      */
@@ -164,7 +186,9 @@ public:
                      int dc_mask_bins = 0,
                      const std::string& bandwidth_rule = "obw99",
                      int hold_frames = 1,
-                     const std::string& input_type = "fc32");
+                     const std::string& input_type = "fc32",
+                     int floor_frames = 8,
+                     int watch_frames = 2);
 
     //! Change k; takes effect at the next frame. Throws for k outside [1, fft_size)
     //! (exact mode) or [1, fft_size / 4] (robust mode).
@@ -199,6 +223,17 @@ public:
     virtual void set_min_snr_db(double min_snr_db) = 0;
     //! Change false_alarm, (0, 0.5]; takes effect at the next frame.
     virtual void set_false_alarm(double false_alarm) = 0;
+    //! Frames the noise floor is tracked over, as asked for (make(), set_floor_frames()).
+    virtual int floor_frames() const = 0;
+    //! Change floor_frames, [1, 1024]; takes effect at the next frame, whose sensing
+    //! starts a fresh track (and forgets its held signals). Overlap by half or more
+    //! still uses 1.
+    virtual void set_floor_frames(int floor_frames) = 0;
+    //! Frames a signal is held for (make(), set_watch_frames()).
+    virtual int watch_frames() const = 0;
+    //! Change watch_frames, [0, 8]; takes effect at the next frame, whose sensing
+    //! starts afresh (a fresh floor track, no held signals).
+    virtual void set_watch_frames(int watch_frames) = 0;
     virtual int dc_mask_bins() const = 0;
     //! "obw99" or "xdb".
     virtual std::string bandwidth_rule() const = 0;

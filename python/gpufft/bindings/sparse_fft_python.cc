@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(sparse_fft.h)                                              */
-/* BINDTOOL_HEADER_FILE_HASH(8394a82f587032dedfa25da1045de78c) */
+/* BINDTOOL_HEADER_FILE_HASH(67e75f0a192ae5e952b1bdab0e6ab1c0) */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -47,6 +47,17 @@ void warn_renamed(const char* old_name, const char* new_name)
 // The conversions that make() and a setter share, each written once; those the plan
 // shares too are sparse_keywords.h's.
 int k_arg(const py::handle& v) { return gp::int_arg(v, "k", gp::sparse_k_valid); }
+// The sensing plan's conversions (sensing_plan_python.cc), word for word: a value of
+// the wrong type, a negative one or one past 2^30 reads the same from both; any other
+// reaches their one range check (lib/sensing/sensing_params.h).
+int floor_frames_arg(const py::handle& v)
+{
+    return gp::whole_int(v, "floor_frames", 0, 1 << 30, "a whole number in [1, 1024]");
+}
+int watch_frames_arg(const py::handle& v)
+{
+    return gp::whole_int(v, "watch_frames", 0, 1 << 30, "a whole number in [0, 8]");
+}
 double rate_arg(const py::handle& v, const char* name)
 {
     // NaN and infinity pass here so that make() refuses them with its range.
@@ -132,6 +143,16 @@ const gp::keyword<st::sparse_frame_settings> block_keywords[] = {
       [](st::sparse_frame_settings& s, const py::handle& v) {
           s.input_type = gp::input_type_arg(v);
       } },
+    { "floor_frames",
+      [] { return py::object(py::int_(block_defaults.floor_frames)); },
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.floor_frames = floor_frames_arg(v);
+      } },
+    { "watch_frames",
+      [] { return py::object(py::int_(block_defaults.watch_frames)); },
+      [](st::sparse_frame_settings& s, const py::handle& v) {
+          s.watch_frames = watch_frames_arg(v);
+      } },
 };
 
 /*!
@@ -168,7 +189,9 @@ sparse_fft::sptr make(const py::args& args, const py::kwargs& kwargs)
                                 s.dc_mask_bins,
                                 s.bandwidth_rule,
                                 s.hold_frames,
-                                s.input_type);
+                                s.input_type,
+                                s.floor_frames,
+                                s.watch_frames);
     } catch (const std::invalid_argument& e) {
         const std::string what = e.what();
         if (deprecated && what.rfind("samp_rate:", 0) == 0)
@@ -275,6 +298,24 @@ void bind_sparse_fft(py::module& m)
         },
         py::arg("false_alarm"),
         D(sparse_fft, set_false_alarm))
+        .def("floor_frames", &sparse_fft::floor_frames, D(sparse_fft, floor_frames))
+        .def("watch_frames", &sparse_fft::watch_frames, D(sparse_fft, watch_frames));
+    gp::def_method(
+        cls,
+        "set_floor_frames",
+        [](sparse_fft& b, const py::object& v) {
+            b.set_floor_frames(floor_frames_arg(v));
+        },
+        py::arg("floor_frames"),
+        D(sparse_fft, set_floor_frames));
+    gp::def_method(
+        cls,
+        "set_watch_frames",
+        [](sparse_fft& b, const py::object& v) {
+            b.set_watch_frames(watch_frames_arg(v));
+        },
+        py::arg("watch_frames"),
+        D(sparse_fft, set_watch_frames))
         .def("dc_mask_bins", &sparse_fft::dc_mask_bins, D(sparse_fft, dc_mask_bins))
         .def("bandwidth_rule", &sparse_fft::bandwidth_rule, D(sparse_fft, bandwidth_rule))
         .def("hold_frames", &sparse_fft::hold_frames, D(sparse_fft, hold_frames))

@@ -17,13 +17,13 @@ static const char* __doc_gr_gpufft_sparse_fft =
 
 mode "robust" (default): signals as a radio delivers them (noise, tones between bins, modulated carriers, an unknown number of them). Each frame reports the signals (occupied bands) above the estimated noise floor, at most k, strongest kept (the frame then says truncated; a warning is logged at most once per 10 s). Where the engine's cost model picks a dense FFT (low min_snr_db, small fft_size; describe() says so) the frame goes to spectrum sensing (sensing_plan): bands with centre, edges, bandwidth (bandwidth_rule), power, SNR, a tone fit for narrow ones and a DC label. On the sparse path (high min_snr_db, large fft_size) each tone is a signal one bin wide. mode "exact": frames that are exactly k-sparse on the frame's grid; the k largest DFT coefficients, each a 1-bin signal; a frame that is not is flagged (not_sparse, truncated) and a warning is logged (rate-limited).
 
-Message port 'detections': one PDU per frame, (meta dict . f32vector), which message_debug's print_pdu, pdu_to_tagged_stream (float), pdu_filter and pdu_set take. meta: frame, first_sample, fft_size, samp_rate, center_freq, rx_time (when tagged), truncated, noise_floor_dbfs, bins_above, bands_found, and per signal (vectors, ascending in frequency): center_bin, lower_bin, upper_bin, bandwidth_bins, peak_power_dbfs, total_power_dbfs, snr_db, floor_dbfs, tone_bin, first_bin, last_bin (f64; the last two whole bins), dc, narrow, tone_refined (u8), tone_amplitude (c32), center_hz, lower_hz, upper_hz, bandwidth_hz (f64). Bins are fractional and signed about DC (Hz = center_freq + bin * samp_rate / fft_size). The vector: 4 floats a signal, [center_hz - center_freq, bandwidth_hz, peak_power_dbfs, snr_db].
+Message port 'detections': one PDU per frame, (meta dict . f32vector), which message_debug's print_pdu, pdu_to_tagged_stream (float), pdu_filter and pdu_set take. meta: frame, first_sample, fft_size, samp_rate, center_freq, rx_time (when tagged), truncated, noise_floor_dbfs, bins_above, bands_found, threshold_db (the frame's threshold over the local floor, dB; it moves as the floor is tracked, floor_frames), held_threshold_db (the held test's; 0: none looked at), and per signal (vectors, ascending in frequency): center_bin, lower_bin, upper_bin, bandwidth_bins, peak_power_dbfs, total_power_dbfs, snr_db, floor_dbfs, tone_bin, first_bin, last_bin (f64; the last two whole bins), dc, narrow, tone_refined, held (u8; held: found by the held test, watch_frames), tone_amplitude (c32), center_hz, lower_hz, upper_hz, bandwidth_hz (f64). Bins are fractional and signed about DC (Hz = center_freq + bin * samp_rate / fft_size). The vector: 4 floats a signal, [center_hz - center_freq, bandwidth_hz, peak_power_dbfs, snr_db].
 
 Message port 'transmissions': one PDU per transmission when it ends (unseen for more than hold_frames frames) and every open one at the end of the stream: meta id, start_sample, sample_count, start_s, duration_s, center_hz, lower_hz, upper_hz, bandwidth_hz, peak_power_dbfs, mean_snr_db, frames, dc, rx_time (its first sample, when tagged); vector [duration_s, bandwidth_hz, peak_power_dbfs, mean_snr_db].
 
 Message port 'coefficients' (deprecated, removed in the next release; use 'detections'): one dict per frame with frame, offset, fft_size, samp_rate, center_freq, mode, bins, freqs, values (exact: DFT values; robust: one tone amplitude n*a per signal, its tone fit), power_db, snr_db, noise_floor_db (robust, rectangular window) or not_sparse (exact), rx_time. A frame holding NaN or infinity is counted (frames_skipped), reported here with an 'error' entry, and skipped (no detections PDU).
 
-Message port 'cmd': a dict of k, samp_rate, min_snr_db, false_alarm, mode to change while running.
+Message port 'cmd': a dict of k, samp_rate, min_snr_db, false_alarm, mode, floor_frames, watch_frames to change while running.
 
 Optional output 0: display_bins float values per frame, the spectrum in dB (20 log10(|value| / fft_size)), DC centred, each the maximum over its group of bins (floor_db where empty). See docs/sparse_fft_block.md.)doc";
 
@@ -51,6 +51,8 @@ Args:
     bandwidth_rule: a signal's edges: "obw99" (99 % of its power, ITU-R SM.328) or "xdb" (20 dB under its peak)
     hold_frames: frames a transmission may go unseen and go on, [0, 1000]
     input_type: the input's sample type: "fc32" (complex float, default), or interleaved integer I/Q, an item a vector of 2 numbers as GNU Radio's interleaved short/char to complex blocks take: "sc16" (int16, / 32768), "sc8" (int8, / 128), "cu8" (uint8, RTL-SDR: (v - 127.5) / 128), recording_source's scaling; converted on the GPU on the CUDA backend, with VOLK on the CPU
+    floor_frames: robust mode's sensing: frames the noise floor is tracked over, [1, 1024] (1: each frame's own floor; more keeps the threshold steady, so a signal near it is found in more frames); sensing uses 1 whatever the value while frames overlap by half or more (hop <= fft_size / 2), as they share their noise (describe() shows the value in force)
+    watch_frames: robust mode's sensing: frames a signal is held for, [0, 8]: the bins of the last watch_frames frames' signals are tested again on their own at a lower threshold (such signals say held); 0: none
 
 Raises ValueError naming the bad parameter; RuntimeError for backend="cuda" without a usable GPU.)doc";
 
@@ -103,6 +105,22 @@ static const char* __doc_gr_gpufft_sparse_fft_min_snr_db =
 
 static const char* __doc_gr_gpufft_sparse_fft_false_alarm =
     R"doc(Robust mode's chance of a false signal in a frame of pure noise.)doc";
+
+
+static const char* __doc_gr_gpufft_sparse_fft_floor_frames =
+    R"doc(Frames the noise floor is tracked over, as asked for (sensing uses 1 while frames overlap by half or more; describe() shows the value in force).)doc";
+
+
+static const char* __doc_gr_gpufft_sparse_fft_set_floor_frames =
+    R"doc(Change floor_frames, [1, 1024] (ValueError otherwise, the sensing plan's message); takes effect at the next frame, whose sensing starts a fresh floor track and forgets its held signals.)doc";
+
+
+static const char* __doc_gr_gpufft_sparse_fft_watch_frames =
+    R"doc(Frames a signal is held for (0: none).)doc";
+
+
+static const char* __doc_gr_gpufft_sparse_fft_set_watch_frames =
+    R"doc(Change watch_frames, [0, 8] (ValueError otherwise, the sensing plan's message); takes effect at the next frame, whose sensing starts afresh (a fresh floor track, no held signals).)doc";
 
 
 static const char* __doc_gr_gpufft_sparse_fft_describe =
