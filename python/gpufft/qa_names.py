@@ -221,6 +221,16 @@ class qa_names(gr_unittest.TestCase):
             (gpufft.sensing_plan, (1024,), dict(bandwidth_rule="99", **cpu)),
             (gpufft.sparse_fft, (1024, 8, self.rate), dict(bandwidth_rule="99", **cpu)),
         ])
+        # The sensing options the block passes on (sensing_params.cc checks both).
+        big = int(self.rng.integers(1025, 1 << 20))
+        for param, bads in (("floor_frames", (0, -1, 1025, big, 2 ** 31, 2.5, "8")),
+                            ("watch_frames", (-1, 9, big, 2 ** 31, 1.5, "2"))):
+            for bad in bads:
+                self.same(param, [
+                    (gpufft.sensing_plan, (1024,), {param: bad, **cpu}),
+                    (gpufft.sparse_fft, (1024, 8, self.rate), {param: bad, **cpu}),
+                    (getattr(sparse, "set_" + param), (bad,), {}),
+                ])
         for bad in ("tpu", 1):
             self.same("backend", [
                 (gpufft.dense_fft_plan, (16,), dict(backend=bad)),

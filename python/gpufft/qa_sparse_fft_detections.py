@@ -496,6 +496,134 @@ class qa_sparse_fft_detections(gr_unittest.TestCase):
                 np.testing.assert_allclose(shown["cpu"], shown["cuda"], rtol=0, atol=0.05,
                                            err_msg=what)
 
+    def test_015_floor_and_watch_frames_refused_by_name(self):
+        # floor_frames [1, 1024] and watch_frames [0, 8] (the sensing plan's ranges,
+        # checked in one place): make() and the setters raise ValueError naming the
+        # parameter and its range; a refused setter keeps the value.
+        n = 4096
+        floor_bad = [0, -1, 1025, int(self.rng.integers(1026, 1 << 20)), 2 ** 40, 2.5,
+                     "8", None]
+        watch_bad = [-1, 9, int(self.rng.integers(10, 1 << 20)), 1.5, "2", None]
+        b = gpufft.sparse_fft(n, 8, 1e6, backend="cpu", floor_frames=3, watch_frames=0)
+        self.assertEqual((b.floor_frames(), b.watch_frames()), (3, 0))
+        for name, bad, valid, setter in (
+                ("floor_frames", floor_bad, r"\[1, 1024\]", b.set_floor_frames),
+                ("watch_frames", watch_bad, r"\[0, 8\]", b.set_watch_frames)):
+            for value in bad:
+                with self.subTest(name=name, value=value):
+                    pattern = rf"^{name}\b.*{valid}"
+                    with self.assertRaisesRegex(ValueError, pattern):
+                        gpufft.sparse_fft(n, 8, 1e6, backend="cpu", **{name: value})
+                    with self.assertRaisesRegex(ValueError, pattern):
+                        setter(value)
+        self.assertEqual((b.floor_frames(), b.watch_frames()), (3, 0))
+        # Defaults (8, 2), by position at the end of make()'s list, and the range's ends.
+        d = gpufft.sparse_fft(n, 8, 1e6, backend="cpu")
+        self.assertEqual((d.floor_frames(), d.watch_frames()), (8, 2))
+        e = gpufft.sparse_fft(n, 8, 1e6, 64, 0, "cpu", 0, "robust", 20.0, 0.01, 0, "obw99",
+                              1, "fc32", 1024, 8)
+        self.assertEqual((e.floor_frames(), e.watch_frames()), (1024, 8))
+        e.set_floor_frames(1)
+        e.set_watch_frames(0)
+        self.assertEqual((e.floor_frames(), e.watch_frames()), (1, 0))
+
+    def test_016_floor_frames_reaches_the_sensing_plan(self):
+        # The frame's threshold_db moves as the floor is tracked (floor_frames): on noise
+        # with a 6 dB level step halfway, the block's threshold_db is, frame for frame,
+        # that of a sensing_plan with the same floor_frames on the same frames. Tracked
+        # (8, 3) it falls below the first frame's; floor_frames 1 keeps it. Frames that
+        # overlap by half (hop n / 2) use 1 whatever the value; set_floor_frames() takes
+        # effect at the next frame.
+        n, rate, frames, k = 4096, 1e6, 12, 16
+        total = n * frames
+        s2 = np.where(np.arange(total) < total // 2, 1e-4, 4e-4)
+        x = (noise(total, 1.0, self.rng) * np.sqrt(s2)
+             + tones(total, rate, [123.4e3], [0.03], self.rng)).astype(np.complex64)
+
+        def block_thresholds(block):
+            self.assertIn("spectrum sensing", block.describe())
+            dets, _ = flowgraph(x, block, display=False).run()
+            metas = [meta_of(m) for m in dets]
+            return (np.array([m["threshold_db"] for m in metas]),
+                    [m["first_sample"] for m in metas])
+
+        def plan_thresholds(floor_frames, starts):
+            plan = gpufft.sensing_plan(n, backend="cpu", max_signals=k,
+                                       floor_frames=floor_frames)
+            return np.array([plan.detect(x[s:s + n])["threshold_db"] for s in starts])
+
+        got = {}
+        for f in (1, 3, 8):
+            kw = {} if f == 8 else dict(floor_frames=f)  # 8: the default
+            t, starts = block_thresholds(gpufft.sparse_fft(n, k, rate, 64, backend="cpu",
+                                                           **kw))
+            self.assertEqual(starts, [i * n for i in range(frames)])
+            np.testing.assert_array_equal(t, plan_thresholds(f, starts),
+                                          f"floor_frames {f}, seed {self.seed}")
+            got[f] = t
+        self.assertTrue(np.all(got[1] == got[1][0]), got[1])
+        for f in (3, 8):
+            self.assertLess(got[f][frames // 2 - 1], got[f][0],
+                            f"floor_frames {f}: {got[f]}, seed {self.seed}")
+        self.assertFalse(np.array_equal(got[1], got[8]))
+        # Half-overlapping frames: floor_frames 8 asked for, 1 in force.
+        half = gpufft.sparse_fft(n, k, rate, 64, n // 2, backend="cpu")
+        self.assertEqual(half.floor_frames(), 8)
+        self.assertIn("floor_frames=1 ", half.describe())
+        t, starts = block_thresholds(half)
+        self.assertEqual(starts, [i * n // 2 for i in range(2 * frames - 1)])
+        np.testing.assert_array_equal(t, plan_thresholds(1, starts))
+        # A setter: floor_frames 1 on the next run of a default block.
+        block = gpufft.sparse_fft(n, k, rate, 64, backend="cpu")
+        block.set_floor_frames(1)
+        self.assertEqual(block.floor_frames(), 1)
+        t, _ = block_thresholds(block)
+        np.testing.assert_array_equal(t, got[1])
+
+    def test_017_watch_frames_zero_holds_nothing(self):
+        # A weak on-grid tone near the threshold for 30 frames of fresh noise: the full
+        # band's test finds it in some frames, and by default (watch_frames 2) the held
+        # test then finds it in frames the full test misses (held = 1 in the PDU), as a
+        # sensing_plan with the same options does; watch_frames = 0 (made so, or set
+        # between runs) holds nothing: no entry says held, held_threshold_db stays 0.
+        n, rate, frames, k, s2 = 4096, 1e6, 30, 16, 1e-4
+        total = n * frames
+        snr_db = 10.3  # the peak bin over the floor, Blackman-Harris (ENBW 2.004 bins)
+        f = 517 * rate / n
+        a = np.sqrt(10 ** (snr_db / 10) * 2.004 * s2 / n)
+        x = (tones(total, rate, [f], [a], self.rng)
+             + noise(total, s2, self.rng)).astype(np.complex64)
+
+        def run(block):
+            dets, _ = flowgraph(x, block, display=False).run()
+            self.assertEqual(len(dets), frames)
+            return [meta_of(m) for m in dets]
+
+        def held_count(metas):
+            return sum(int(np.sum(np.asarray(m["held"], int))) for m in metas)
+
+        plan = gpufft.sensing_plan(n, backend="cpu", max_signals=k)
+        want = [plan.detect(x[i * n:(i + 1) * n]) for i in range(frames)]
+        metas = run(gpufft.sparse_fft(n, k, rate, 64, backend="cpu"))
+        for m, r in zip(metas, want):
+            np.testing.assert_array_equal(np.asarray(m["held"], bool),
+                                          np.asarray(r["held"], bool))
+        found = sum(len(m["center_bin"]) > 0 for m in metas)
+        held = held_count(metas)
+        print(f"watch_frames 2: tone in {found} of {frames} frames, {held} held")
+        self.assertGreater(held, 0, f"no held signal by default, seed {self.seed}")
+        none = gpufft.sparse_fft(n, k, rate, 64, backend="cpu", watch_frames=0)
+        self.assertIn("watch_frames=0", none.describe())
+        for metas in (run(none), run(self.set_watch_0(n, k, rate))):
+            self.assertEqual(held_count(metas), 0, f"seed {self.seed}")
+            self.assertTrue(all(m["held_threshold_db"] == 0 for m in metas))
+
+    def set_watch_0(self, n, k, rate):
+        block = gpufft.sparse_fft(n, k, rate, 64, backend="cpu")
+        block.set_watch_frames(0)
+        self.assertEqual(block.watch_frames(), 0)
+        return block
+
     def run_python(self, code, limit_bytes=None):
         """code in a fresh interpreter (stderr with stdout), under an address-space limit
         if given; returns (exit code, output)."""
