@@ -48,6 +48,12 @@ struct sensing_fit_table {
     double grid_vr[grid_points][2 * robust_window_terms + 1] = {};
     double grid_vi[grid_points][2 * robust_window_terms + 1] = {};
     double grid_den[grid_points] = {};
+    //! The grid's V_j by grid point, 12 a row (three vectors of four; the d = 0 point and
+    //! the padding 0), and 1 / grid_den (0 there): the grid in vector lanes.
+    static constexpr int grid_lanes = 12;
+    alignas(32) double lane_vr[2 * robust_window_terms + 1][grid_lanes] = {};
+    alignas(32) double lane_vi[2 * robust_window_terms + 1][grid_lanes] = {};
+    alignas(32) double lane_inv_den[grid_lanes] = {};
 
     explicit sensing_fit_table(const robust_consts& c);
 };
