@@ -49,6 +49,13 @@ struct sensing_band {
 struct sensing_floor_track {
     double eta = 0;
     const double* prior = nullptr;
+    /*!
+     * Optional (3 subbands + 1 values, the last 0): a backend that applies the track on
+     * the host may leave there what the plan's update of the track would make again
+     * from the same floors, each sub-band's sensing_track_floor() new_log, new_frames
+     * and floor used (at i, subbands + i, 2 subbands + i), and set the last value to 1.
+     */
+    double* next = nullptr;
 };
 
 //! Runs of more than this many a frame are cut there (the frame is `truncated`).

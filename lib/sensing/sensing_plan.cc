@@ -139,11 +139,14 @@ public:
         return eta_cached;
     }
 
-    sensing_floor_track next_track() const
+    sensing_floor_track next_track()
     {
         sensing_floor_track t;
         t.eta = frame_eta();
         t.prior = tracked ? track.data() : nullptr;
+        track_next.resize(3 * std::size_t(params.k.subbands) + 1);
+        track_next.back() = 0; // set to 1 by a backend that fills it
+        t.next = track_next.data();
         return t;
     }
 
@@ -154,6 +157,18 @@ public:
         if (params.k.track_frames <= 1 || floors.size() != track_var.size())
             return;
         const int S = params.k.subbands;
+        // The backend's own update from the same floors, where it made one.
+        if (tracked && track_next.size() == 3 * std::size_t(S) + 1 &&
+            track_next[3 * std::size_t(S)] == 1) {
+            for (int i = 0; i < S; ++i) {
+                const auto u = std::size_t(i), v = std::size_t(S + i);
+                track_var[u] = sensing_track_var(track_var[u], track_next[v]);
+                track[u] = track_next[u];
+                track[v] = track_next[v];
+                floors[u] = track_next[2 * std::size_t(S) + u];
+            }
+            return;
+        }
         level_scratch.resize(std::size_t(S));
         const double level =
             tracked ? sensing_track_level(
@@ -200,6 +215,7 @@ public:
     mutable double frame_var = 1; // the floor's variance factor (frame_eta())
     double shown_eta = 0;         // threshold_db()'s
     std::vector<double> level_scratch;
+    std::vector<double> track_next; // the backend's update of the track (next_track())
 
 private:
     // A tone of amplitude 1 peaks at (a0 n)^2 in the windowed spectrum and spreads
