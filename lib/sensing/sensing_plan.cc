@@ -88,6 +88,7 @@ public:
           << " bins (opening +-" << k.opening << ", every " << k.stride << ". bin)"
           << " threshold=" << threshold_db() << " dB"
           << " floor_frames=" << options.floor_frames
+          << " watch_frames=" << options.watch_frames
           << " rule=" << to_string(options.bandwidth_rule) << " gap=" << params.gap_bins
           << " max_signals=" << options.max_signals;
         if (k.mask_dc)

@@ -243,8 +243,7 @@ sparse_frame_analyzer::engine sparse_frame_analyzer::make_engine(const engine_ke
             e.path = frame_path::sensing;
             e.backend = to_string(e.sensing->backend());
             e.description = detail::describe_params(p) + "; the frame goes to " +
-                            "spectrum sensing: " + e.sensing->describe() +
-                            " watch_frames=" + std::to_string(so.watch_frames);
+                            "spectrum sensing: " + e.sensing->describe();
             return e;
         }
     }
