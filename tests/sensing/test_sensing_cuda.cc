@@ -54,11 +54,17 @@ std::vector<cvec> field_frames(std::int64_t n, std::mt19937_64& rng)
     return frames;
 }
 
+// The floor's censoring leaves out the bins over a multiple of it: a bin that sits on
+// that line is kept by one backend and left out by the other, which moves its
+// sub-band's floor by a step (up to 0.02 dB on the vendored captures at n = 1024, seen
+// by scaling the input by 1 +- 1e-6 on one backend alone). The signals must still agree.
+constexpr double floor_step_db = 0.05;
+
 void check_same(const sensing_result& a, const sensing_result& b)
 {
     GPUFFT_CHECK_EQ(a.signals.size(), b.signals.size());
     GPUFFT_CHECK_EQ(a.truncated, b.truncated);
-    GPUFFT_CHECK(std::fabs(a.noise_floor_dbfs - b.noise_floor_dbfs) < 0.01);
+    GPUFFT_CHECK_LE(std::fabs(a.noise_floor_dbfs - b.noise_floor_dbfs), floor_step_db);
     const std::size_t m = std::min(a.signals.size(), b.signals.size());
     for (std::size_t i = 0; i < m; ++i) {
         const auto &s = a.signals[i], &t = b.signals[i];
