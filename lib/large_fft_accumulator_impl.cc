@@ -130,6 +130,7 @@ bool large_fft_accumulator_impl::check_topology(int /*ninputs*/, int noutputs)
     const std::uint64_t hop = std::min<std::uint64_t>(
         std::uint64_t(d_config.fft_size - d_config.overlap), std::uint64_t(1) << 20);
     set_relative_rate(1, d_is_sink ? 1 : hop);
+    d_min_piece = d_is_sink ? 1 : std::max<int>(1, int(hop / 4));
     return true;
 }
 
@@ -194,9 +195,17 @@ void large_fft_accumulator_impl::forecast(int, gr_vector_int& ninput_items_requi
     // without a pipeline (general_work() ends the run), and once the input has ended
     // (general_work() then publishes the unfinished integration while the blocks
     // downstream still run; from stop() it would reach no one).
+    // Otherwise a quarter hop (check_topology()), so that the upstream block is woken
+    // a few times a frame rather than for each piece it writes; once the upstream has
+    // ended, whatever is left.
     const auto* pipeline = d_runner.pipeline();
+    if (!pipeline || pipeline->pending() || input_ended(*this, 0)) {
+        ninput_items_required[0] = 0;
+        return;
+    }
+    const auto* in = detail() ? detail()->input(0).get() : nullptr;
     ninput_items_required[0] =
-        (!pipeline || pipeline->pending() || input_ended(*this, 0)) ? 0 : 1;
+        in && in->done() ? std::min(d_min_piece, in->items_available()) : d_min_piece;
 }
 
 int large_fft_accumulator_impl::general_work(int noutput_items,

@@ -101,6 +101,7 @@ private:
     block_clock d_clock;     // rx_* tags, dated by the host until an rx_time tag comes
     bool d_ended = false;    // the input ended and the pipeline was flushed in work()
     bool d_is_sink = false;  // no stream output connected (check_topology())
+    int d_min_piece = 1;     // input items asked for a call (check_topology())
     std::int64_t d_held = 0; // a sink's samples taken but not yet consumed
     std::vector<float> d_scratch; // a sink's spectrum as published
     stream::filterbank_recorder d_filterbank;
