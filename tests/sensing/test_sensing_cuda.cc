@@ -113,7 +113,7 @@ bool unmatched_at_threshold(const sensing_result& a, const sensing_result& b)
 
 } // namespace
 
-// Real recordings (tests/data: RTL-SDR cu8 and USRP ci16, narrowband FM, wM-Bus bursts,
+// Real recordings (tests/data: RTL-SDR cu8 and USRP cf32, narrowband FM, wM-Bus bursts,
 // GNSS under the noise), cut into the frames scripts/score_sensing.py uses and run
 // through a CPU and a CUDA plan frame by frame, each tracking its floor and holding its
 // signals. Float rounding may tip a bin that sits on the threshold, and the tracked
