@@ -262,7 +262,12 @@ GPUFFT_TEST(a_held_signal_is_found_frame_after_frame_and_noise_keeps_to_false_al
                 held_db_max,
                 held.threshold_db());
     GPUFFT_CHECK(found_held >= found_plain + frames / 4);
-    GPUFFT_CHECK(held_elsewhere <= 5);
+    // Held signals away from the tone are noise peaks of the frame before that passed
+    // the held test again (and then may be held again): 3000 frames at false_alarm
+    // 0.01 make about 30 such tests. Measured over 200 seeds: 0-6, mean 1.6 (6 in 1 %
+    // of them, which the bound of 5 here failed); 10 still fails a held test that
+    // passes noise a third of the time.
+    GPUFFT_CHECK_LE(held_elsewhere, 10);
     GPUFFT_CHECK(held_db > 0 && held_db < held.threshold_db() - 2.0);
     GPUFFT_CHECK(held_db_max < held.threshold_db());
 
