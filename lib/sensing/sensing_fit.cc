@@ -28,33 +28,29 @@ namespace {
 // robust_tone_lobe). From n = 256 (|t| < 0.08) the series to t^9 is as exact (its next
 // term, 1414477 t^11 / 653837184000, is under 1e-18 of 1/t): 13 sines an evaluation
 // were half of a fit's cost, and the fits most of detect()'s at n = 1024.
+template <typename T>
+inline __attribute__((always_inline)) T
+inverse_sine_series(std::int64_t n, double pi_n, double n_pi, T x)
+{
+    const T s = pi_n * x;
+    if (n >= 4096)
+        return n_pi / x + s * (1.0 / 6.0 + s * s * (7.0 / 360.0));
+    const T s2 = s * s;
+    return n_pi / x +
+           s * (1.0 / 6.0 + s2 * (7.0 / 360.0 + s2 * (31.0 / 15120.0 +
+                                                      s2 * (127.0 / 604800.0 +
+                                                            s2 * (73.0 / 3421440.0)))));
+}
+
 inline __attribute__((always_inline)) void
 inverse_sines(const robust_consts& c, int K, double d, double* inv)
 {
     const double N = double(c.n);
     const double pi_n = 3.141592653589793238 / N, n_pi = N / 3.141592653589793238;
-    if (c.n >= 4096) {
-        for (int q = -K; q <= K; ++q) {
-            const double x = double(q) - d;
-            const double s = pi_n * x;
-            inv[q + K] = n_pi / x + s * (1.0 / 6.0 + s * s * (7.0 / 360.0));
-        }
-    } else if (c.n >= 256) {
-        for (int q = -K; q <= K; ++q) {
-            const double x = double(q) - d;
-            const double s = pi_n * x, s2 = s * s;
-            inv[q + K] =
-                n_pi / x +
-                s * (1.0 / 6.0 +
-                     s2 * (7.0 / 360.0 +
-                           s2 * (31.0 / 15120.0 +
-                                 s2 * (127.0 / 604800.0 + s2 * (73.0 / 3421440.0)))));
-        }
-    } else {
-        for (int q = -K; q <= K; ++q) {
-            const double x = double(q) - d;
-            inv[q + K] = 1.0 / std::sin(3.141592653589793238 * x / N);
-        }
+    for (int q = -K; q <= K; ++q) {
+        const double x = double(q) - d;
+        inv[q + K] = c.n >= 256 ? inverse_sine_series(c.n, pi_n, n_pi, x)
+                                : 1.0 / std::sin(3.141592653589793238 * x / N);
     }
 }
 
@@ -86,17 +82,8 @@ inverse_sines4(const robust_consts& c, int K, v4d d, v4d* inv)
     const double pi_n = 3.141592653589793238 / N, n_pi = N / 3.141592653589793238;
     for (int q = -K; q <= K; ++q) {
         const v4d x = double(q) - d;
-        if (c.n >= 4096) {
-            const v4d s = pi_n * x;
-            inv[q + K] = n_pi / x + s * (1.0 / 6.0 + s * s * (7.0 / 360.0));
-        } else if (c.n >= 256) {
-            const v4d s = pi_n * x, s2 = s * s;
-            inv[q + K] =
-                n_pi / x +
-                s * (1.0 / 6.0 +
-                     s2 * (7.0 / 360.0 +
-                           s2 * (31.0 / 15120.0 +
-                                 s2 * (127.0 / 604800.0 + s2 * (73.0 / 3421440.0)))));
+        if (c.n >= 256) {
+            inv[q + K] = inverse_sine_series(c.n, pi_n, n_pi, x);
         } else {
             for (int l = 0; l < 4; ++l)
                 inv[q + K][l] = 1.0 / std::sin(3.141592653589793238 * x[l] / N);
