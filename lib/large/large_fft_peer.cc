@@ -359,32 +359,6 @@ private:
 
 } // namespace
 
-bool peer_access_between(const std::vector<int>& devices)
-{
-    for (int a : devices)
-        for (int b : devices) {
-            if (a == b)
-                continue;
-            int can = 0;
-            GPUFFT_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
-            if (!can)
-                return false;
-        }
-    for (int a : devices) {
-        cuda::device_guard g(a);
-        for (int b : devices) {
-            if (a == b)
-                continue;
-            const cudaError_t e = cudaDeviceEnablePeerAccess(b, 0);
-            if (e == cudaErrorPeerAccessAlreadyEnabled)
-                cudaGetLastError();
-            else
-                GPUFFT_CUDA_CHECK(e);
-        }
-    }
-    return true;
-}
-
 std::unique_ptr<large_fft_executor> make_large_fft_peer(const peer_layout& layout,
                                                         const large_exec_config& cfg)
 {

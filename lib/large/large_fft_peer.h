@@ -17,12 +17,6 @@ namespace gr {
 namespace gpufft {
 namespace detail {
 
-/*!
- * Whether every pair of distinct `devices` can access each other's memory; when they
- * can, peer access is enabled both ways (a device listed twice needs none).
- */
-bool peer_access_between(const std::vector<int>& devices);
-
 //! The executor of the peer-exchange schedule on cfg.devices (one slab each).
 std::unique_ptr<large_fft_executor> make_large_fft_peer(const peer_layout& layout,
                                                         const large_exec_config& cfg);

@@ -7,6 +7,7 @@
 
 #include "core/fftw_lock.h"
 #include "core/memory_error.h"
+#include "cuda/peer_access.h"
 #include "large/device_budget.h"
 #include "large/large_fft_host.h"
 #include "large/large_fft_peer.h"
@@ -67,8 +68,9 @@ void choose_peer_exchange(large_fft_plan::impl& d, const detail::large_fft_confi
         d.n, int(d.devices.size()), d.elem_bytes, d.budget, d.peer_note);
     if (!layout)
         return;
-    if (!detail::peer_access_between(d.devices)) {
-        d.peer_note = "the devices have no peer access to each other";
+    const std::string why = cuda::enable_peer_access(d.devices);
+    if (!why.empty()) {
+        d.peer_note = why;
         return;
     }
     d.peer = layout;

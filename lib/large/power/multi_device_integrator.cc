@@ -23,6 +23,7 @@
 // and the frame leaves host memory in about half the time.
 
 #include "cuda/cuda_resources.h"
+#include "cuda/peer_access.h"
 #include "large/power/frame_dealer.h"
 #include "large/power/fused_device.h"
 #include "large/power/integrator_backend.h"
@@ -126,42 +127,6 @@ private:
 
 } // namespace
 
-//! Peer access between every two listed devices (enabled here), or why not.
-std::string peer_access(const std::vector<int>& devices)
-{
-    for (int a : devices)
-        for (int b : devices) {
-            if (a == b)
-                continue;
-            int can = 0;
-            GPUFFT_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
-            if (!can)
-                return "no peer access from device " + std::to_string(a) + " to " +
-                       std::to_string(b);
-            // Peer copies over PCIe would take the relayed half through the frame's
-            // own link after all; NVLink carries atomics natively, PCIe peer links not.
-            int nvlink = 0;
-            GPUFFT_CUDA_CHECK(cudaDeviceGetP2PAttribute(
-                &nvlink, cudaDevP2PAttrNativeAtomicSupported, a, b));
-            if (!nvlink)
-                return "devices " + std::to_string(a) + " and " + std::to_string(b) +
-                       " are linked over PCIe only: a relayed half would cross the "
-                       "frame's own link too";
-        }
-    for (int a : devices)
-        for (int b : devices) {
-            if (a == b)
-                continue;
-            cuda::device_guard g(a);
-            const cudaError_t e = cudaDeviceEnablePeerAccess(b, 0);
-            if (e == cudaErrorPeerAccessAlreadyEnabled)
-                cudaGetLastError(); // enabled before (the large plan's peer path)
-            else
-                GPUFFT_CUDA_CHECK(e);
-        }
-    return {};
-}
-
 std::unique_ptr<spectrum_integrator::impl>
 make_multi_device_integrator(const power::band_reducer& band,
                              const power::spectral_window& window,
@@ -172,7 +137,9 @@ make_multi_device_integrator(const power::band_reducer& band,
 {
     if (devices.size() < 2)
         throw std::logic_error("make_multi_device_integrator: fewer than two devices");
-    std::string why = relay ? peer_access(devices) : "switched off";
+    // Peer copies over PCIe would take the relayed half through the frame's own link.
+    std::string why = relay ? cuda::enable_peer_access(devices, cuda::peer_link::nvlink)
+                            : "switched off";
     const auto make_lanes = [&](bool with_relay) {
         std::vector<std::unique_ptr<fused_device>> lanes;
         for (int d : devices) {
