@@ -502,25 +502,20 @@ private:
             // Most stretches hold nothing above even the lowest threshold: a test that
             // vectorises passes over them, and only candidates are checked one by one.
             const std::int64_t m = sensing_candidates(P, len, low, d_idx.data());
-            // Many candidates (a carrier near the threshold, a thousand tones): the
-            // block's floors a line at a time (sensing_floor_at's values, bit for bit),
-            // then sensing_above's test on them; a dense block tests every bin at once
-            // and takes its runs off the bits, a stretch at a time.
-            const bool buffered = m > 64;
-            if (buffered)
-                fill_floors(s0, s0 + len, d_block_floor.data());
+            // A dense block (a carrier near the threshold): the block's floors a line
+            // at a time (sensing_floor_at's values, bit for bit), every bin tested at
+            // once and the runs taken off the bits, a stretch at a time. Fewer
+            // candidates (a thousand tones: 170 a block) take sensing_above() one by
+            // one, the same values: the block's 2048 floors made for them cost more.
             if (m > dense_block) {
+                fill_floors(s0, s0 + len, d_block_floor.data());
                 above_stretches(s0, len, open_first, open_last, runs, complete);
                 continue;
             }
             for (std::int64_t c = 0; c < m; ++c) {
                 const std::int64_t i = d_idx[std::size_t(c)];
                 const std::int64_t s = s0 + i;
-                const bool above =
-                    buffered ? double(P[i]) > d_k.eta * d_block_floor[std::size_t(i)] &&
-                                   !sensing_masked(d_k, s)
-                             : sensing_above(d_k, d_floor.data(), s, P[i]);
-                if (!above)
+                if (!sensing_above(d_k, d_floor.data(), s, P[i]))
                     continue;
                 if (s == open_last + 1) {
                     open_last = s;
