@@ -428,64 +428,85 @@ SENSING_SIMD SENSING_NO_FMA void sensing_band_sums_buffered(sensing_band& b,
     // for step; only how the loops are written differs.
     double excess = 0, moment = 0, total = 0;
     float peak = -1;
+    std::int64_t peak_bin = b.peak_bin;
+    double floor_at_peak = b.floor_at_peak;
     for (std::int64_t s = b.first; s < b.core_first; ++s)
         total += double(P[s]) - F[s];
-    double lt[8] = {}, le[8] = {}, lm[8] = {};
-    float lp[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
-    std::int64_t s = b.core_first;
-#ifdef SENSING_HAVE_AVX2
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    if (avx2)
-        s = core_lanes_avx2(P, F, s, b.core_last + 1, lt, le, lm, lp);
-#endif
-    // double(s) + j is double(s + j), exactly (bins < 2^53), and vectorises where the
-    // conversion of a 64-bit integer does not (AVX2 has none).
-    for (; s + 8 <= b.core_last + 1; s += 8) {
-        const double base = double(s);
-        for (int j = 0; j < 8; ++j) {
-            const float p = P[s + j];
-            const double d = double(p) - F[s + j];
+    if (b.core_last - b.core_first + 1 < 8) {
+        // A core under 8 bins (a tone's) fills no lane: every sum runs bin by bin in
+        // the reference's order (its lanes' +0.0 leave them as they are: no sum here is
+        // -0.0), and the first bin of the peak is its first strict maximum. One loop:
+        // the lanes, the peak's second walk and their calls were half a thousand
+        // tones' bands().
+        for (std::int64_t s = b.core_first; s <= b.core_last; ++s) {
+            const float p = P[s];
+            const double d = double(p) - F[s];
             const double e = d > 0 ? d : 0.0;
-            lt[j] += d;
-            le[j] += e;
-            lm[j] += (base + double(j)) * e;
-            lp[j] = p > lp[j] ? p : lp[j];
+            total += d;
+            excess += e;
+            moment += double(s) * e;
+            if (p > peak) {
+                peak = p;
+                peak_bin = s;
+            }
         }
-    }
-    for (; s <= b.core_last; ++s) {
-        const float p = P[s];
-        const double d = double(p) - F[s];
-        const double e = d > 0 ? d : 0.0;
-        total += d;
-        excess += e;
-        moment += double(s) * e;
-        peak = p > peak ? p : peak;
-    }
-    for (int j = 0; j < 8; ++j) {
-        total += lt[j];
-        excess += le[j];
-        moment += lm[j];
-        peak = lp[j] > peak ? lp[j] : peak;
+        floor_at_peak = F[peak_bin];
+    } else {
+        double lt[8] = {}, le[8] = {}, lm[8] = {};
+        float lp[8] = { -1, -1, -1, -1, -1, -1, -1, -1 };
+        std::int64_t s = b.core_first;
+#ifdef SENSING_HAVE_AVX2
+        static const bool avx2 = __builtin_cpu_supports("avx2");
+        if (avx2)
+            s = core_lanes_avx2(P, F, s, b.core_last + 1, lt, le, lm, lp);
+#endif
+        // double(s) + j is double(s + j), exactly (bins < 2^53), and vectorises where the
+        // conversion of a 64-bit integer does not (AVX2 has none).
+        for (; s + 8 <= b.core_last + 1; s += 8) {
+            const double base = double(s);
+            for (int j = 0; j < 8; ++j) {
+                const float p = P[s + j];
+                const double d = double(p) - F[s + j];
+                const double e = d > 0 ? d : 0.0;
+                lt[j] += d;
+                le[j] += e;
+                lm[j] += (base + double(j)) * e;
+                lp[j] = p > lp[j] ? p : lp[j];
+            }
+        }
+        for (; s <= b.core_last; ++s) {
+            const float p = P[s];
+            const double d = double(p) - F[s];
+            const double e = d > 0 ? d : 0.0;
+            total += d;
+            excess += e;
+            moment += double(s) * e;
+            peak = p > peak ? p : peak;
+        }
+        for (int j = 0; j < 8; ++j) {
+            total += lt[j];
+            excess += le[j];
+            moment += lm[j];
+            peak = lp[j] > peak ? lp[j] : peak;
+        }
+        // The first bin of the core at the peak: 64 bins a test, then bin by bin.
+        for (std::int64_t t0 = b.core_first; t0 <= b.core_last; t0 += 64) {
+            const std::int64_t t1 = b.core_last + 1 < t0 + 64 ? b.core_last + 1 : t0 + 64;
+            std::int32_t any = 0;
+            for (std::int64_t t = t0; t < t1; ++t)
+                any |= P[t] == peak ? 1 : 0;
+            if (any == 0)
+                continue;
+            std::int64_t t = t0;
+            while (P[t] != peak)
+                ++t;
+            peak_bin = t;
+            floor_at_peak = F[t];
+            break;
+        }
     }
     for (std::int64_t t = b.core_last + 1; t <= b.last; ++t)
         total += double(P[t]) - F[t];
-    // The first bin of the core at the peak: 64 bins a test, then bin by bin.
-    std::int64_t peak_bin = b.peak_bin;
-    double floor_at_peak = b.floor_at_peak;
-    for (std::int64_t t0 = b.core_first; t0 <= b.core_last; t0 += 64) {
-        const std::int64_t t1 = b.core_last + 1 < t0 + 64 ? b.core_last + 1 : t0 + 64;
-        std::int32_t any = 0;
-        for (std::int64_t t = t0; t < t1; ++t)
-            any |= P[t] == peak ? 1 : 0;
-        if (any == 0)
-            continue;
-        std::int64_t t = t0;
-        while (P[t] != peak)
-            ++t;
-        peak_bin = t;
-        floor_at_peak = F[t];
-        break;
-    }
     b.excess = excess;
     b.moment = moment;
     b.power = total;
