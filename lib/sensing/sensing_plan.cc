@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
-#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -298,6 +297,55 @@ private:
     static constexpr int comb_lobes = 4;
     static constexpr std::size_t comb_runs = 4;
 
+    // watch: the last frames' cores, a bin wider either side, in ascending order,
+    // those that overlap joined (the union of their bins). Each frame's cores ascend
+    // (its signals are in frequency order): the frames are merged core by core, where
+    // a sort of a thousand signals' cores took a tenth of an FFT, and copies of them
+    // merged frame by frame a twentieth of detect() beside the FFT.
+    void merge_history()
+    {
+        const std::int64_t n = params.k.n;
+        const auto by_first = [](const sensing_run& a, const sensing_run& b) {
+            return a.first < b.first;
+        };
+        const auto add = [&](const sensing_run& c) {
+            const sensing_run e{ std::max<std::int64_t>(0, c.first - 1),
+                                 std::min<std::int64_t>(n - 1, c.last + 1) };
+            if (!watch.empty() && e.first <= watch.back().last)
+                watch.back().last = std::max(watch.back().last, e.last);
+            else
+                watch.push_back(e);
+        };
+        watch.clear();
+        constexpr std::size_t most = 8; // sensing_options::watch_frames' range
+        bool sorted = history.size() <= most;
+        for (const auto& frame : history)
+            sorted = sorted && std::is_sorted(frame.begin(), frame.end(), by_first);
+        if (!sorted) {
+            watch_next.clear();
+            for (const auto& frame : history)
+                watch_next.insert(watch_next.end(), frame.begin(), frame.end());
+            std::stable_sort(watch_next.begin(), watch_next.end(), by_first);
+            for (const auto& c : watch_next)
+                add(c);
+            return;
+        }
+        std::size_t at[most] = {};
+        const std::size_t frames = history.size();
+        for (;;) {
+            // The frame whose next core starts first (max(0, first - 1) keeps the order).
+            std::size_t next = frames;
+            for (std::size_t f = 0; f < frames; ++f)
+                if (at[f] < history[f].size() &&
+                    (next == frames ||
+                     history[f][at[f]].first < history[next][at[next]].first))
+                    next = f;
+            if (next == frames)
+                return;
+            add(history[next][at[next]++]);
+        }
+    }
+
     // Signals held (sensing_options::watch_frames): the cores of the last frames'
     // signals, a bin wider either side, that no band of this frame covers are looked at
     // again, and one whose peak bin passes the threshold of a test on those bins alone
@@ -313,64 +361,43 @@ private:
         held_eta = 0;
         if (history.empty())
             return;
-        watch.clear();
-        const std::int64_t n = params.k.n;
-        const auto by_first = [](const sensing_run& a, const sensing_run& b) {
-            return a.first < b.first;
-        };
-        // Each frame's cores ascend (its signals are in frequency order): merged frame
-        // by frame, where a sort of a thousand signals' cores took a tenth of an FFT.
-        for (const auto& frame : history) {
-            watch_next.clear();
-            for (const auto& c : frame)
-                watch_next.push_back({ std::max<std::int64_t>(0, c.first - 1),
-                                       std::min<std::int64_t>(n - 1, c.last + 1) });
-            if (!std::is_sorted(watch_next.begin(), watch_next.end(), by_first))
-                std::sort(watch_next.begin(), watch_next.end(), by_first);
-            watch_merged.clear();
-            std::merge(watch.begin(),
-                       watch.end(),
-                       watch_next.begin(),
-                       watch_next.end(),
-                       std::back_inserter(watch_merged),
-                       by_first);
-            watch.swap(watch_merged);
-        }
-        // Overlapping ones merge; one near a band of this frame (within the main lobe),
-        // or on a masked bin, is left out.
+        merge_history();
+        // The cores that no band of this frame is near (within the main lobe) and no
+        // masked bin is on. Most frames keep none (a thousand tones seen again): the
+        // bands are only rebuilt with them where one is kept.
         const std::int64_t w = params.lobe;
-        std::size_t out = 0, j = 0;
-        for (std::size_t i = 0; i < watch.size(); ++i) {
-            if (out > 0 && watch[i].first <= watch[out - 1].last) {
-                watch[out - 1].last = std::max(watch[out - 1].last, watch[i].last);
-                continue;
-            }
-            watch[out++] = watch[i];
-        }
-        watch.resize(out);
-        merged.clear();
-        merged_held.clear();
+        kept.clear();
         std::int64_t bins = 0;
+        std::size_t j = 0;
         for (const auto& c : watch) {
-            while (j < spans.size() && spans[j].last + w < c.first) {
-                merged.push_back(spans[j++]);
-                merged_held.push_back(0);
-            }
+            while (j < spans.size() && spans[j].last + w < c.first)
+                ++j;
             if (j < spans.size() && spans[j].first - w <= c.last)
                 continue;
             if (sensing_masked(params.k, c.first) || sensing_masked(params.k, c.last) ||
                 (c.first < params.k.half && c.last > params.k.half && params.k.mask_dc))
                 continue;
+            kept.push_back(c);
+            bins += c.last - c.first + 1;
+        }
+        if (bins == 0)
+            return;
+        // Each kept core after the bands that end more than a lobe before it.
+        merged.clear();
+        merged_held.clear();
+        j = 0;
+        for (const auto& c : kept) {
+            while (j < spans.size() && spans[j].last + w < c.first) {
+                merged.push_back(spans[j++]);
+                merged_held.push_back(0);
+            }
             merged.push_back(c);
             merged_held.push_back(1);
-            bins += c.last - c.first + 1;
         }
         for (; j < spans.size(); ++j) {
             merged.push_back(spans[j]);
             merged_held.push_back(0);
         }
-        if (bins == 0)
-            return;
         spans.swap(merged);
         held.swap(merged_held);
         // The same held bins and floor variance give the same threshold: from frame
@@ -548,11 +575,11 @@ private:
     std::vector<double> levels;
     std::vector<std::size_t> order;
     std::int64_t skipped_fits = 0;
-    std::deque<std::vector<sensing_run>> history;      // the last frames' signals' cores
-    std::vector<sensing_run> watch_next, watch_merged; // add_watched()'s merge
-    std::vector<sensing_run> watch, merged;
-    std::vector<char> held, merged_held; // a band a flag: held (add_watched)
-    double held_eta = 0;                 // the held bands' threshold (0: none)
+    std::deque<std::vector<sensing_run>> history; // the last frames' signals' cores
+    std::vector<sensing_run> watch_next;          // merge_history()'s unsorted frames
+    std::vector<sensing_run> watch, kept, merged; // add_watched()'s
+    std::vector<char> held, merged_held;          // a band a flag: held (add_watched)
+    double held_eta = 0;                          // the held bands' threshold (0: none)
     // held_eta's last inputs and value (add_watched)
     std::int64_t held_key_bins = -1;
     double held_key_var = 0, held_key_alarm = 0, held_key_eta = 0;
