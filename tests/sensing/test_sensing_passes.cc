@@ -132,11 +132,37 @@ GPUFFT_TEST(log_pass_matches_sensing_log_power)
         GPUFFT_CHECK_EQ(sum, want_sum);
         GPUFFT_CHECK_EQ(count, want_count);
     }
-    P[4000] = std::numeric_limits<float>::infinity();
+    // Stride 1 (its own vector loop) against stride 2 over the same values (the
+    // compiler's loop): the same logs and sum to the bit, for lengths that leave 0-7
+    // values past the last whole vector.
+    for (const std::int64_t m : { 4096, 4093, 4999, 7 }) {
+        std::vector<float> Q(2 * P.size());
+        for (std::size_t j = 0; j < P.size(); ++j)
+            Q[2 * j] = P[j];
+        std::vector<std::int32_t> a(P.size()), b(P.size());
+        std::int64_t ta = 0, tb = 0;
+        const float least = float(p.k.floor_min);
+        GPUFFT_CHECK(sensing_log_fixed(P.data(), 1, m, least, a.data(), ta));
+        GPUFFT_CHECK(sensing_log_fixed(Q.data(), 2, m, least, b.data(), tb));
+        GPUFFT_CHECK_EQ(ta, tb);
+        for (std::int64_t j = 0; j < m; ++j)
+            GPUFFT_CHECK_EQ(a[std::size_t(j)], b[std::size_t(j)]);
+    }
     std::vector<std::int32_t> iv(P.size());
     std::int64_t total = 0;
-    GPUFFT_CHECK(!sensing_log_fixed(
-        P.data(), 1, std::int64_t(P.size()), float(p.k.floor_min), iv.data(), total));
+    // A value not finite, in a whole vector or past the last one, is refused.
+    for (const std::size_t at : { std::size_t(4000), P.size() - 1 })
+        for (const float bad : { std::numeric_limits<float>::infinity(),
+                                 std::numeric_limits<float>::quiet_NaN() }) {
+            auto Pb = P;
+            Pb[at] = bad;
+            GPUFFT_CHECK(!sensing_log_fixed(Pb.data(),
+                                            1,
+                                            std::int64_t(Pb.size()),
+                                            float(p.k.floor_min),
+                                            iv.data(),
+                                            total));
+        }
 }
 
 GPUFFT_TEST(gap_sums_match_the_floor_at_each_bin)
