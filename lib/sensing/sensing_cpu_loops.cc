@@ -136,6 +136,69 @@ sensing_magnitude_squared(const std::complex<float>* X, std::int64_t len, float*
 
 namespace {
 
+#ifdef SENSING_HAVE_AVX2
+// 64 bins a step: 8 complex values a load pair, split into real and imaginary parts
+// by two shuffles, P = re re + im im fused as the compiler's x86-64-v3 build of
+// sensing_magnitude_squared fuses it (im im rounded, then the multiply-add), put back
+// in order by one permute, and summed in eight lanes in the order of
+// sensing_block_sums (lane k: bins 8 q + k, then lane 0 to 7).
+__attribute__((target("avx2,fma"))) void power_sums_avx2(
+    const std::complex<float>* X, std::int64_t len, float* P, float* sums, float* top)
+{
+    const float* a = reinterpret_cast<const float*>(X);
+    for (std::int64_t c = 0; c < len; c += 64) {
+        __m256 acc = _mm256_setzero_ps(), most = _mm256_setzero_ps();
+        for (std::int64_t i = c; i < c + 64; i += 8) {
+            const __m256 u = _mm256_loadu_ps(a + 2 * i),
+                         v = _mm256_loadu_ps(a + 2 * i + 8);
+            // [x0 x1 x4 x5 x2 x3 x6 x7] of the real parts, and of the imaginary ones.
+            const __m256 re = _mm256_shuffle_ps(u, v, 0x88),
+                         im = _mm256_shuffle_ps(u, v, 0xdd);
+            const __m256 p = _mm256_castpd_ps(_mm256_permute4x64_pd(
+                _mm256_castps_pd(_mm256_fmadd_ps(re, re, _mm256_mul_ps(im, im))), 0xd8));
+            _mm256_storeu_ps(P + i, p);
+            acc = _mm256_add_ps(acc, p);
+            most = _mm256_max_ps(most, p);
+        }
+        alignas(32) float lane[8], big[8];
+        _mm256_store_ps(lane, acc);
+        _mm256_store_ps(big, most);
+        float s = 0, t = big[0];
+        for (int k = 0; k < 8; ++k) {
+            s += lane[k];
+            t = big[k] > t ? big[k] : t;
+        }
+        sums[c / 64] = s;
+        top[c / 64] = t;
+    }
+}
+#endif
+
+} // namespace
+
+void sensing_power_sums(
+    const std::complex<float>* X, std::int64_t len, float* P, float* sums, float* top)
+{
+#ifdef SENSING_HAVE_AVX2
+    static const bool avx2 =
+        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    if (avx2) {
+        power_sums_avx2(X, len, P, sums, top);
+        return;
+    }
+#endif
+    sensing_magnitude_squared(X, len, P);
+    sensing_block_sums(P, len, sums);
+    for (std::int64_t c = 0; c < len; c += 64) {
+        float t = P[c];
+        for (std::int64_t i = c + 1; i < c + 64; ++i)
+            t = P[i] > t ? P[i] : t;
+        top[c / 64] = t;
+    }
+}
+
+namespace {
+
 // One value of sensing_log_fixed.
 inline __attribute__((always_inline)) std::int32_t
 log_fixed_one(float v, float least, std::uint32_t& bad)
@@ -373,6 +436,21 @@ void sensing_above_bits(
         i = above_bits_avx2(P, F, eta, len, words);
 #endif
     above_bits_plain(P, F, eta, i, len, words);
+}
+
+std::int64_t sensing_candidates_top(
+    const float* P, const float* top, std::int64_t len, float low, std::int32_t* idx)
+{
+    std::int64_t count = 0;
+    for (std::int64_t c = 0; c < len; c += 64) {
+        if (!(top[c / 64] > low))
+            continue;
+        const std::int64_t m = sensing_candidates(P + c, 64, low, idx + count);
+        for (std::int64_t j = count; j < count + m; ++j)
+            idx[j] += std::int32_t(c);
+        count += m;
+    }
+    return count;
 }
 
 std::int64_t

@@ -78,6 +78,15 @@ void sensing_magnitude_squared(const std::complex<float>* X, std::int64_t len, f
 void sensing_block_sums(const float* P, std::int64_t len, float* sums);
 
 /*!
+ * sensing_magnitude_squared() and sensing_block_sums() in one pass, the same values,
+ * and top[j] = the largest of P[64 j .. 64 j + 63], len a multiple of 64: the power
+ * is summed while it is in registers, and the threshold pass passes over stretches
+ * whose largest value is under its level without reading them.
+ */
+void sensing_power_sums(
+    const std::complex<float>* X, std::int64_t len, float* P, float* sums, float* top);
+
+/*!
  * iv[j] = sensing_log_power(P[j stride]) in fixed point (2^-16 nepers), j < m, values
  * under `least` held at it, and their sum (the floor's first, uncensored pass). False
  * (iv and total unspecified) when a value is not finite.
@@ -102,6 +111,11 @@ void sensing_censored_sum(const std::int32_t* iv,
  */
 std::int64_t
 sensing_candidates(const float* P, std::int64_t len, float low, std::int32_t* idx);
+
+//! sensing_candidates() for len a multiple of 64, top[j] the largest of P[64 j ..
+//! 64 j + 63] (sensing_power_sums()): stretches with top[j] <= low are not read.
+std::int64_t sensing_candidates_top(
+    const float* P, const float* top, std::int64_t len, float low, std::int32_t* idx);
 
 /*!
  * sum over s in [a, b) of P[s] / (f0 + (x(s) - i) (f1 - f0)), x(s) = (s + 0.5) inv -

@@ -218,6 +218,44 @@ GPUFFT_TEST(gap_sums_match_the_floor_at_each_bin)
     }
 }
 
+// The fused power pass against the passes it replaces, to the bit; its 64-bin maxima
+// drive the threshold pass's candidates, which must be those of the plain scan.
+GPUFFT_TEST(power_sums_match_the_separate_passes_bit_for_bit)
+{
+    auto rng = seeded();
+    std::normal_distribution<float> g(0, 1);
+    std::uniform_real_distribution<float> u(0, 1);
+    for (std::int64_t len : { 64, 128, 2048 }) {
+        const auto size = static_cast<std::size_t>(len);
+        std::vector<cf> X(size);
+        for (auto& x : X) // noise over six decades, a few strong bins, exact zeros
+            x = u(rng) < 0.01f   ? cf(0, 0)
+                : u(rng) < 0.02f ? cf(300 * g(rng), 300 * g(rng))
+                                 : cf(g(rng), g(rng)) * std::pow(10.0f, 3 * g(rng));
+        std::vector<float> P(size), want_P(size), sums(size / 64), want_sums(size / 64),
+            top(size / 64);
+        sensing_power_sums(X.data(), len, P.data(), sums.data(), top.data());
+        sensing_magnitude_squared(X.data(), len, want_P.data());
+        sensing_block_sums(want_P.data(), len, want_sums.data());
+        for (std::size_t i = 0; i < size; ++i)
+            GPUFFT_CHECK(P[i] == want_P[i]);
+        for (std::size_t j = 0; j < size / 64; ++j) {
+            GPUFFT_CHECK(sums[j] == want_sums[j]);
+            GPUFFT_CHECK(top[j] ==
+                         *std::max_element(want_P.begin() + std::ptrdiff_t(64 * j),
+                                           want_P.begin() + std::ptrdiff_t(64 * j + 64)));
+        }
+        for (const float low : { 0.5f, 50.0f, 5e4f }) {
+            std::vector<std::int32_t> a(size), b(size);
+            const std::int64_t m = sensing_candidates(P.data(), len, low, a.data());
+            GPUFFT_CHECK_EQ(
+                sensing_candidates_top(P.data(), top.data(), len, low, b.data()), m);
+            for (std::int64_t c = 0; c < m; ++c)
+                GPUFFT_CHECK_EQ(a[std::size_t(c)], b[std::size_t(c)]);
+        }
+    }
+}
+
 GPUFFT_TEST(candidates_are_every_bin_over_the_level)
 {
     auto rng = seeded();
