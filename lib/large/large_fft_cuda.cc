@@ -25,9 +25,11 @@
 #include "large/large_fft_trace.h"
 #include "large/large_pass_compute.h"
 #include "large/large_pass_marks.h"
+#include "large/row_round_order.h"
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -82,6 +84,7 @@ struct device_lane {
 
     device_lane(int device,
                 bool whole_rounds,
+                std::size_t executors,
                 const std::vector<const large_schedule*>& schedules,
                 const large_exec_config& cfg,
                 large_fft_trace& trace)
@@ -114,6 +117,8 @@ struct device_lane {
         for (int s = 0; s < K && pass; ++s) {
             buf0[s].allocate(std::size_t(pass), "a pass buffer");
             buf1[s].allocate(std::size_t(pass), "a pass buffer");
+            for (std::size_t j = 0; j <= executors; ++j) // row_round_order::move_jobs()
+                moved[s].emplace_back();
         }
         flag.allocate(1);
     }
@@ -150,7 +155,9 @@ struct device_lane {
     copy_lane in, out; // on the streams above, so declared after them
     pass_compute<T> compute;
     cuda::event h2d_done[K], comp_done[K], d2h_done[K];
-    cuda::event moved_first[K], moved_all[K];
+    // the in-place row round: own rows read; each host-move job of the pass done
+    cuda::event own_in[K];
+    std::vector<cuda::event> moved[K];
 };
 
 /*
@@ -164,9 +171,8 @@ struct device_lane {
  * tested on the CPU), except in the in-place row round: pass k reads tile k of every
  * earlier row block, put there by that pass's host moves. Each executor runs its
  * passes' moves in order on its own move stream, and executors' moves may run at once
- * (they read and write disjoint tiles); pass k's copy in waits for the first moves of
- * pass k - 1 and for all moves of passes k - 2 .. k - G, which, by each move stream's
- * order, covers every earlier pass.
+ * (they read and write disjoint tiles); row_round_order.h cuts the moves into jobs and
+ * the copies in into pieces, and says which job each piece waits for.
  */
 template <typename T>
 class large_fft_cuda final : public large_fft_executor
@@ -184,8 +190,8 @@ public:
         for (std::size_t e = 0; e < devices.size(); ++e) {
             // streams, events, plans and buffers all belong to the executor's device
             cuda::device_guard g(devices[e]);
-            d_lanes.push_back(
-                std::make_unique<lane>(devices[e], e == 0, schedules, cfg, d_trace));
+            d_lanes.push_back(std::make_unique<lane>(
+                devices[e], e == 0, devices.size(), schedules, cfg, d_trace));
         }
     }
 
@@ -259,9 +265,9 @@ private:
         void* out;
         bool direct_in, direct_out; // pinned: copied directly; else through staging
         int threads, half;          // host threads (half: beside another gather/scatter)
-        const rows_transposed_round* rows; // non-null: host moves between the passes
-        std::vector<move_job> jobs;        // two per pass: the tiles the next pass reads
-        std::vector<pass_marks> marks;     // per executor, by its own pass index
+        std::optional<row_round_order> order; // the in-place row round: host moves
+        std::vector<move_job> jobs;           // order->move_jobs() per pass
+        std::vector<pass_marks> marks;        // per executor, by its own pass index
     };
 
     std::size_t lanes() const { return d_lanes.size(); }
@@ -275,17 +281,10 @@ private:
             l->drain();
     }
 
-    // What pass i's copy in must wait for before reading tiles that earlier passes'
-    // host moves put in place: fn(event) for the first moves of pass i - 1 and all moves
-    // of passes i - 2 .. i - G.
-    template <typename Fn>
-    void for_moves_before(std::size_t i, Fn fn) const
+    // The event at the end of host-move job w.second of pass w.first.
+    cudaEvent_t moved(const row_round_order::job_ref& w) const
     {
-        for (std::size_t j = 1; j <= std::min(lanes(), i); ++j) {
-            const lane& l = lane_of(i - j);
-            const int s = slot_of(i - j);
-            fn(j == 1 ? l.moved_first[s].get() : l.moved_all[s].get());
-        }
+        return lane_of(w.first).moved[slot_of(w.first)][w.second].get();
     }
 
     // One round of passes through the executors' rings.
@@ -302,9 +301,13 @@ private:
                      cuda::is_pinned(out),
                      th,
                      std::max(1, th / 2),
-                     rows,
-                     std::vector<move_job>(rows ? 2 * passes.size() : 0),
+                     {},
+                     {},
                      {} };
+        if (rows) {
+            io.order.emplace(*rows, G);
+            io.jobs.resize(io.order->move_jobs() * passes.size());
+        }
         move_fence fence;
         for (std::size_t e = 0; e < G; ++e) {
             lane& l = *d_lanes[e];
@@ -375,26 +378,28 @@ private:
         const auto& marks = io.marks[i % lanes()];
         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.h2d.get(), l.d2h_done[s].get(), 0));
         marks.mark(local(i), pass_marks::in_start, l.h2d.get());
-        const bool after_moves = io.rows && i > 0;
-        if (io.direct_in) {
-            // the pass's own rows first (one block per square); the rest needs the
-            // earlier passes' moves
-            const host_block* b = p.reads.data();
-            const host_block* e = b + p.reads.size();
-            const host_block* own = after_moves ? b + io.rows->blocks : e;
-            l.in.copy_in(b, own, io.src, l.buf0[s].get());
-            if (after_moves) {
-                for_moves_before(i, [&](cudaEvent_t ev) {
-                    GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.h2d.get(), ev, 0));
-                });
-                l.in.copy_in(own, e, io.src, l.buf0[s].get());
+        const host_block* b = p.reads.data();
+        if (io.direct_in && !io.order) {
+            l.in.copy_in(b, b + p.reads.size(), io.src, l.buf0[s].get());
+        } else if (io.direct_in) {
+            // piece by piece, each after the host moves that put its tiles in place
+            const auto& o = *io.order;
+            for (std::size_t piece = 0; piece < o.read_pieces(); ++piece) {
+                const auto r = o.reads_of(i, piece);
+                if (r.first == r.second)
+                    continue;
+                for (const auto& w : o.waits_of(i, piece))
+                    GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.h2d.get(), moved(w), 0));
+                l.in.copy_in(b + r.first, b + r.second, io.src, l.buf0[s].get());
+                if (piece == 0)
+                    l.own_in[s].record(l.h2d.get());
             }
         } else {
             GPUFFT_CUDA_CHECK(cudaEventSynchronize(l.h2d_done[s].get()));
-            if (after_moves)
-                for_moves_before(i, [](cudaEvent_t ev) {
-                    GPUFFT_CUDA_CHECK(cudaEventSynchronize(ev));
-                });
+            if (io.order)
+                for (std::size_t piece = 1; piece < io.order->read_pieces(); ++piece)
+                    for (const auto& w : io.order->waits_of(i, piece))
+                        GPUFFT_CUDA_CHECK(cudaEventSynchronize(moved(w)));
             gather_blocks(io.src,
                           l.stage_in[s].get(),
                           p.reads,
@@ -405,36 +410,36 @@ private:
                                               p.elements * sizeof(C),
                                               cudaMemcpyHostToDevice,
                                               l.h2d.get()));
+            l.own_in[s].record(l.h2d.get());
         }
         l.h2d_done[s].record(l.h2d.get());
         marks.mark(local(i), pass_marks::in_end, l.h2d.get());
     }
 
-    // The host moves of pass i, once its reads have left the host array: first those of
-    // tile row i + 1 (one per square), which the next pass reads, then the rest.
+    // The host moves of pass i, once its own rows have left the host array (the moves
+    // fill them), job by job: the tile rows the next passes read first, then the rest.
     void move_tiles(round_io& io, std::size_t i)
     {
         const auto& p = io.r.pass_list[i];
+        const auto& o = *io.order;
         lane& l = lane_of(i);
         const int s = slot_of(i);
         const auto& marks = io.marks[i % lanes()];
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.move.get(), l.h2d_done[s].get(), 0));
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.move.get(), l.own_in[s].get(), 0));
         marks.mark(local(i), pass_marks::moves_start, l.move.get());
-        const std::size_t first =
-            std::min<std::size_t>(std::size_t(io.rows->blocks), p.moves.size());
-        io.jobs[2 * i] = {
-            io.out, p.moves.data(), first, sizeof(C), io.threads, nullptr
-        };
-        io.jobs[2 * i + 1] = {
-            io.out, p.moves.data() + first, p.moves.size() - first, sizeof(C), io.threads,
-            nullptr
-        };
-        GPUFFT_CUDA_CHECK(
-            cudaLaunchHostFunc(l.move.get(), run_move_job, &io.jobs[2 * i]));
-        l.moved_first[s].record(l.move.get());
-        GPUFFT_CUDA_CHECK(
-            cudaLaunchHostFunc(l.move.get(), run_move_job, &io.jobs[2 * i + 1]));
-        l.moved_all[s].record(l.move.get());
+        for (std::size_t j = 0; j < o.move_jobs(); ++j) {
+            const auto r = o.moves_of(p, j);
+            move_job& job = io.jobs[o.move_jobs() * i + j];
+            job = { io.out,
+                    p.moves.data() + r.first,
+                    r.second - r.first,
+                    sizeof(C),
+                    io.threads,
+                    nullptr };
+            if (job.count)
+                GPUFFT_CUDA_CHECK(cudaLaunchHostFunc(l.move.get(), run_move_job, &job));
+            l.moved[s][j].record(l.move.get());
+        }
         marks.mark(local(i), pass_marks::moves_end, l.move.get());
     }
 
@@ -462,8 +467,9 @@ private:
         const int s = slot_of(i);
         const auto& marks = io.marks[i % lanes()];
         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.d2h.get(), l.comp_done[s].get(), 0));
-        if (io.rows)
-            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.d2h.get(), l.moved_all[s].get(), 0));
+        if (io.order) // the writes overwrite the moves' sources
+            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(
+                l.d2h.get(), l.moved[s][io.order->last_job()].get(), 0));
         marks.mark(local(i), pass_marks::out_start, l.d2h.get());
         if (io.direct_out)
             l.out.copy_out(p.writes, io.out, res);
