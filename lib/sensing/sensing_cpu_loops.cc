@@ -320,6 +320,43 @@ SENSING_SIMD bool sensing_log_fixed(const float* P,
     return bad == 0;
 }
 
+#ifdef SENSING_HAVE_AVX2
+namespace {
+
+// sensing_censored_sum's whole steps of 16 in AVX-512: a compare into a mask, an add
+// under it, the count from the mask's bits (integer sums: the same totals in any
+// order). Each pass of the floor's censoring is one such sweep, four a sub-band: in
+// AVX2 four vector operations a step of 8, a third of the floor's time beside its
+// logs; here two a step of 16. Returns the values done.
+__attribute__((target("avx512f"))) std::int64_t
+censored_sum_avx512(const std::int32_t* iv,
+                    std::int64_t m,
+                    std::int32_t cut,
+                    std::int64_t& total,
+                    std::int64_t& count)
+{
+    const __m512i c = _mm512_set1_epi32(cut);
+    std::int64_t j = 0;
+    while (j + 16 <= m) {
+        // 16 values a lane at most: |sum| < 16 x 2^23.
+        const std::int64_t end = m - j < 256 ? j + (m - j) / 16 * 16 : j + 256;
+        __m512i sum = _mm512_setzero_si512();
+        std::int64_t cnt = 0;
+        for (; j < end; j += 16) {
+            const __m512i v = _mm512_loadu_si512(iv + j);
+            const __mmask16 in = _mm512_cmplt_epi32_mask(v, c);
+            sum = _mm512_mask_add_epi32(sum, in, sum, v);
+            cnt += __builtin_popcount(unsigned(in));
+        }
+        total += _mm512_reduce_add_epi32(sum);
+        count += cnt;
+    }
+    return j;
+}
+
+} // namespace
+#endif
+
 SENSING_SIMD void sensing_censored_sum(const std::int32_t* iv,
                                        std::int64_t m,
                                        std::int32_t cut,
@@ -327,6 +364,14 @@ SENSING_SIMD void sensing_censored_sum(const std::int32_t* iv,
                                        std::int64_t& count)
 {
     total = count = 0;
+#ifdef SENSING_HAVE_AVX2
+    static const bool avx512 = __builtin_cpu_supports("avx512f");
+    if (avx512) {
+        const std::int64_t done = censored_sum_avx512(iv, m, cut, total, count);
+        iv += done;
+        m -= done;
+    }
+#endif
     for (std::int64_t j0 = 0; j0 < m; j0 += 256) {
         const std::int64_t j1 = m < j0 + 256 ? m : j0 + 256;
         std::int32_t sum = 0, cnt = 0; // |sum| < 256 x 2^23: no overflow

@@ -20,6 +20,7 @@
 #include "test_harness.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -216,6 +217,29 @@ GPUFFT_TEST(gap_sums_match_the_floor_at_each_bin)
             GPUFFT_CHECK(std::fabs(got - want) <= 1e-5 * want);
         }
     }
+}
+
+// The censoring pass's sums (AVX-512 where the CPU has it, steps of 16 and what is left)
+// against a plain loop, for every length up to 600 and cuts across the values.
+GPUFFT_TEST(censored_sums_match_a_plain_loop)
+{
+    auto rng = seeded();
+    std::uniform_int_distribution<std::int32_t> u(-88 * 65536, 88 * 65536);
+    std::vector<std::int32_t> iv(600);
+    for (auto& v : iv)
+        v = u(rng);
+    for (std::int64_t m = 0; m <= 600; ++m)
+        for (const std::int32_t cut : { INT32_MIN, -65536, 0, 3 * 65536, INT32_MAX }) {
+            std::int64_t sum = 0, count = 0, want_sum = 0, want_count = 0;
+            sensing_censored_sum(iv.data(), m, cut, sum, count);
+            for (std::int64_t j = 0; j < m; ++j)
+                if (iv[std::size_t(j)] < cut) {
+                    want_sum += iv[std::size_t(j)];
+                    ++want_count;
+                }
+            GPUFFT_CHECK_EQ(sum, want_sum);
+            GPUFFT_CHECK_EQ(count, want_count);
+        }
 }
 
 // The fused power pass against the passes it replaces, to the bit; its 64-bin maxima
