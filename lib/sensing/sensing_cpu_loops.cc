@@ -273,6 +273,49 @@ __attribute__((target("avx2,fma"))) std::int64_t log_fixed_avx2(
     const int nan = _mm256_movemask_ps(_mm256_cmp_ps(bad, bad, _CMP_UNORD_Q));
     return nan != 0 ? -1 : j;
 }
+
+__attribute__((target("avx512f"))) std::int64_t log_fixed_avx512(
+    const float* P, std::int64_t m, float least, std::int32_t* iv, std::int64_t& total)
+{
+    const __m512 lo = _mm512_set1_ps(least), zero = _mm512_setzero_ps();
+    const __m512 one = _mm512_set1_ps(1.0f), minus_one = _mm512_set1_ps(-1.0f);
+    const __m512 c9 = _mm512_set1_ps(1.0f / 9), c7 = _mm512_set1_ps(1.0f / 7),
+                 c5 = _mm512_set1_ps(1.0f / 5), c3 = _mm512_set1_ps(1.0f / 3);
+    const __m512 ln2 = _mm512_set1_ps(0.69314718f), scale = _mm512_set1_ps(65536.0f);
+    const __m512i mant = _mm512_set1_epi32(0x007fffff),
+                  exp0 = _mm512_set1_epi32(0x3f800000), bias = _mm512_set1_epi32(127);
+    __m512 bad = zero;
+    std::int64_t j = 0;
+    while (j + 16 <= m) {
+        // Sums of 256 values at most in 32-bit lanes: |sum| < 16 x 2^23.
+        const std::int64_t end = m - j < 256 ? j + (m - j) / 16 * 16 : j + 256;
+        __m512i sum = _mm512_setzero_si512();
+        for (; j < end; j += 16) {
+            __m512 v = _mm512_loadu_ps(P + j);
+            bad = _mm512_fmadd_ps(v, zero, bad);
+            v = _mm512_max_ps(v, lo);
+            const __m512i u = _mm512_castps_si512(v);
+            const __m512 e =
+                _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_srli_epi32(u, 23), bias));
+            const __m512 mv =
+                _mm512_castsi512_ps(_mm512_or_si512(_mm512_and_si512(u, mant), exp0));
+            const __m512 t =
+                _mm512_div_ps(_mm512_add_ps(mv, minus_one), _mm512_add_ps(mv, one));
+            const __m512 t2 = _mm512_mul_ps(t, t);
+            __m512 q = _mm512_fmadd_ps(t2, c9, c7);
+            q = _mm512_fmadd_ps(t2, q, c5);
+            q = _mm512_fmadd_ps(t2, q, c3);
+            q = _mm512_fmadd_ps(q, t2, one);
+            const __m512 r =
+                _mm512_fmadd_ps(_mm512_add_ps(t, t), q, _mm512_mul_ps(e, ln2));
+            const __m512i x = _mm512_cvttps_epi32(_mm512_mul_ps(r, scale));
+            _mm512_storeu_si512(iv + j, x);
+            sum = _mm512_add_epi32(sum, x);
+        }
+        total += _mm512_reduce_add_epi32(sum);
+    }
+    return _mm512_cmp_ps_mask(bad, bad, _CMP_UNORD_Q) != 0 ? -1 : j;
+}
 #endif
 
 } // namespace
@@ -289,12 +332,14 @@ SENSING_SIMD bool sensing_log_fixed(const float* P,
 #ifdef SENSING_HAVE_AVX2
     static const bool avx2 =
         __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    static const bool avx512 = __builtin_cpu_supports("avx512f");
     if (avx2 && stride == 1) {
-        const std::int64_t done = log_fixed_avx2(P, m, least, iv, total);
+        const std::int64_t done = avx512 ? log_fixed_avx512(P, m, least, iv, total)
+                                         : log_fixed_avx2(P, m, least, iv, total);
         if (done < 0)
             return false;
         std::int32_t sum = 0;
-        for (std::int64_t j = done; j < m; ++j) { // fewer than 8
+        for (std::int64_t j = done; j < m; ++j) { // less than a step
             iv[j] = log_fixed_one(P[j], least, bad);
             sum += iv[j];
         }
