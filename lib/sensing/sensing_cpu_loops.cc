@@ -89,6 +89,32 @@ __attribute__((target("avx2"))) std::int64_t window_avx2(const std::complex<floa
     }
     return t;
 }
+
+// 16 samples a step in AVX-512: the window's values doubled into lane pairs by one
+// permute each half, the same products.
+__attribute__((target("avx512f"))) std::int64_t
+window_avx512(const std::complex<float>* x,
+              const float* w,
+              std::int64_t n,
+              std::complex<float>* out)
+{
+    const float* a = reinterpret_cast<const float*>(x);
+    float* b = reinterpret_cast<float*>(out);
+    const __m512i lo = _mm512_set_epi32(7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0),
+                  hi = _mm512_set_epi32(
+                      15, 15, 14, 14, 13, 13, 12, 12, 11, 11, 10, 10, 9, 9, 8, 8);
+    std::int64_t t = 0;
+    for (; t + 16 <= n; t += 16) {
+        const __m512 w16 = _mm512_loadu_ps(w + t);
+        _mm512_storeu_ps(
+            b + 2 * t,
+            _mm512_mul_ps(_mm512_loadu_ps(a + 2 * t), _mm512_permutexvar_ps(lo, w16)));
+        _mm512_storeu_ps(b + 2 * t + 16,
+                         _mm512_mul_ps(_mm512_loadu_ps(a + 2 * t + 16),
+                                       _mm512_permutexvar_ps(hi, w16)));
+    }
+    return t;
+}
 #endif
 
 } // namespace
@@ -100,8 +126,11 @@ void sensing_window(const std::complex<float>* x,
 {
     std::int64_t t = 0;
 #ifdef SENSING_HAVE_AVX2
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    if (avx2)
+    static const bool avx2 = __builtin_cpu_supports("avx2"),
+                      avx512 = __builtin_cpu_supports("avx512f");
+    if (avx512)
+        t = window_avx512(x, w, n, out);
+    else if (avx2)
         t = window_avx2(x, w, n, out);
 #endif
     window_plain(x, w, t, n, out);
@@ -172,6 +201,42 @@ __attribute__((target("avx2,fma"))) void power_sums_avx2(
         top[c / 64] = t;
     }
 }
+
+// power_sums_avx2 16 bins a step in AVX-512: the parts split by two two-source
+// permutes (in order), the same fused power, and each half added to the eight lanes
+// in turn (lane k: bins 8 q + k in order, as there).
+__attribute__((target("avx512f"))) void power_sums_avx512(
+    const std::complex<float>* X, std::int64_t len, float* P, float* sums, float* top)
+{
+    const float* a = reinterpret_cast<const float*>(X);
+    const __m512i even = _mm512_set_epi32(
+                      30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0),
+                  odd = _mm512_set_epi32(
+                      31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+    for (std::int64_t c = 0; c < len; c += 64) {
+        __m256 acc = _mm256_setzero_ps();
+        __m512 most = _mm512_setzero_ps();
+        for (std::int64_t i = c; i < c + 64; i += 16) {
+            const __m512 u = _mm512_loadu_ps(a + 2 * i),
+                         v = _mm512_loadu_ps(a + 2 * i + 16);
+            const __m512 re = _mm512_permutex2var_ps(u, even, v),
+                         im = _mm512_permutex2var_ps(u, odd, v);
+            const __m512 p = _mm512_fmadd_ps(re, re, _mm512_mul_ps(im, im));
+            _mm512_storeu_ps(P + i, p);
+            acc = _mm256_add_ps(acc, _mm512_castps512_ps256(p));
+            acc = _mm256_add_ps(
+                acc, _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(p), 1)));
+            most = _mm512_max_ps(most, p);
+        }
+        alignas(32) float lane[8];
+        _mm256_store_ps(lane, acc);
+        float s = 0;
+        for (int k = 0; k < 8; ++k)
+            s += lane[k];
+        sums[c / 64] = s;
+        top[c / 64] = _mm512_reduce_max_ps(most);
+    }
+}
 #endif
 
 } // namespace
@@ -182,6 +247,11 @@ void sensing_power_sums(
 #ifdef SENSING_HAVE_AVX2
     static const bool avx2 =
         __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    static const bool avx512 = __builtin_cpu_supports("avx512f");
+    if (avx512) {
+        power_sums_avx512(X, len, P, sums, top);
+        return;
+    }
     if (avx2) {
         power_sums_avx2(X, len, P, sums, top);
         return;
