@@ -330,19 +330,27 @@ private:
                 add(c);
             return;
         }
-        std::size_t at[most] = {};
-        const std::size_t frames = history.size();
-        for (;;) {
+        // Each frame's next core and end (the deque's indexing a core was a third of
+        // the merge).
+        const sensing_run *at[most], *end[most];
+        std::size_t frames = 0;
+        for (const auto& frame : history)
+            if (!frame.empty()) {
+                at[frames] = frame.data();
+                end[frames++] = frame.data() + frame.size();
+            }
+        while (frames > 0) {
             // The frame whose next core starts first (max(0, first - 1) keeps the order).
-            std::size_t next = frames;
-            for (std::size_t f = 0; f < frames; ++f)
-                if (at[f] < history[f].size() &&
-                    (next == frames ||
-                     history[f][at[f]].first < history[next][at[next]].first))
+            std::size_t next = 0;
+            for (std::size_t f = 1; f < frames; ++f)
+                if (at[f]->first < at[next]->first)
                     next = f;
-            if (next == frames)
-                return;
-            add(history[next][at[next]++]);
+            add(*at[next]++);
+            if (at[next] == end[next]) { // that frame is done
+                at[next] = at[frames - 1];
+                end[next] = end[frames - 1];
+                --frames;
+            }
         }
     }
 
