@@ -50,7 +50,8 @@ public:
         d_block_floor.resize(block);
         d_bits.resize(block / 64);
         d_sums.resize(std::size_t((d_k.n + 63) / 64));
-        d_top.resize(d_sums.size());
+        if (d_tops)
+            d_top.resize(d_sums.size());
         d_floor.resize(std::size_t(d_k.subbands));
         d_scratch.resize(2 * std::size_t(d_k.subbands));
     }
@@ -307,26 +308,26 @@ private:
                 d_X.data() + sensing_natural(d_k, s0), end - s0, d_P.data() + s0);
     }
 
-    // The power of block [s0, s0 + len), its 64-bin sums and, where len is a multiple
-    // of 64 (all blocks but an odd n's last), their largest values (find_runs()).
+    // The power of block [s0, s0 + len), its 64-bin sums and, where n is a multiple of
+    // 128 (d_tops: every block and half of them then a multiple of 64), their largest
+    // values (find_runs()), in one pass on either side of natural bin 0.
     void power_sums(std::int64_t s0, std::int64_t len)
     {
-        float* P = d_P.data() + s0;
-        float* top = d_top.data() + s0 / 64;
-        if (len % 64 == 0 && (s0 >= d_k.half || s0 + len <= d_k.half)) {
-            sensing_power_sums(d_X.data() + sensing_natural(d_k, s0),
-                               len,
-                               P,
-                               d_sums.data() + s0 / 64,
-                               top);
+        if (!d_tops) {
+            power_block(s0, len);
+            sensing_block_sums(d_P.data() + s0, len, d_sums.data() + s0 / 64);
             return;
         }
-        power_block(s0, len); // natural bin 0 inside
-        sensing_block_sums(P, len, d_sums.data() + s0 / 64);
-        if (len % 64 != 0)
-            return;
-        for (std::int64_t c = 0; c < len; c += 64)
-            top[c / 64] = *std::max_element(P + c, P + c + 64);
+        const std::int64_t end = s0 + len;
+        while (s0 < end) {
+            const std::int64_t e = s0 < d_k.half ? std::min(end, d_k.half) : end;
+            sensing_power_sums(d_X.data() + sensing_natural(d_k, s0),
+                               e - s0,
+                               d_P.data() + s0,
+                               d_sums.data() + s0 / 64,
+                               d_top.data() + s0 / 64);
+            s0 = e;
+        }
     }
 
     //! sensing_floor_step's floor from its exponent.
@@ -524,9 +525,9 @@ private:
             // Most stretches hold nothing above even the lowest threshold: a test that
             // vectorises passes over them, and only candidates are checked one by one.
             const std::int64_t m =
-                len % 64 == 0 ? sensing_candidates_top(
-                                    P, d_top.data() + s0 / 64, len, low, d_idx.data())
-                              : sensing_candidates(P, len, low, d_idx.data());
+                d_tops ? sensing_candidates_top(
+                             P, d_top.data() + s0 / 64, len, low, d_idx.data())
+                       : sensing_candidates(P, len, low, d_idx.data());
             // A dense block (a carrier near the threshold): the block's floors a line
             // at a time (sensing_floor_at's values, bit for bit), every bin tested at
             // once and the runs taken off the bits, a stretch at a time. Fewer
@@ -569,10 +570,11 @@ private:
     const sensing_consts& d_k = d_p.k;
     dense_fft_plan d_fft;
     sensing_aligned_vector<std::complex<float>> d_X, d_xw;
-    sensing_aligned_vector<float> d_P; // windowed power, shifted order
-    sensing_aligned_vector<float> d_w; // the window in time
-    std::vector<float> d_sums;         // sums of P over 64 bins (block = 2048: whole)
-    std::vector<float> d_top;          // the largest P of each 64 bins (power_sums())
+    sensing_aligned_vector<float> d_P;    // windowed power, shifted order
+    sensing_aligned_vector<float> d_w;    // the window in time
+    std::vector<float> d_sums;            // sums of P over 64 bins (block = 2048: whole)
+    std::vector<float> d_top;             // the largest P of each 64 bins (power_sums())
+    const bool d_tops = d_k.n % 128 == 0; // d_top is kept (power_sums())
     std::vector<std::int32_t> d_fixed, d_idx; // d_fixed: a floor group's logs
     std::vector<floor_state> d_group;
     std::vector<double> d_band_floor;  // a band's floors (bands())
