@@ -138,15 +138,24 @@ public:
             // (LTE: a sixth of detect()'s time beside the FFT went on gap levels).
             if (b - a <= std::int64_t(d_p.gap_bins) || b - a > max_gap)
                 continue;
-            const double sum = power_sum(a, b), fill = sensing_gap_fill_level(b - a);
+            const double sum = power_sum(a, b);
             // Noise gaps are far under the level that joins even over the frame's least
-            // floor: that bound decides them, without the gap's own floors.
+            // floor: that bound decides them, without the gap's own floors; most even
+            // under the least level that joins any gap (sensing_gap_fill_level() is 1.6
+            // at least), without its square root and division (a tenth of gap_levels()
+            // in an LTE carrier).
+            double loose = 0;
             if (frame_least > 0) {
-                const double loose = sum / frame_least / double(b - a);
-                if (loose * (1 + 1e-4) < fill) {
+                loose = sum / frame_least / double(b - a);
+                if (loose * (1 + 1e-4) < least_fill) {
                     level[i] = loose;
                     continue;
                 }
+            }
+            const double fill = sensing_gap_fill_level(b - a);
+            if (frame_least > 0 && loose * (1 + 1e-4) < fill) {
+                level[i] = loose;
+                continue;
             }
             // Most gaps are noise, far under the level that joins: the gap's power over
             // its least floor bounds the level from above and needs no division a bin
@@ -185,6 +194,8 @@ public:
 
 private:
     static constexpr std::size_t block = 2048;
+    //! The least sensing_gap_fill_level() of any gap.
+    static constexpr double least_fill = 1.0 + 0.6;
     //! Frames up to this size keep the windowed samples apart from the spectrum.
     static constexpr std::int64_t out_of_place_max = std::int64_t(1) << 22;
 
