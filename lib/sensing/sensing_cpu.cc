@@ -166,7 +166,7 @@ public:
             // decided as the bins' own sum would decide it, and the plan only compares
             // the level with sensing_gap_fill_level().
             double least, most;
-            sensing_floor_range(d_k, d_floor.data(), a, b, least, most);
+            floor_range(a, b, least, most);
             const double bound = sum / least / double(b - a);
             if (bound * (1 + 1e-4) < fill) {
                 level[i] = bound;
@@ -219,6 +219,29 @@ private:
         if (x <= 0)
             return -1;
         return std::min(int(x), d_k.subbands - 1);
+    }
+
+    // sensing_floor_range()'s least and greatest floor over [a, b), the same floors
+    // compared; its sub-bands by a shift where sub_bins is a power of two (two 64-bit
+    // divisions a gap, in an LTE carrier a few hundred gaps a frame).
+    void floor_range(std::int64_t a, std::int64_t b, double& least, double& most) const
+    {
+        const double* f = d_floor.data();
+        const double fa = sensing_floor_at(d_k, f, a),
+                     fb = sensing_floor_at(d_k, f, b - 1);
+        least = fa < fb ? fa : fb;
+        most = fa < fb ? fb : fa;
+        const auto sub = [this](std::int64_t x) { // x / sub_bins, x >= 0
+            return d_sub_shift >= 0 ? x >> d_sub_shift : x / d_k.sub_bins;
+        };
+        const std::int64_t end = std::min<std::int64_t>(sub(b) + 1, d_k.subbands);
+        for (std::int64_t i = sub(a); i < end; ++i) {
+            const std::int64_t centre = i * d_k.sub_bins + d_k.sub_bins / 2;
+            if (centre >= a && centre < b) {
+                least = f[i] < least ? f[i] : least;
+                most = f[i] > most ? f[i] : most;
+            }
+        }
     }
 
     // The sum of P over [a, b): whole 64-bin blocks from their sums, the ends bin by bin
@@ -530,7 +553,7 @@ private:
             const std::int64_t len = std::min<std::int64_t>(std::int64_t(block), n - s0);
             const float* P = d_P.data() + s0;
             double fmin, fmax;
-            sensing_floor_range(d_k, d_floor.data(), s0, s0 + len, fmin, fmax);
+            floor_range(s0, s0 + len, fmin, fmax);
             // A hair under the least threshold, so that float rounding drops no bin.
             const float low = float(d_k.eta * fmin) * (1.0f - 1e-6f);
             // Most stretches hold nothing above even the lowest threshold: a test that
@@ -592,6 +615,10 @@ private:
     std::vector<double> d_block_floor; // a block's floors (find_runs())
     std::vector<std::uint64_t> d_bits; // a dense block's bins above (find_runs())
     std::vector<double> d_floor, d_scratch;
+    //! log2(sub_bins) where it is a power of two, else -1 (floor_range()).
+    const int d_sub_shift = (d_k.sub_bins & (d_k.sub_bins - 1)) == 0
+                                ? __builtin_ctzll(std::uint64_t(d_k.sub_bins))
+                                : -1;
     //! ln(cut) and ln(floor_min): the floor's passes in the log (subband_floor()).
     const double d_log_cut = std::log(d_k.cut), d_log_floor_min = std::log(d_k.floor_min);
 };
