@@ -49,6 +49,7 @@ public:
         d_idx.resize(block);
         d_block_floor.resize(block);
         d_bits.resize(block / 64);
+        d_cand.resize(block / 64);
         d_sums.resize(std::size_t((d_k.n + 63) / 64));
         if (d_tops)
             d_top.resize(d_sums.size());
@@ -498,8 +499,22 @@ private:
                          std::vector<sensing_run>& runs,
                          bool& complete)
     {
+        sensing_above_bits(
+            d_P.data() + s0, d_block_floor.data(), d_k.eta, len, d_bits.data());
+        walk_bits(s0, len, open_first, open_last, runs, complete);
+    }
+
+    // find_runs() over block [s0, s0 + len) from its bits in d_bits (set: above the
+    // threshold, bar the DC mask): each stretch of set bits extends the open run or, as
+    // the bin-by-bin loop does for its first bin, closes it and opens the next.
+    void walk_bits(std::int64_t s0,
+                   std::int64_t len,
+                   std::int64_t& open_first,
+                   std::int64_t& open_last,
+                   std::vector<sensing_run>& runs,
+                   bool& complete)
+    {
         std::uint64_t* words = d_bits.data();
-        sensing_above_bits(d_P.data() + s0, d_block_floor.data(), d_k.eta, len, words);
         if (d_k.mask_dc) { // sensing_masked()'s bins never stand out
             const std::int64_t a = std::max(s0, d_k.half - d_k.dc_mask),
                                b = std::min(s0 + len - 1, d_k.half + d_k.dc_mask);
@@ -558,6 +573,31 @@ private:
             const float low = float(d_k.eta * fmin) * (1.0f - 1e-6f);
             // Most stretches hold nothing above even the lowest threshold: a test that
             // vectorises passes over them, and only candidates are checked one by one.
+            if (d_tops) {
+                // AVX-512: the candidates' bits, and where they are not dense each
+                // stretch's bins tested at once (sensing_above()'s test, bit for bit)
+                // and the runs taken off the bits (a candidate at a time, with a
+                // branch a run, was most of the pass for a thousand tones).
+                const std::int64_t c = sensing_top_bits(d_k,
+                                                        d_floor.data(),
+                                                        P,
+                                                        d_top.data() + s0 / 64,
+                                                        s0,
+                                                        len,
+                                                        low,
+                                                        dense_block,
+                                                        d_cand.data(),
+                                                        d_bits.data());
+                if (c > dense_block) {
+                    fill_floors(s0, s0 + len, d_block_floor.data());
+                    above_stretches(s0, len, open_first, open_last, runs, complete);
+                    continue;
+                }
+                if (c >= 0) {
+                    walk_bits(s0, len, open_first, open_last, runs, complete);
+                    continue;
+                }
+            }
             const std::int64_t m =
                 d_tops ? sensing_candidates_top(
                              P, d_top.data() + s0 / 64, len, low, d_idx.data())
@@ -614,6 +654,7 @@ private:
     std::vector<double> d_band_floor;  // a band's floors (bands())
     std::vector<double> d_block_floor; // a block's floors (find_runs())
     std::vector<std::uint64_t> d_bits; // a dense block's bins above (find_runs())
+    std::vector<std::uint64_t> d_cand; // a block's candidates (sensing_top_bits())
     std::vector<double> d_floor, d_scratch;
     //! log2(sub_bins) where it is a power of two, else -1 (floor_range()).
     const int d_sub_shift = (d_k.sub_bins & (d_k.sub_bins - 1)) == 0

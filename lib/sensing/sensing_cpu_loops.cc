@@ -584,6 +584,121 @@ __attribute__((target("avx2"))) std::int64_t above_bits_avx2(
 
 } // namespace
 
+#ifdef SENSING_HAVE_AVX2
+namespace {
+
+// sensing_top_bits() in AVX-512: each stretch's candidates by four compares; where a
+// stretch lies in one piece of the floor's line (all but one in sub_bins / 64), its
+// floors 8 a vector by sensing_floor_at()'s operations in its order, each rounded
+// alone (no multiply-add fused: fp-contract is off here), else bin by bin.
+__attribute__((target("avx512f"))) SENSING_NO_FMA std::int64_t
+top_bits_avx512(const sensing_consts& k,
+                const double* f,
+                const float* P,
+                const float* top,
+                std::int64_t s0,
+                std::int64_t len,
+                float low,
+                std::int64_t dense,
+                std::uint64_t* cand,
+                std::uint64_t* above)
+{
+    const __m512 l = _mm512_set1_ps(low);
+    std::int64_t count = 0;
+    for (std::int64_t c = 0; c < len; c += 64) {
+        std::uint64_t w = 0;
+        if (top[c / 64] > low)
+            for (int q = 0; q < 4; ++q)
+                w |= std::uint64_t(_mm512_cmp_ps_mask(
+                         _mm512_loadu_ps(P + c + 16 * q), l, _CMP_GT_OQ))
+                     << (16 * q);
+        cand[c / 64] = w;
+        count += __builtin_popcountll(w);
+    }
+    if (count > dense)
+        return count;
+    const int S = k.subbands;
+    // sensing_floor_at()'s piece of bin s: -1 for f[0], S - 1 for f[S - 1].
+    const auto piece = [&](std::int64_t s) {
+        if (S == 1)
+            return -1;
+        const double x = (double(s) + 0.5) * k.inv_sub_bins - 0.5;
+        if (x <= 0)
+            return -1;
+        const int i = int(x);
+        return i >= S - 1 ? S - 1 : i;
+    };
+    const __m512d eta = _mm512_set1_pd(k.eta), half = _mm512_set1_pd(0.5),
+                  inv = _mm512_set1_pd(k.inv_sub_bins),
+                  iota = _mm512_set_pd(7, 6, 5, 4, 3, 2, 1, 0);
+    for (std::int64_t c = 0; c < len; c += 64) {
+        const std::uint64_t w = cand[c / 64];
+        above[c / 64] = 0;
+        if (w == 0)
+            continue;
+        const std::int64_t s = s0 + c;
+        const int i = piece(s);
+        if (i != piece(s + 63)) { // the line bends inside: bin by bin
+            std::uint64_t a = 0;
+            for (std::uint64_t r = w; r != 0; r &= r - 1) {
+                const int b = __builtin_ctzll(r);
+                if (double(P[c + b]) > k.eta * sensing_floor_at(k, f, s + b))
+                    a |= std::uint64_t(1) << b;
+            }
+            above[c / 64] = a;
+            continue;
+        }
+        std::uint64_t a = 0;
+        if (i < 0 || i == S - 1) {
+            const __m512d t = _mm512_set1_pd(k.eta * (i < 0 ? f[0] : f[S - 1]));
+            for (int q = 0; q < 8; ++q)
+                a |= std::uint64_t(_mm512_cmp_pd_mask(
+                         _mm512_cvtps_pd(_mm256_loadu_ps(P + c + 8 * q)), t, _CMP_GT_OQ))
+                     << (8 * q);
+        } else {
+            // f[i] + (x - i) (f[i + 1] - f[i]), x = (s + 0.5) inv - 0.5.
+            const __m512d fi = _mm512_set1_pd(f[i]), di = _mm512_set1_pd(double(i)),
+                          slope = _mm512_set1_pd(f[i + 1] - f[i]);
+            for (int q = 0; q < 8; ++q) {
+                const __m512d sb = _mm512_add_pd(_mm512_set1_pd(double(s + 8 * q)), iota);
+                const __m512d x =
+                    _mm512_sub_pd(_mm512_mul_pd(_mm512_add_pd(sb, half), inv), half);
+                const __m512d F =
+                    _mm512_add_pd(fi, _mm512_mul_pd(_mm512_sub_pd(x, di), slope));
+                a |= std::uint64_t(_mm512_cmp_pd_mask(
+                         _mm512_cvtps_pd(_mm256_loadu_ps(P + c + 8 * q)),
+                         _mm512_mul_pd(eta, F),
+                         _CMP_GT_OQ))
+                     << (8 * q);
+            }
+        }
+        above[c / 64] = a & w;
+    }
+    return count;
+}
+
+} // namespace
+#endif
+
+std::int64_t sensing_top_bits(const sensing_consts& k,
+                              const double* f,
+                              const float* P,
+                              const float* top,
+                              std::int64_t s0,
+                              std::int64_t len,
+                              float low,
+                              std::int64_t dense,
+                              std::uint64_t* cand,
+                              std::uint64_t* above)
+{
+#ifdef SENSING_HAVE_AVX2
+    static const bool avx512 = __builtin_cpu_supports("avx512f");
+    if (avx512)
+        return top_bits_avx512(k, f, P, top, s0, len, low, dense, cand, above);
+#endif
+    return -1;
+}
+
 void sensing_above_bits(
     const float* P, const double* F, double eta, std::int64_t len, std::uint64_t* words)
 {

@@ -133,6 +133,26 @@ double sensing_ratio_sum(const float* P,
                          double f1);
 
 /*!
+ * The threshold pass of a block of shifted bins [s0, s0 + len), len a multiple of 64,
+ * top[j] the largest of P[64 j .. 64 j + 63] (sensing_power_sums()), P and top from
+ * the block's first bin: cand[j] = the bits of P[64 j + i] > low in the stretches with
+ * top[j] > low (0 elsewhere), and their count returned. Where that count is at most
+ * `dense`, above[j] = cand[j] and the bits of double(P) > k.eta x sensing_floor_at(k,
+ * f, s) (the same floors, bit for bit: sensing_above() without the DC mask). -1 where
+ * the CPU has no AVX-512 (nothing written).
+ */
+std::int64_t sensing_top_bits(const sensing_consts& k,
+                              const double* f,
+                              const float* P,
+                              const float* top,
+                              std::int64_t s0,
+                              std::int64_t len,
+                              float low,
+                              std::int64_t dense,
+                              std::uint64_t* cand,
+                              std::uint64_t* above);
+
+/*!
  * Bit i % 64 of words[i / 64] set where double(P[i]) > eta F[i] (sensing_above()'s test
  * on floors from sensing_floor_line()), i < len, len a multiple of 64 or the words'
  * last bits clear.

@@ -242,6 +242,69 @@ GPUFFT_TEST(censored_sums_match_a_plain_loop)
         }
 }
 
+// The AVX-512 threshold bits against sensing_above() bin by bin (floors that differ
+// from sub-band to sub-band, blocks across the floor's pieces and its flat ends, one
+// sub-band), and the candidates against P > low; skipped without AVX-512.
+GPUFFT_TEST(top_bits_match_sensing_above_bin_by_bin)
+{
+    auto rng = seeded();
+    std::uniform_real_distribution<double> u(0.5, 2.0);
+    std::exponential_distribution<float> e(1.0f);
+    for (const std::int64_t n :
+         { std::int64_t(1024), std::int64_t(8192), std::int64_t(65536) })
+        for (const int subbands : { 0, 1 }) {
+            sensing_options o;
+            o.backend = backend::cpu;
+            o.floor_subbands = subbands;
+            const auto p = make_sensing_params(n, o);
+            std::vector<double> f(std::size_t(p.k.subbands));
+            for (auto& v : f)
+                v = u(rng);
+            std::vector<float> P(static_cast<std::size_t>(n));
+            // Half the bins within 20 % of their threshold, a quarter over it.
+            for (std::int64_t s = 0; s < n; ++s)
+                P[std::size_t(s)] =
+                    float(sensing_floor_at(p.k, f.data(), s) * p.k.eta) *
+                    (u(rng) < 1.25 ? float(0.8 + 0.4 * (u(rng) - 0.5) / 1.5)
+                                   : 0.05f * e(rng));
+            const std::int64_t block = std::min<std::int64_t>(n, 2048);
+            for (std::int64_t s0 = 0; s0 < n; s0 += block) {
+                const float* Pb = P.data() + s0;
+                std::vector<float> top(std::size_t(block / 64));
+                for (std::int64_t c = 0; c < block; c += 64)
+                    top[std::size_t(c / 64)] = *std::max_element(Pb + c, Pb + c + 64);
+                const float low = float(0.7 * p.k.eta * 0.5);
+                std::vector<std::uint64_t> cand(std::size_t(block / 64)),
+                    above(std::size_t(block / 64));
+                const std::int64_t got = sensing_top_bits(p.k,
+                                                          f.data(),
+                                                          Pb,
+                                                          top.data(),
+                                                          s0,
+                                                          block,
+                                                          low,
+                                                          block,
+                                                          cand.data(),
+                                                          above.data());
+                if (got < 0) {
+                    std::printf("skip: no AVX-512\n");
+                    return;
+                }
+                std::int64_t want = 0;
+                for (std::int64_t i = 0; i < block; ++i) {
+                    const bool c = Pb[i] > low;
+                    const bool a = c && sensing_above(p.k, f.data(), s0 + i, Pb[i]);
+                    want += c;
+                    GPUFFT_CHECK_EQ(int((cand[std::size_t(i / 64)] >> (i % 64)) & 1),
+                                    int(c));
+                    GPUFFT_CHECK_EQ(int((above[std::size_t(i / 64)] >> (i % 64)) & 1),
+                                    int(a));
+                }
+                GPUFFT_CHECK_EQ(got, want);
+            }
+        }
+}
+
 // The fused power pass against the passes it replaces, to the bit; its 64-bin maxima
 // drive the threshold pass's candidates, which must be those of the plain scan.
 GPUFFT_TEST(power_sums_match_the_separate_passes_bit_for_bit)
