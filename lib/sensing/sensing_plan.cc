@@ -254,8 +254,10 @@ private:
                 std::max(A.last - A.first + 1, B.last - B.first + 1);
             if (gap <= std::max<std::int64_t>(params.gap_bins, wider / 8))
                 return true;
-            // B's first run follows the gap levels[band_run[b] - 1].
-            return levels[band_run[b] - 1] >= sensing_gap_fill_level(gap);
+            // B's first run follows the gap levels[band_run[b] - 1]. The fill level is
+            // 1.6 at least: a noise gap's level under that needs no square root.
+            const double level = levels[band_run[b] - 1];
+            return level >= 1.0 + 0.6 && level >= sensing_gap_fill_level(gap);
         };
         for (std::size_t r = 0; r < runs.size(); ++r) {
             spans.push_back(runs[r]);
