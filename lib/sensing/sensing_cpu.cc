@@ -143,8 +143,8 @@ public:
             // Noise gaps are far under the level that joins even over the frame's least
             // floor: that bound decides them, without the gap's own floors; most even
             // under the least level that joins any gap (sensing_gap_fill_level() is 1.6
-            // at least), without its square root and division (a tenth of gap_levels()
-            // in an LTE carrier).
+            // at least), without its square root and division (a twentieth of
+            // gap_levels() for a thousand tones).
             double loose = 0;
             if (frame_least > 0) {
                 loose = sum / frame_least / double(b - a);
