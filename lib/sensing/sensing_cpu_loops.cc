@@ -932,8 +932,8 @@ SENSING_SIMD SENSING_NO_FMA void sensing_band_sums_buffered(sensing_band& b,
         // A core under 8 bins (a tone's) fills no lane: every sum runs bin by bin in
         // the reference's order (its lanes' +0.0 leave them as they are: no sum here is
         // -0.0), and the first bin of the peak is its first strict maximum. One loop:
-        // the lanes, the peak's second walk and their calls were half a thousand
-        // tones' bands().
+        // the lanes, the peak's second walk and their calls were a third of a tone's
+        // band sums.
         for (std::int64_t s = b.core_first; s <= b.core_last; ++s) {
             const float p = P[s];
             const double d = double(p) - F[s];
