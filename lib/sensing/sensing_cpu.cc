@@ -132,6 +132,9 @@ public:
         // sub-bands' floors (sensing_floor_at), so it bounds any gap's level from above.
         const double frame_least =
             d_floor.empty() ? 0.0 : *std::min_element(d_floor.begin(), d_floor.end());
+        // And the greatest bounds it from below.
+        const double frame_most =
+            d_floor.empty() ? 0.0 : *std::max_element(d_floor.begin(), d_floor.end());
         for (std::size_t i = 0; i + 1 < runs.size(); ++i) {
             const std::int64_t a = runs[i].last + 1, b = runs[i + 1].first;
             // A gap of gap_bins or fewer always joins its runs (the plan's bridge()
@@ -157,6 +160,15 @@ public:
             if (frame_least > 0 && loose * (1 + 1e-4) < fill) {
                 level[i] = loose;
                 continue;
+            }
+            // A gap inside a carrier, far over the level, is decided over the frame's
+            // greatest floor, without the gap's own floors (LTE: most of its gaps).
+            if (frame_most > 0) {
+                const double over = sum / frame_most / double(b - a);
+                if (over > fill * (1 + 1e-4)) {
+                    level[i] = over;
+                    continue;
+                }
             }
             // Most gaps are noise, far under the level that joins: the gap's power over
             // its least floor bounds the level from above and needs no division a bin
