@@ -310,13 +310,18 @@ private:
         const auto by_first = [](const sensing_run& a, const sensing_run& b) {
             return a.first < b.first;
         };
+        // (Field by field: a pair made on the stack and copied whole stalls on its own
+        // stores, a core each.)
         const auto add = [&](const sensing_run& c) {
-            const sensing_run e{ std::max<std::int64_t>(0, c.first - 1),
-                                 std::min<std::int64_t>(n - 1, c.last + 1) };
-            if (!watch.empty() && e.first <= watch.back().last)
-                watch.back().last = std::max(watch.back().last, e.last);
-            else
-                watch.push_back(e);
+            const std::int64_t first = std::max<std::int64_t>(0, c.first - 1),
+                               last = std::min<std::int64_t>(n - 1, c.last + 1);
+            if (!watch.empty() && first <= watch.back().last) {
+                watch.back().last = std::max(watch.back().last, last);
+                return;
+            }
+            watch.emplace_back();
+            watch.back().first = first;
+            watch.back().last = last;
         };
         watch.clear();
         constexpr std::size_t most = 8; // sensing_options::watch_frames' range
@@ -477,10 +482,13 @@ private:
         }
         cores.clear();
         history.push_back(std::move(cores));
+        auto& out = history.back();
         for (const auto& s : sig)
-            if (s.last_bin - s.first_bin + 1 <= watch_max_bins)
-                history.back().push_back(
-                    { s.first_bin + params.k.half, s.last_bin + params.k.half });
+            if (s.last_bin - s.first_bin + 1 <= watch_max_bins) {
+                out.emplace_back(); // field by field (merge_history())
+                out.back().first = s.first_bin + params.k.half;
+                out.back().last = s.last_bin + params.k.half;
+            }
     }
     static constexpr std::int64_t watch_max_bins = 64;
 
