@@ -55,6 +55,7 @@ public:
             d_top.resize(d_sums.size());
         d_floor.resize(std::size_t(d_k.subbands));
         d_scratch.resize(2 * std::size_t(d_k.subbands));
+        make_piece_ends();
     }
 
     bool spectrum(const std::complex<float>* x,
@@ -303,19 +304,30 @@ private:
     }
 
     // The end of floor piece i that holds bin a (b at most): the first bin of the next
-    // piece, from its estimate stepped to the exact one (floor_piece is monotonic).
-    std::int64_t piece_end(std::int64_t a, std::int64_t b, int i) const
+    // piece (floor_piece is monotonic), kept for the plan (d_piece_end): a thousand
+    // tones' bands stepped to it from an estimate, two floor_piece() a band.
+    std::int64_t piece_end(std::int64_t, std::int64_t b, int i) const
     {
-        if (i >= d_k.subbands - 1)
-            return b;
-        std::int64_t e = std::int64_t(double(i + 1) * double(d_k.sub_bins) +
-                                      0.5 * double(d_k.sub_bins));
-        e = std::clamp<std::int64_t>(e, a + 1, b);
-        while (e > a + 1 && floor_piece(e - 1) != i)
-            --e;
-        while (e < b && floor_piece(e) == i)
-            ++e;
-        return e;
+        return std::min(b, d_piece_end[std::size_t(i + 1)]);
+    }
+
+    // d_piece_end[i + 1]: the first bin after floor piece i, i in [-1, subbands - 1]
+    // (n for the last).
+    void make_piece_ends()
+    {
+        const int S = d_k.subbands;
+        d_piece_end.assign(std::size_t(S + 1), d_k.n);
+        for (int i = -1; i < S - 1; ++i) {
+            std::int64_t lo = 0, hi = d_k.n; // the first s with floor_piece(s) > i
+            while (lo < hi) {
+                const std::int64_t mid = lo + (hi - lo) / 2;
+                if (floor_piece(mid) > i)
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            d_piece_end[std::size_t(i + 1)] = lo;
+        }
     }
 
     // sum over s in [a, b) of P(s) / floor(s), one stretch of the floor's line at a time.
@@ -678,6 +690,7 @@ private:
     std::vector<std::uint64_t> d_bits; // a dense block's bins above (find_runs())
     std::vector<std::uint64_t> d_cand; // a block's candidates (sensing_top_bits())
     std::vector<double> d_floor, d_scratch;
+    std::vector<std::int64_t> d_piece_end; // piece_end()'s
     //! log2(sub_bins) where it is a power of two, else -1 (floor_range()).
     const int d_sub_shift = (d_k.sub_bins & (d_k.sub_bins - 1)) == 0
                                 ? __builtin_ctzll(std::uint64_t(d_k.sub_bins))
