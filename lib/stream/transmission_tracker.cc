@@ -38,11 +38,49 @@ std::vector<frame_signal> to_hz(const std::vector<sensed_signal>& signals,
     return out;
 }
 
-transmission_tracker::transmission_tracker(int hold_frames) : d_hold(hold_frames)
+transmission_tracker::transmission_tracker(int hold_frames, int line_memory)
+    : d_hold(hold_frames), d_line_memory(line_memory), d_memory(line_memory * hold_frames)
 {
     if (hold_frames < 0 || hold_frames > 1000)
         throw std::invalid_argument("hold_frames must be in [0, 1000], not " +
                                     std::to_string(hold_frames));
+    if (line_memory < 0 || line_memory > 1000)
+        throw std::invalid_argument("line_memory must be in [0, 1000], not " +
+                                    std::to_string(line_memory));
+}
+
+bool transmission_tracker::may_still_be_on(int found, int span, int missed)
+{
+    // Seen in `found` of `span` frames, a line's rate p is Beta(found + 1, span - found
+    // + 1) under a uniform prior; missing it `missed` frames in a row has the chance
+    // E[(1 - p)^missed] = B(a, b + missed) / B(a, b). Unlike (1 - found / (span + 1))^m
+    // it keeps what few sightings leave open: seen once, a line may flicker at 1 frame
+    // in 20 as well as be on in every frame.
+    const double a = std::max(0, found) + 1.0;
+    const double b = std::max(0, span - std::max(0, found)) + 1.0;
+    const double m = std::max(0, missed);
+    const double log_chance =
+        std::lgamma(b + m) + std::lgamma(a + b) - std::lgamma(b) - std::lgamma(a + b + m);
+    return log_chance > std::log(flicker_miss_chance);
+}
+
+bool transmission_tracker::is_line(const open_tx& o, double bin_hz) const
+{
+    // Only a line that flickered, or was seen once, is remembered: a burst, a pulse of a
+    // train, a carrier seen in every frame of its span, has ended when it is gone (the
+    // next pulse on the same bins is another transmission), and so has a wide band.
+    const double span = double(o.last_frame - o.first_frame + 1);
+    const bool steady = o.held == 0 && o.t.frames >= 2 && double(o.t.frames) >= span;
+    return d_memory > 0 && !steady && o.t.upper_hz - o.t.lower_hz <= line_bins * bin_hz;
+}
+
+bool transmission_tracker::line_ended(const open_tx& o) const
+{
+    const auto missed = d_frame - o.last_frame; // frames without it, this one included
+    return missed > d_memory ||
+           !may_still_be_on(o.t.frames - o.held,
+                            int(o.last_frame - o.first_frame + 1),
+                            int(std::min<std::int64_t>(missed, 1 << 30)));
 }
 
 int transmission_tracker::hold_of(const open_tx& o) const
@@ -267,19 +305,60 @@ void transmission_tracker::update(std::int64_t first_sample,
             }
         }
     }
-    // Transmissions not seen: ended after hold_frames frames without them.
-    std::vector<open_tx> keep;
+    // A signal that would open a transmission on the bins of a dormant line (its last
+    // edges overlap within a bin, the signal no wider than a line) continues it: the
+    // line came back while it may still have been on (a dormant line that may not has
+    // ended, below). Largest overlaps first; each line takes one signal.
+    std::vector<pair_overlap> line_pairs;
+    for (std::size_t i = 0; i < d_dormant.size(); ++i)
+        for (std::size_t j = 0; j < signals.size(); ++j) {
+            if (s_used[j] || s_width(j) > line_bins * bin_hz)
+                continue;
+            const double lo = std::max(d_dormant[i].lo, signals[j].lower_hz);
+            const double hi = std::min(d_dormant[i].hi, signals[j].upper_hz);
+            if (hi - lo >= -bin_hz)
+                line_pairs.push_back({ hi - lo, i, j });
+        }
+    std::sort(line_pairs.begin(),
+              line_pairs.end(),
+              [](const pair_overlap& a, const pair_overlap& b) {
+                  return a.overlap > b.overlap;
+              });
+    std::vector<char> revived(d_dormant.size(), 0);
+    for (const auto& p : line_pairs) {
+        if (revived[p.t] || s_used[p.s])
+            continue;
+        revived[p.t] = 1;
+        s_used[p.s] = 3;
+        add(d_dormant[p.t], signals[p.s], first_sample, frame_len);
+    }
+    // Transmissions not seen: ended after their hold without them, or dormant lines.
+    std::vector<open_tx> keep, asleep;
     std::vector<transmission> now_ended;
     for (std::size_t i = 0; i < d_active.size(); ++i) {
         auto& o = d_active[i];
         if (merged[i])
             continue;
-        if (!t_used[i] && ++o.missed > hold_of(o))
+        if (!t_used[i] && ++o.missed > hold_of(o)) {
+            if (is_line(o, bin_hz) && !line_ended(o))
+                asleep.push_back(std::move(o));
+            else
+                close(o, rate, now_ended);
+        } else {
+            keep.push_back(std::move(o));
+        }
+    }
+    for (std::size_t i = 0; i < d_dormant.size(); ++i) {
+        auto& o = d_dormant[i];
+        if (revived[i])
+            keep.push_back(std::move(o));
+        else if (line_ended(o))
             close(o, rate, now_ended);
         else
-            keep.push_back(std::move(o));
+            asleep.push_back(std::move(o));
     }
     d_active = std::move(keep);
+    d_dormant = std::move(asleep);
     for (std::size_t j = 0; j < signals.size(); ++j) {
         if (s_used[j])
             continue;
@@ -302,7 +381,10 @@ void transmission_tracker::flush(std::vector<transmission>& ended)
     std::vector<transmission> now_ended;
     for (auto& o : d_active)
         close(o, d_rate, now_ended);
+    for (auto& o : d_dormant)
+        close(o, d_rate, now_ended);
     d_active.clear();
+    d_dormant.clear();
     std::sort(now_ended.begin(),
               now_ended.end(),
               [](const transmission& a, const transmission& b) { return a.id < b.id; });

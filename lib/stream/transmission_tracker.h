@@ -63,13 +63,26 @@ struct transmission {
  * of its span (2 at least: a burst, a pulse, a carrier), else the frames it takes to
  * miss it with chance 1 % while it is still on, ln 0.01 / ln(1 - p), p = frames seen /
  * (frames spanned + 1) (a signal seen once: p = 1/2, 7 frames), at most
- * flicker_hold_factor x hold_frames. Frames must come in order of first_sample.
+ * flicker_hold_factor x hold_frames. A line (a transmission no wider than line_bins
+ * bins) that flickered or was seen once is then not reported at once: it waits,
+ * dormant, and a signal on its bins that would open a new transmission continues it
+ * while missing the line that long would still have a chance over 1 % if it were on
+ * (its rate unknown but for its sightings, a uniform prior: may_still_be_on()) and at
+ * most line_memory x hold_frames frames have passed since it was last seen. A line
+ * near the threshold seen in single frames far apart (a spur, an intermod product) is
+ * then one row, at the cost of reporting it up to that many frames late. Frames must
+ * come in order of first_sample.
  */
 class GPUFFT_API transmission_tracker
 {
 public:
-    //! hold_frames in [0, 1000]; std::invalid_argument otherwise.
-    explicit transmission_tracker(int hold_frames = 1);
+    //! A dormant line is remembered this many times hold_frames frames by default.
+    static constexpr int default_line_memory = 64;
+
+    //! hold_frames and line_memory in [0, 1000] (line_memory 0: no memory of lines,
+    //! as before it); std::invalid_argument naming the parameter otherwise.
+    explicit transmission_tracker(int hold_frames = 1,
+                                  int line_memory = default_line_memory);
 
     //! A flickering transmission's hold is at most this many times hold_frames.
     static constexpr int flicker_hold_factor = 8;
@@ -78,6 +91,9 @@ public:
     static constexpr double flicker_miss_chance = 0.01;
     //! A dc signal this many times narrower than a transmission is the DC spike.
     static constexpr double width_ratio = 8;
+    //! A transmission at most this many bins wide in its strongest frame is a line,
+    //! remembered after its hold when it flickered (a carrier's bursts are not).
+    static constexpr double line_bins = 16;
 
     /*!
      * The signals of the frame of frame_len samples starting at first_sample (rate in
@@ -92,9 +108,19 @@ public:
                 std::vector<transmission>& ended);
     //! Ends every open transmission (end of stream).
     void flush(std::vector<transmission>& ended);
-    //! Transmissions open now.
-    std::size_t active() const { return d_active.size(); }
+    //! Transmissions open now (dormant lines included: not reported yet).
+    std::size_t active() const { return d_active.size() + d_dormant.size(); }
     int hold_frames() const { return d_hold; }
+    int line_memory() const { return d_line_memory; }
+
+    /*!
+     * Whether a line seen in `found` frames by the band's threshold, over `span` frames
+     * from its first sighting to its last, may still be on after `missed` frames
+     * without it: the chance of missing it that long, averaged over the rates p its
+     * sightings allow (a uniform prior on p, so Beta(found + 1, span - found + 1)
+     * after them), is over flicker_miss_chance. Seen once: 13 frames; 2 of 12: 44.
+     */
+    static bool may_still_be_on(int found, int span, int missed);
 
 private:
     struct open_tx {
@@ -110,6 +136,10 @@ private:
     };
     //! Frames o may go unseen before it has ended.
     int hold_of(const open_tx& o) const;
+    //! o's hold has run out: o waits as a dormant line, or has ended.
+    bool is_line(const open_tx& o, double bin_hz) const;
+    //! A dormant line not seen up to this frame has ended.
+    bool line_ended(const open_tx& o) const;
     void add(open_tx& o, const frame_signal& s, std::int64_t first, std::int64_t len);
     //! Another piece of o in the frame add() began.
     static void add_piece(open_tx& o, const frame_signal& s);
@@ -117,10 +147,13 @@ private:
     static void close(open_tx& o, double rate, std::vector<transmission>& ended);
 
     int d_hold;
+    int d_line_memory;
+    int d_memory; //!< line_memory x hold_frames frames
     std::uint64_t d_next_id = 0;
     std::int64_t d_frame = 0; //!< update() calls so far
     double d_rate = 1.0;
     std::vector<open_tx> d_active;
+    std::vector<open_tx> d_dormant; //!< lines past their hold, not reported yet
 };
 
 } // namespace stream

@@ -155,6 +155,10 @@ class qa_sensing_plan(gr_unittest.TestCase):
             gpufft.transmission_tracker(0)
         with self.assertRaisesRegex(ValueError, "hold_frames"):
             gpufft.transmission_tracker(1e6, hold_frames=-1)
+        for bad in (-1, 1001, 2.5):
+            with self.subTest(line_memory=bad):
+                with self.assertRaisesRegex(ValueError, "line_memory"):
+                    gpufft.transmission_tracker(1e6, hold_frames=2, line_memory=bad)
 
 
 if __name__ == "__main__":

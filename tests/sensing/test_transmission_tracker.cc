@@ -219,6 +219,108 @@ GPUFFT_TEST(a_line_seen_in_isolated_frames_is_one_transmission)
     }
 }
 
+// A line near the threshold found in single frames 10-30 frames apart (a spur, an
+// intermod product keyed with its carrier: the NFM capture's +121 kHz spur) is one
+// transmission: the flicker hold's cap (8 x hold_frames) ended it 16 frames after a
+// sighting, a row every sighting or two; now, while missing it that long still has a
+// chance over 1 % given its sightings, a signal on its bins continues it (the tracker's
+// line_memory). A second such line 3 bins above stays its own; a hopper's hops (2
+// frames each, 5 channels in turn, each channel again 10 frames later) stay a row a
+// hop; after a gap longer than the memory the line is another transmission; with
+// line_memory 0 the line is many rows, as before. Seeded gaps.
+GPUFFT_TEST(an_intermittent_line_is_one_transmission_hops_and_neighbours_are_not)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> gap(10, 30);
+    // sightings: the first three at set gaps (a rate to learn from), then 10-30 apart
+    const auto sightings = [&](int first, int a, int b) {
+        std::vector<int> f = { first, first + a, first + a + b };
+        while (f.back() < 900)
+            f.push_back(f.back() + gap(rng));
+        return f;
+    };
+    std::vector<int> line_a = sightings(20, 8, 12), line_b = sightings(25, 9, 11);
+    const int a_first = int(line_a.size());
+    line_a.push_back(1300); // after 400 dark frames (the memory: 64 x 2 frames)
+    const auto rows = [&](int line_memory, int& a, int& b, int& hops, int& hop_rows) {
+        transmission_tracker tr(2, line_memory);
+        std::vector<transmission> ended;
+        std::size_t ia = 0, ib = 0;
+        hops = 0;
+        for (int f = 0; f < 1320; ++f) {
+            std::vector<frame_signal> s;
+            if (ia < line_a.size() && f == line_a[ia]) {
+                s.push_back(sig(1000, 1020, 11.5));
+                ++ia;
+            }
+            if (ib < line_b.size() && f == line_b[ib]) {
+                s.push_back(sig(1050, 1070, 11.5));
+                ++ib;
+            }
+            if (f < 200) {
+                const double c = 5000 + 200 * ((f / 2) % 5);
+                s.push_back(sig(c, c + 40, 25));
+                hops += f % 2 == 0;
+            }
+            tr.update(f * 100, 100, 1e5, 10, s, ended);
+        }
+        tr.flush(ended);
+        a = b = hop_rows = 0;
+        for (const auto& t : ended) {
+            if (t.center_hz < 1030) {
+                ++a;
+                if (t.start_sample == 2000 && line_memory > 0)
+                    GPUFFT_CHECK_EQ(t.frames, a_first);
+            } else if (t.center_hz < 1100) {
+                ++b;
+            } else {
+                ++hop_rows;
+                GPUFFT_CHECK_EQ(t.frames, 2);
+            }
+        }
+    };
+    int a = 0, b = 0, hops = 0, hop_rows = 0;
+    rows(transmission_tracker::default_line_memory, a, b, hops, hop_rows);
+    std::printf("line a: %d rows (%d sightings), line b: %d rows (%d), hopper: %d rows "
+                "for %d hops\n",
+                a,
+                int(line_a.size()),
+                b,
+                int(line_b.size()),
+                hop_rows,
+                hops);
+    GPUFFT_CHECK_EQ(a, 2);
+    GPUFFT_CHECK_EQ(b, 1);
+    GPUFFT_CHECK_EQ(hop_rows, hops);
+    rows(0, a, b, hops, hop_rows);
+    std::printf("line_memory 0: line a %d rows, line b %d rows\n", a, b);
+    GPUFFT_CHECK(a > 10 && b > 10);
+    GPUFFT_CHECK_EQ(hop_rows, hops);
+}
+
+// The chance of missing a line after its sightings (a uniform prior on its rate):
+// seen once, 13 frames (2 / ((m + 1)(m + 2)) <= 1 % from m = 13); against a direct sum.
+GPUFFT_TEST(a_lines_miss_chance_matches_a_direct_sum)
+{
+    GPUFFT_CHECK(transmission_tracker::may_still_be_on(1, 1, 12));
+    GPUFFT_CHECK(!transmission_tracker::may_still_be_on(1, 1, 13));
+    // found 3 of 20, missed m: E[(1 - p)^m] under Beta(4, 18) by a midpoint sum
+    for (int m : { 10, 30, 50, 70 }) {
+        const int k = 3, n = 20, steps = 200000;
+        double num = 0, den = 0;
+        for (int i = 0; i < steps; ++i) {
+            const double p = (i + 0.5) / steps;
+            const double w = std::pow(p, k) * std::pow(1 - p, n - k);
+            num += w * std::pow(1 - p, m);
+            den += w;
+        }
+        const bool on = num / den > transmission_tracker::flicker_miss_chance;
+        GPUFFT_CHECK_EQ(transmission_tracker::may_still_be_on(k, n, m), on);
+    }
+}
+
 // A wide band that comes back as pieces each narrower than an eighth of it (a carrier
 // under light load) is still the same transmission when they cover an eighth of it.
 // A weak line that the plan's held test follows (sensing_options::watch_frames): found
@@ -317,6 +419,10 @@ GPUFFT_TEST(narrow_pieces_that_cover_a_wide_band_continue_it)
 GPUFFT_TEST(bad_hold_is_refused)
 {
     GPUFFT_CHECK_THROWS(transmission_tracker(-1), std::invalid_argument, "hold_frames");
+    GPUFFT_CHECK_THROWS(
+        transmission_tracker(2, -1), std::invalid_argument, "line_memory");
+    GPUFFT_CHECK_THROWS(
+        transmission_tracker(2, 1001), std::invalid_argument, "line_memory");
 }
 
 GPUFFT_TEST_MAIN()

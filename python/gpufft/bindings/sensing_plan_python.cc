@@ -266,6 +266,7 @@ struct tracker_args {
     double samp_rate = 0, center_freq = 0;
     std::int64_t fft_size = 0;
     int hold_frames = 0;
+    int line_memory = stream::transmission_tracker::default_line_memory;
 };
 
 // transmission_tracker(...)'s keywords, defaults and conversions, in order.
@@ -292,6 +293,14 @@ const gp::keyword<tracker_args> tracker_keywords[] = {
       [](tracker_args& a, const py::handle& v) {
           a.hold_frames =
               gp::whole_int(v, "hold_frames", 0, 1000, "a whole number in [0, 1000]");
+      } },
+    { "line_memory",
+      [] {
+          return py::object(py::int_(stream::transmission_tracker::default_line_memory));
+      },
+      [](tracker_args& a, const py::handle& v) {
+          a.line_memory =
+              gp::whole_int(v, "line_memory", 0, 1000, "a whole number in [0, 1000]");
       } },
 };
 
@@ -364,15 +373,17 @@ void bind_sensing_plan(py::module& m)
         "transmission_tracker",
         "Signals followed from frame to frame into transmissions (docs/sensing.md). "
         "samp_rate (Hz) and fft_size give the bin width; center_freq (Hz) the "
-        "frequencies; hold_frames: frames a transmission may go unseen and go on.")
+        "frequencies; hold_frames: frames a transmission may go unseen and go on; "
+        "line_memory: a flickering line waits up to line_memory x hold_frames frames "
+        "for a signal on its bins to continue it (0: none).")
         .def(py::init([](const py::args& args, const py::kwargs& kwargs) {
                  const auto a = gp::parse_call(
                      "transmission_tracker", tracker_keywords, args, kwargs);
-                 return std::make_unique<py_tracker>(
-                     py_tracker{ stream::transmission_tracker(a.hold_frames),
-                                 a.samp_rate,
-                                 a.center_freq,
-                                 a.fft_size });
+                 return std::make_unique<py_tracker>(py_tracker{
+                     stream::transmission_tracker(a.hold_frames, a.line_memory),
+                     a.samp_rate,
+                     a.center_freq,
+                     a.fft_size });
              }),
              tracker_doc.c_str())
         .def(
