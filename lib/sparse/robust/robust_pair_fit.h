@@ -287,6 +287,33 @@ GPUFFT_HD inline int robust_pair_fit(const robust_consts& c,
     if (!robust_pair_amplitudes(c, w, W, p, d, br, bi, lanes))
         return 0;
     double rss = robust_pair_lm(c, w, W, p, d, br, bi, S, noise, lanes);
+    // A tone the first fit takes out of the window can never stand (robust_pair_valid()),
+    // and every tone added beside it is fitted around it: a pair of nearly opposite phase
+    // cancels in the middle, its lobe fit lands on one side, 1-1.5 bins off, and the one
+    // tone, which cannot explain the pair, can run off along the far terms. Such tones
+    // go; where none is left, the fit starts again from one tone where the residual says.
+    {
+        int inside = 0;
+        for (int i = 0; i < p; ++i)
+            if (d[i] >= 1.0 && d[i] <= double(W) - 2.0)
+                d[inside++] = d[i];
+        if (inside < p) {
+            p = inside;
+            if (p == 0) {
+                if (!robust_pair_amplitudes(c, w, W, 0, d, br, bi, lanes))
+                    return 0;
+                robust_pair_lm(c, w, W, 0, d, br, bi, S, noise, lanes);
+                double x = 0;
+                if (!(robust_pair_candidate(c, w, W, 0, d, S, x, lanes) > eta * noise))
+                    return 0;
+                d[0] = x;
+                p = 1;
+            }
+            if (!robust_pair_amplitudes(c, w, W, p, d, br, bi, lanes))
+                return 0;
+            rss = robust_pair_lm(c, w, W, p, d, br, bi, S, noise, lanes);
+        }
+    }
     // Add tones while the residual is more than noise (3 sd over its mean).
     while (p < robust_pair_max_tones) {
         const double half = robust_pair_dof(W, p);
@@ -371,6 +398,49 @@ GPUFFT_HD inline int robust_pair_fit(const robust_consts& c,
             bi[k] = bi3[k];
         }
         rss = robust_pair_lm(c, w, W, p, d, br, bi, S, noise, lanes); // the work, S again
+    }
+    // Each tone was tested when it was added; a later one can leave an earlier one with
+    // nothing to explain (the lobe fit's tone beside a pair the added tones resolve), and
+    // the full fit then runs it onto a tone it cannot be told from, which would void the
+    // whole fit and leave the lobe fits (one tone 1-1.5 bins off the pair). Where the
+    // tones do not stand apart, the one whose removal costs least goes (the residual
+    // test below still decides whether the fit is trusted). Only such fits pay for this.
+    while (p > 1 && !robust_pair_valid(W, p, d, br, bi, S, noise, min_power)) {
+        double d2[robust_pair_max_tones], br2[robust_pair_max_basis],
+            bi2[robust_pair_max_basis], S2[robust_pair_max_sums];
+        double d3[robust_pair_max_tones], best = -1;
+        for (int drop = 0; drop < p; ++drop) {
+            for (int i = 0, k = 0; i < p; ++i)
+                if (i != drop)
+                    d2[k++] = d[i];
+            if (!robust_pair_amplitudes(c, w, W, p - 1, d2, br2, bi2, lanes))
+                continue;
+            const double rss2 = robust_pair_lm(c,
+                                               w,
+                                               W,
+                                               p - 1,
+                                               d2,
+                                               br2,
+                                               bi2,
+                                               S2,
+                                               noise,
+                                               lanes,
+                                               robust_pair_trial_iterations);
+            if ((best < 0 || rss2 < best) &&
+                robust_pair_valid(W, p - 1, d2, br2, bi2, S2, noise, min_power)) {
+                best = rss2;
+                for (int i = 0; i + 1 < p; ++i)
+                    d3[i] = d2[i];
+            }
+        }
+        if (best < 0)
+            return 0;
+        --p;
+        for (int i = 0; i < p; ++i)
+            d[i] = d3[i];
+        if (!robust_pair_amplitudes(c, w, W, p, d, br, bi, lanes))
+            return 0;
+        rss = robust_pair_lm(c, w, W, p, d, br, bi, S, noise, lanes);
     }
     // Tones the joint fit leaves too weak to have been found: the weakest goes first.
     while (p > 1) {
