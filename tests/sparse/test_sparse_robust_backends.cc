@@ -338,7 +338,8 @@ GPUFFT_SPARSE_TEST(close_pairs_are_resolved)
 /*!
  * Frames close_pairs_are_resolved failed on (~1 run in 500): a pair 1.0-1.5 bins apart
  * at 30-33 dB per bin, nearly equal, came back as one tone 1.1-1.5 bins below it at
- * 25-28 dB (two misses and a false tone). Replayed with their seeds.
+ * 25-28 dB (two misses and a false tone), or 1 bin above its upper tone. Replayed with
+ * their seeds: the first three reached the fit's end, the last two its added tones.
  */
 GPUFFT_SPARSE_TEST(close_pairs_failed_frames_are_resolved)
 {
@@ -350,7 +351,9 @@ GPUFFT_SPARSE_TEST(close_pairs_failed_frames_are_resolved)
         double widest;
     } frames[] = { { 8233872046087082735ull, 1.5 },
                    { 10580831423867715244ull, 6.0 },
-                   { 5819520579077016946ull, 1.5 } };
+                   { 5819520579077016946ull, 1.5 },
+                   { 6940221647914586862ull, 1.5 },
+                   { 8552166194702784620ull, 6.0 } };
     for (const auto& f : frames) {
         tone_truth t;
         std::vector<double> sf, sr;

@@ -251,6 +251,57 @@ GPUFFT_HD inline int robust_pair_split_tone(
 }
 
 /*!
+ * A fit of p tones whose tones do not stand apart (robust_pair_valid()) with the tone
+ * whose removal costs least taken out: each of the p fits of p - 1 tones is tried
+ * (robust_pair_trial_iterations), the best that stands is fitted again with
+ * `iterations` into (d, br, bi, S, rss) and the work. Returns p - 1, or 0 where none
+ * stands.
+ */
+template <typename Lanes>
+GPUFFT_HD inline int robust_pair_prune(const robust_consts& c,
+                                       robust_pair_work& w,
+                                       int W,
+                                       int p,
+                                       double* d,
+                                       double* br,
+                                       double* bi,
+                                       double* S,
+                                       double noise,
+                                       double min_power,
+                                       double& rss,
+                                       const Lanes& lanes,
+                                       int iterations = robust_pair_iterations)
+{
+    double d2[robust_pair_max_tones], br2[robust_pair_max_basis],
+        bi2[robust_pair_max_basis], S2[robust_pair_max_sums];
+    double d3[robust_pair_max_tones], best = -1;
+    for (int drop = 0; drop < p; ++drop) {
+        for (int i = 0, k = 0; i < p; ++i)
+            if (i != drop)
+                d2[k++] = d[i];
+        if (!robust_pair_amplitudes(c, w, W, p - 1, d2, br2, bi2, lanes))
+            continue;
+        const double rss2 = robust_pair_lm(
+            c, w, W, p - 1, d2, br2, bi2, S2, noise, lanes, robust_pair_trial_iterations);
+        if ((best < 0 || rss2 < best) &&
+            robust_pair_valid(W, p - 1, d2, br2, bi2, S2, noise, min_power)) {
+            best = rss2;
+            for (int i = 0; i + 1 < p; ++i)
+                d3[i] = d2[i];
+        }
+    }
+    if (best < 0)
+        return 0;
+    --p;
+    for (int i = 0; i < p; ++i)
+        d[i] = d3[i];
+    if (!robust_pair_amplitudes(c, w, W, p, d, br, bi, lanes))
+        return 0;
+    rss = robust_pair_lm(c, w, W, p, d, br, bi, S, noise, lanes, iterations);
+    return p;
+}
+
+/*!
  * The joint fit of a cluster. In: the W bins Y (phase taken out: Y_j = X[b0 + j]
  * exp(i pi j (n-1)/n), less the tones outside the cluster within robust_tone_reach) in
  * the work; p tones at offsets d from b0 (their lobe or unwindowed fits). noise: one
@@ -315,7 +366,9 @@ GPUFFT_HD inline int robust_pair_fit(const robust_consts& c,
         }
     }
     // Add tones while the residual is more than noise (3 sd over its mean).
-    while (p < robust_pair_max_tones) {
+    // A swap (a tone added, another taken out) keeps p: the rounds are bounded.
+    for (int round = 0; p < robust_pair_max_tones && round < 2 * robust_pair_max_tones;
+         ++round) {
         const double half = robust_pair_dof(W, p);
         if (!(rss > noise * (half + 3.0 * sqrt(half))))
             break;
@@ -334,7 +387,7 @@ GPUFFT_HD inline int robust_pair_fit(const robust_consts& c,
             bi2[robust_pair_max_basis], S2[robust_pair_max_sums];
         double d3[robust_pair_max_tones], br3[robust_pair_max_basis],
             bi3[robust_pair_max_basis], rss3 = rss - eta * noise;
-        int kept = -1, nearest = 0;
+        int kept = -1, nearest = 0, p3 = p + 1;
         for (int i = 1; i < p; ++i)
             nearest = fabs(d[i] - x) < fabs(d[nearest] - x) ? i : nearest;
         const int split = robust_pair_split_tone(w, W, p, d, lanes);
@@ -360,27 +413,48 @@ GPUFFT_HD inline int robust_pair_fit(const robust_consts& c,
             }
             if (!robust_pair_amplitudes(c, w, W, p + 1, d2, br2, bi2, lanes))
                 continue;
-            const double rss2 = robust_pair_lm(c,
-                                               w,
-                                               W,
-                                               p + 1,
-                                               d2,
-                                               br2,
-                                               bi2,
-                                               S2,
-                                               noise,
-                                               lanes,
-                                               robust_pair_trial_iterations);
+            double rss2 = robust_pair_lm(c,
+                                         w,
+                                         W,
+                                         p + 1,
+                                         d2,
+                                         br2,
+                                         bi2,
+                                         S2,
+                                         noise,
+                                         lanes,
+                                         robust_pair_trial_iterations);
             const int other = start == 2 ? split : (start == 3 ? nearest : p);
             const double weaker = fmin(br2[p] * br2[p] + bi2[p] * bi2[p],
                                        br2[other] * br2[other] + bi2[other] * bi2[other]);
-            if (rss2 < rss3 && weaker >= min_power &&
-                robust_pair_valid(W, p + 1, d2, br2, bi2, S2, noise, min_power)) {
+            if (!(rss2 < rss3 && weaker >= min_power))
+                continue;
+            int p2 = p + 1;
+            // The added tones can leave an earlier one nothing to explain (the lobe
+            // fit's tone beside a pair of nearly opposite phase, which cancels in the
+            // middle: its lobe fit lands 1-1.5 bins off), and the fit runs it onto a
+            // tone it cannot be told from. Then the fit without it: a swap.
+            if (!robust_pair_valid(W, p2, d2, br2, bi2, S2, noise, min_power))
+                p2 = robust_pair_prune(c,
+                                       w,
+                                       W,
+                                       p2,
+                                       d2,
+                                       br2,
+                                       bi2,
+                                       S2,
+                                       noise,
+                                       min_power,
+                                       rss2,
+                                       lanes,
+                                       robust_pair_trial_iterations);
+            if (p2 > 0 && rss2 < rss3) {
                 kept = start;
+                p3 = p2;
                 rss3 = rss2;
-                for (int i = 0; i <= p; ++i)
+                for (int i = 0; i < p2; ++i)
                     d3[i] = d2[i];
-                for (int k = 0; k < p + 1 + robust_pair_far; ++k) {
+                for (int k = 0; k < p2 + robust_pair_far; ++k) {
                     br3[k] = br2[k];
                     bi3[k] = bi2[k];
                 }
@@ -390,7 +464,7 @@ GPUFFT_HD inline int robust_pair_fit(const robust_consts& c,
             robust_pair_pass(c, w, W, p, d, br, bi, S, lanes); // the work back
             break;
         }
-        ++p;
+        p = p3;
         for (int i = 0; i < p; ++i)
             d[i] = d3[i];
         for (int k = 0; k < p + robust_pair_far; ++k) {
@@ -406,41 +480,9 @@ GPUFFT_HD inline int robust_pair_fit(const robust_consts& c,
     // tones do not stand apart, the one whose removal costs least goes (the residual
     // test below still decides whether the fit is trusted). Only such fits pay for this.
     while (p > 1 && !robust_pair_valid(W, p, d, br, bi, S, noise, min_power)) {
-        double d2[robust_pair_max_tones], br2[robust_pair_max_basis],
-            bi2[robust_pair_max_basis], S2[robust_pair_max_sums];
-        double d3[robust_pair_max_tones], best = -1;
-        for (int drop = 0; drop < p; ++drop) {
-            for (int i = 0, k = 0; i < p; ++i)
-                if (i != drop)
-                    d2[k++] = d[i];
-            if (!robust_pair_amplitudes(c, w, W, p - 1, d2, br2, bi2, lanes))
-                continue;
-            const double rss2 = robust_pair_lm(c,
-                                               w,
-                                               W,
-                                               p - 1,
-                                               d2,
-                                               br2,
-                                               bi2,
-                                               S2,
-                                               noise,
-                                               lanes,
-                                               robust_pair_trial_iterations);
-            if ((best < 0 || rss2 < best) &&
-                robust_pair_valid(W, p - 1, d2, br2, bi2, S2, noise, min_power)) {
-                best = rss2;
-                for (int i = 0; i + 1 < p; ++i)
-                    d3[i] = d2[i];
-            }
-        }
-        if (best < 0)
+        p = robust_pair_prune(c, w, W, p, d, br, bi, S, noise, min_power, rss, lanes);
+        if (p == 0)
             return 0;
-        --p;
-        for (int i = 0; i < p; ++i)
-            d[i] = d3[i];
-        if (!robust_pair_amplitudes(c, w, W, p, d, br, bi, lanes))
-            return 0;
-        rss = robust_pair_lm(c, w, W, p, d, br, bi, S, noise, lanes);
     }
     // Tones the joint fit leaves too weak to have been found: the weakest goes first.
     while (p > 1) {
