@@ -386,12 +386,12 @@ private:
             const auto& o = *io.order;
             for (std::size_t piece = 0; piece < o.read_pieces(); ++piece) {
                 const auto r = o.reads_of(i, piece);
-                if (r.first == r.second)
-                    continue;
-                for (const auto& w : o.waits_of(i, piece))
-                    GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.h2d.get(), moved(w), 0));
-                l.in.copy_in(b + r.first, b + r.second, io.src, l.buf0[s].get());
-                if (piece == 0)
+                if (r.first != r.second) {
+                    for (const auto& w : o.waits_of(i, piece))
+                        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.h2d.get(), moved(w), 0));
+                    l.in.copy_in(b + r.first, b + r.second, io.src, l.buf0[s].get());
+                }
+                if (piece == o.moves_after_piece())
                     l.own_in[s].record(l.h2d.get());
             }
         } else {
@@ -416,8 +416,9 @@ private:
         marks.mark(local(i), pass_marks::in_end, l.h2d.get());
     }
 
-    // The host moves of pass i, once its own rows have left the host array (the moves
-    // fill them), job by job: the tile rows the next passes read first, then the rest.
+    // The host moves of pass i, once its own rows (the moves fill them; with more than
+    // two executors its whole copy in) have left the host array, job by job: the tile
+    // rows the next passes read first, then the rest.
     void move_tiles(round_io& io, std::size_t i)
     {
         const auto& p = io.r.pass_list[i];

@@ -133,8 +133,8 @@ struct round_model {
         } else if (o < compute_op()) {
             const std::size_t job = std::size_t(o) - pieces();
             if (job == 0) {
-                add(j, 0);                      // its own rows are read
-                add(j - g, job_op(jobs() - 1)); // the executor's move stream
+                add(j, int(order->moves_after_piece())); // what they fill is read
+                add(j - g, job_op(jobs() - 1));          // the executor's move stream
             } else {
                 add(j, o - 1);
             }
