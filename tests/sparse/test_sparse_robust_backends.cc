@@ -258,6 +258,40 @@ GPUFFT_SPARSE_TEST(execute_gives_the_tones_coefficients)
     GPUFFT_CHECK(std::is_sorted(bins.begin(), bins.end()));
 }
 
+// Each tone of close pairs against its nearest found tone: within 7 of its pair's
+// Cramer-Rao sigmas (sf, sr) in frequency and in |A|, printed where not. `each(j, df,
+// rel)` gets the offset in bins and the relative amplitude error.
+template <typename Each>
+void check_pair_tones(const tone_truth& t,
+                      const std::vector<sparse_tone>& got,
+                      const std::vector<double>& sf,
+                      const std::vector<double>& sr,
+                      Each each)
+{
+    for (std::size_t j = 0; j < t.freq.size() && !got.empty(); ++j) {
+        std::size_t best = 0;
+        for (std::size_t i = 1; i < got.size(); ++i)
+            if (std::fabs(got[i].frequency - t.freq[j]) <
+                std::fabs(got[best].frequency - t.freq[j]))
+                best = i;
+        const double df = std::fabs(got[best].frequency - t.freq[j]);
+        const double rel = std::abs(got[best].amplitude) / std::abs(t.amp[j]) - 1.0;
+        if (df > 7 * sf[j] || std::fabs(rel) > 7 * sr[j])
+            std::printf("  tone %.3f (pair %.2f bins apart, %.1f dB): off %.4f bin "
+                        "(sigma %.4f), |A| %+.3f (sigma %.3f)\n",
+                        t.freq[j],
+                        std::fabs(t.freq[j ^ 1] - t.freq[j]),
+                        10 * std::log10(std::norm(t.amp[j]) / t.bin_noise),
+                        df,
+                        sf[j],
+                        rel,
+                        sr[j]);
+        GPUFFT_CHECK_LE(df, 7 * sf[j]);
+        GPUFFT_CHECK_LE(std::fabs(rel), 7 * sr[j]);
+        each(j, df, rel);
+    }
+}
+
 // Close pairs on the dense path (robust_pairs.h): two tones 1 to 6 bins apart share the
 // window's main lobe (+-4 bins), so the lobe fits merge them or drop the weaker as
 // leakage; the joint fit on the unwindowed bins resolves them. Each tone must come back
@@ -301,33 +335,11 @@ GPUFFT_SPARSE_TEST(close_pairs_are_resolved)
         GPUFFT_CHECK_EQ(sc.missed, 0);
         GPUFFT_CHECK_EQ(sc.false_tones, 0);
         GPUFFT_CHECK_EQ(got.size(), t.freq.size());
-        for (std::size_t j = 0; j < t.freq.size(); ++j) {
-            std::size_t best = 0;
-            for (std::size_t i = 1; i < got.size(); ++i)
-                if (std::fabs(got[i].frequency - t.freq[j]) <
-                    std::fabs(got[best].frequency - t.freq[j]))
-                    best = i;
-            if (got.empty())
-                break;
-            const double df = std::fabs(got[best].frequency - t.freq[j]);
-            const double rel = std::abs(got[best].amplitude) / std::abs(t.amp[j]) - 1.0;
-            const double sep = std::fabs(t.freq[j ^ 1] - t.freq[j]);
-            if (df > 7 * sf[j] || std::fabs(rel) > 7 * sr[j])
-                std::printf("  tone %.3f (pair %.2f bins apart, %.1f dB): off %.4f bin "
-                            "(sigma %.4f), |A| %+.3f (sigma %.3f)\n",
-                            t.freq[j],
-                            sep,
-                            10 * std::log10(std::norm(t.amp[j]) / t.bin_noise),
-                            df,
-                            sf[j],
-                            rel,
-                            sr[j]);
-            GPUFFT_CHECK_LE(df, 7 * sf[j]);
-            GPUFFT_CHECK_LE(std::fabs(rel), 7 * sr[j]);
+        check_pair_tones(t, got, sf, sr, [&](std::size_t j, double df, double rel) {
             worst_sigmas = std::max(worst_sigmas, df / sf[j]);
             worst_bins = std::max(worst_bins, df);
             worst_db = std::max(worst_db, std::fabs(20 * std::log10(1 + rel)));
-        }
+        });
     }
     std::printf("  worst: %.4f bin, %.2f dB, %.2f sigma in frequency\n",
                 worst_bins,
@@ -365,25 +377,7 @@ GPUFFT_SPARSE_TEST(close_pairs_failed_frames_are_resolved)
         GPUFFT_CHECK_EQ(sc.missed, 0);
         GPUFFT_CHECK_EQ(sc.false_tones, 0);
         GPUFFT_CHECK_EQ(got.size(), t.freq.size());
-        for (std::size_t j = 0; j < t.freq.size() && !got.empty(); ++j) {
-            std::size_t best = 0;
-            for (std::size_t i = 1; i < got.size(); ++i)
-                if (std::fabs(got[i].frequency - t.freq[j]) <
-                    std::fabs(got[best].frequency - t.freq[j]))
-                    best = i;
-            const double df = std::fabs(got[best].frequency - t.freq[j]);
-            const double rel = std::abs(got[best].amplitude) / std::abs(t.amp[j]) - 1.0;
-            if (df > 7 * sf[j] || std::fabs(rel) > 7 * sr[j])
-                std::printf("  tone %.3f: off %.4f bin (sigma %.4f), |A| %+.3f "
-                            "(sigma %.3f)\n",
-                            t.freq[j],
-                            df,
-                            sf[j],
-                            rel,
-                            sr[j]);
-            GPUFFT_CHECK_LE(df, 7 * sf[j]);
-            GPUFFT_CHECK_LE(std::fabs(rel), 7 * sr[j]);
-        }
+        check_pair_tones(t, got, sf, sr, [](std::size_t, double, double) {});
     }
 }
 
