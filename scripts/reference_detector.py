@@ -12,8 +12,9 @@ from the textbook, not from our code, and every rule is stated here.
 
     scripts/reference_detector.py capture.sigmf-meta --fft-size N [--welch] [--out f.json]
 
-Reading: a SigMF pair; datatypes cf32_le (as is), ci16_le (/32768), ci8 (/128) and cu8
-((x - 127.5)/127.5), the scalings of the captures' README. (gpufft.recording scales cu8
+Reading: a SigMF pair; datatypes cf32_le (as is), ci16_le (/32768), ci8 (/128), cu8
+((x - 127.5)/127.5), the scalings of the captures' README; the other complex SigMF
+types likewise (floats as is, signed b-bit / 2^(b-1), unsigned less 2^(b-1) - 1/2 first). (gpufft.recording scales cu8
 by 1/128, 0.034 dB apart: below every tolerance used here.)
 
 Frames: consecutive, non-overlapping frames of N samples from --start-sample (default 0,
@@ -110,11 +111,16 @@ import time
 import numpy as np
 
 SCALES = {  # datatype: (numpy type of one number, offset, scale); sample = (v - off) * s
-    "cf32_le": (np.dtype("<f4"), 0.0, 1.0),
-    "ci16_le": (np.dtype("<i2"), 0.0, 1.0 / 32768),
     "ci8": (np.dtype("i1"), 0.0, 1.0 / 128),
     "cu8": (np.dtype("u1"), 127.5, 1.0 / 127.5),
 }
+for _end, _order in (("_le", "<"), ("_be", ">")):  # the other complex SigMF types
+    for _kind, _bits in (("f", 32), ("f", 64), ("i", 16), ("i", 32), ("u", 16), ("u", 32)):
+        _half = 2.0 ** (_bits - 1)
+        SCALES[f"c{_kind}{_bits}{_end}"] = (
+            np.dtype(f"{_order}{_kind}{_bits // 8}"),
+            (_half - 0.5) if _kind == "u" else 0.0,
+            1.0 if _kind == "f" else 1.0 / _half)
 
 
 # ---------------------------------------------------------------------------------

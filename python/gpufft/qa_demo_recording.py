@@ -192,10 +192,10 @@ class qa_demo_recording(gr_unittest.TestCase):
         stem = os.path.join(self.d, "odd")
         np.zeros(4000, "<i2").tofile(stem + ".sigmf-data")
         with open(stem + ".sigmf-meta", "w") as f:
-            json.dump({"global": {"core:datatype": "cf64_le", "core:sample_rate": 1e6}}, f)
+            json.dump({"global": {"core:datatype": "ci12_le", "core:sample_rate": 1e6}}, f)
         r = self.demo("--input", stem + ".sigmf-data")
         self.assertNotEqual(r.returncode, 0)
-        self.assertIn("odd.sigmf-meta: global.core:datatype: 'cf64_le'", r.stderr)
+        self.assertIn("odd.sigmf-meta: global.core:datatype: 'ci12_le'", r.stderr)
 
         # Shorter than one frame: 1000 samples (the default frame shrinks to 1024, the
         # least), or fewer than --fft-size.

@@ -32,20 +32,27 @@ from testing_deadline import run_python
 
 def stored(rng, datatype, n):
     """Random stored numbers of a datatype (2n of them) and the complex samples they
-    mean, computed here in float64 from the SigMF definitions."""
-    if datatype == "cf32_le":
-        raw = rng.standard_normal(2 * n).astype("<f4")
+    mean, computed here in float64 from the SigMF definitions: floats as stored,
+    signed b-bit integers over 2^(b-1), unsigned ones less (2^b - 1) / 2 first."""
+    order = ">" if datatype.endswith("_be") else "<"
+    kind, bits = datatype[1], int(datatype[2:].split("_")[0])
+    if kind == "f":
+        raw = rng.standard_normal(2 * n).astype(f"{order}f{bits // 8}")
         ref = raw.astype(np.float64)
-    elif datatype == "ci16_le":
-        raw = rng.integers(-32768, 32768, 2 * n).astype("<i2")
-        ref = raw.astype(np.float64) / 32768.0
-    elif datatype == "ci8":
-        raw = rng.integers(-128, 128, 2 * n).astype("i1")
-        ref = raw.astype(np.float64) / 128.0
-    elif datatype == "cu8":
-        raw = rng.integers(0, 256, 2 * n).astype("u1")
-        ref = (raw.astype(np.float64) - 127.5) / 128.0
+    elif kind == "i":
+        raw = rng.integers(-2 ** (bits - 1), 2 ** (bits - 1), 2 * n,
+                           dtype=np.int64).astype(f"{order}i{bits // 8}")
+        ref = raw.astype(np.float64) / 2.0 ** (bits - 1)
+    else:
+        raw = rng.integers(0, 2 ** bits, 2 * n, dtype=np.int64).astype(
+            f"{order}u{bits // 8}")
+        ref = (raw.astype(np.float64) - (2.0 ** bits - 1) / 2) / 2.0 ** (bits - 1)
     return raw, ref[0::2] + 1j * ref[1::2]
+
+
+# Every complex datatype of SigMF 1.x, written out here, not taken from the module.
+COMPLEX_DATATYPES = ["ci8", "cu8"] + [f"c{t}{e}" for e in ("_le", "_be")
+                                      for t in ("f32", "f64", "i16", "i32", "u16", "u32")]
 
 
 def write_sigmf(stem, raw, meta_global, captures):
@@ -83,7 +90,7 @@ class qa_recording(gr_unittest.TestCase):
         return np.array(sink.data(), np.complex64), tags
 
     def test_001_every_datatype(self):
-        for datatype in ("cf32_le", "ci16_le", "ci8", "cu8"):
+        for datatype in COMPLEX_DATATYPES:
             n = int(self.rng.integers(5000, 20000))
             rate = float(self.rng.uniform(1e5, 1e8))
             freq = float(self.rng.uniform(1e6, 6e9))
@@ -98,7 +105,13 @@ class qa_recording(gr_unittest.TestCase):
             for path in (meta, stem + ".sigmf-data", stem):
                 x, tags = self.read(path)
                 self.assertEqual(len(x), n, datatype)
-                self.assertTrue(np.array_equal(x, ref.astype(np.complex64)), datatype)
+                if datatype.startswith("cu32"):
+                    # float32 holds a u32 to 2^-24: the offset is taken off after the
+                    # rounding (6e-8 of full scale at most)
+                    self.assertLess(np.max(np.abs(x - ref)), 1e-7, datatype)
+                else:
+                    self.assertTrue(np.array_equal(x, ref.astype(np.complex64)),
+                                    datatype)
                 self.assertEqual(tags[(0, "rx_rate")], rate)
                 self.assertEqual(tags[(0, "rx_freq")], freq)
                 secs, frac = tags[(0, "rx_time")]
@@ -169,9 +182,9 @@ class qa_recording(gr_unittest.TestCase):
             with self.assertRaisesRegex(gpufft.recording_error, pattern):
                 gpufft.open_recording(path)
 
-        meta_error(dict(good, **{"core:datatype": "cf64_le"}), cap,
-                   r"bad\.sigmf-meta: global\.core:datatype: 'cf64_le' is not read; "
-                   r"supported: cf32_le, ci16_le, ci8")
+        meta_error(dict(good, **{"core:datatype": "ci12_le"}), cap,
+                   r"bad\.sigmf-meta: global\.core:datatype: 'ci12_le' is not read; "
+                   r"supported: cf32_le, ci16_le, ci8, cu8, cf64_le")
         meta_error(dict(good, **{"core:datatype": "rf32_le"}), cap,
                    r"global\.core:datatype: 'rf32_le' is real")
         meta_error({"core:sample_rate": 1e6}, cap, r"global\.core:datatype: missing")

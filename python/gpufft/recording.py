@@ -40,15 +40,33 @@ def _datatype(dtype, input_type):
     return (np.dtype(dtype), 2) + tuple(input_type_scale(input_type))
 
 
+def _other_datatypes():
+    """The complex SigMF datatypes the blocks take no input_type for, each read as the
+    blocks read its kin: floats as they are, signed integers over 2^(b-1), unsigned ones
+    centred on (2^b - 1) / 2 first (as cu8). Radios and tools write them all: big-endian
+    from network streamers, cf64 from numpy, ci32 / cu16 from wide ADCs."""
+    types = {}
+    for end, order in (("_le", "<"), ("_be", ">")):
+        for kind, bits in (("f", 32), ("f", 64), ("i", 16), ("i", 32), ("u", 16),
+                           ("u", 32)):
+            name = f"c{kind}{bits}{end}"
+            half = float(2 ** (bits - 1))
+            scale, offset = {"f": (1.0, 0.0), "i": (1.0 / half, 0.0),
+                             "u": (1.0 / half, half - 0.5)}[kind]
+            types[name] = (np.dtype(f"{order}{kind}{bits // 8}"), 2, scale, offset)
+    return types
+
+
 # SigMF core:datatype -> (numpy type of one stored number, numbers per sample, scale,
 # offset): sample = (stored - offset) * scale, full scale 1.0 as GNU Radio's
-# interleaved_*_to_complex blocks make it.
+# interleaved_*_to_complex blocks make it. Every complex datatype of SigMF 1.x.
 DATATYPES = {
     "cf32_le": _datatype("<f4", "fc32"),
     "ci16_le": _datatype("<i2", "sc16"),
     "ci8": _datatype("i1", "sc8"),
     "cu8": _datatype("u1", "cu8"),  # rtl_sdr's raw output
 }
+DATATYPES.update((k, v) for k, v in _other_datatypes().items() if k not in DATATYPES)
 
 # A raw file's sample type from its extension, as the tools that write them name it:
 # GNU Radio's File Sink (.cfile: complex64), rtl_sdr (.cu8), hackrf_transfer (.cs8),
@@ -272,8 +290,8 @@ def open_recording(path, samp_rate=None, center_freq=None, datatype=None, **depr
     (.sigmf tar, .sigmf.gz, .sigmf.xz, .sigmf.bz2, .sigmf.zip: read in place), a
     .sigmf-collection of one recording (open_collection reads each of several), or a raw
     file of interleaved I/Q. samp_rate (Hz) and center_freq (Hz): required / optional
-    for a raw file; for SigMF they replace what the metadata says. datatype: a SigMF
-    core:datatype for a raw file; by default its extension says it (.cfile, .cf32,
+    for a raw file; for SigMF they replace what the metadata says. datatype: a complex
+    SigMF core:datatype for a raw file (DATATYPES); by default its extension says it (.cfile, .cf32,
     .fc32: cf32_le; .cs16, .sc16: ci16_le; .cs8, .sc8: ci8; .cu8: cu8), and any other
     raw file must be given one. sample_rate=: the deprecated old name of samp_rate (goes
     in the next release).
