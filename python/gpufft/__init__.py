@@ -14,7 +14,8 @@ and large-FFT plans. Every plan takes backend="auto" | "cpu" | "cuda" and device
 from .gpufft_python import *
 
 # Recordings in (SigMF, raw .cfile) as a tagged GNU Radio source: pure Python.
-from .recording import open_recording, recording_error, recording_source
+from .recording import open_recording, recording_error
+from .recording_source import recording_source
 
 # SigMF annotations out (transmissions -> .sigmf-meta): pure Python, no flowgraph.
 from .sigmf_annotations import write_annotations, write_sigmf_meta

@@ -217,7 +217,7 @@ def run_samples(render, frames, sens, start_time=None):
 def run_recording(rec, frames, sens):
     """The first frames frames of a recording (what recording.open_recording returned)
     through the flowgraph, read by recording_source."""
-    from .recording import recording_source
+    from .recording_source import recording_source
     return run_flowgraph(recording_source(rec, max_samples=frames * sens.n), sens)
 
 
