@@ -233,6 +233,9 @@ def score_capture(meta, args, gpufft):
     name = os.path.basename(meta)[: -len(".sigmf-meta")]
     print(f"\n## {name}: {info['datatype']}, {rate / 1e6:g} MS/s, N = {n} "
           f"({hz:.1f} Hz/bin, {n / rate * 1e3:.2f} ms/frame), {len(starts)} frames")
+    if not starts:
+        print(f"  skipped: {len(x)} samples hold no frame of {n}")
+        return None
 
     frames, ours, pgrams, t_ref, t_our = [], [], [], 0.0, 0.0
     for i, s in enumerate(starts):
@@ -515,8 +518,10 @@ def main(argv=None):
     print(f"captures: {args.captures} ({len(metas)})")
     out = []
     for m in metas:
-        out.append(score_capture(os.path.join(args.captures, m), args,
-                                 None if args.self_test else gpufft))
+        scored = score_capture(os.path.join(args.captures, m), args,
+                               None if args.self_test else gpufft)
+        if scored is not None:
+            out.append(scored)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1, default=float)
