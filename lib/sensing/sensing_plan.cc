@@ -247,19 +247,36 @@ private:
         spans.clear();
         band_run.clear();
         be->gap_levels(runs, max_gap_fill(), levels);
-        const auto joins = [this](std::size_t a, std::size_t b) {
+        // The radio's DC spike (its LO leakage: a run no wider than the window's main
+        // lobe on DC +-1 bin) is no link of a band: the bands are made without it (a
+        // gap across it joins where both gaps beside it do), then it joins the band it
+        // lies in, or a neighbour (place_dc_spike()). With the spike as a link, the
+        // NFM capture's -15 kHz FM product, 55 bins off DC, and the spike came back as
+        // one band in the frames where the product's splatter filled the gap's far end.
+        const std::size_t dc_run = dc_spike_run();
+        const auto passes = [this](std::int64_t gap, std::int64_t wider, double level) {
+            if (gap <= std::max<std::int64_t>(params.gap_bins, wider / 8))
+                return true;
+            return filled(level, gap);
+        };
+        const auto joins = [&](std::size_t a, std::size_t b) {
             const auto &A = spans[a], &B = spans[b];
             const std::int64_t gap = B.first - A.last - 1;
             const std::int64_t wider =
                 std::max(A.last - A.first + 1, B.last - B.first + 1);
-            if (gap <= std::max<std::int64_t>(params.gap_bins, wider / 8))
-                return true;
-            // B's first run follows the gap levels[band_run[b] - 1]. The fill level is
-            // 1.6 at least: a noise gap's level under that needs no square root.
-            const double level = levels[band_run[b] - 1];
-            return level >= 1.0 + 0.6 && level >= sensing_gap_fill_level(gap);
+            // B's first run follows the gap levels[band_run[b] - 1].
+            const std::size_t g = band_run[b] - 1;
+            if (g != dc_run)
+                return passes(gap, wider, levels[g]);
+            // Across the spike: the whole gap, or each gap beside it.
+            const auto& d = runs[dc_run];
+            return passes(gap, wider, 0.0) ||
+                   (passes(d.first - A.last - 1, wider, levels[g - 1]) &&
+                    passes(B.first - d.last - 1, wider, levels[g]));
         };
         for (std::size_t r = 0; r < runs.size(); ++r) {
+            if (r == dc_run)
+                continue;
             spans.push_back(runs[r]);
             band_run.push_back(r);
             while (spans.size() > 1 && joins(spans.size() - 2, spans.size() - 1)) {
@@ -268,6 +285,93 @@ private:
                 band_run.pop_back();
             }
         }
+        if (dc_run < runs.size())
+            place_dc_spike(dc_run);
+    }
+
+    // The run of the radio's DC spike (runs.size() where there is none): on DC +-1 bin,
+    // no wider than the window's main lobe.
+    std::size_t dc_spike_run() const
+    {
+        const std::int64_t h = params.k.half;
+        for (std::size_t r = 0; r < runs.size(); ++r) {
+            if (runs[r].first > h + 1)
+                break;
+            if (runs[r].last >= h - 1)
+                return runs[r].last - runs[r].first + 1 <= 2 * params.lobe + 1
+                           ? r
+                           : runs.size();
+        }
+        return runs.size();
+    }
+
+    // The spike among the bands bridge() made without it: inside one it is part of it.
+    // Else it joins a neighbour within the plain gap rule, or across a gap that passes
+    // the fill level where the neighbour is wider than the gap (a carrier whose weak
+    // part reaches DC: the LTE FDD carrier's load leaves it a few dB over the floor
+    // there) or the half of the gap beside the spike passes it too. A neighbour
+    // narrower than the gap whose skirts fill only the gap's far end is another
+    // emitter beside the spike.
+    void place_dc_spike(std::size_t d)
+    {
+        const sensing_run spike = runs[d];
+        std::size_t p = 0;
+        while (p < spans.size() && spans[p].last < spike.first)
+            ++p;
+        if (p < spans.size() && spans[p].first <= spike.first)
+            return; // inside spans[p]
+        // The neighbours' runs next to the spike are d - 1 and d + 1, their gaps'
+        // levels levels[d - 1] and levels[d].
+        const auto joins = [&](const sensing_run& band, bool below) {
+            const std::int64_t gap =
+                below ? spike.first - band.last - 1 : band.first - spike.last - 1;
+            const std::int64_t width = band.last - band.first + 1;
+            if (gap <= std::max<std::int64_t>(params.gap_bins, width / 8))
+                return true;
+            if (!filled(levels[below ? d - 1 : d], gap))
+                return false;
+            return width > gap ||
+                   (below ? near_spike_filled(band.last + 1, spike.first - 1, true)
+                          : near_spike_filled(spike.last + 1, band.first - 1, false));
+        };
+        const bool left = p > 0 && joins(spans[p - 1], true);
+        const bool right = p < spans.size() && joins(spans[p], false);
+        if (left && right) {
+            spans[p - 1].last = spans[p].last;
+            spans.erase(spans.begin() + std::ptrdiff_t(p));
+        } else if (left) {
+            spans[p - 1].last = spike.last;
+        } else if (right) {
+            spans[p].first = spike.first;
+        } else {
+            spans.insert(spans.begin() + std::ptrdiff_t(p), spike);
+        }
+    }
+
+    // A gap's level joins it: the fill level is 1.6 at least, so a noise gap's level
+    // under that needs no square root.
+    static bool filled(double level, std::int64_t gap)
+    {
+        return level >= 1.0 + 0.6 && level >= sensing_gap_fill_level(gap);
+    }
+
+    // Whether the half of the gap first..last nearest the spike (after the gap:
+    // spike_after), leaving out the spike's own skirts (its main lobe beside it),
+    // passes the fill level of its length. A near half of a main lobe or less is the
+    // spike's skirts alone: the whole gap's level decides.
+    bool near_spike_filled(std::int64_t first, std::int64_t last, bool spike_after)
+    {
+        const std::int64_t w = params.lobe, mid = first + (last - first + 1) / 2;
+        const std::int64_t lo = spike_after ? mid : first + w;
+        const std::int64_t hi = spike_after ? last - w : mid - 1;
+        if (hi - lo + 1 <= std::max<std::int64_t>(params.gap_bins, w))
+            return true;
+        // The backend's gap level of the bins lo..hi, between two one-bin runs.
+        near_runs.resize(2);
+        near_runs[0].first = near_runs[0].last = lo - 1;
+        near_runs[1].first = near_runs[1].last = hi + 1;
+        be->gap_levels(near_runs, max_gap_fill(), near_level);
+        return !near_level.empty() && filled(near_level[0], hi - lo + 1);
     }
 
     // A wide emitter whose spectrum is a comb of lines with noise between them (OFDM
@@ -591,6 +695,8 @@ private:
     std::vector<double> median_scratch;
     std::vector<std::size_t> band_run; // the run each band (on the stack) starts with
     std::vector<double> levels;
+    std::vector<sensing_run> near_runs; // near_spike_filled()'s
+    std::vector<double> near_level;
     std::vector<std::size_t> order;
     std::int64_t skipped_fits = 0;
     std::deque<std::vector<sensing_run>> history; // the last frames' signals' cores

@@ -351,6 +351,103 @@ GPUFFT_TEST(dc_spur_is_labelled_and_masked_on_request)
         GPUFFT_CHECK(!r.signals[0].dc);
 }
 
+namespace {
+
+//! Noise-like spectrum over bins lo..hi (one tone a bin, random complex amplitude),
+//! `ratio` times the white floor of sigma per sample: an FM signal's splatter.
+void add_band_noise(
+    cvec& x, int lo, int hi, double ratio, double sigma, std::mt19937_64& rng)
+{
+    std::normal_distribution<double> g(
+        0.0, amplitude_for(10 * std::log10(ratio), sigma, x.size()) / std::sqrt(2.0));
+    for (int k = lo; k <= hi; ++k)
+        add_tone(x, k, { g(rng), g(rng) });
+}
+
+//! The signal whose core holds bin b (nullptr: none).
+const sensed_signal* signal_at(const sensing_result& r, double b)
+{
+    for (const auto& s : r.signals)
+        if (s.first_bin <= b && s.last_bin >= b)
+            return &s;
+    return nullptr;
+}
+
+} // namespace
+
+// The radio's DC spike beside an FM product 70 bins off DC, whose splatter fills the
+// far half of the gap between them over the floor (as the NFM capture's -15 kHz
+// product, 55 bins off DC, does): two signals, not one band from the product to DC (the
+// spike linked them in 35-45 % of the frames). The spike is no link of a band, but a weak
+// carrier over DC (its bins passing the threshold here and there) still comes back as one
+// band with the spike inside, and so does one whose weak part reaches DC from one side.
+GPUFFT_TEST(dc_spike_does_not_join_a_product_beside_it)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> phase(0, 2 * M_PI);
+    const double sigma = 0.01;
+    const int frames = 40;
+    {
+        const std::int64_t n = 1024;
+        sensing_plan plan(n, cpu_options());
+        sensing_result r;
+        int apart = 0, product_found = 0;
+        for (int f = 0; f < frames; ++f) {
+            cvec x(std::size_t(n), 0);
+            add_noise(x, sigma, rng);
+            add_tone(x, 0.05, amplitude_for(17, sigma, std::size_t(n))); // LO leakage
+            for (int k = -78; k <= -70; k += 2) // the product's lines, 18 dB
+                add_tone(
+                    x,
+                    k,
+                    std::polar(amplitude_for(18, sigma, std::size_t(n)), phase(rng)));
+            add_band_noise(x, -69, -36, 3.5, sigma, rng); // its splatter, 5.4 dB
+            plan.detect(x.data(), r);
+            check_above_threshold(r, plan);
+            const auto* dc = signal_at(r, 0);
+            const auto* product = signal_at(r, -74);
+            product_found += product != nullptr;
+            apart += dc != nullptr && product != nullptr && dc != product && dc->dc &&
+                     dc->first_bin >= -8;
+        }
+        std::printf("spike and product apart in %d of %d frames\n", apart, frames);
+        GPUFFT_CHECK_EQ(product_found, frames);
+        GPUFFT_CHECK(apart >= frames - 1);
+    }
+    // A weak carrier (6 dB over the floor) over DC, -200..+200 bins, with the spike; and
+    // one from -300 up to 3 bins under DC.
+    const std::int64_t n = 4096;
+    sensing_plan plan(n, cpu_options());
+    sensing_result r;
+    int over = 0, beside = 0;
+    for (int f = 0; f < frames; ++f) {
+        for (int side = 0; side < 2; ++side) {
+            cvec x(std::size_t(n), 0);
+            add_noise(x, sigma, rng);
+            add_tone(x, 0.05, amplitude_for(17, sigma, std::size_t(n)));
+            if (side == 0)
+                add_band_noise(x, -200, 200, 4, sigma, rng);
+            else
+                add_band_noise(x, -300, -3, 4, sigma, rng);
+            plan.detect(x.data(), r);
+            check_above_threshold(r, plan);
+            const auto* dc = signal_at(r, 0);
+            if (side == 0)
+                over += dc != nullptr && dc->first_bin <= -80 && dc->last_bin >= 80;
+            else
+                beside += dc != nullptr && dc->first_bin <= -100;
+        }
+    }
+    std::printf("carrier over DC one band in %d, from one side in %d of %d frames\n",
+                over,
+                beside,
+                frames);
+    GPUFFT_CHECK(over >= frames * 7 / 10);
+    GPUFFT_CHECK(beside >= frames * 7 / 10);
+}
+
 GPUFFT_TEST(wideband_carrier_over_a_rolled_off_floor)
 {
     // A QPSK carrier filling 30 % of the band at 20 dB per bin, over a floor that
