@@ -287,7 +287,8 @@ class qa_names(gr_unittest.TestCase):
             "nufft3_spectrum": ((64, [0.0, 10.0]), {}),
             "nufft_resampler": ((400.0, 250.0), {}),
         }
-        arg = re.compile(r"\$\{(?:no_quotes\()?(\w+)\)?(?:\.arg)?\}")
+        # ${x}, ${x.arg}, ${no_quotes(x)} and ${str(x)[1:-1]} (a string without its quotes)
+        arg = re.compile(r"\$\{(?:no_quotes\(|str\()?(\w+)\)?(?:\[1:-1\])?(?:\.arg)?\}")
         checked = 0
         for name, (args, kwargs) in minimal.items():
             with open(os.path.join(grc, f"gpufft_{name}.block.yml")) as f:
