@@ -90,6 +90,12 @@ class qa_recording(gr_unittest.TestCase):
         return np.array(sink.data(), np.complex64), tags
 
     def test_001_every_datatype(self):
+        from gnuradio.gpufft.recording import DATATYPES
+        from gnuradio.gpufft.sigmf_annotations import DATATYPE_BYTES
+        self.assertEqual(sorted(DATATYPES), sorted(COMPLEX_DATATYPES))
+        for datatype, (dtype, per_sample, _, _) in DATATYPES.items():
+            # the annotations writer sizes the same samples as the reader
+            self.assertEqual(dtype.itemsize * per_sample, DATATYPE_BYTES[datatype], datatype)
         for datatype in COMPLEX_DATATYPES:
             n = int(self.rng.integers(5000, 20000))
             rate = float(self.rng.uniform(1e5, 1e8))

@@ -38,9 +38,24 @@ import os
 
 SIGMF_VERSION = "1.0.0"
 GENERATOR = "gr-gpufft"
-DATATYPE_BYTES = {"cf32_le": 8, "cf32_be": 8, "ci32_le": 8, "ci16_le": 4, "ci16_be": 4,
-                  "ci8": 2, "cu8": 2, "cf64_le": 16, "ci32_be": 8, "cu16_le": 4,
-                  "cu16_be": 4, "cu32_le": 8, "rf32_le": 4, "ri16_le": 2, "ri8": 1, "ru8": 1}
+
+
+def _datatype_bytes():
+    """Bytes per sample of each of SigMF 1.x's 28 datatypes: complex (two components) or
+    real, each component a float of 32 or 64 bits or an integer of 8, 16 or 32, signed or
+    not; the 8-bit ones have no byte order."""
+    sizes = {}
+    for domain, parts in (("c", 2), ("r", 1)):
+        for kind, bits in (("f", 32), ("f", 64), ("i", 32), ("i", 16), ("u", 32),
+                           ("u", 16)):
+            for order in ("_le", "_be"):
+                sizes[f"{domain}{kind}{bits}{order}"] = parts * bits // 8
+        for kind in "iu":
+            sizes[f"{domain}{kind}8"] = parts
+    return sizes
+
+
+DATATYPE_BYTES = _datatype_bytes()
 
 _REQUIRED = ("start_sample", "sample_count", "lower_hz", "upper_hz")
 
