@@ -33,6 +33,8 @@ std::vector<frame_signal> to_hz(const std::vector<sensed_signal>& signals,
         f.snr_db = s.snr_db;
         f.dc = s.dc;
         f.held = s.held;
+        f.core_lower_hz = center_freq + (double(s.first_bin) - 0.5) * bin;
+        f.core_upper_hz = center_freq + (double(s.last_bin) + 0.5) * bin;
         out.push_back(f);
     }
     return out;
@@ -108,6 +110,52 @@ int transmission_tracker::hold_of(const open_tx& o) const
     return int(std::clamp(k, double(d_hold), double(flicker_hold_factor * d_hold)));
 }
 
+void transmission_tracker::core_of(const frame_signal& s, double& lo, double& hi)
+{
+    const bool known = s.core_lower_hz != 0 || s.core_upper_hz != 0;
+    lo = known ? std::min(s.core_lower_hz, s.lower_hz) : s.lower_hz;
+    hi = known ? std::max(s.core_upper_hz, s.upper_hz) : s.upper_hz;
+}
+
+void transmission_tracker::add_core(open_tx& o, const frame_signal& s) const
+{
+    double lo = 0, hi = 0;
+    core_of(s, lo, hi);
+    if (!o.cores.empty() && o.cores.back().frame == d_frame) {
+        o.cores.back().lo = std::min(o.cores.back().lo, lo);
+        o.cores.back().hi = std::max(o.cores.back().hi, hi);
+        return;
+    }
+    // only the frames inside_wide() reads are kept
+    const std::int64_t oldest = d_frame - std::max(1, d_hold);
+    o.cores.erase(
+        std::remove_if(o.cores.begin(),
+                       o.cores.end(),
+                       [&](const open_tx::core_frame& c) { return c.frame < oldest; }),
+        o.cores.end());
+    o.cores.push_back({ d_frame, lo, hi });
+}
+
+bool transmission_tracker::inside_wide(
+    const open_tx& o, double lo, double hi, double bin_hz, bool at_edge) const
+{
+    if (o.t.upper_hz - o.t.lower_hz <= line_bins * bin_hz)
+        return false; // a line in its strongest frame (a pulse its keying widened once)
+    const std::int64_t oldest = d_frame - std::max(1, d_hold);
+    double ext_lo = 0, ext_hi = 0;
+    bool any = false;
+    for (const auto& c : o.cores)
+        if (c.frame >= oldest) {
+            ext_lo = any ? std::min(ext_lo, c.lo) : c.lo;
+            ext_hi = any ? std::max(ext_hi, c.hi) : c.hi;
+            any = true;
+        }
+    if (!any || ext_hi - ext_lo <= line_bins * bin_hz || lo < ext_lo - bin_hz ||
+        hi > ext_hi + bin_hz)
+        return false;
+    return !at_edge || lo <= ext_lo + bin_hz || hi >= ext_hi - bin_hz;
+}
+
 void transmission_tracker::add(open_tx& o,
                                const frame_signal& s,
                                std::int64_t first,
@@ -126,6 +174,7 @@ void transmission_tracker::add(open_tx& o,
                               ? s.peak_power_dbfs
                               : std::max(o.t.peak_power_dbfs, s.peak_power_dbfs);
     o.t.dc = o.t.dc || s.dc;
+    add_core(o, s);
     o.t.frames++;
     o.held += s.held ? 1 : 0;
     o.lo = s.lower_hz;
@@ -136,7 +185,7 @@ void transmission_tracker::add(open_tx& o,
     o.last_frame = d_frame;
 }
 
-void transmission_tracker::add_piece(open_tx& o, const frame_signal& s)
+void transmission_tracker::add_piece(open_tx& o, const frame_signal& s, bool core) const
 {
     const double p = std::pow(10.0, s.total_power_dbfs / 10.0);
     o.power_sum += p;
@@ -145,6 +194,8 @@ void transmission_tracker::add_piece(open_tx& o, const frame_signal& s)
     o.t.dc = o.t.dc || s.dc;
     o.lo = std::min(o.lo, s.lower_hz);
     o.hi = std::max(o.hi, s.upper_hz);
+    if (core)
+        add_core(o, s);
     o.frame_power += p;
     // this frame's pieces together may make it the strongest frame
     if (o.frame_power > o.best_power) {
@@ -175,6 +226,7 @@ void transmission_tracker::merge(open_tx& into, const open_tx& o)
     into.end_sample = std::max(into.end_sample, o.end_sample);
     into.first_frame = std::min(into.first_frame, o.first_frame);
     into.last_frame = std::max(into.last_frame, o.last_frame);
+    into.cores.insert(into.cores.end(), o.cores.begin(), o.cores.end());
 }
 
 void transmission_tracker::close(open_tx& o,
@@ -305,6 +357,32 @@ void transmission_tracker::update(std::int64_t first_sample,
             }
         }
     }
+    // A wide burst's own spectrum at its onset, seen as a line beside it: a line
+    // transmission (not the DC spike) seen once, in the first frame of a wide one seen
+    // this frame, that lies inside the wide one's extent (its cores' union, this frame
+    // and its hold's) is part of it. The onset frame of a wM-Bus FSK burst held lines
+    // 60 and 100 kHz beyond the burst's bins of that frame, inside those of the next.
+    for (std::size_t i = 0; i < d_active.size(); ++i) {
+        auto& b = d_active[i];
+        if (merged[i] || b.t.dc || b.t.frames != 1 ||
+            b.t.upper_hz - b.t.lower_hz > line_bins * bin_hz)
+            continue;
+        for (std::size_t j = 0; j < d_active.size(); ++j) {
+            auto& a = d_active[j];
+            if (j == i || !t_used[j] || merged[j] || a.first_frame != b.first_frame ||
+                !inside_wide(a, b.t.lower_hz, b.t.upper_hz, bin_hz, false))
+                continue;
+            const double lo = std::min(a.lo, b.lo), hi = std::max(a.hi, b.hi);
+            const bool seen = t_used[i] != 0;
+            merge(a, b);
+            if (seen) { // both seen this frame: its last edges are their union
+                a.lo = lo;
+                a.hi = hi;
+            }
+            merged[i] = 1;
+            break;
+        }
+    }
     // A signal that would open a transmission on the bins of a dormant line (its last
     // edges overlap within a bin, the signal no wider than a line) continues it: the
     // line came back while it may still have been on (a dormant line that may not has
@@ -331,6 +409,27 @@ void transmission_tracker::update(std::int64_t first_sample,
         revived[p.t] = 1;
         s_used[p.s] = 3;
         add(d_dormant[p.t], signals[p.s], first_sample, frame_len);
+    }
+    // A narrow signal (not the DC spike) that would open a transmission at the edge
+    // of a wide one's extent (inside it, reaching its edge within a bin) seen this
+    // frame is part of it: the burst's own spectrum at its edge, apart from its band
+    // this frame (the wM-Bus bursts' line at their lower edge, -161 kHz, in frames
+    // where the band began 35 kHz higher). Deeper inside the extent a line is another
+    // emitter's as much as the burst's, and stays a row of its own.
+    for (std::size_t j = 0; j < signals.size(); ++j) {
+        if (s_used[j] || signals[j].dc || s_width(j) > line_bins * bin_hz)
+            continue;
+        for (std::size_t i = 0; i < d_active.size(); ++i)
+            if (t_used[i] && !merged[i] &&
+                inside_wide(d_active[i],
+                            signals[j].lower_hz,
+                            signals[j].upper_hz,
+                            bin_hz,
+                            true)) {
+                s_used[j] = 4;
+                add_piece(d_active[i], signals[j], false);
+                break;
+            }
     }
     // Transmissions not seen: ended after their hold without them, or dormant lines.
     std::vector<open_tx> keep, asleep;

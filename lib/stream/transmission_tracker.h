@@ -23,6 +23,9 @@ struct frame_signal {
     double peak_power_dbfs = 0, total_power_dbfs = 0, snr_db = 0;
     bool dc = false;
     bool held = false; //!< found by the plan's held test (sensing_options::watch_frames)
+    //! Its core, the bins over the threshold (sensed_signal first_bin - 1/2 to last_bin
+    //! + 1/2), in Hz; both 0: not known, lower_hz..upper_hz stand for it.
+    double core_lower_hz = 0, core_upper_hz = 0;
 };
 
 //! The sensed_signals of a frame in Hz: center_freq + bin * rate / fft_size.
@@ -70,7 +73,14 @@ struct transmission {
  * (its rate unknown but for its sightings, a uniform prior: may_still_be_on()) and at
  * most line_memory x hold_frames frames have passed since it was last seen. A line
  * near the threshold seen in single frames far apart (a spur, an intermod product) is
- * then one row, at the cost of reporting it up to that many frames late. Frames must
+ * then one row, at the cost of reporting it up to that many frames late. A wide
+ * transmission's own spectrum at its edges is part of it (in a frame where it is
+ * contiguous it is part of the band): its extent is the union of its signals' cores
+ * (the bins over the threshold) in this frame and the hold_frames before, and a narrow
+ * signal (no wider than line_bins, not the DC spike) that would open a transmission
+ * inside the extent of one seen this frame and wider than a line in its strongest
+ * frame, reaching the extent's edge within a bin, joins it; so does a line seen once,
+ * in the wide one's first frame (its onset), that lies inside its extent. Frames must
  * come in order of first_sample.
  */
 class GPUFFT_API transmission_tracker
@@ -133,6 +143,12 @@ private:
         int held = 0;           //!< frames it was seen in by the held test only
         double frame_power = 0; //!< its signals' power in the current frame
         std::int64_t first_frame = 0, last_frame = 0; //!< update() counts, seen
+        //! Its signals' cores (union a frame) in the frames it was seen, the last few.
+        struct core_frame {
+            std::int64_t frame;
+            double lo, hi;
+        };
+        std::vector<core_frame> cores;
     };
     //! Frames o may go unseen before it has ended.
     int hold_of(const open_tx& o) const;
@@ -142,8 +158,18 @@ private:
     bool line_ended(const open_tx& o) const;
     void add(open_tx& o, const frame_signal& s, std::int64_t first, std::int64_t len);
     //! Another piece of o in the frame add() began.
-    static void add_piece(open_tx& o, const frame_signal& s);
+    //! (Its core joins o's: `core`.)
+    void add_piece(open_tx& o, const frame_signal& s, bool core = true) const;
     static void merge(open_tx& into, const open_tx& o);
+    //! s's core in Hz (its edges where the core is not known).
+    static void core_of(const frame_signal& s, double& lo, double& hi);
+    //! s's core joins o's cores of this frame.
+    void add_core(open_tx& o, const frame_signal& s) const;
+    //! Whether lo..hi lies inside o's extent (the union of its cores in this frame and
+    //! the hold_frames before, within a bin), that is wider than a line, and (at_edge)
+    //! lo..hi reaches its edge within a bin.
+    bool inside_wide(
+        const open_tx& o, double lo, double hi, double bin_hz, bool at_edge) const;
     static void close(open_tx& o, double rate, std::vector<transmission>& ended);
 
     int d_hold;

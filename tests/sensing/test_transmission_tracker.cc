@@ -11,6 +11,7 @@
 #include "reference.h"
 #include "stream/transmission_tracker.h"
 #include "test_harness.h"
+#include <algorithm>
 #include <cstdio>
 #include <random>
 
@@ -414,6 +415,98 @@ GPUFFT_TEST(narrow_pieces_that_cover_a_wide_band_continue_it)
     }
     tr.flush(ended);
     GPUFFT_CHECK_EQ(ended.size(), std::size_t(1));
+}
+
+// A wide FSK burst's own spectrum at its edges (wM-Bus): in its onset frame a line
+// beyond its bins of that frame, inside those of the next; in later frames a line at the
+// edge of its bins of the frames before, where the band this frame began higher. Both
+// are the burst's (6 rows for 2 bursts on the capture before). What stays apart: a line
+// deeper inside a burst's extent, a line at the edge of a pulse whose keying widened
+// its bins once (a line in its strongest frame), and two lines 3 bins apart.
+GPUFFT_TEST(a_bursts_own_spectrum_at_its_edges_is_part_of_it)
+{
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    const std::int64_t len = 100;
+    const double bin = 1e3;
+    const auto with_core = [](frame_signal s, double lo, double hi) {
+        s.core_lower_hz = lo;
+        s.core_upper_hz = hi;
+        return s;
+    };
+    for (int f = 0; f < 60; ++f) {
+        std::vector<frame_signal> s;
+        // burst 1, frames 10-12: its onset frame holds a line at +240 kHz
+        if (f == 10) {
+            s.push_back(with_core(sig(-150e3, 80e3, 40), -160e3, 100e3));
+            s.push_back(with_core(sig(240e3, 243e3, 15), 239.5e3, 243.5e3));
+        } else if (f == 11 || f == 12) {
+            s.push_back(with_core(sig(-150e3, 190e3, 40), -170e3, 300e3));
+        }
+        // burst 2, frames 40-45: its band's lower edge at -160.5 kHz in even frames,
+        // at -125 kHz in odd ones with a line at the edge beside it; a line deeper
+        // inside, 3 kHz under the upper edge, in frames 41 and 43
+        if (f >= 40 && f <= 45) {
+            if (f % 2 == 0) {
+                s.push_back(with_core(sig(-125e3, 80e3, 40), -160.5e3, 100e3));
+            } else {
+                s.push_back(with_core(sig(-110e3, 80e3, 40), -125e3, 90e3));
+                s.push_back(with_core(sig(-161.2e3, -160.6e3, 15), -161.5e3, -160.5e3));
+                if (f < 45)
+                    s.push_back(with_core(sig(95e3, 97e3, 15), 94.5e3, 97.5e3));
+            }
+        }
+        // a pulse at +700 kHz, frames 50-52, its keying widening its bins in the first;
+        // a line at the edge of those in the second
+        if (f >= 50 && f <= 52)
+            s.push_back(with_core(sig(700e3, 703e3, 30),
+                                  f == 50 ? 680e3 : 699.5e3,
+                                  f == 50 ? 720e3 : 703.5e3));
+        if (f == 51)
+            s.push_back(with_core(sig(718.6e3, 719.6e3, 15), 718.5e3, 719.5e3));
+        // two lines 3 bins apart, always on
+        s.push_back(sig(500e3, 502e3, 20));
+        s.push_back(sig(505e3, 507e3, 20));
+        std::sort(s.begin(), s.end(), [](const frame_signal& a, const frame_signal& b) {
+            return a.center_hz < b.center_hz;
+        });
+        tr.update(f * len, len, 1e6, bin, s, ended);
+    }
+    tr.flush(ended);
+    int bursts = 0, deep = 0, pulse = 0, beside_pulse = 0, close_lines = 0, other = 0;
+    for (const auto& t : ended) {
+        if (t.bandwidth_hz > 100e3)
+            ++bursts;
+        else if (t.center_hz > 90e3 && t.center_hz < 100e3)
+            ++deep;
+        else if (t.center_hz > 699e3 && t.center_hz < 704e3)
+            ++pulse;
+        else if (t.center_hz > 718e3 && t.center_hz < 720e3)
+            ++beside_pulse;
+        else if (t.center_hz > 499e3 && t.center_hz < 508e3)
+            ++close_lines;
+        else {
+            ++other;
+            std::printf(
+                "other row %.0f..%.0f Hz, %d frames\n", t.lower_hz, t.upper_hz, t.frames);
+        }
+    }
+    std::printf(
+        "rows: %zu (bursts %d, deep %d, pulse %d + %d, close lines %d, other %d)\n",
+        ended.size(),
+        bursts,
+        deep,
+        pulse,
+        beside_pulse,
+        close_lines,
+        other);
+    GPUFFT_CHECK_EQ(bursts, 2);
+    GPUFFT_CHECK_EQ(other, 0); // the onset line and the edge lines joined their bursts
+    GPUFFT_CHECK_EQ(deep, 1);
+    GPUFFT_CHECK_EQ(pulse, 1);
+    GPUFFT_CHECK_EQ(beside_pulse, 1);
+    GPUFFT_CHECK_EQ(close_lines, 2);
+    GPUFFT_CHECK_EQ(ended.size(), std::size_t(7));
 }
 
 GPUFFT_TEST(bad_hold_is_refused)

@@ -128,6 +128,16 @@ signals_in_hz(const py::dict& d, double bin_hz, double center_freq)
         for (std::size_t i = 0; i < m; ++i)
             out[i].held = held.data()[i] != 0;
     }
+    // first_bin / last_bin, the core: optional as held
+    if (d.contains("first_bin") && d.contains("last_bin")) {
+        const auto first = col("first_bin"), last = col("last_bin");
+        if (std::size_t(first.size()) != m || std::size_t(last.size()) != m)
+            throw std::invalid_argument("signals: the dict's arrays differ in length");
+        for (std::size_t i = 0; i < m; ++i) {
+            out[i].core_lower_hz = center_freq + (first.data()[i] - 0.5) * bin_hz;
+            out[i].core_upper_hz = center_freq + (last.data()[i] + 0.5) * bin_hz;
+        }
+    }
     return out;
 }
 
