@@ -6,8 +6,9 @@
 #
 """What sensing must not depend on, checked on the real recordings of tests/data: the
 radio's gain (the same capture scaled by a random gain, -60 to +20 dB, gives the same
-signals, their powers moved by the gain) and the sign of frequency (the conjugate
-capture gives every clear signal mirrored about DC). Nothing in the pipeline may hold an
+signals, their powers moved by the gain, and the same transmissions) and the sign of
+frequency (the conjugate capture gives every clear signal mirrored about DC, and as many
+transmissions within one or 2 %). Nothing in the pipeline may hold an
 absolute level or favour one side of the band; a floor constant in dBFS, or an edge
 search that walks one way only, fails these."""
 
@@ -27,6 +28,15 @@ CAPTURES = (("gnss_l1_usrp1_1575MHz_4M", 1024), ("nfm_rtlsdr_144MHz_280k_keyup",
 def detect_all(fr, n, backend, f):
     plan = gpufft.sensing_plan(n, backend=backend)
     return [plan.detect(np.ascontiguousarray(f(x), dtype=np.complex64)) for _, x in fr]
+
+
+def transmissions(fr, n, rate, backend, f):
+    plan = gpufft.sensing_plan(n, backend=backend)
+    tracker = gpufft.transmission_tracker(rate, 0.0, n)
+    rows = []
+    for first, x in fr:
+        rows += tracker.update(first, plan.detect(np.ascontiguousarray(f(x), np.complex64)))
+    return rows + tracker.flush()
 
 
 def mirrored(r):
@@ -99,6 +109,30 @@ class qa_sensing_invariance(gr_unittest.TestCase):
                                          f"frame {i}")
                         self.assertEqual(bool(np.any(a["dc"])), bool(np.any(b["dc"])),
                                          f"frame {i}")
+
+    def test_003_transmissions(self):
+        """The tracker's rows: the same at any gain (start, length and edges), and as
+        many mirrored within one or 2 % (a signal near the threshold on one side of DC
+        may break or join a row)."""
+        for backend in backends():
+            for name, n in CAPTURES:
+                fr, rate, _ = frames(name, n)
+                base = transmissions(fr, n, rate, backend, lambda x: x)
+                gain_db = float(self.rng.uniform(-60, 20))
+                g = np.float32(10 ** (gain_db / 20))
+                scaled = transmissions(fr, n, rate, backend, lambda x: x * g)
+                conj = transmissions(fr, n, rate, backend, np.conj)
+                with self.subTest(backend=backend, capture=name, gain_db=gain_db):
+                    print(f"  {name}: {len(base)} rows, {len(scaled)} scaled, {len(conj)} mirrored")
+                    self.assertEqual(len(base), len(scaled))
+                    key = lambda t: (t["start_s"], t["lower_hz"])
+                    for a, b in zip(sorted(base, key=key), sorted(scaled, key=key)):
+                        self.assertEqual(a["start_s"], b["start_s"])
+                        self.assertEqual(a["duration_s"], b["duration_s"])
+                        self.assertLessEqual(abs(a["lower_hz"] - b["lower_hz"]), rate / n)
+                        self.assertLessEqual(abs(a["upper_hz"] - b["upper_hz"]), rate / n)
+                    self.assertLessEqual(abs(len(conj) - len(base)),
+                                         max(1, round(0.02 * len(base))))
 
 
 if __name__ == "__main__":
