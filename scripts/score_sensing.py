@@ -218,7 +218,8 @@ def score_capture(meta, args, gpufft):
     x, info = ref.read_sigmf(meta)
     rate, fc = info["sample_rate"], info["center_freq"]
     n = args.fft_size or auto_fft_size(rate, len(x))
-    starts = ref.frame_starts(len(x), n, max_frames=args.max_frames)
+    start = int(round(args.frame_offset * n))
+    starts = ref.frame_starts(len(x), n, start=start, max_frames=args.max_frames)
     det = ref.reference_detector(n, rate, fc, pfa=args.pfa)
     plan = None
     if args.self_test:
@@ -476,6 +477,9 @@ def main(argv=None):
     ap.add_argument("--backend", default="cpu")
     ap.add_argument("--fft-size", type=int, help="default: per capture, a few ms")
     ap.add_argument("--max-frames", type=int)
+    ap.add_argument("--frame-offset", type=float, default=0.0, metavar="F",
+                    help="start the frames F frames into the capture (0 <= F < 1): "
+                         "the same capture framed elsewhere, as a live stream may be")
     ap.add_argument("--false-alarm", type=float, default=0.01, help="the plan's false_alarm")
     ap.add_argument("--list-false", type=int, default=0, metavar="N",
                     help="print our first N false signals of each capture")
@@ -495,6 +499,8 @@ def main(argv=None):
                     help="score the reference against itself")
     ap.add_argument("--json", help="write the figures as JSON")
     args = ap.parse_args(argv)
+    if not 0 <= args.frame_offset < 1:
+        ap.error(f"--frame-offset must be in [0, 1), got {args.frame_offset}")
     args.plan_kw = {}
     for kv in args.plan_arg:
         k, _, v = kv.partition("=")
