@@ -114,13 +114,17 @@ public:
             if (d_band_floor.size() < std::size_t(width))
                 d_band_floor.resize(std::size_t(width));
             fill_floors(b.first, b.last + 1, d_band_floor.data());
+            const std::size_t blocks = std::size_t((b.core_last - b.core_first + 1) / 64);
+            if (d_band_blocks.size() < blocks)
+                d_band_blocks.resize(blocks);
             sensing_band_sums_buffered(b,
                                        d_k,
                                        d_P.data(),
                                        d_band_floor.data() - b.first,
                                        d_X.data(),
                                        d_p.rule,
-                                       d_p.xdb_ratio);
+                                       d_p.xdb_ratio,
+                                       d_band_blocks.data());
         }
     }
 
@@ -686,6 +690,7 @@ private:
     std::vector<std::int32_t> d_fixed, d_idx; // d_fixed: a floor group's logs
     std::vector<floor_state> d_group;
     std::vector<double> d_band_floor;  // a band's floors (bands())
+    std::vector<double> d_band_blocks; // its core's sums of 64 bins (bands())
     std::vector<double> d_block_floor; // a block's floors (find_runs())
     std::vector<std::uint64_t> d_bits; // a dense block's bins above (find_runs())
     std::vector<std::uint64_t> d_cand; // a block's candidates (sensing_top_bits())

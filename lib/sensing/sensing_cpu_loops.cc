@@ -896,6 +896,11 @@ __attribute__((target("avx2"))) std::int64_t core_lanes_avx2(const float* P,
 
 // core_lanes_avx2 in AVX-512: each quantity's eight lanes in one register, the same
 // operations each rounded alone (fp-contract is off: AVX-512 has fused multiply-adds).
+// Also each whole 64 bins' excess from the first bin `s` on, blocks[j] for bins s + 64 j
+// .. s + 64 j + 63, in the edges' walk's order (its lanes of 8 bins apart, then
+// ((0 + 1) + (2 + 3)) + ((4 + 5) + (6 + 7))): the walk then reads the core's power and
+// floors again only in the two blocks that hold its edges (a second pass over a wide
+// core was a third of its band's sums). blocks null: none kept.
 __attribute__((target("avx512f"))) SENSING_NO_FMA std::int64_t
 core_lanes_avx512(const float* P,
                   const double* F,
@@ -904,21 +909,44 @@ core_lanes_avx512(const float* P,
                   double* lt,
                   double* le,
                   double* lm,
-                  float* lp)
+                  float* lp,
+                  double* blocks)
 {
     __m512d t = _mm512_loadu_pd(lt), e = _mm512_loadu_pd(le), m = _mm512_loadu_pd(lm);
     __m256 pk = _mm256_loadu_ps(lp);
     const __m512d zero = _mm512_setzero_pd(), j = _mm512_set_pd(7, 6, 5, 4, 3, 2, 1, 0);
+    const std::int64_t first = s;
+    for (; s + 64 <= end; s += 64) {
+        __m512d block = zero;
+        for (std::int64_t q = s; q < s + 64; q += 8) {
+            const __m256 p = _mm256_loadu_ps(P + q);
+            const __m512d d = _mm512_sub_pd(_mm512_cvtps_pd(p), _mm512_loadu_pd(F + q));
+            // d > 0 ? d : 0.0 (+0.0, as the literal).
+            const __m512d x =
+                _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(d, zero, _CMP_GT_OQ), d);
+            t = _mm512_add_pd(t, d);
+            e = _mm512_add_pd(e, x);
+            m = _mm512_add_pd(
+                m, _mm512_mul_pd(_mm512_add_pd(_mm512_set1_pd(double(q)), j), x));
+            block = _mm512_add_pd(block, x);
+            pk = _mm256_max_ps(p, pk); // p > lp ? p : lp
+        }
+        if (blocks == nullptr)
+            continue;
+        alignas(64) double l[8];
+        _mm512_store_pd(l, block);
+        blocks[(s - first) / 64] =
+            ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+    }
     for (; s + 8 <= end; s += 8) {
         const __m256 p = _mm256_loadu_ps(P + s);
         const __m512d d = _mm512_sub_pd(_mm512_cvtps_pd(p), _mm512_loadu_pd(F + s));
-        // d > 0 ? d : 0.0 (+0.0, as the literal).
         const __m512d x = _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(d, zero, _CMP_GT_OQ), d);
         t = _mm512_add_pd(t, d);
         e = _mm512_add_pd(e, x);
         m = _mm512_add_pd(m,
                           _mm512_mul_pd(_mm512_add_pd(_mm512_set1_pd(double(s)), j), x));
-        pk = _mm256_max_ps(p, pk); // p > lp ? p : lp
+        pk = _mm256_max_ps(p, pk);
     }
     _mm512_storeu_pd(lt, t);
     _mm512_storeu_pd(le, e);
@@ -936,11 +964,13 @@ SENSING_SIMD SENSING_NO_FMA void sensing_band_sums_buffered(sensing_band& b,
                                                             const double* F,
                                                             const std::complex<float>* X,
                                                             bandwidth_rule rule,
-                                                            double xdb_ratio)
+                                                            double xdb_ratio,
+                                                            double* blocks_scratch)
 {
     // The reference sensing_band_sums() (tests/sensing/sensing_band_reference.h) step
     // for step; only how the loops are written differs.
     double excess = 0, moment = 0, total = 0;
+    const double* blocks = nullptr; // the core's whole 64 bins' excess, where made
     float peak = -1;
     std::int64_t peak_bin = b.peak_bin;
     double floor_at_peak = b.floor_at_peak;
@@ -972,9 +1002,24 @@ SENSING_SIMD SENSING_NO_FMA void sensing_band_sums_buffered(sensing_band& b,
 #ifdef SENSING_HAVE_AVX2
         static const bool avx2 = __builtin_cpu_supports("avx2"),
                           avx512 = __builtin_cpu_supports("avx512f");
-        if (avx512)
-            s = core_lanes_avx512(P, F, s, b.core_last + 1, lt, le, lm, lp);
-        else if (avx2)
+        if (avx512) {
+            // Whole blocks' excess for the edges' walk (64 bins a value), where there
+            // is one.
+            const std::int64_t whole = (b.core_last - b.core_first + 1) / 64;
+            double* out = nullptr;
+            if (whole > 0 && rule != bandwidth_rule::xdb) {
+                if (blocks_scratch != nullptr) {
+                    out = blocks_scratch;
+                } else {
+                    static thread_local std::vector<double> own;
+                    if (own.size() < std::size_t(whole))
+                        own.resize(std::size_t(whole));
+                    out = own.data();
+                }
+            }
+            s = core_lanes_avx512(P, F, s, b.core_last + 1, lt, le, lm, lp, out);
+            blocks = out;
+        } else if (avx2)
             s = core_lanes_avx2(P, F, s, b.core_last + 1, lt, le, lm, lp);
 #endif
         // double(s) + j is double(s + j), exactly (bins < 2^53), and vectorises where the
@@ -1064,15 +1109,20 @@ SENSING_SIMD SENSING_NO_FMA void sensing_band_sums_buffered(sensing_band& b,
     for (std::int64_t s0 = b.core_first; s0 <= b.core_last && !done; s0 += 64) {
         const std::int64_t s1 = b.core_last + 1 < s0 + 64 ? b.core_last + 1 : s0 + 64;
         if (s1 - s0 == 64) {
-            double lane[8] = {};
-            for (std::int64_t t = s0; t < s1; t += 8)
-                for (int j = 0; j < 8; ++j) {
-                    // p > f exactly when p - f > 0: the excess without a branch.
-                    const double d = double(P[t + j]) - F[t + j];
-                    lane[j] += d > 0 ? d : 0.0;
-                }
-            const double block = ((lane[0] + lane[1]) + (lane[2] + lane[3])) +
-                                 ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+            double block;
+            if (blocks != nullptr) {
+                block = blocks[(s0 - b.core_first) / 64];
+            } else {
+                double lane[8] = {};
+                for (std::int64_t t = s0; t < s1; t += 8)
+                    for (int j = 0; j < 8; ++j) {
+                        // p > f exactly when p - f > 0: the excess without a branch.
+                        const double d = double(P[t + j]) - F[t + j];
+                        lane[j] += d > 0 ? d : 0.0;
+                    }
+                block = ((lane[0] + lane[1]) + (lane[2] + lane[3])) +
+                        ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+            }
             if (cum + block < (have_lo ? hi_t : lo_t)) {
                 cum += block;
                 continue;

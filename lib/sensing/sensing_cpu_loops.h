@@ -167,7 +167,8 @@ void sensing_above_bits(
  * same order, so the same values to the bit, with the core's lanes 4 wide, the peak's bin
  * found 8 bins a test and the edges' blocks vectorised (the template's loops, through its
  * lambdas, ran one scalar bin at a time: 20 % of detect() on an LTE carrier of 30000
- * bins).
+ * bins). blocks_scratch: (core bins) / 64 doubles for the core's sums of whole 64 bins
+ * (null: a buffer of the calling thread's).
  */
 void sensing_band_sums_buffered(sensing_band& b,
                                 const sensing_consts& k,
@@ -175,7 +176,8 @@ void sensing_band_sums_buffered(sensing_band& b,
                                 const double* F,
                                 const std::complex<float>* X,
                                 bandwidth_rule rule,
-                                double xdb_ratio);
+                                double xdb_ratio,
+                                double* blocks_scratch = nullptr);
 
 //! out[t - a] = f0 + (x(t) - i) (f1 - f0), x(t) = (t + 0.5) inv - 0.5, t in [a, b): one
 //! line of sensing_floor_at(), the same arithmetic; b - a < 2^31.
