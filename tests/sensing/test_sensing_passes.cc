@@ -531,6 +531,19 @@ GPUFFT_TEST(floor_line_matches_floor_at_bit_for_bit)
                 GPUFFT_CHECK(out[std::size_t(s - a)] ==
                              sensing_floor_at(p.k, f.data(), s));
         }
+        // Short lines (a tone's band: from 8 bins the vector loop, its last bins under
+        // a mask), and nothing written past their end.
+        const int i = p.k.subbands > 1 ? 0 : -1;
+        const std::int64_t a0 = p.k.sub_bins / 2 + 1;
+        for (std::int64_t len = 1; len <= 40 && i >= 0; ++len) {
+            std::fill(out.begin(), out.end(), -1.0);
+            sensing_floor_line(
+                a0, a0 + len, p.k.inv_sub_bins, 0.0, f[0], f[1], out.data());
+            for (std::int64_t s = a0; s < a0 + len; ++s)
+                GPUFFT_CHECK(out[std::size_t(s - a0)] ==
+                             sensing_floor_at(p.k, f.data(), s));
+            GPUFFT_CHECK(out[std::size_t(len)] == -1.0);
+        }
     }
 }
 
