@@ -244,6 +244,23 @@ void transmission_tracker::close(open_tx& o,
     ended.push_back(t);
 }
 
+bool transmission_tracker::beside_a_line(const open_tx& o, double bin_hz) const
+{
+    if (o.t.frames != 1 || o.t.dc || o.t.upper_hz - o.t.lower_hz > line_bins * bin_hz)
+        return false;
+    const auto near = [&](const open_tx& p) {
+        if (&p == &o || p.t.dc || p.t.frames < 2 || p.first_frame > o.first_frame ||
+            p.last_frame < o.first_frame ||
+            p.t.upper_hz - p.t.lower_hz > line_bins * bin_hz)
+            return false;
+        const double gap =
+            std::max(p.t.lower_hz - o.t.upper_hz, o.t.lower_hz - p.t.upper_hz);
+        return gap <= beside_bins * bin_hz;
+    };
+    return std::any_of(d_active.begin(), d_active.end(), near) ||
+           std::any_of(d_dormant.begin(), d_dormant.end(), near);
+}
+
 void transmission_tracker::update(std::int64_t first_sample,
                                   std::int64_t frame_len,
                                   double rate,
@@ -255,6 +272,7 @@ void transmission_tracker::update(std::int64_t first_sample,
         throw std::invalid_argument(
             "transmission_tracker: rate and bin_hz must be > 0 and frame_len >= 1");
     d_rate = rate;
+    d_bin_hz = bin_hz;
     // Every (transmission, signal) pair whose edges overlap within a bin, the largest
     // overlaps taken first: each side is used once.
     struct pair_overlap {
@@ -432,7 +450,7 @@ void transmission_tracker::update(std::int64_t first_sample,
             }
     }
     // Transmissions not seen: ended after their hold without them, or dormant lines.
-    std::vector<open_tx> keep, asleep;
+    std::vector<open_tx> keep, asleep, ending;
     std::vector<transmission> now_ended;
     for (std::size_t i = 0; i < d_active.size(); ++i) {
         auto& o = d_active[i];
@@ -442,7 +460,7 @@ void transmission_tracker::update(std::int64_t first_sample,
             if (is_line(o, bin_hz) && !line_ended(o))
                 asleep.push_back(std::move(o));
             else
-                close(o, rate, now_ended);
+                ending.push_back(std::move(o));
         } else {
             keep.push_back(std::move(o));
         }
@@ -452,12 +470,15 @@ void transmission_tracker::update(std::int64_t first_sample,
         if (revived[i])
             keep.push_back(std::move(o));
         else if (line_ended(o))
-            close(o, rate, now_ended);
+            ending.push_back(std::move(o));
         else
             asleep.push_back(std::move(o));
     }
     d_active = std::move(keep);
     d_dormant = std::move(asleep);
+    for (auto& o : ending)
+        if (!beside_a_line(o, bin_hz))
+            close(o, rate, now_ended);
     for (std::size_t j = 0; j < signals.size(); ++j) {
         if (s_used[j])
             continue;
@@ -478,10 +499,17 @@ void transmission_tracker::update(std::int64_t first_sample,
 void transmission_tracker::flush(std::vector<transmission>& ended)
 {
     std::vector<transmission> now_ended;
-    for (auto& o : d_active)
-        close(o, d_rate, now_ended);
-    for (auto& o : d_dormant)
-        close(o, d_rate, now_ended);
+    std::vector<char> beside(d_active.size() + d_dormant.size(), 0);
+    for (std::size_t i = 0; i < beside.size(); ++i) {
+        const auto& o =
+            i < d_active.size() ? d_active[i] : d_dormant[i - d_active.size()];
+        beside[i] = beside_a_line(o, d_bin_hz);
+    }
+    for (std::size_t i = 0; i < beside.size(); ++i)
+        if (!beside[i])
+            close(i < d_active.size() ? d_active[i] : d_dormant[i - d_active.size()],
+                  d_rate,
+                  now_ended);
     d_active.clear();
     d_dormant.clear();
     std::sort(now_ended.begin(),

@@ -80,8 +80,11 @@ struct transmission {
  * signal (no wider than line_bins, not the DC spike) that would open a transmission
  * inside the extent of one seen this frame and wider than a line in its strongest
  * frame, reaching the extent's edge within a bin, joins it; so does a line seen once,
- * in the wide one's first frame (its onset), that lies inside its extent. Frames must
- * come in order of first_sample.
+ * in the wide one's first frame (its onset), that lies inside its extent. A line seen in
+ * a single frame, within beside_bins of a line on in that frame (seen in two frames or
+ * more, its span holding that frame), is that line's skirt or noise beside it, not a row
+ * of its own; a neighbour seen twice or more stays one. Frames must come in order of
+ * first_sample.
  */
 class GPUFFT_API transmission_tracker
 {
@@ -104,6 +107,9 @@ public:
     //! A transmission at most this many bins wide in its strongest frame is a line,
     //! remembered after its hold when it flickered (a carrier's bursts are not).
     static constexpr double line_bins = 16;
+    //! A line seen in a single frame whose edges come within this many bins (two
+    //! Blackman-Harris main lobes) of a line on in that frame is that line's.
+    static constexpr double beside_bins = 8;
 
     /*!
      * The signals of the frame of frame_len samples starting at first_sample (rate in
@@ -161,6 +167,8 @@ private:
     //! (Its core joins o's: `core`.)
     void add_piece(open_tx& o, const frame_signal& s, bool core = true) const;
     static void merge(open_tx& into, const open_tx& o);
+    //! o, about to end, is a single sighting beside a line still open (beside_bins).
+    bool beside_a_line(const open_tx& o, double bin_hz) const;
     //! s's core in Hz (its edges where the core is not known).
     static void core_of(const frame_signal& s, double& lo, double& hi);
     //! s's core joins o's cores of this frame.
@@ -178,6 +186,7 @@ private:
     std::uint64_t d_next_id = 0;
     std::int64_t d_frame = 0; //!< update() calls so far
     double d_rate = 1.0;
+    double d_bin_hz = 1.0; //!< the last frame's, for flush()
     std::vector<open_tx> d_active;
     std::vector<open_tx> d_dormant; //!< lines past their hold, not reported yet
 };
