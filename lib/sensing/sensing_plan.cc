@@ -69,6 +69,7 @@ public:
         }
         remember(r.signals);
         fit_narrow(r.signals);
+        drop_edge_half(r.signals);
         r.tone_fits_skipped = skipped_fits;
         median_scratch.assign(floors.begin(), floors.end()); // no allocation a frame
         std::nth_element(median_scratch.begin(),
@@ -686,6 +687,27 @@ private:
             s.tone_amplitude = { ar, ai };
             s.tone_refined = energy > 0 && explained >= 0.9 * energy;
         }
+    }
+
+    // A tone within a lobe of the band's edge (+-fs/2) has its main lobe split there:
+    // the narrow signals at both ends are its halves, each fitted as a tone, and the
+    // weaker one's fit lands beside the tone (a tone at bin 32768.18 of 65536 came back
+    // at 32768.18 and at 32767.63). Where the two fits fall within a bin of each other
+    // across the edge, the weaker half goes; two tones further apart stay two.
+    void drop_edge_half(std::vector<sensed_signal>& sig) const
+    {
+        if (sig.size() < 2)
+            return;
+        const sensed_signal &a = sig.front(), &b = sig.back();
+        const std::int64_t n = params.k.n, half = params.k.half;
+        if (!a.narrow || !b.narrow || a.first_bin != -half || b.last_bin != n - 1 - half)
+            return;
+        if (std::fabs(a.tone_bin + double(n) - b.tone_bin) > 1.0)
+            return;
+        if (a.peak_power_dbfs < b.peak_power_dbfs)
+            sig.erase(sig.begin());
+        else
+            sig.pop_back();
     }
 
     std::vector<double> floors;

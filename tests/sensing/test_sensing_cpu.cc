@@ -605,4 +605,51 @@ GPUFFT_TEST(dc_mask_takes_its_bins_out_of_a_dense_carrier)
     GPUFFT_CHECK(taken >= 17 * frames - 4);
 }
 
+// A tone within a lobe of +-fs/2 has its main lobe split by the band's edge: one signal,
+// not one at each end (qa_sparse_fft seed 235930467321539963240504470835929247311: a
+// tone at bin 32768.18 of 65536 came back at 32768.18 and 32767.63). Random tones within
+// 0.6 bin of the edge, either side, at n = 65536 and n = 3000 (not a power of two): one
+// signal, its fit within 0.05 bin; a tone 3 bins inside each edge stays two signals.
+GPUFFT_TEST(a_tone_at_the_band_edge_is_one_signal)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> off(-0.6, 0.6);
+    for (std::int64_t n : { std::int64_t(65536), std::int64_t(3000) }) {
+        sensing_plan plan(n, cpu_options());
+        for (int trial = 0; trial < 12; ++trial) {
+            const double f = double(n / 2) + off(rng); // near +-n/2, signed modulo n
+            cvec x(std::size_t(n), 0);
+            add_noise(x, 0.01, rng);
+            add_tone(x, f, amplitude_for(60, 0.01, std::size_t(n)));
+            sensing_result r;
+            plan.detect(x.data(), r);
+            check_above_threshold(r, plan);
+            int near_edge = 0;
+            for (const auto& s : r.signals) {
+                const double d = std::fabs(std::remainder(s.tone_bin - f, double(n)));
+                if (d < 4) {
+                    ++near_edge;
+                    GPUFFT_CHECK(d < 0.05);
+                }
+            }
+            if (near_edge != 1)
+                std::printf("n=%lld tone at %.3f: %d signals near it\n",
+                            (long long)n,
+                            f,
+                            near_edge);
+            GPUFFT_CHECK_EQ(near_edge, 1);
+        }
+        // a tone 3 bins inside each edge: two signals
+        cvec x(std::size_t(n), 0);
+        add_noise(x, 0.01, rng);
+        add_tone(x, double(n / 2) - 3.2, amplitude_for(60, 0.01, std::size_t(n)));
+        add_tone(x, -double(n / 2) + 3.3, amplitude_for(57, 0.01, std::size_t(n)));
+        sensing_result r;
+        plan.detect(x.data(), r);
+        GPUFFT_CHECK_EQ(r.signals.size(), std::size_t(2));
+    }
+}
+
 GPUFFT_TEST_MAIN()
