@@ -28,6 +28,7 @@ import numpy as np
 
 from .gpufft_python import input_type_scale
 from . import sigmf_archive
+from .sigmf_annotations import DATATYPE_BYTES
 
 
 def _datatype(dtype, input_type):
@@ -37,19 +38,21 @@ def _datatype(dtype, input_type):
 
 
 def _other_datatypes():
-    """The complex SigMF datatypes the blocks take no input_type for, each read as the
-    blocks read its kin: floats as they are, signed integers over 2^(b-1), unsigned ones
-    centred on (2^b - 1) / 2 first (as cu8). Radios and tools write them all: big-endian
-    from network streamers, cf64 from numpy, ci32 / cu16 from wide ADCs."""
+    """The complex SigMF datatypes the blocks take no input_type for (the names from
+    sigmf_annotations' table of all of SigMF's), each read as the blocks read its kin:
+    floats as they are, signed integers over 2^(b-1), unsigned ones centred on
+    (2^b - 1) / 2 first (as cu8). Radios and tools write them all: big-endian from
+    network streamers, cf64 from numpy, ci32 / cu16 from wide ADCs."""
     types = {}
-    for end, order in (("_le", "<"), ("_be", ">")):
-        for kind, bits in (("f", 32), ("f", 64), ("i", 16), ("i", 32), ("u", 16),
-                           ("u", 32)):
-            name = f"c{kind}{bits}{end}"
-            half = float(2 ** (bits - 1))
-            scale, offset = {"f": (1.0, 0.0), "i": (1.0 / half, 0.0),
-                             "u": (1.0 / half, half - 0.5)}[kind]
-            types[name] = (np.dtype(f"{order}{kind}{bits // 8}"), 2, scale, offset)
+    for name in DATATYPE_BYTES:
+        if not name.startswith("c"):
+            continue
+        kind, bits = name[1], int(name[2:].split("_")[0])
+        order = ">" if name.endswith("_be") else "<"
+        half = float(2 ** (bits - 1))
+        scale, offset = {"f": (1.0, 0.0), "i": (1.0 / half, 0.0),
+                         "u": (1.0 / half, half - 0.5)}[kind]
+        types[name] = (np.dtype(f"{order}{kind}{bits // 8}"), 2, scale, offset)
     return types
 
 
