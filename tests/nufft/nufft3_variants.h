@@ -158,8 +158,8 @@ struct nufft3_variant {
 #endif
     }
 
-    //! Relative l2 error against the direct sum on fresh strengths (1e300 when an
-    //! output was left unwritten).
+    //! Error against the direct sum on fresh strengths (nufft3_error: relative l2
+    //! unless the output cancels; 1e300 when an output was left unwritten).
     template <typename T>
     double plan_error(gr::gpufft::nufft3_plan& plan,
                       const nufft3_points& p,
@@ -171,7 +171,7 @@ struct nufft3_variant {
         if (!all_finite(F.data(), F.size()))
             return 1e300;
         const auto ref = direct_nudft(p, c.data(), plan.sign(), F.size());
-        return rel_l2_error(F.data(), ref.data(), F.size());
+        return nufft3_error(F.data(), ref.data(), F.size(), c.data(), c.size());
     }
 
     //! A batch of ntransf vectors against the direct sum on the first `check` targets
@@ -198,7 +198,8 @@ struct nufft3_variant {
             execute(plan, cv, one);
             diff = std::max(diff, rel_l2_error(F.data() + v * m, one.data(), m));
             const auto ref = direct_nudft(p, cv.data(), plan.sign(), check);
-            worst = std::max(worst, rel_l2_error(F.data() + v * m, ref.data(), check));
+            worst = std::max(
+                worst, nufft3_error(F.data() + v * m, ref.data(), check, cv.data(), n));
         }
         *batch_vs_single = diff;
         return worst;
