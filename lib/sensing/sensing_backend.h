@@ -81,12 +81,14 @@ public:
     virtual void bands(std::vector<sensing_band>& bands) = 0;
     /*!
      * level[i]: the mean of P / floor over the bins between runs[i] and runs[i + 1]
-     * (gaps longer than max_gap get 0, unread). A backend may give a bound of it
-     * instead where the bound is under sensing_gap_fill_level(): the join is decided
-     * the same.
+     * (gaps longer than max_gap get 0, unread). Unless `exact`, a backend may give a
+     * bound of it instead where the bound is under sensing_gap_fill_level() (the join
+     * is decided the same), and 0 for gaps of gap_bins or fewer; exact levels are
+     * for sums over several gaps (the plan's weak chains).
      */
     virtual void gap_levels(const std::vector<sensing_run>& runs,
                             std::int64_t max_gap,
+                            bool exact,
                             std::vector<double>& level) = 0;
     virtual std::int64_t memory_bytes() const = 0;
 };

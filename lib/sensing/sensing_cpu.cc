@@ -130,6 +130,7 @@ public:
 
     void gap_levels(const std::vector<sensing_run>& runs,
                     std::int64_t max_gap,
+                    bool exact,
                     std::vector<double>& level) override
     {
         level.assign(runs.empty() ? 0 : runs.size() - 1, 0.0);
@@ -145,6 +146,11 @@ public:
             // A gap of gap_bins or fewer always joins its runs (the plan's bridge()
             // reads no level for it): in a carrier near the threshold most gaps are such
             // (LTE: a sixth of detect()'s time beside the FFT went on gap levels).
+            if (exact) {
+                if (b > a && b - a <= max_gap)
+                    level[i] = ratio_sum(a, b) / double(b - a);
+                continue;
+            }
             if (b - a <= std::int64_t(d_p.gap_bins) || b - a > max_gap)
                 continue;
             const double sum = power_sum(a, b);

@@ -217,6 +217,7 @@ public:
 
     void gap_levels(const std::vector<sensing_run>& runs,
                     std::int64_t max_gap,
+                    bool exact,
                     std::vector<double>& level) override
     {
         level.assign(runs.empty() ? 0 : runs.size() - 1, 0.0);
@@ -236,7 +237,8 @@ public:
             const std::size_t j = d_gap_index.size();
             first[j] = a;
             last[j] = b;
-            fill[j] = sensing_gap_fill_level(b - a + 1);
+            // A fill of 0: no bound decides, every gap is read bin by bin.
+            fill[j] = exact ? 0.0 : sensing_gap_fill_level(b - a + 1);
             d_gap_index.push_back(i);
         }
         const std::size_t m = d_gap_index.size();

@@ -53,6 +53,7 @@ public:
             r.bins_above += run.last - run.first + 1;
         bridge();
         join_combs();
+        join_weak_chains();
         add_watched();
         widen();
         be->bands(bands);
@@ -247,7 +248,7 @@ private:
         // 240-byte sensing_band a run; the bands are made once the spans are final.
         spans.clear();
         band_run.clear();
-        be->gap_levels(runs, max_gap_fill(), levels);
+        be->gap_levels(runs, max_gap_fill(), false, levels);
         // The radio's DC spike (its LO leakage: a run no wider than the window's main
         // lobe on DC +-1 bin) is no link of a band: the bands are made without it (a
         // gap across it joins where both gaps beside it do), then it joins the band it
@@ -371,7 +372,7 @@ private:
         near_runs.resize(2);
         near_runs[0].first = near_runs[0].last = lo - 1;
         near_runs[1].first = near_runs[1].last = hi + 1;
-        be->gap_levels(near_runs, max_gap_fill(), near_level);
+        be->gap_levels(near_runs, max_gap_fill(), false, near_level);
         return !near_level.empty() && filled(near_level[0], hi - lo + 1);
     }
 
@@ -403,6 +404,71 @@ private:
     }
     static constexpr int comb_lobes = 4;
     static constexpr std::size_t comb_runs = 4;
+
+    // A wide emitter only a few dB over the floor (a distant OFDM link) passes the
+    // threshold on its pilots and peaks alone, lines 10-90 bins apart: too far apart
+    // for join_combs() and each gap too short for its own mean to clear the fill level
+    // (DroneID's weak links, 2 dB over the floor between lines: 100-130 bands a frame,
+    // and which of them a frame joined depended on where it fell). Their gaps together
+    // are strong evidence: a gap of a chain of at least comb_runs bands, each within
+    // weak_lobes main lobes of the next, joins where the gaps around it (up to
+    // weak_gaps either side, by length) average over the fill level of their summed
+    // length, and never under weak_level: well above the floor's own error, and above
+    // the skirts that strong separate emitters leave in the gaps between them. One
+    // exact read of the chains' gaps (no bound decides it), only in frames that have
+    // such a chain.
+    void join_weak_chains()
+    {
+        const std::int64_t reach = std::int64_t(weak_lobes) * params.lobe;
+        const auto gap_at = [&](std::size_t i) {
+            return spans[i + 1].first - spans[i].last - 1;
+        };
+        // A chain: spans i..j, every gap within reach, at least comb_runs of them.
+        bool any = false;
+        for (std::size_t i = 0, j = 0; i < spans.size() && !any; i = j + 1) {
+            j = i;
+            while (j + 1 < spans.size() && gap_at(j) <= reach)
+                ++j;
+            any = j + 1 - i >= weak_runs;
+        }
+        if (!any)
+            return;
+        be->gap_levels(spans, reach, true, chain_levels);
+        chain_join.assign(spans.size(), 0);
+        for (std::size_t i = 0, j = 0; i < spans.size(); i = j + 1) {
+            j = i;
+            while (j + 1 < spans.size() && gap_at(j) <= reach)
+                ++j;
+            if (j + 1 - i < weak_runs)
+                continue;
+            for (std::size_t g = i; g < j; ++g) {
+                const std::size_t lo = g - std::min(g - i, weak_gaps),
+                                  hi = std::min(j - 1, g + weak_gaps);
+                double sum = 0;
+                std::int64_t len = 0;
+                for (std::size_t h = lo; h <= hi; ++h) {
+                    sum += chain_levels[h] * double(gap_at(h));
+                    len += gap_at(h);
+                }
+                const double level = len > 0 ? sum / double(len) : 0.0;
+                chain_join[g] = level >= weak_level &&
+                                level >= 1.0 + weak_sigmas / std::sqrt(0.5 * double(len));
+            }
+        }
+        std::size_t out = 0;
+        for (std::size_t i = 0; i < spans.size(); ++i) {
+            if (i > 0 && chain_join[i - 1])
+                spans[out - 1].last = spans[i].last;
+            else
+                spans[out++] = spans[i];
+        }
+        spans.resize(out);
+    }
+    static constexpr int weak_lobes = 32;
+    static constexpr std::size_t weak_runs = 8;
+    static constexpr std::size_t weak_gaps = 16;
+    static constexpr double weak_sigmas = 4.0;
+    static constexpr double weak_level = 1.4;
 
     // watch: the last frames' cores, a bin wider either side, in ascending order,
     // those that overlap joined (the union of their bins). Each frame's cores ascend
@@ -717,6 +783,8 @@ private:
     std::vector<double> median_scratch;
     std::vector<std::size_t> band_run; // the run each band (on the stack) starts with
     std::vector<double> levels;
+    std::vector<double> chain_levels; // join_weak_chains()'s
+    std::vector<char> chain_join;
     std::vector<sensing_run> near_runs; // near_spike_filled()'s
     std::vector<double> near_level;
     std::vector<std::size_t> order;

@@ -86,6 +86,54 @@ inline void add_qpsk(cvec& x, double f, double p, int sps, std::mt19937_64& rng)
     }
 }
 
+/*!
+ * An OFDM burst train as a cellular or drone link sends it: symbols of `fft` samples
+ * after a cyclic prefix of `cp`, `carriers` subcarriers about bin f (the frame's bins:
+ * n / fft apart), QPSK data of total power p, and every `pilot_every`-th subcarrier a
+ * pilot of fixed phase `pilot_db` over a data subcarrier. The first symbol starts
+ * `start` samples before the frame (a frame falls anywhere in the stream).
+ */
+inline void add_ofdm(cvec& x,
+                     double f,
+                     int fft,
+                     int cp,
+                     int carriers,
+                     double p,
+                     int pilot_every,
+                     double pilot_db,
+                     int start,
+                     std::mt19937_64& rng)
+{
+    const std::size_t n = x.size();
+    std::uniform_int_distribution<int> q(0, 3);
+    std::uniform_real_distribution<double> u(0.0, 2 * M_PI);
+    const double a = std::sqrt(p / carriers), boost = std::pow(10.0, pilot_db / 20.0);
+    std::vector<double> pilot_phase(static_cast<std::size_t>(carriers));
+    for (auto& v : pilot_phase)
+        v = u(rng);
+    const double spacing = double(n) / fft; // frame bins a subcarrier
+    std::vector<std::complex<double>> acc(static_cast<std::size_t>(fft + cp));
+    for (std::int64_t s0 = -std::int64_t(start); s0 < std::int64_t(n); s0 += fft + cp) {
+        std::fill(acc.begin(), acc.end(), 0.0);
+        for (int c = 0; c < carriers; ++c) {
+            const std::complex<double> sym =
+                c % pilot_every == 0 ? std::polar(a * boost, pilot_phase[std::size_t(c)])
+                                     : std::polar(a, M_PI / 4 + M_PI / 2 * q(rng));
+            // The prefix repeats the symbol's end: sample j is at tau = j - cp.
+            const double k = f / spacing + (c - carriers / 2);
+            const std::complex<double> step = std::polar(1.0, 2 * M_PI * k / fft);
+            std::complex<double> v = sym * std::polar(1.0, -2 * M_PI * k * cp / fft);
+            for (auto& y : acc) {
+                y += v;
+                v *= step;
+            }
+        }
+        for (std::int64_t j = 0; j < fft + cp; ++j)
+            if (s0 + j >= 0 && s0 + j < std::int64_t(n))
+                x[std::size_t(s0 + j)] += std::complex<float>(acc[std::size_t(j)]);
+    }
+}
+
 //! The 99 % occupied bandwidth of add_qpsk's carrier in bins of an n-point frame,
 //! from its pulse's spectrum (the carrier's power spectral density).
 inline double qpsk_obw99_bins(int sps, std::size_t n)

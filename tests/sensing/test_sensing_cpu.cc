@@ -137,6 +137,91 @@ GPUFFT_TEST(a_comb_of_lines_is_one_signal)
     GPUFFT_CHECK_EQ(three, 3);
 }
 
+GPUFFT_TEST(a_weak_ofdm_link_is_one_signal_not_its_pilots)
+{
+    // A distant OFDM link as the droneid capture holds them (+12.5..+25 MHz: its data
+    // 2-3 dB over the floor, pilot lines 10-30 bins apart at 17-19 dB): here data
+    // subcarriers a bin apart 2.3 dB over the floor and every 24th a pilot about 16 dB
+    // over it, 4800 bins (29 % of the band). Each gap between pilots is too short for
+    // its own mean to join it and the pilots too far apart for a comb, so without the
+    // gaps' joint evidence it came back as a signal a pilot.
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    const std::int64_t n = 16384;
+    const int carriers = 4800;
+    const double lo = 1000 - carriers / 2.0, hi = 1000 + carriers / 2.0;
+    sensing_plan plan(n, cpu_options());
+    sensing_result r;
+    const int frames = 8;
+    int whole = 0;
+    for (int frame = 0; frame < frames; ++frame) {
+        cvec x(std::size_t(n), 0);
+        add_noise(x, 1.0, rng);
+        // One symbol the frame long: its subcarriers fall a bin apart.
+        add_ofdm(x,
+                 1000.0,
+                 int(n),
+                 0,
+                 carriers,
+                 0.29 * std::pow(10.0, 0.23),
+                 24,
+                 17.0,
+                 0,
+                 rng);
+        plan.detect(x.data(), r);
+        check_above_threshold(r, plan);
+        int inside = 0, outside = 0;
+        double covered = 0;
+        for (const auto& s : r.signals) {
+            if (s.last_bin >= lo - 8 && s.first_bin <= hi + 8) {
+                ++inside;
+                covered += double(s.last_bin - s.first_bin + 1);
+            } else {
+                ++outside;
+            }
+        }
+        std::printf("frame %d: %d signals on the link (covering %.0f of %.0f bins), %d "
+                    "beside it\n",
+                    frame,
+                    inside,
+                    covered,
+                    hi - lo,
+                    outside);
+        GPUFFT_CHECK(inside >= 1);
+        GPUFFT_CHECK(outside <= 1);
+        whole += inside <= 2 && covered >= 0.9 * (hi - lo);
+    }
+    std::printf("%d of %d frames whole\n", whole, frames);
+    GPUFFT_CHECK(whole >= frames - 1);
+}
+
+GPUFFT_TEST(separate_tones_with_empty_gaps_stay_apart)
+{
+    // Eight emitters 60 bins apart, 25 dB over the floor with nothing between them: a
+    // chain of bands, but its gaps hold noise only, so eight signals.
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    const std::int64_t n = 16384;
+    sensing_plan plan(n, cpu_options());
+    sensing_result r;
+    std::uniform_real_distribution<double> frac(0.0, 1.0);
+    for (int frame = 0; frame < 4; ++frame) {
+        cvec x(std::size_t(n), 0);
+        add_noise(x, 0.01, rng);
+        const double f0 = -3000 + frac(rng);
+        for (int i = 0; i < 8; ++i)
+            add_tone(x, f0 + 60 * i, 0.002);
+        plan.detect(x.data(), r);
+        check_above_threshold(r, plan);
+        int on = 0;
+        for (const auto& s : r.signals)
+            on += s.last_bin >= f0 - 10 && s.first_bin <= f0 + 430;
+        GPUFFT_CHECK_EQ(on, 8);
+    }
+}
+
 GPUFFT_TEST(tones_at_fractional_bins_are_found_with_their_frequency)
 {
     const std::uint64_t seed = gpufft_test::fresh_seed();

@@ -47,6 +47,21 @@ std::vector<cvec> field_frames(std::int64_t n, std::mt19937_64& rng)
     frames.push_back(x); // tones 20-75 dB
     add_qpsk(x, 0.1 * n, 1e-4 * 1000 * 0.05, 20, rng);
     frames.push_back(x); // + a QPSK carrier
+    if (n <= 16384) { // a weak OFDM link, pilots over its data (the plan's weak chains)
+        cvec w(std::size_t(n), 0);
+        add_noise(w, 0.01, rng);
+        add_ofdm(w,
+                 -0.2 * double(n),
+                 int(n),
+                 0,
+                 int(0.29 * double(n)),
+                 1e-4 * 0.29 * std::pow(10.0, 0.23),
+                 24,
+                 17.0,
+                 0,
+                 rng);
+        frames.push_back(w);
+    }
     cvec z(std::size_t(n), 0);
     std::copy(x.begin(), x.begin() + n / 8, z.begin());
     frames.push_back(z);                       // a burst beside digital silence
