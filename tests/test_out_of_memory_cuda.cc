@@ -147,7 +147,8 @@ GPUFFT_TEST(nufft3_out_of_memory_in_set_points)
 #ifdef GPUFFT_HAVE_CUDA
     // Sources and targets spread over +-1e4: a fine grid of some 1e8 cells (over a GiB
     // of complex128) needs far more than is left; memory_budget (the card) lets the
-    // plan try.
+    // plan try. method grid: under automatic the plan takes the direct sum where no
+    // grid fits, which needs no such memory.
     const std::size_t m = 4096;
     std::mt19937_64 rng(fresh_seed());
     std::uniform_real_distribution<double> u(-1e4, 1e4);
@@ -160,6 +161,7 @@ GPUFFT_TEST(nufft3_out_of_memory_in_set_points)
     nufft3_options o;
     o.backend = backend::cuda;
     o.memory_budget = hog.total();
+    o.method = nufft_method::grid;
     expect_out_of_memory("nufft3_plan", [&] {
         nufft3_plan p(1, 1e-6, o);
         p.set_points(std::int64_t(m), x.data(), std::int64_t(m), s.data());
@@ -281,6 +283,7 @@ GPUFFT_TEST(auto_nufft_blocks_continue_on_cpu)
 #ifdef GPUFFT_HAVE_CUDA
     // A fine grid of ~2e7 cells (over 300 MiB of complex128) cannot be had on the held
     // card; on the CPU it is quick. The plan is made first, as the blocks make theirs.
+    // method grid: automatic would take the direct sum on the card, where no grid fits.
     const std::size_t m = 2048;
     const std::uint64_t seed = fresh_seed();
     std::printf("  seed %llu\n", static_cast<unsigned long long>(seed));
@@ -300,6 +303,7 @@ GPUFFT_TEST(auto_nufft_blocks_continue_on_cpu)
         nufft3_options o;
         o.backend = b;
         o.memory_budget = total;
+        o.method = nufft_method::grid;
         return nufft3_plan(1, 1e-9, o);
     };
     nufft3_plan p = fallback.make(make);
