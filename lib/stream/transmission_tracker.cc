@@ -181,6 +181,7 @@ void transmission_tracker::add(open_tx& o,
     o.hi = s.upper_hz;
     o.end_sample = std::max(o.end_sample, first + len);
     o.missed = 0;
+    o.hidden_by = -1;
     o.frame_power = p;
     o.last_frame = d_frame;
 }
@@ -337,13 +338,56 @@ void transmission_tracker::update(std::int64_t first_sample,
     for (const auto& p : pairs)
         if (!s_used[p.s] && !t_used[p.t] && spike(p) && signals[p.s].dc)
             s_used[p.s] = 2;
+    // A steady line hidden by another transmission's wide signal: a line (not the DC
+    // spike) seen in at least occlude_frames frames, not seen this frame, whose last
+    // edges lie inside a signal width_ratio times wider that continued another
+    // transmission, is hidden, not gone: it neither joins that one nor counts the
+    // frame as missed, and its row goes on when the wide signal has passed (its end
+    // stays its last sighting). The OOK capture's -80 kHz CW spur, under each
+    // packet's splatter for about 20 frames, ended at every packet and opened again.
+    const auto steady_line = [&](const open_tx& o) {
+        return !o.t.dc && o.t.frames >= occlude_frames &&
+               o.hi - o.lo <= line_bins * bin_hz;
+    };
+    std::vector<char> hidden(d_active.size(), 0);
+    // Or inside the edges of a wide transmission seen this frame (its strongest
+    // frame's, or its cores' over its hold): a packet's splatter that reaches the line
+    // in some frames only raises the floor over it in others.
+    // Once hidden, it stays so while that transmission goes on.
+    for (std::size_t i = 0; i < d_active.size(); ++i) {
+        auto& o = d_active[i];
+        if (t_used[i] || !steady_line(o))
+            continue;
+        for (std::size_t j = 0; j < d_active.size() && !hidden[i]; ++j) {
+            const auto& a = d_active[j];
+            hidden[i] = j != i && t_used[j] &&
+                        (a.t.id == o.hidden_by ||
+                         (o.lo >= a.t.lower_hz && o.hi <= a.t.upper_hz &&
+                          a.t.upper_hz - a.t.lower_hz >=
+                              width_ratio * std::max(bin_hz, o.hi - o.lo)) ||
+                         inside_wide(a, o.lo, o.hi, bin_hz, false));
+            if (hidden[i])
+                o.hidden_by = a.t.id;
+        }
+    }
+    for (const auto& p : pairs) {
+        const auto& o = d_active[p.t];
+        const auto& sig = signals[p.s];
+        if (t_used[p.t] || s_used[p.s] != 1 || s_to[p.s] == p.t || !steady_line(o))
+            continue;
+        if (sig.lower_hz <= o.lo && sig.upper_hz >= o.hi &&
+            sig.upper_hz - sig.lower_hz >= width_ratio * std::max(bin_hz, o.hi - o.lo)) {
+            hidden[p.t] = 1;
+            d_active[p.t].hidden_by = d_active[s_to[p.s]].t.id;
+        }
+    }
     // Pieces that joined again: a transmission not seen this frame whose last edges
     // overlap a signal that continued another is merged into that one (not the
     // spike's into a carrier's, nor a carrier's into the spike's).
     std::vector<char> merged(d_active.size(), 0);
     for (const auto& p : pairs) {
-        if (t_used[p.t] || merged[p.t] || s_used[p.s] != 1 || s_to[p.s] == p.t ||
-            spike(p))
+        if (t_used[p.t] || merged[p.t] || hidden[p.t] || s_used[p.s] != 1 ||
+            s_to[p.s] == p.t || spike(p))
             continue;
         merge(d_active[s_to[p.s]], d_active[p.t]);
         merged[p.t] = 1;
@@ -456,7 +500,7 @@ void transmission_tracker::update(std::int64_t first_sample,
         auto& o = d_active[i];
         if (merged[i])
             continue;
-        if (!t_used[i] && ++o.missed > hold_of(o)) {
+        if (!t_used[i] && !hidden[i] && ++o.missed > hold_of(o)) {
             if (is_line(o, bin_hz) && !line_ended(o))
                 asleep.push_back(std::move(o));
             else

@@ -107,6 +107,8 @@ public:
     //! A transmission at most this many bins wide in its strongest frame is a line,
     //! remembered after its hold when it flickered (a carrier's bursts are not).
     static constexpr double line_bins = 16;
+    //! Frames a line is seen in before a wider signal over it hides it (update()).
+    static constexpr int occlude_frames = 8;
     //! A line seen in a single frame whose edges come within this many bins (two
     //! Blackman-Harris main lobes) of a line on in that frame is that line's.
     static constexpr double beside_bins = 8;
@@ -146,8 +148,9 @@ private:
         double power_sum = 0, weighted_center = 0, snr_sum = 0;
         std::int64_t end_sample = 0;
         int missed = 0;
-        int held = 0;           //!< frames it was seen in by the held test only
-        double frame_power = 0; //!< its signals' power in the current frame
+        int held = 0;                //!< frames it was seen in by the held test only
+        std::int64_t hidden_by = -1; //!< the wide transmission hiding it (update())
+        double frame_power = 0;      //!< its signals' power in the current frame
         std::int64_t first_frame = 0, last_frame = 0; //!< update() counts, seen
         //! Its signals' cores (union a frame) in the frames it was seen, the last few.
         struct core_frame {

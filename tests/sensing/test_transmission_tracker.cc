@@ -557,6 +557,44 @@ GPUFFT_TEST(a_single_sighting_beside_a_line_is_that_lines)
     GPUFFT_CHECK_EQ(ended.size(), std::size_t(5));
 }
 
+GPUFFT_TEST(a_steady_line_under_a_burst_is_hidden_not_ended)
+{
+    // A CW spur on 1000..1020 Hz for 20 frames; then a burst whose splatter covers it
+    // in some frames and in the others only hides it (the spur is not found) for 10
+    // frames; then the spur alone again: one row for the spur, one for the burst. A
+    // spur that does not come back ends at its last sighting.
+    for (const bool back : { true, false }) {
+        transmission_tracker tr(2);
+        std::vector<transmission> ended;
+        const std::int64_t len = 1000;
+        for (int f = 0; f < 40; ++f) {
+            std::vector<frame_signal> s;
+            const bool burst = f >= 20 && f < 30;
+            if (burst)
+                s.push_back(f % 3 == 0 ? sig(400, 2400, 40) : sig(1400, 2600, 40));
+            else if (f < 20 || back)
+                s.push_back(sig(1000, 1020, 15));
+            tr.update(f * len, len, 1e4, 10, s, ended);
+        }
+        tr.flush(ended);
+        int spur = 0, wide = 0;
+        for (const auto& t : ended) {
+            const bool line = t.upper_hz - t.lower_hz < 100;
+            spur += line;
+            wide += !line;
+            if (line) {
+                GPUFFT_CHECK_EQ(t.start_sample, std::int64_t(0));
+                GPUFFT_CHECK_EQ(t.sample_count, std::int64_t((back ? 40 : 20) * len));
+                GPUFFT_CHECK_EQ(t.frames, back ? 30 : 20);
+            }
+        }
+        std::printf(
+            "spur comes back %d: %d spur rows, %d burst rows\n", back, spur, wide);
+        GPUFFT_CHECK_EQ(spur, 1);
+        GPUFFT_CHECK_EQ(wide, 1);
+    }
+}
+
 GPUFFT_TEST(bad_hold_is_refused)
 {
     GPUFFT_CHECK_THROWS(transmission_tracker(-1), std::invalid_argument, "hold_frames");
