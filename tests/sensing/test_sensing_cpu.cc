@@ -495,7 +495,12 @@ GPUFFT_TEST(dc_spike_does_not_join_a_product_beside_it)
             plan.detect(x.data(), r);
             check_above_threshold(r, plan);
             const auto* dc = signal_at(r, 0);
-            const auto* product = signal_at(r, -74);
+            // The product's lines, 2 bins apart with random phases, beat in the
+            // window's main lobe: about one frame in 6000 only -78 and -76 pass.
+            const sensed_signal* product = nullptr;
+            for (const auto& s : r.signals)
+                if (!product && s.first_bin <= -70 && s.last_bin >= -78)
+                    product = &s;
             product_found += product != nullptr;
             apart += dc != nullptr && product != nullptr && dc != product && dc->dc &&
                      dc->first_bin >= -8;
