@@ -41,15 +41,7 @@ constexpr int default_robust_loops = 3;
 // Outer rounds of locate / estimate / subtract (peeling on the hashes' residual).
 constexpr int outer_rounds = 3;
 // EstimateValues passes over everything found at the end (sparse_params::refine_passes).
-// Each pass re-estimates every value from the residual the last one left (all at once,
-// as the GPU does): two coefficients that share buckets in two of the three loops pull
-// each other's median, and their errors shrink by about the overlap of their bucket
-// responses per pass, slowly where they sit at the same bucket offset. Two passes left
-// such a peak coefficient 5-16 % off at 80-90 dB per bin (tone amplitudes up to 0.49 dB
-// off, 1 frame in 1500 past 0.25 dB; n = 2^22, k = 50, min_snr_db 74); eight took the
-// worst of those frames to 0.14 dB (0.09 dB over 500 fresh frames). A pass costs about
-// 0.7 ms of CPU time there (a frame's detect 9 -> 13 ms of CPU time).
-constexpr int refine_passes = 8;
+constexpr int refine_passes = 2;
 // A detected tone's estimate must stand this much above the threshold for >= 99%
 // detection (non-central chi-square, median of 3 loops), and a tone near a bucket edge
 // loses up to this much in its floor and ceil buckets together.
