@@ -59,6 +59,7 @@ public:
         d_host_sorted.allocate(2 * std::size_t(sensing_max_runs));
         d_sort_scratch.allocate(sensing_sort_scratch_bytes(sensing_max_runs),
                                 "sensing sort");
+        d_runs_blocks = sensing_runs_blocks(p.k);
     }
 
     bool spectrum(const std::complex<float>* x,
@@ -111,6 +112,7 @@ public:
                             sensing_max_runs,
                             d_block_power.get(),
                             d_header.get(),
+                            d_runs_blocks,
                             s);
         // The header, the floors and the first runs come back in one go: most frames
         // have fewer than early_runs runs and need no second round trip.
@@ -329,6 +331,7 @@ private:
     cuda::pinned_buffer<std::int64_t> d_host_gap_first, d_host_gap_last;
     cuda::pinned_buffer<double> d_host_gap_fill, d_host_levels;
     std::vector<std::size_t> d_gap_index;
+    int d_runs_blocks = 1; // the threshold pass's grid (sensing_runs_blocks)
 };
 
 } // namespace

@@ -58,7 +58,15 @@ void launch_sensing_runs(const sensing_consts& k,
                          std::int64_t cap,
                          float* block_power,
                          sensing_device_header* header,
+                         int blocks,
                          void* stream);
+
+/*!
+ * The threshold pass's grid on the current device: for the warp kernel (n a multiple
+ * of 512) as many blocks as can be resident at once, each looping over its chunks; for
+ * the tiled kernel a block a tile up to 8192 (a resident grid was slower there).
+ */
+int sensing_runs_blocks(const sensing_consts& k);
 
 //! Scratch bytes launch_sensing_sort_runs needs for up to `cap` runs.
 std::size_t sensing_sort_scratch_bytes(std::int64_t cap);

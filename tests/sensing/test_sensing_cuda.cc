@@ -195,7 +195,8 @@ GPUFFT_TEST(cuda_gives_the_cpu_signals_on_real_captures)
 }
 
 // Sizes below one tile of the threshold pass (2048 bins, so its halo wraps more than
-// once), not a multiple of it, and large; both windows (7 and 3 spectral taps).
+// once), not a multiple of it, and large; both windows (7 and 3 spectral taps). 100000
+// takes the tiled threshold kernel, the multiples of 512 the warp kernel.
 GPUFFT_TEST(cuda_gives_the_cpu_signals)
 {
     gpufft_test::require_gpu();
