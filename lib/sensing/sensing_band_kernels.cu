@@ -281,11 +281,13 @@ __global__ void bands_kernel(sensing_consts k,
     }
 }
 
-// One block a gap between consecutive runs, [gap_first, gap_last]: the mean of
-// P / floor over its bins. Most gaps are noise, far under the level that joins (fill):
-// their power over the least floor bounds the mean from above and is read from the
-// threshold pass's block sums, with only the ends bin by bin; such a gap gets the bound
-// (as on the CPU), and only the others are read bin by bin.
+// One warp a gap between consecutive runs, [gap_first, gap_last]: the mean of P / floor
+// over its bins. Most gaps are noise, far under the level that joins (fill): their
+// power over the least floor bounds the mean from above and is read from the threshold
+// pass's block sums, with only the ends bin by bin; such a gap gets the bound (as on the
+// CPU), and only the others are read bin by bin. Gaps are short (the bridge's reach) and
+// a carrier's number thousands: a block of 512 threads a gap took 100 us for one
+// carrier at 2^27 (H200), its threads mostly idle and its barriers in the way.
 __global__ void gaps_kernel(sensing_consts k,
                             const float2* X,
                             const double* floors_in,
@@ -293,38 +295,40 @@ __global__ void gaps_kernel(sensing_consts k,
                             const std::int64_t* gap_first,
                             const std::int64_t* gap_last,
                             const double* fill,
+                            int count,
                             double* level)
 {
     __shared__ double floors[sensing_max_subbands];
-    __shared__ double red[band_threads];
-    for (int i = threadIdx.x; i < k.subbands; i += blockDim.x)
-        floors[i] = floors_in[i];
-    __syncthreads();
+    load_floors(k, floors_in, floors);
+    const int lane = threadIdx.x & 31;
+    const int g = int(blockIdx.x) * int(blockDim.x >> 5) + int(threadIdx.x >> 5);
+    if (g >= count)
+        return;
     const spectrum_reader bin{ X };
-    const std::int64_t a = gap_first[blockIdx.x], b = gap_last[blockIdx.x] + 1;
+    const std::int64_t a = gap_first[g], b = gap_last[g] + 1;
     constexpr std::int64_t B = sensing_block_bins;
     const std::int64_t a_b = min(b, (a + B - 1) / B * B), b_b = max(a_b, b / B * B);
     double sum = 0;
-    for (std::int64_t s = a + threadIdx.x; s < a_b; s += blockDim.x)
+    for (std::int64_t s = a + lane; s < a_b; s += 32)
         sum += double(sensing_power(k, bin, s));
-    for (std::int64_t j = a_b / B + threadIdx.x; j < b_b / B; j += blockDim.x)
+    for (std::int64_t j = a_b / B + lane; j < b_b / B; j += 32)
         sum += double(block_power[j]);
-    for (std::int64_t s = b_b + threadIdx.x; s < b; s += blockDim.x)
+    for (std::int64_t s = b_b + lane; s < b; s += 32)
         sum += double(sensing_power(k, bin, s));
-    sum = block_sum(sum, red);
+    sum = warp_sum(sum);
     const double len = double(b - a);
     const double bound = sum / least_floor(k, floors, a, b) / len;
-    if (bound * (1 + 1e-4) < fill[blockIdx.x]) {
-        if (threadIdx.x == 0)
-            level[blockIdx.x] = bound;
+    if (bound * (1 + 1e-4) < fill[g]) {
+        if (lane == 0)
+            level[g] = bound;
         return;
     }
     double ratio = 0;
-    for (std::int64_t s = a + threadIdx.x; s < b; s += blockDim.x)
+    for (std::int64_t s = a + lane; s < b; s += 32)
         ratio += double(sensing_power(k, bin, s)) / sensing_floor_at(k, floors, s);
-    ratio = block_sum(ratio, red);
-    if (threadIdx.x == 0)
-        level[blockIdx.x] = ratio / len;
+    ratio = warp_sum(ratio);
+    if (lane == 0)
+        level[g] = ratio / len;
 }
 
 } // namespace
@@ -342,15 +346,19 @@ void launch_sensing_gaps(const sensing_consts& k,
 {
     if (count == 0)
         return;
-    gaps_kernel<<<count, band_threads, 0, static_cast<cudaStream_t>(stream)>>>(
-        k,
-        reinterpret_cast<const float2*>(X),
-        floors,
-        block_power,
-        gap_first,
-        gap_last,
-        fill,
-        level);
+    constexpr int gaps_a_block = gap_threads / 32;
+    gaps_kernel<<<(count + gaps_a_block - 1) / gaps_a_block,
+                  gap_threads,
+                  0,
+                  static_cast<cudaStream_t>(stream)>>>(k,
+                                                       reinterpret_cast<const float2*>(X),
+                                                       floors,
+                                                       block_power,
+                                                       gap_first,
+                                                       gap_last,
+                                                       fill,
+                                                       count,
+                                                       level);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 

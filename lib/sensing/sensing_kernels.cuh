@@ -23,8 +23,9 @@ namespace sensing_device {
 constexpr int floor_threads = 1024;
 constexpr int run_threads = 256;
 constexpr int band_threads = 512;
-constexpr int unroll = 8;      // bins whose loads a band thread issues together
-constexpr int run_tile = 2048; // bins a block takes at a time in the threshold pass
+constexpr int gap_threads = 256; // a warp a gap
+constexpr int unroll = 8;        // bins whose loads a band thread issues together
+constexpr int run_tile = 2048;   // bins a block takes at a time in the threshold pass
 
 struct spectrum_reader {
     const float2* X;
@@ -58,6 +59,15 @@ inline __device__ double block_sum(double v, double* shared)
     }
     __syncthreads();
     return shared[32];
+}
+
+// The sum of v over the warp, on every lane.
+inline __device__ double warp_sum(double v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
 }
 
 // The sum of v over the threads before this one (0 on thread 0), a multiple of 32
