@@ -81,7 +81,11 @@ double sensing_eta(std::int64_t n, double false_alarm, double floor_log_var)
     // ln F' = ln F + z, z ~ N(0, v): E[exp(-eta e^z)] ~ exp(-eta + eta^2 v / 2) for
     // small v. The threshold that keeps n of them at false_alarm solves
     // eta - eta^2 v / 2 = ln(n / false_alarm) (the root near it; a few iterations).
-    const double base = std::log(double(n) / false_alarm);
+    return sensing_eta_from_base(sensing_eta_base(n, false_alarm), floor_log_var);
+}
+
+double sensing_eta_from_base(double base, double floor_log_var)
+{
     double eta = base;
     for (int i = 0; i < 8; ++i)
         eta = base + 0.5 * eta * eta * floor_log_var;

@@ -56,6 +56,13 @@ void check_watch_frames(int watch_frames);
  * doubled the rate of false signals at n = 1024 (0.017 a frame for 0.01 asked).
  */
 double sensing_eta(std::int64_t n, double false_alarm, double floor_log_var);
+//! sensing_eta() from its ln(n / false_alarm) (sensing_eta_base()), the same value: a
+//! plan keeps the logarithm, made every frame that the floor's variance moved.
+double sensing_eta_from_base(double base, double floor_log_var);
+inline double sensing_eta_base(std::int64_t n, double false_alarm)
+{
+    return std::log(double(n) / false_alarm);
+}
 //! The variance of the log of a bin's floor estimate, from the floor's layout.
 double sensing_floor_log_var(const sensing_consts& k);
 //! The variance of the log of one sub-band's own floor estimate, one frame.
