@@ -54,6 +54,20 @@ inverse_sines(const robust_consts& c, int K, double d, double* inv)
     }
 }
 
+// 1 / (k (k + 1)), k = 1 .. 23, made at compile time: the same quotients (a constant
+// expression's division rounds as the instruction does). The series' loops below are
+// not unrolled, and each of their 23 steps made its own with a division, which
+// competed with the inverse sines' for the divider (a tenth of a fit).
+struct sincos_terms {
+    double r[24];
+    constexpr sincos_terms() : r()
+    {
+        for (int k = 1; k < 24; ++k)
+            r[k] = 1.0 / double(k * (k + 1));
+    }
+};
+constexpr sincos_terms sincos_inv{};
+
 // sin(pi d) and cos(pi d) for |d| <= 0.7 from their Taylor series to the 23rd and 24th
 // power (the next terms under 1e-17 there), nested: sin x = x (1 - x^2 / (2 3) (1 -
 // x^2 / (4 5) (...))), cos x = 1 - x^2 / (1 2) (1 - x^2 / (3 4) (...)).
@@ -62,9 +76,9 @@ inline __attribute__((always_inline)) void sincos_pi(double d, double& s, double
     const double x = 3.141592653589793238 * d, x2 = x * x;
     double ts = 1, tc = 1;
     for (int k = 22; k >= 2; k -= 2)
-        ts = 1 - x2 * ts * (1.0 / double(k * (k + 1)));
+        ts = 1 - x2 * ts * sincos_inv.r[k];
     for (int k = 23; k >= 1; k -= 2)
-        tc = 1 - x2 * tc * (1.0 / double(k * (k + 1)));
+        tc = 1 - x2 * tc * sincos_inv.r[k];
     s = x * ts;
     c = tc;
 }
@@ -97,9 +111,9 @@ inline __attribute__((always_inline)) void sincos_pi4(v4d d, v4d& s, v4d& c)
     const v4d x = 3.141592653589793238 * d, x2 = x * x;
     v4d ts = (v4d{} + 1.0), tc = (v4d{} + 1.0);
     for (int k = 22; k >= 2; k -= 2)
-        ts = 1.0 - x2 * ts * (1.0 / double(k * (k + 1)));
+        ts = 1.0 - x2 * ts * sincos_inv.r[k];
     for (int k = 23; k >= 1; k -= 2)
-        tc = 1.0 - x2 * tc * (1.0 / double(k * (k + 1)));
+        tc = 1.0 - x2 * tc * sincos_inv.r[k];
     s = x * ts;
     c = tc;
 }
@@ -461,10 +475,15 @@ inline __attribute__((always_inline)) fit_point offset(const tone_lobe<H, M>& lo
     const double grid = 1.0 / 8.0;
     double g[sensing_fit_table::grid_points];
     lobe.grid_all(g);
+    // The first greatest point, its value kept in a register: through g[ib] each
+    // step's compare waited on the last one's load (a tenth of a fit's time).
     int ib = 0;
-    for (int i = 1; i < sensing_fit_table::grid_points; ++i)
-        if (g[i] > g[ib])
-            ib = i;
+    double top = g[0];
+    for (int i = 1; i < sensing_fit_table::grid_points; ++i) {
+        const bool more = g[i] > top;
+        top = more ? g[i] : top;
+        ib = more ? i : ib;
+    }
     const double best = -0.5 + grid * double(ib);
     const double a = best - grid, b = best + grid;
     // Brent's search, where the steps do not hold, is called in place: through a
