@@ -644,18 +644,25 @@ private:
         }
         spans.swap(merged);
         held.swap(merged_held);
-        // The same held bins and floor variance give the same threshold: from frame
-        // to frame they rarely change (a log and the variance's sums were 1 % of
-        // detect() at n = 1024).
-        if (bins != held_key_bins || frame_var != held_key_var ||
-            options.false_alarm != held_key_alarm) {
-            held_key_bins = bins;
-            held_key_var = frame_var;
-            held_key_alarm = options.false_alarm;
-            held_key_eta =
-                sensing_eta(bins, options.false_alarm, floor_log_var * frame_var);
+        // The same held bins and floor variance give the same threshold: the last
+        // ones' are kept (a log and the root's eight dependent steps were 1 % of
+        // detect() at n = 1024; the variance moves in most frames of a bursty capture,
+        // through the same values after each jump, as frame_eta()'s).
+        if (options.false_alarm != held_memo_alarm) {
+            held_memo_alarm = options.false_alarm;
+            for (auto& e : held_memo)
+                e = held_entry();
         }
-        held_eta = held_key_eta;
+        std::uint64_t bits;
+        std::memcpy(&bits, &frame_var, sizeof bits);
+        bits ^= std::uint64_t(bins) * 0x9e3779b97f4a7c15ull;
+        auto& e = held_memo[(bits ^ (bits >> 29) ^ (bits >> 41)) % held_memo.size()];
+        if (e.bins != bins || e.var != frame_var) {
+            e.bins = bins;
+            e.var = frame_var;
+            e.eta = sensing_eta(bins, options.false_alarm, floor_log_var * frame_var);
+        }
+        held_eta = e.eta;
     }
 
     // The held bands whose peak does not pass their threshold go.
@@ -858,9 +865,13 @@ private:
     std::vector<sensing_run> watch, kept, merged; // add_watched()'s
     std::vector<char> held, merged_held;          // a band a flag: held (add_watched)
     double held_eta = 0;                          // the held bands' threshold (0: none)
-    // held_eta's last inputs and value (add_watched)
-    std::int64_t held_key_bins = -1;
-    double held_key_var = 0, held_key_alarm = 0, held_key_eta = 0;
+    // held_eta by its inputs, the last ones' (add_watched)
+    struct held_entry {
+        std::int64_t bins = -1;
+        double var = 0, eta = 0;
+    };
+    std::array<held_entry, 32> held_memo{};
+    double held_memo_alarm = -1;
 };
 
 sensing_plan::sensing_plan(std::int64_t n, const sensing_options& options)
