@@ -90,10 +90,10 @@ typedef double v4d __attribute__((vector_size(32)));
 
 //! inverse_sines() at four offsets (none an integer).
 inline __attribute__((always_inline)) void
-inverse_sines4(const robust_consts& c, int K, v4d d, v4d* inv)
+inverse_sines4(const robust_consts& c, const sensing_fit_table& t, int K, v4d d, v4d* inv)
 {
     const double N = double(c.n);
-    const double pi_n = 3.141592653589793238 / N, n_pi = N / 3.141592653589793238;
+    const double pi_n = t.pi_n, n_pi = t.n_pi; // the table's: no division first
     for (int q = -K; q <= K; ++q) {
         const v4d x = double(q) - d;
         if (c.n >= 256) {
@@ -287,7 +287,7 @@ struct tone_lobe {
     __attribute__((always_inline)) void explained4(v4d d, v4d& f, v4d& Ar, v4d& Ai) const
     {
         v4d inv[2 * K + 1];
-        inverse_sines4(c, K, d, inv);
+        inverse_sines4(c, t, K, d, inv);
         v4d den = v4d{}, nr = v4d{}, ni = v4d{};
         for (int j = -H; j <= H; ++j) {
             v4d sr = v4d{}, si = v4d{};
@@ -301,7 +301,7 @@ struct tone_lobe {
         }
         v4d sd, cd;
         sincos_pi4(d, sd, cd);
-        const v4d y = (3.141592653589793238 / double(c.n)) * d, y2 = y * y;
+        const v4d y = t.pi_n * d, y2 = y * y; // pi / n
         const v4d cy = 1.0 - y2 * (0.5 - y2 * (1.0 / 24 - y2 * (1.0 / 720))),
                   sy = y * (1.0 - y2 * (1.0 / 6 - y2 * (1.0 / 120 - y2 * (1.0 / 5040))));
         const v4d er = cd * cy + sd * sy, ei = sd * cy - cd * sy;
@@ -575,6 +575,8 @@ SENSING_SIMD double fit(const robust_consts& c,
 sensing_fit_table::sensing_fit_table(const robust_consts& c)
 {
     const double N = double(c.n);
+    pi_n = 3.141592653589793238 / N;
+    n_pi = N / 3.141592653589793238;
     for (int j = -c.lobe; j <= c.lobe; ++j) {
         const double a = -double(j) * (N - 1.0) / N;
         pj_r[j + c.lobe] = std::cos(3.141592653589793238 * a);

@@ -54,6 +54,9 @@ struct sensing_fit_table {
     alignas(32) double lane_vr[2 * robust_window_terms + 1][grid_lanes] = {};
     alignas(32) double lane_vi[2 * robust_window_terms + 1][grid_lanes] = {};
     alignas(32) double lane_inv_den[grid_lanes] = {};
+    //! pi / n and n / pi, as the search's evaluations made them (a division each, the
+    //! first step of each evaluation's chain).
+    double pi_n = 0, n_pi = 0;
 
     explicit sensing_fit_table(const robust_consts& c);
 };
