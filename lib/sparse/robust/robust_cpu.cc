@@ -145,8 +145,9 @@ public:
         // loops, all from the same residual (as the CUDA backend does), then applied;
         // refine_passes times, so values that shared buckets stop pulling each other.
         const std::size_t found = d_f.size();
+        mark_shared();
         for (int pass = 0; pass < d_p.refine_passes; ++pass) {
-            estimate_all(d_f, d_xr.data(), d_xi.data(), P);
+            estimate_all(d_f, d_xr.data(), d_xi.data(), P, d_shared.data());
             add_all(d_f.data(),
                     d_xr.data(),
                     d_xi.data(),
@@ -257,13 +258,34 @@ private:
             d_raw_noise * to_bin, d_probe.floor(x), unexplained, rc.loops);
     }
 
+    // d_shared[i]: bit r set where d_f[i] shares a bucket of loop r with another found
+    // coefficient (robust_clean_median()).
+    void mark_shared()
+    {
+        const auto& rc = d_p.rc;
+        const int L = std::min(rc.loops, 16);
+        d_occ.assign(std::size_t(L) * rc.B, 0);
+        d_shared.assign(d_f.size(), 0u);
+        for (int r = 0; r < L; ++r) {
+            int* occ = d_occ.data() + std::size_t(r) * rc.B;
+            for (const std::int64_t f : d_f)
+                robust_count_buckets(
+                    rc, f, d_p.sigma[r], [occ](std::int64_t b) { ++occ[b]; });
+            for (std::size_t i = 0; i < d_f.size(); ++i)
+                if (robust_bucket_shared(rc, d_f[i], d_p.sigma[r], occ))
+                    d_shared[i] |= 1u << r;
+        }
+    }
+
     // The value at f as the median over loops of (current value + the loop's least
-    // squares estimate from the residual in its floor and ceil buckets); noise: the
-    // noise power of one loop's estimate (median over loops).
+    // squares estimate from the residual in its floor and ceil buckets), without the
+    // loops set in `shared` (robust_clean_median()); noise: the noise power of one
+    // loop's estimate (median over loops).
     void estimate(std::int64_t f,
                   double cur_r,
                   double cur_i,
                   double P,
+                  unsigned shared,
                   double& xr,
                   double& xi,
                   double& noise)
@@ -279,8 +301,8 @@ private:
             er[r] = cur_r + a;
             ei[r] = cur_i + b;
         }
-        xr = robust_median(er, L);
-        xi = robust_median(ei, L);
+        xr = robust_clean_median(er, L, shared);
+        xi = robust_clean_median(ei, L, shared);
         const double g2 = robust_median(eg, L);
         noise = double(rc.n) * double(rc.n) * P / std::max(g2, 1e-3);
     }
@@ -303,12 +325,14 @@ private:
         });
     }
 
-    // estimate() of every f (current values cur_r/cur_i, or 0) into d_nr, d_ni, d_noise,
-    // spread over the cores: each reads the residual only.
+    // estimate() of every f (current values cur_r/cur_i, or 0; loops shared[i] left
+    // out, or none) into d_nr, d_ni, d_noise, spread over the cores: each reads the
+    // residual only.
     void estimate_all(const std::vector<std::int64_t>& f,
                       const double* cur_r,
                       const double* cur_i,
-                      double P)
+                      double P,
+                      const unsigned* shared = nullptr)
     {
         d_nr.resize(f.size());
         d_ni.resize(f.size());
@@ -319,6 +343,7 @@ private:
                          cur_r ? cur_r[i] : 0.0,
                          cur_i ? cur_i[i] : 0.0,
                          P,
+                         shared ? shared[i] : 0u,
                          d_nr[i],
                          d_ni[i],
                          d_noise[i]);
@@ -377,6 +402,8 @@ private:
     std::vector<std::int64_t> d_lobe_next; //!< the next round's lobe neighbours
     std::unordered_set<std::int64_t> d_cand_set;
     std::vector<double> d_nr, d_ni, d_noise; //!< estimate_all's results
+    std::vector<int> d_occ;                  //!< per (loop, bucket): mark_shared()
+    std::vector<unsigned> d_shared;          //!< per found coefficient: mark_shared()
     double d_peak = 0;  //!< the largest |bucket|^2 before any subtraction
     worker_pool d_pool; //!< persistent: a call hands it several short jobs
     robust_floor_probe d_probe;

@@ -174,6 +174,7 @@ public:
         d_found_f.allocate(max_found);
         d_found_x.allocate(2 * max_found);
         d_next_x.allocate(2 * max_found);
+        d_occ.allocate(LB);
         d_above.allocate(max_found);
         d_peaks.allocate(max_found);
         d_tone_cap = int(std::min<std::int64_t>(max_found, 4 * p.k + 256));
@@ -205,6 +206,7 @@ public:
         s.found_f = d_found_f.get();
         s.found_x = d_found_x.get();
         s.next_x = d_next_x.get();
+        s.occ = d_occ.get();
         s.above = d_above.get();
         s.peaks = d_peaks.get();
         s.max_found = int(max_found);
@@ -397,6 +399,7 @@ private:
     cuda::device_buffer<int> d_used_count;
     cuda::device_buffer<long long> d_cand, d_found_f;
     cuda::device_buffer<double> d_found_x, d_next_x;
+    cuda::device_buffer<int> d_occ;
     cuda::device_buffer<unsigned char> d_above;
     cuda::device_buffer<int> d_peaks;
     int d_tone_cap = 0;

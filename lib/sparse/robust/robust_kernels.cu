@@ -56,6 +56,8 @@ __global__ void load_kernel(const __grid_constant__ robust_device_state s,
             peak = fmax(peak, m);
         s.res[2 * i] = re;
         s.res[2 * i + 1] = im;
+        if (i < (long long)s.c.loops * s.c.B)
+            s.occ[i] = 0;
     }
     if (bad)
         s.counts[0] = 1;

@@ -92,9 +92,12 @@ struct robust_device_state {
     //! Candidates (table slots) of the even rounds, then of the odd ones, max_cand each
     long long* cand_slot = nullptr;
     int max_cand = 0;
-    long long* found_f = nullptr;   //!< located coefficients
-    double* found_x = nullptr;      //!< their values (complex)
-    double* next_x = nullptr;       //!< re-estimated values (complex)
+    long long* found_f = nullptr; //!< located coefficients
+    double* found_x = nullptr;    //!< their values (complex)
+    double* next_x = nullptr;     //!< re-estimated values (complex)
+    //! [loops][B]: the found coefficients whose floor or ceil bucket it is
+    //! (robust_count_buckets(); zeroed by the load, counted by the subtraction)
+    int* occ = nullptr;
     unsigned char* above = nullptr; //!< per found: stands above the threshold
     int* peaks = nullptr;           //!< found coefficients that are a tone's peak
     int max_found = 0;
@@ -131,7 +134,7 @@ void launch_robust_hash(const robust_consts& c,
                         void* z,
                         void* stream);
 
-//! res = Z (float -> double), the non-finite flag and the peak |bucket|^2.
+//! res = Z (float -> double), the non-finite flag and the peak |bucket|^2; occ zeroed.
 void launch_robust_load(const robust_device_state& s, const void* Z, void* stream);
 
 //! The bucket noise P: the median |res|^2 over every robust_noise_stride()-th bucket of
@@ -149,7 +152,8 @@ void launch_robust_check(const robust_device_state& s, const void* Z, void* stre
 //! One outer round: locate, estimate the new candidates, keep and subtract.
 void launch_robust_round(const robust_device_state& s, int round, void* stream);
 
-//! EstimateValues on the final residual (Jacobi: all from the same residual).
+//! EstimateValues on the final residual (Jacobi: all from the same residual), each
+//! value without the loops where it shares a bucket (robust_clean_median()).
 void launch_robust_refine(const robust_device_state& s, void* stream);
 
 //! The coefficients above the threshold, their peaks and the tones fitted to them.

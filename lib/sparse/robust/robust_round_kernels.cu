@@ -22,12 +22,14 @@ using namespace robust_kernels;
 namespace {
 
 // The value at f as the median over loops of (cur + the loop's least-squares estimate),
-// and the median of the loops' sum |Ghat|^2 (the estimate's noise is n^2 P / that).
-// Every lane of a warp calls it for the same f and gets the same result.
+// without the loops set in `shared` (robust_clean_median()), and the median of the
+// loops' sum |Ghat|^2 (the estimate's noise is n^2 P / that). Every lane of a warp calls
+// it for the same f and gets the same result.
 __device__ void estimate(const robust_device_state& s,
                          long long f,
                          double cur_r,
                          double cur_i,
+                         unsigned shared,
                          double& xr,
                          double& xi,
                          double& g2)
@@ -43,8 +45,8 @@ __device__ void estimate(const robust_device_state& s,
         er[r] = cur_r + a;
         ei[r] = cur_i + b;
     }
-    xr = robust_median(er, L);
-    xi = robust_median(ei, L);
+    xr = robust_clean_median(er, L, shared);
+    xi = robust_clean_median(ei, L, shared);
     g2 = robust_median(eg, L);
 }
 
@@ -190,7 +192,7 @@ __global__ void estimate_kernel(const __grid_constant__ robust_device_state s, i
             continue;
         const long long f = (long long)s.keys[slot];
         double xr, xi, g2;
-        estimate(s, f, 0, 0, xr, xi, g2);
+        estimate(s, f, 0, 0, 0u, xr, xi, g2);
         const double n = double(s.c.n);
         const double noise = n * n * s.scalars[0] / (g2 > 1e-3 ? g2 : 1e-3);
         const double power = xr * xr + xi * xi, threshold = s.eta * noise;
@@ -249,15 +251,27 @@ __global__ void subtract_kernel(const __grid_constant__ robust_device_state s, i
         const long long t = first + i / s.c.loops;
         const int r = int(i % s.c.loops);
         add_coefficient(s, s.found_f[t], r, -s.found_x[2 * t], -s.found_x[2 * t + 1]);
+        // Every found coefficient passes here once per loop: the refine passes' count
+        // of who shares a bucket (zeroed by launch_robust_load()).
+        int* loop_occ = s.occ + (long long)r * s.c.B;
+        robust_count_buckets(s.c, s.found_f[t], s.sigma[r], [loop_occ](long long b) {
+            atomicAdd(&loop_occ[b], 1);
+        });
     }
 }
 
 __global__ void refine_estimate_kernel(const __grid_constant__ robust_device_state s)
 {
     const long long count = s.counts[1];
+    const int L = s.c.loops < 16 ? s.c.loops : 16;
     for (long long i = warp_index(); i < count; i += warp_count()) {
+        const long long f = s.found_f[i];
+        unsigned shared = 0;
+        for (int r = 0; r < L; ++r)
+            if (robust_bucket_shared(s.c, f, s.sigma[r], s.occ + r * s.c.B))
+                shared |= 1u << r;
         double xr, xi, g2;
-        estimate(s, s.found_f[i], s.found_x[2 * i], s.found_x[2 * i + 1], xr, xi, g2);
+        estimate(s, f, s.found_x[2 * i], s.found_x[2 * i + 1], shared, xr, xi, g2);
         if ((threadIdx.x & 31) == 0) {
             s.next_x[2 * i] = xr;
             s.next_x[2 * i + 1] = xi;
