@@ -152,7 +152,8 @@ void sparse_fft_plan::impl::check_dense_memory(std::int64_t n,
             "run)");
 }
 
-void sparse_fft_plan::impl::make_backend(impl& d, const sparse_fft_options& o)
+void sparse_fft_plan::impl::make_backend(impl& d,
+                                         [[maybe_unused]] const sparse_fft_options& o)
 {
     const std::int64_t n = d.params.c.n, k = d.params.k;
     if (d.params.robust) {
