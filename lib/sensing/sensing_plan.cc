@@ -9,10 +9,12 @@
 // become signals (the cap, dBFS, the tone fit of narrow ones). The same host code for
 // both backends.
 
+#include "core/host_memory.h"
 #include "sensing/sensing_backend.h"
 #include "sensing/sensing_fit.h"
 #include "sparse/common/sparse_params.h"
 #include "sparse/robust/robust_math.h"
+#include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/sensing_plan.h>
 #include <algorithm>
 #include <array>
@@ -38,8 +40,32 @@ public:
           floor_log_var(sensing_floor_log_var(params.k))
     {
         used = resolve_backend(o.backend, o.device_id, o.log);
+        check_memory();
         be = make_backend();
         reset_floor();
+    }
+
+    // The backend holds the frame's spectrum and its power, and the window or the
+    // frame: 16 bytes a sample at least, on the device for CUDA. Refused up front:
+    // allocating past the host's memory swaps for minutes, or the kernel's out-of-memory
+    // killer ends the process, before an allocation fails.
+    void check_memory() const
+    {
+        const std::int64_t n = params.k.n;
+        const std::uint64_t need = 16 * std::uint64_t(n);
+        std::uint64_t have = host_physical_memory();
+        std::string where = "this host has";
+#ifdef GPUFFT_HAVE_CUDA
+        if (used == backend::cuda) {
+            have = get_device_info(resolve_device_id(options.device_id)).total_memory;
+            where = "the device has";
+        }
+#endif
+        if (have > 0 && need > have)
+            throw std::invalid_argument("n: " + std::to_string(n) + " needs at least " +
+                                        gib_string(need) +
+                                        " for the sensing plan's spectra; " + where +
+                                        " " + gib_string(have) + " (a smaller n)");
     }
 
     void detect(const std::complex<float>* x, sensing_result& r, memory where)

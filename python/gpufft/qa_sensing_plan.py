@@ -146,6 +146,8 @@ class qa_sensing_plan(gr_unittest.TestCase):
                     gpufft.sensing_plan(1024, **kwargs)
         with self.assertRaisesRegex(ValueError, "n must be"):
             gpufft.sensing_plan(16)
+        with self.assertRaisesRegex(ValueError, "n: .* needs at least"):
+            gpufft.sensing_plan(2**40, backend="cpu")  # was a MemoryError (bad_alloc)
         with self.assertRaises(TypeError):
             gpufft.sensing_plan(1024, bogus=1)
         tr = gpufft.transmission_tracker(1e6, fft_size=1024)

@@ -596,6 +596,11 @@ GPUFFT_TEST(bad_options_name_the_parameter)
     GPUFFT_CHECK_THROWS(
         parse_bandwidth_rule("3db"), std::invalid_argument, "bandwidth_rule");
     GPUFFT_CHECK_THROWS(sensing_plan(32, cpu_options()), std::invalid_argument, "n must");
+    // Past the host's memory: refused by name, not std::bad_alloc (or an out-of-memory
+    // kill, where the allocation is lazy).
+    GPUFFT_CHECK_THROWS(sensing_plan(std::int64_t(1) << 40, cpu_options()),
+                        std::invalid_argument,
+                        "n: 1099511627776 needs at least 16384.0 GiB");
     sensing_plan plan(4096, cpu_options());
     GPUFFT_CHECK_THROWS(plan.set_max_signals(2000), std::invalid_argument, "max_signals");
 }
