@@ -259,12 +259,13 @@ private:
     }
 
     // d_shared[i]: bit r set where d_f[i] shares a bucket of loop r with another found
-    // coefficient (robust_clean_median()).
+    // coefficient (robust_clean_median()). d_occ is all zeros between calls: what a
+    // call counts it takes back, so a frame costs its coefficients, not loops x B.
     void mark_shared()
     {
         const auto& rc = d_p.rc;
         const int L = std::min(rc.loops, 16);
-        d_occ.assign(std::size_t(L) * rc.B, 0);
+        d_occ.resize(std::size_t(L) * rc.B, 0);
         d_shared.assign(d_f.size(), 0u);
         for (int r = 0; r < L; ++r) {
             int* occ = d_occ.data() + std::size_t(r) * rc.B;
@@ -274,13 +275,16 @@ private:
             for (std::size_t i = 0; i < d_f.size(); ++i)
                 if (robust_bucket_shared(rc, d_f[i], d_p.sigma[r], occ))
                     d_shared[i] |= 1u << r;
+            for (const std::int64_t f : d_f)
+                robust_count_buckets(
+                    rc, f, d_p.sigma[r], [occ](std::int64_t b) { --occ[b]; });
         }
     }
 
     // The value at f as the median over loops of (current value + the loop's least
     // squares estimate from the residual in its floor and ceil buckets), without the
-    // loops set in `shared` (robust_clean_median()); noise: the noise power of one
-    // loop's estimate (median over loops).
+    // loops set in `shared` where they are half or more (robust_clean_median()); noise:
+    // the noise power of one loop's estimate (median over loops).
     void estimate(std::int64_t f,
                   double cur_r,
                   double cur_i,
@@ -325,8 +329,8 @@ private:
         });
     }
 
-    // estimate() of every f (current values cur_r/cur_i, or 0; loops shared[i] left
-    // out, or none) into d_nr, d_ni, d_noise, spread over the cores: each reads the
+    // estimate() of every f (current values cur_r/cur_i, or 0; shared[i] the loops it
+    // shares, or none) into d_nr, d_ni, d_noise, spread over the cores: each reads the
     // residual only.
     void estimate_all(const std::vector<std::int64_t>& f,
                       const double* cur_r,

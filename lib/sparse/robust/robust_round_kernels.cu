@@ -22,9 +22,9 @@ using namespace robust_kernels;
 namespace {
 
 // The value at f as the median over loops of (cur + the loop's least-squares estimate),
-// without the loops set in `shared` (robust_clean_median()), and the median of the
-// loops' sum |Ghat|^2 (the estimate's noise is n^2 P / that). Every lane of a warp calls
-// it for the same f and gets the same result.
+// without the loops set in `shared` where they are half or more (robust_clean_median()),
+// and the median of the loops' sum |Ghat|^2 (the estimate's noise is n^2 P / that).
+// Every lane of a warp calls it for the same f and gets the same result.
 __device__ void estimate(const robust_device_state& s,
                          long long f,
                          double cur_r,
