@@ -309,11 +309,16 @@ void transmission_tracker::update(std::int64_t first_sample,
     for (const auto& p : pairs)
         if (!signals[p.s].dc)
             cover[p.t] += std::max(0.0, p.overlap);
+    // The signal is the spike, the transmission a carrier it does not continue.
+    const auto spike_signal = [&](const pair_overlap& p) {
+        const double a = t_width(p.t), b = s_width(p.s);
+        return signals[p.s].dc && b * width_ratio < a && cover[p.t] * width_ratio < a;
+    };
     const auto spike = [&](const pair_overlap& p) {
         const double a = t_width(p.t), b = s_width(p.s);
         if (signals[p.s].dc && b * width_ratio < a)
-            return cover[p.t] * width_ratio < a;
-        return a * width_ratio < b && d_active[p.t].t.dc;
+            return spike_signal(p);
+        return a * width_ratio < b && d_active[p.t].t.dc; // the spike's row, a carrier
     };
     for (const auto& p : pairs) {
         if (t_used[p.t] || s_used[p.s] || spike(p))
@@ -334,9 +339,10 @@ void transmission_tracker::update(std::int64_t first_sample,
         add_piece(d_active[p.t], signals[p.s]);
     }
     // The spike inside the last edges of a carrier in its hold is not a transmission of
-    // its own while the hold lasts: it is what is left of the carrier's spectrum.
+    // its own while the hold lasts: it is what is left of the carrier's spectrum. (Not
+    // a carrier over the spike's row: a burst whose band takes in DC is a row.)
     for (const auto& p : pairs)
-        if (!s_used[p.s] && !t_used[p.t] && spike(p) && signals[p.s].dc)
+        if (!s_used[p.s] && !t_used[p.t] && spike_signal(p))
             s_used[p.s] = 2;
     // A steady line hidden by another transmission's wide signal: a line (not the DC
     // spike) seen in at least occlude_frames frames, not seen this frame, whose last

@@ -156,6 +156,39 @@ GPUFFT_TEST(a_dc_spike_inside_a_tdd_carrier_does_not_chain_its_bursts)
     GPUFFT_CHECK_EQ(wide, 3);
 }
 
+// A burst whose band takes in the DC spike (an ADS-B message 12 kHz off DC: one dc
+// signal 25 kHz wide in its frame) while the spike's row is on is a transmission of its
+// own. It was dropped as "the spike inside a carrier in its hold", the rule read the
+// other way round (the row the spike, the signal the carrier): no row had the burst.
+GPUFFT_TEST(a_burst_over_the_dc_spike_is_not_dropped)
+{
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    const std::int64_t len = 8192;
+    for (int f = 0; f < 12; ++f) {
+        std::vector<frame_signal> s;
+        s.push_back(f == 3 ? sig(-24.9e3, 0.9e3) : sig(-500, 500));
+        s.back().dc = true;
+        tr.update(f * len, len, 2e6, 2e6 / 8192, s, ended);
+    }
+    tr.flush(ended);
+    GPUFFT_CHECK_EQ(ended.size(), std::size_t(2));
+    int bursts = 0, spikes = 0;
+    for (const auto& t : ended) {
+        if (t.lower_hz < -20e3) {
+            ++bursts;
+            GPUFFT_CHECK_EQ(t.start_sample, std::int64_t(3 * len));
+            GPUFFT_CHECK_EQ(t.frames, 1);
+            GPUFFT_CHECK(t.dc);
+        } else {
+            ++spikes;
+            GPUFFT_CHECK(t.upper_hz - t.lower_hz < 1001);
+        }
+    }
+    GPUFFT_CHECK_EQ(bursts, 1);
+    GPUFFT_CHECK_EQ(spikes, 1);
+}
+
 // A signal near the threshold, found in one frame of two to five while it is on (an
 // intermod product, a weak spur), is one transmission (its hold grows: seen in 2/5 of
 // its frames, missing it 9 frames in a row has a chance under 1 %); a pulse train whose
