@@ -389,11 +389,14 @@ void transmission_tracker::update(std::int64_t first_sample,
     }
     // Pieces that joined again: a transmission not seen this frame whose last edges
     // overlap a signal that continued another is merged into that one (not the
-    // spike's into a carrier's, nor a carrier's into the spike's).
+    // spike's into a carrier's, nor a carrier's into the spike's; nor one on DC into
+    // another: a frame has one band on DC, so two rows on it are the spike's and a
+    // burst's, which a signal near the spike's width took up as a piece of both).
     std::vector<char> merged(d_active.size(), 0);
     for (const auto& p : pairs) {
         if (t_used[p.t] || merged[p.t] || hidden[p.t] || s_used[p.s] != 1 ||
-            s_to[p.s] == p.t || spike(p))
+            s_to[p.s] == p.t || spike(p) ||
+            (d_active[p.t].t.dc && d_active[s_to[p.s]].t.dc))
             continue;
         merge(d_active[s_to[p.s]], d_active[p.t]);
         merged[p.t] = 1;
