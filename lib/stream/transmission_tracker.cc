@@ -294,8 +294,25 @@ void transmission_tracker::update(std::int64_t first_sample,
             if (hi - lo >= -bin_hz)
                 pairs.push_back({ hi - lo, i, j });
         }
+    // Largest overlaps first. Before them, the DC spike (a dc signal no wider than a
+    // line) and the rows on DC, the nearest in width first: the spike keeps its row.
+    // By overlap alone, a burst's row on DC (a message a few kHz off DC, its last edges
+    // the spike's and more) took the spike, a hair wider than its own row's last edges,
+    // and with it the spike's row.
+    const auto spike_pair = [&](const pair_overlap& p) {
+        return signals[p.s].dc && d_active[p.t].t.dc &&
+               s_width(p.s) <= line_bins * bin_hz;
+    };
+    const auto mismatch = [&](const pair_overlap& p) {
+        return std::fabs(std::log(t_width(p.t) / s_width(p.s)));
+    };
     std::sort(
-        pairs.begin(), pairs.end(), [](const pair_overlap& a, const pair_overlap& b) {
+        pairs.begin(), pairs.end(), [&](const pair_overlap& a, const pair_overlap& b) {
+            const bool sa = spike_pair(a), sb = spike_pair(b);
+            if (sa != sb)
+                return sa;
+            if (sa)
+                return mismatch(a) < mismatch(b);
             return a.overlap > b.overlap;
         });
     std::vector<char> t_used(d_active.size(), 0), s_used(signals.size(), 0);

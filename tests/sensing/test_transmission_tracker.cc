@@ -194,6 +194,35 @@ GPUFFT_TEST(a_burst_over_the_dc_spike_is_not_dropped)
     GPUFFT_CHECK_EQ(spikes, 1);
 }
 
+// The DC spike keeps its row beside a burst's row on DC. A message 3 kHz off DC
+// continues the burst's row (its last edges now the spike's and 4 kHz more); the next
+// frames' spike, a hair wider than its own row's last edges, overlapped the burst's row
+// more, took it, and the spike's row ended after its hold.
+GPUFFT_TEST(the_dc_spike_keeps_its_row_beside_a_bursts)
+{
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    const std::int64_t len = 8192, frames = 16;
+    for (int f = 0; f < frames; ++f) {
+        std::vector<frame_signal> s;
+        s.push_back(f < 3    ? sig(-550, 550)
+                    : f == 3 ? sig(-24.9e3, 0.9e3)
+                    : f == 4 ? sig(-600, 4.3e3)
+                             : sig(-500, 600));
+        s.back().dc = true;
+        tr.update(f * len, len, 2e6, 2e6 / 8192, s, ended);
+    }
+    tr.flush(ended);
+    int spike_rows = 0;
+    for (const auto& t : ended)
+        if (t.start_sample == 0) {
+            ++spike_rows;
+            GPUFFT_CHECK_EQ(t.sample_count, frames * len);
+            GPUFFT_CHECK(t.upper_hz - t.lower_hz < 1200);
+        }
+    GPUFFT_CHECK_EQ(spike_rows, 1);
+}
+
 // A signal near the threshold, found in one frame of two to five while it is on (an
 // intermod product, a weak spur), is one transmission (its hold grows: seen in 2/5 of
 // its frames, missing it 9 frames in a row has a chance under 1 %); a pulse train whose
