@@ -361,16 +361,17 @@ void transmission_tracker::update(std::int64_t first_sample,
     for (const auto& p : pairs)
         if (!s_used[p.s] && !t_used[p.t] && spike_signal(p))
             s_used[p.s] = 2;
-    // A steady line hidden by another transmission's wide signal: a line (not the DC
-    // spike) seen in at least occlude_frames frames, not seen this frame, whose last
+    // A steady line hidden by another transmission's wide signal: a line (the DC spike
+    // too) seen in at least occlude_frames frames, not seen this frame, whose last
     // edges lie inside a signal width_ratio times wider that continued another
     // transmission, is hidden, not gone: it neither joins that one nor counts the
     // frame as missed, and its row goes on when the wide signal has passed (its end
     // stays its last sighting). The OOK capture's -80 kHz CW spur, under each
-    // packet's splatter for about 20 frames, ended at every packet and opened again.
+    // packet's splatter for about 20 frames, ended at every packet and opened again;
+    // the DC spike under ADS-B messages over DC in frames on end did, and a message's
+    // row went on as the spike's.
     const auto steady_line = [&](const open_tx& o) {
-        return !o.t.dc && o.t.frames >= occlude_frames &&
-               o.hi - o.lo <= line_bins * bin_hz;
+        return o.t.frames >= occlude_frames && o.hi - o.lo <= line_bins * bin_hz;
     };
     std::vector<char> hidden(d_active.size(), 0);
     // Or inside the edges of a wide transmission seen this frame (its strongest

@@ -223,6 +223,33 @@ GPUFFT_TEST(the_dc_spike_keeps_its_row_beside_a_bursts)
     GPUFFT_CHECK_EQ(spike_rows, 1);
 }
 
+// The DC spike under bursts over DC for longer than its hold (ADS-B messages over DC in
+// four frames in a row) is hidden, as a steady line is: one row, where it ended and a
+// row of a burst's went on as the spike's.
+GPUFFT_TEST(the_dc_spike_under_bursts_is_hidden_not_ended)
+{
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    const std::int64_t len = 8192, frames = 24;
+    for (int f = 0; f < frames; ++f) {
+        std::vector<frame_signal> s;
+        s.push_back(f >= 10 && f < 14 ? sig(-24e3 + 1e3 * f, 0.5e3) : sig(-500, 500));
+        s.back().dc = true;
+        tr.update(f * len, len, 2e6, 2e6 / 8192, s, ended);
+    }
+    tr.flush(ended);
+    int spike_rows = 0;
+    for (const auto& t : ended)
+        if (t.upper_hz - t.lower_hz < 1200) {
+            ++spike_rows;
+            GPUFFT_CHECK_EQ(t.start_sample, std::int64_t(0));
+            GPUFFT_CHECK_EQ(t.sample_count, frames * len);
+            GPUFFT_CHECK_EQ(t.frames, int(frames) - 4);
+        }
+    GPUFFT_CHECK_EQ(spike_rows, 1);
+    GPUFFT_CHECK_EQ(ended.size(), std::size_t(2)); // and the bursts' row
+}
+
 // A signal near the threshold, found in one frame of two to five while it is on (an
 // intermod product, a weak spur), is one transmission (its hold grows: seen in 2/5 of
 // its frames, missing it 9 frames in a row has a chance under 1 %); a pulse train whose
