@@ -236,6 +236,25 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
     std::int64_t consumed = 0;
     try {
         pushed += d_runner.take(in + std::size_t(held) * sample, available - held);
+        // Once its input has ended, a sink that returns with input left is ended by
+        // GNU Radio unread: with the worker's frames all queued (a loaded host), 2060
+        // samples of a 4096-point stream never reached it and the last integration was
+        // reported unfinished. So take the rest now, the worker's queue drained first
+        // where it is full (push() takes nothing only while every frame is queued; a
+        // worker failure is rethrown).
+        while (upstream_done && pushed < available) {
+            const auto rest = [&] {
+                return d_runner.take(in + std::size_t(pushed) * sample,
+                                     available - pushed);
+            };
+            std::int64_t more = rest();
+            if (more == 0) {
+                pipeline->drain();
+                if ((more = rest()) == 0)
+                    break;
+            }
+            pushed += more;
+        }
         std::vector<gr::tag_t> tags;
         get_tags_in_range(
             tags, 0, read + std::uint64_t(held), read + std::uint64_t(pushed));
