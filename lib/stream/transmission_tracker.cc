@@ -342,7 +342,25 @@ void transmission_tracker::update(std::int64_t first_sample,
             continue;
         t_used[p.t] = s_used[p.s] = 1;
         s_to[p.s] = p.t;
-        add(d_active[p.t], signals[p.s], first_sample, frame_len);
+        auto& o = d_active[p.t];
+        // The spike's row (on DC, a line, seen in occlude_frames frames or more) keeps
+        // the spike's edges when a burst over DC, under width_ratio times wider,
+        // continues it: from the burst's, the next burst 8 times wider than the spike
+        // but not than the last one continued it too, and its edges grew in steps
+        // (ADS-B messages near DC: 1.1 kHz -> 7 kHz -> 23 kHz).
+        const bool spike_row = o.t.dc && o.t.frames >= occlude_frames &&
+                               o.hi - o.lo <= line_bins * bin_hz &&
+                               s_width(p.s) > 2 * t_width(p.t);
+        const double lo = o.lo, hi = o.hi, best = o.best_power;
+        const double lower = o.t.lower_hz, upper = o.t.upper_hz;
+        add(o, signals[p.s], first_sample, frame_len);
+        if (spike_row) {
+            o.lo = lo;
+            o.hi = hi;
+            o.best_power = best;
+            o.t.lower_hz = lower;
+            o.t.upper_hz = upper;
+        }
     }
     // A band that broke into pieces this frame: a piece left over that overlaps the
     // last edges of a transmission continues it (every transmission it overlaps took

@@ -250,6 +250,34 @@ GPUFFT_TEST(the_dc_spike_under_bursts_is_hidden_not_ended)
     GPUFFT_CHECK_EQ(ended.size(), std::size_t(2)); // and the bursts' row
 }
 
+// The spike's row keeps the spike's edges when a message over DC a few times wider
+// continues it, so the next frame's message, 8 times the spike's width but not the last
+// one's, is a row of its own. The spike's row took both, its edges 1.1 -> 7 -> 23 kHz.
+GPUFFT_TEST(the_dc_spike_row_keeps_its_edges)
+{
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    const std::int64_t len = 8192, frames = 20;
+    for (int f = 0; f < frames; ++f) {
+        std::vector<frame_signal> s;
+        s.push_back(f == 10   ? sig(-550, 6.5e3, 22)
+                    : f == 11 ? sig(-22.5e3, 550, 24)
+                              : sig(-550, 550));
+        s.back().dc = true;
+        tr.update(f * len, len, 2e6, 2e6 / 8192, s, ended);
+    }
+    tr.flush(ended);
+    GPUFFT_CHECK_EQ(ended.size(), std::size_t(2));
+    for (const auto& t : ended)
+        if (t.start_sample == 0) {
+            GPUFFT_CHECK(t.upper_hz - t.lower_hz < 1200);
+            GPUFFT_CHECK_EQ(t.sample_count, frames * len);
+        } else {
+            GPUFFT_CHECK_EQ(t.start_sample, 11 * len);
+            GPUFFT_CHECK(t.lower_hz < -20e3);
+        }
+}
+
 // A signal near the threshold, found in one frame of two to five while it is on (an
 // intermod product, a weak spur), is one transmission (its hold grows: seen in 2/5 of
 // its frames, missing it 9 frames in a row has a chance under 1 %); a pulse train whose
