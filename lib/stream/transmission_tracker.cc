@@ -337,6 +337,10 @@ void transmission_tracker::update(std::int64_t first_sample,
             return spike_signal(p);
         return a * width_ratio < b && d_active[p.t].t.dc; // the spike's row, a carrier
     };
+    // A line seen in occlude_frames frames or more (on DC: the spike's row).
+    const auto steady_line = [&](const open_tx& o) {
+        return o.t.frames >= occlude_frames && o.hi - o.lo <= line_bins * bin_hz;
+    };
     for (const auto& p : pairs) {
         if (t_used[p.t] || s_used[p.s] || spike(p))
             continue;
@@ -348,9 +352,8 @@ void transmission_tracker::update(std::int64_t first_sample,
         // continues it: from the burst's, the next burst 8 times wider than the spike
         // but not than the last one continued it too, and its edges grew in steps
         // (ADS-B messages near DC: 1.1 kHz -> 7 kHz -> 23 kHz).
-        const bool spike_row = o.t.dc && o.t.frames >= occlude_frames &&
-                               o.hi - o.lo <= line_bins * bin_hz &&
-                               s_width(p.s) > 2 * t_width(p.t);
+        const bool spike_row =
+            o.t.dc && steady_line(o) && s_width(p.s) > 2 * t_width(p.t);
         const double lo = o.lo, hi = o.hi, best = o.best_power;
         const double lower = o.t.lower_hz, upper = o.t.upper_hz;
         add(o, signals[p.s], first_sample, frame_len);
@@ -388,9 +391,6 @@ void transmission_tracker::update(std::int64_t first_sample,
     // packet's splatter for about 20 frames, ended at every packet and opened again;
     // the DC spike under ADS-B messages over DC in frames on end did, and a message's
     // row went on as the spike's.
-    const auto steady_line = [&](const open_tx& o) {
-        return o.t.frames >= occlude_frames && o.hi - o.lo <= line_bins * bin_hz;
-    };
     std::vector<char> hidden(d_active.size(), 0);
     // Or inside the edges of a wide transmission seen this frame (its strongest
     // frame's, or its cores' over its hold): a packet's splatter that reaches the line

@@ -31,6 +31,23 @@ frame_signal sig(double lo, double hi, double snr = 20)
     return s;
 }
 
+// An RTL-SDR's DC at 2 MS/s in 8192-point frames: one dc signal a frame, signal_of(f),
+// through a tracker of hold 2; the transmissions, flushed at the end.
+constexpr std::int64_t dc_len = 8192;
+template <typename SignalOf>
+std::vector<transmission> track_dc(int frames, const SignalOf& signal_of)
+{
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    for (int f = 0; f < frames; ++f) {
+        std::vector<frame_signal> s{ signal_of(f) };
+        s.back().dc = true;
+        tr.update(f * dc_len, dc_len, 2e6, 2e6 / double(dc_len), s, ended);
+    }
+    tr.flush(ended);
+    return ended;
+}
+
 } // namespace
 
 GPUFFT_TEST(bursts_are_separate_transmissions)
@@ -164,18 +181,10 @@ GPUFFT_TEST(a_dc_spike_inside_a_tdd_carrier_does_not_chain_its_bursts)
 // 3 kHz off DC) merged the burst, still in its hold, into the spike's row.
 GPUFFT_TEST(a_burst_over_the_dc_spike_is_not_dropped)
 {
-    transmission_tracker tr(2);
-    std::vector<transmission> ended;
-    const std::int64_t len = 8192;
-    for (int f = 0; f < 12; ++f) {
-        std::vector<frame_signal> s;
-        s.push_back(f == 3   ? sig(-24.9e3, 0.9e3)
-                    : f == 6 ? sig(-500, 6.5e3)
-                             : sig(-500, 500));
-        s.back().dc = true;
-        tr.update(f * len, len, 2e6, 2e6 / 8192, s, ended);
-    }
-    tr.flush(ended);
+    const std::int64_t len = dc_len;
+    const auto ended = track_dc(12, [](int f) {
+        return f == 3 ? sig(-24.9e3, 0.9e3) : f == 6 ? sig(-500, 6.5e3) : sig(-500, 500);
+    });
     GPUFFT_CHECK_EQ(ended.size(), std::size_t(2));
     int bursts = 0, spikes = 0;
     for (const auto& t : ended) {
@@ -200,19 +209,13 @@ GPUFFT_TEST(a_burst_over_the_dc_spike_is_not_dropped)
 // more, took it, and the spike's row ended after its hold.
 GPUFFT_TEST(the_dc_spike_keeps_its_row_beside_a_bursts)
 {
-    transmission_tracker tr(2);
-    std::vector<transmission> ended;
-    const std::int64_t len = 8192, frames = 16;
-    for (int f = 0; f < frames; ++f) {
-        std::vector<frame_signal> s;
-        s.push_back(f < 3    ? sig(-550, 550)
-                    : f == 3 ? sig(-24.9e3, 0.9e3)
-                    : f == 4 ? sig(-600, 4.3e3)
-                             : sig(-500, 600));
-        s.back().dc = true;
-        tr.update(f * len, len, 2e6, 2e6 / 8192, s, ended);
-    }
-    tr.flush(ended);
+    const std::int64_t len = dc_len, frames = 16;
+    const auto ended = track_dc(int(frames), [](int f) {
+        return f < 3    ? sig(-550, 550)
+               : f == 3 ? sig(-24.9e3, 0.9e3)
+               : f == 4 ? sig(-600, 4.3e3)
+                        : sig(-500, 600);
+    });
     int spike_rows = 0;
     for (const auto& t : ended)
         if (t.start_sample == 0) {
@@ -228,16 +231,10 @@ GPUFFT_TEST(the_dc_spike_keeps_its_row_beside_a_bursts)
 // row of a burst's went on as the spike's.
 GPUFFT_TEST(the_dc_spike_under_bursts_is_hidden_not_ended)
 {
-    transmission_tracker tr(2);
-    std::vector<transmission> ended;
-    const std::int64_t len = 8192, frames = 24;
-    for (int f = 0; f < frames; ++f) {
-        std::vector<frame_signal> s;
-        s.push_back(f >= 10 && f < 14 ? sig(-24e3 + 1e3 * f, 0.5e3) : sig(-500, 500));
-        s.back().dc = true;
-        tr.update(f * len, len, 2e6, 2e6 / 8192, s, ended);
-    }
-    tr.flush(ended);
+    const std::int64_t len = dc_len, frames = 24;
+    const auto ended = track_dc(int(frames), [](int f) {
+        return f >= 10 && f < 14 ? sig(-24e3 + 1e3 * f, 0.5e3) : sig(-500, 500);
+    });
     int spike_rows = 0;
     for (const auto& t : ended)
         if (t.upper_hz - t.lower_hz < 1200) {
@@ -255,18 +252,12 @@ GPUFFT_TEST(the_dc_spike_under_bursts_is_hidden_not_ended)
 // one's, is a row of its own. The spike's row took both, its edges 1.1 -> 7 -> 23 kHz.
 GPUFFT_TEST(the_dc_spike_row_keeps_its_edges)
 {
-    transmission_tracker tr(2);
-    std::vector<transmission> ended;
-    const std::int64_t len = 8192, frames = 20;
-    for (int f = 0; f < frames; ++f) {
-        std::vector<frame_signal> s;
-        s.push_back(f == 10   ? sig(-550, 6.5e3, 22)
-                    : f == 11 ? sig(-22.5e3, 550, 24)
-                              : sig(-550, 550));
-        s.back().dc = true;
-        tr.update(f * len, len, 2e6, 2e6 / 8192, s, ended);
-    }
-    tr.flush(ended);
+    const std::int64_t len = dc_len, frames = 20;
+    const auto ended = track_dc(int(frames), [](int f) {
+        return f == 10   ? sig(-550, 6.5e3, 22)
+               : f == 11 ? sig(-22.5e3, 550, 24)
+                         : sig(-550, 550);
+    });
     GPUFFT_CHECK_EQ(ended.size(), std::size_t(2));
     for (const auto& t : ended)
         if (t.start_sample == 0) {
