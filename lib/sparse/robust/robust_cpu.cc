@@ -283,8 +283,8 @@ private:
 
     // The value at f as the median over loops of (current value + the loop's least
     // squares estimate from the residual in its floor and ceil buckets), without the
-    // loops set in `shared` where they are half or more (robust_clean_median()); noise:
-    // the noise power of one loop's estimate (median over loops).
+    // loops set in `shared` where that moves it past the noise (robust_value_median());
+    // noise: the noise power of one loop's estimate (median over loops).
     void estimate(std::int64_t f,
                   double cur_r,
                   double cur_i,
@@ -305,10 +305,9 @@ private:
             er[r] = cur_r + a;
             ei[r] = cur_i + b;
         }
-        xr = robust_clean_median(er, L, shared);
-        xi = robust_clean_median(ei, L, shared);
         const double g2 = robust_median(eg, L);
         noise = double(rc.n) * double(rc.n) * P / std::max(g2, 1e-3);
+        robust_value_median(er, ei, L, shared, noise, xr, xi);
     }
 
     // fn(first, last) over [0, count) split across the plan's worker threads (at least

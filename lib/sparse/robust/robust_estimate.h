@@ -241,6 +241,42 @@ GPUFFT_HD inline double robust_clean_median(double* v, int count, unsigned share
 }
 
 /*!
+ * A value from its loops' estimates er, ei [0..count): the plain medians, or where the
+ * loops it shares are half or more, the medians over the loops it has to itself
+ * (robust_clean_median()) if those differ from the plain ones by more than three
+ * standard deviations of one loop's estimate (noise: its variance). At high SNR the
+ * shared loops' error is the other coefficient's and the loops alone are right (a peak
+ * 16 % off, n = 2^22, 80-90 dB per bin); near min_snr_db it is noise, and one loop alone
+ * is noisier than the median of three (0.03 -> 0.11 bin at 60 dB per bin, n = 2^20).
+ * er and ei are reordered.
+ */
+GPUFFT_HD inline void robust_value_median(double* er,
+                                          double* ei,
+                                          int count,
+                                          unsigned shared,
+                                          double noise,
+                                          double& xr,
+                                          double& xi)
+{
+    double cr[16], ci[16];
+    for (int r = 0; r < count; ++r) {
+        cr[r] = er[r];
+        ci[r] = ei[r];
+    }
+    xr = robust_median(er, count);
+    xi = robust_median(ei, count);
+    if (shared == 0)
+        return;
+    const double yr = robust_clean_median(cr, count, shared);
+    const double yi = robust_clean_median(ci, count, shared);
+    const double dr = yr - xr, di = yi - xi;
+    if (dr * dr + di * di > 9.0 * noise) {
+        xr = yr;
+        xi = yi;
+    }
+}
+
+/*!
  * The noise power of a coefficient's estimate at f: n^2 P / (the median over loops of
  * sum Ghat^2 over its floor and ceil buckets), P the bucket noise power. The same figure
  * robust_loop_estimate() returns beside a value, without reading any bucket.

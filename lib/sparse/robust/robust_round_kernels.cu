@@ -22,7 +22,8 @@ using namespace robust_kernels;
 namespace {
 
 // The value at f as the median over loops of (cur + the loop's least-squares estimate),
-// without the loops set in `shared` where they are half or more (robust_clean_median()),
+// without the loops set in `shared` where that moves it past the noise
+// (robust_value_median()),
 // and the median of the loops' sum |Ghat|^2 (the estimate's noise is n^2 P / that).
 // Every lane of a warp calls it for the same f and gets the same result.
 __device__ void estimate(const robust_device_state& s,
@@ -45,9 +46,10 @@ __device__ void estimate(const robust_device_state& s,
         er[r] = cur_r + a;
         ei[r] = cur_i + b;
     }
-    xr = robust_clean_median(er, L, shared);
-    xi = robust_clean_median(ei, L, shared);
     g2 = robust_median(eg, L);
+    const double n = double(s.c.n);
+    const double noise = n * n * s.scalars[0] / (g2 > 1e-3 ? g2 : 1e-3);
+    robust_value_median(er, ei, L, shared, noise, xr, xi);
 }
 
 //! Bucket b of loop r in each hash of the loop, for robust_locate().
