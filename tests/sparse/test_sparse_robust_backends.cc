@@ -160,7 +160,7 @@ GPUFFT_SPARSE_TEST(sparse_path_finds_off_grid_tones_in_noise)
  * per bin, n = 2^22, min_snr_db 74) where it did: a tone 0.49 dB low (its peak 16 % off),
  * one 0.058 bin off, one 0.97 dB and 0.062 bin off. Where most loops are shared, values
  * are now the median over the loops where they are alone in their buckets
- * (robust_clean_median()): 0.02-0.05 dB and 0.005-0.007 bin. Over 600 fresh frames of
+ * (robust_value_median()): 0.02-0.05 dB and 0.005-0.007 bin. Over 600 fresh frames of
  * that test the worst tone was 0.13 dB and 0.018 bin off (0.97 dB and 0.062 bin over 505
  * before).
  */

@@ -259,7 +259,7 @@ private:
     }
 
     // d_shared[i]: bit r set where d_f[i] shares a bucket of loop r with another found
-    // coefficient (robust_clean_median()). d_occ is all zeros between calls: what a
+    // coefficient (robust_value_median()). d_occ is all zeros between calls: what a
     // call counts it takes back, so a frame costs its coefficients, not loops x B.
     void mark_shared()
     {
@@ -307,7 +307,7 @@ private:
         }
         const double g2 = robust_median(eg, L);
         noise = double(rc.n) * double(rc.n) * P / std::max(g2, 1e-3);
-        robust_value_median(er, ei, L, shared, noise, xr, xi);
+        robust_value_median(er, ei, L, shared, noise, eg, xr, xi);
     }
 
     // fn(first, last) over [0, count) split across the plan's worker threads (at least

@@ -217,58 +217,52 @@ GPUFFT_HD inline void robust_count_buckets(const robust_consts& c,
 }
 
 /*!
- * The median over loops of a value's estimates v[0..count); where the loops whose bit is
- * set in `shared` (another coefficient found in one of the value's two buckets there) are
- * half or more of them, the median over the others (all, if none is left). Why: where
- * two coefficients share buckets in most loops, each of those loops' estimates carries
- * the other's error and the plain median takes one of them; the refine passes shrink
- * such a pair's errors only by the overlap of their responses per pass (a peak 16 % off
- * after two passes, n = 2^22, k = 50). The loops where a value is alone see noise and
- * what was never found. A minority of shared loops the median already outvotes.
- */
-GPUFFT_HD inline double robust_clean_median(double* v, int count, unsigned shared)
-{
-    int nshared = 0;
-    for (int r = 0; r < count; ++r)
-        nshared += int(shared >> r & 1u);
-    if (2 * nshared < count)
-        return robust_median(v, count);
-    int kept = 0;
-    for (int r = 0; r < count; ++r)
-        if (!(shared >> r & 1u))
-            v[kept++] = v[r];
-    return robust_median(v, kept > 0 ? kept : count);
-}
-
-/*!
- * A value from its loops' estimates er, ei [0..count): the plain medians, or where the
- * loops it shares are half or more, the medians over the loops it has to itself
- * (robust_clean_median()) if those differ from the plain ones by more than three
- * standard deviations of one loop's estimate (noise: its variance). At high SNR the
- * shared loops' error is the other coefficient's and the loops alone are right (a peak
- * 16 % off, n = 2^22, 80-90 dB per bin); near min_snr_db it is noise, and one loop alone
- * is noisier than the median of three (0.03 -> 0.11 bin at 60 dB per bin, n = 2^20).
- * er and ei are reordered.
+ * A value from its loops' estimates er, ei [0..count) (count <= 16): the plain medians,
+ * or where the loops whose bit is set in `shared` (another coefficient found in one of
+ * the value's two buckets there) are half or more of them, the medians over the loops it
+ * has to itself, if those differ from the plain ones by more than three standard
+ * deviations of one loop's estimate (noise: its variance).
+ *
+ * Why: where two coefficients share buckets in most loops, each of those loops'
+ * estimates carries the other's error and the plain median takes one of them; the refine
+ * passes shrink such a pair's errors only by the overlap of their responses per pass (a
+ * peak 16 % off after two passes, n = 2^22, k = 50, 80-90 dB per bin). The loops where a
+ * value is alone see noise and what was never found. A minority of shared loops the
+ * median already outvotes. Near min_snr_db the shared loops' error is noise, and one loop
+ * alone is noisier than the median of three (0.03 -> 0.11 bin at 60 dB per bin, n =
+ * 2^20): hence the test against the noise. er and ei are reordered; scratch holds
+ * count values, and is written only where the clean medians are taken (the GPU's refine
+ * kernel lends it the loops' |Ghat|^2, already reduced: a stack of its own cost that
+ * kernel 15 us of its 22 at n = 2^30, k = 1000 on an H200).
  */
 GPUFFT_HD inline void robust_value_median(double* er,
                                           double* ei,
                                           int count,
                                           unsigned shared,
                                           double noise,
+                                          double* scratch,
                                           double& xr,
                                           double& xi)
 {
-    double cr[16], ci[16];
-    for (int r = 0; r < count; ++r) {
-        cr[r] = er[r];
-        ci[r] = ei[r];
+    int nshared = 0;
+    for (int r = 0; r < count; ++r)
+        nshared += int(shared >> r & 1u);
+    const bool clean = nshared > 0 && nshared < count && 2 * nshared >= count;
+    double yr = 0, yi = 0;
+    if (clean) {
+        for (int part = 0; part < 2; ++part) {
+            const double* v = part == 0 ? er : ei;
+            int kept = 0;
+            for (int r = 0; r < count; ++r)
+                if (!(shared >> r & 1u))
+                    scratch[kept++] = v[r];
+            (part == 0 ? yr : yi) = robust_median(scratch, kept);
+        }
     }
     xr = robust_median(er, count);
     xi = robust_median(ei, count);
-    if (shared == 0)
+    if (!clean)
         return;
-    const double yr = robust_clean_median(cr, count, shared);
-    const double yi = robust_clean_median(ci, count, shared);
     const double dr = yr - xr, di = yi - xi;
     if (dr * dr + di * di > 9.0 * noise) {
         xr = yr;

@@ -153,7 +153,7 @@ void launch_robust_check(const robust_device_state& s, const void* Z, void* stre
 void launch_robust_round(const robust_device_state& s, int round, void* stream);
 
 //! EstimateValues on the final residual (Jacobi: all from the same residual), each
-//! value without the loops where it shares a bucket (robust_clean_median()).
+//! value without the loops where it shares a bucket (robust_value_median()).
 void launch_robust_refine(const robust_device_state& s, void* stream);
 
 //! The coefficients above the threshold, their peaks and the tones fitted to them.

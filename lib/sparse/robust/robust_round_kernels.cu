@@ -22,10 +22,12 @@ using namespace robust_kernels;
 namespace {
 
 // The value at f as the median over loops of (cur + the loop's least-squares estimate),
-// without the loops set in `shared` where that moves it past the noise
-// (robust_value_median()),
 // and the median of the loops' sum |Ghat|^2 (the estimate's noise is n^2 P / that).
-// Every lane of a warp calls it for the same f and gets the same result.
+// Refine: without the loops set in `shared` where that moves the value past the noise
+// (robust_value_median()); a template argument so that the rounds' estimates, which
+// have no such loops, carry none of it. Every lane of a warp calls it for the same f and
+// gets the same result.
+template <bool Refine>
 __device__ void estimate(const robust_device_state& s,
                          long long f,
                          double cur_r,
@@ -47,9 +49,14 @@ __device__ void estimate(const robust_device_state& s,
         ei[r] = cur_i + b;
     }
     g2 = robust_median(eg, L);
-    const double n = double(s.c.n);
-    const double noise = n * n * s.scalars[0] / (g2 > 1e-3 ? g2 : 1e-3);
-    robust_value_median(er, ei, L, shared, noise, xr, xi);
+    if constexpr (Refine) {
+        const double n = double(s.c.n);
+        const double noise = n * n * s.scalars[0] / (g2 > 1e-3 ? g2 : 1e-3);
+        robust_value_median(er, ei, L, shared, noise, eg, xr, xi);
+    } else {
+        xr = robust_median(er, L);
+        xi = robust_median(ei, L);
+    }
 }
 
 //! Bucket b of loop r in each hash of the loop, for robust_locate().
@@ -194,7 +201,7 @@ __global__ void estimate_kernel(const __grid_constant__ robust_device_state s, i
             continue;
         const long long f = (long long)s.keys[slot];
         double xr, xi, g2;
-        estimate(s, f, 0, 0, 0u, xr, xi, g2);
+        estimate<false>(s, f, 0, 0, 0u, xr, xi, g2);
         const double n = double(s.c.n);
         const double noise = n * n * s.scalars[0] / (g2 > 1e-3 ? g2 : 1e-3);
         const double power = xr * xr + xi * xi, threshold = s.eta * noise;
@@ -266,14 +273,16 @@ __global__ void refine_estimate_kernel(const __grid_constant__ robust_device_sta
 {
     const long long count = s.counts[1];
     const int L = s.c.loops < 16 ? s.c.loops : 16;
+    const int lane = int(threadIdx.x & 31);
     for (long long i = warp_index(); i < count; i += warp_count()) {
         const long long f = s.found_f[i];
-        unsigned shared = 0;
-        for (int r = 0; r < L; ++r)
-            if (robust_bucket_shared(s.c, f, s.sigma[r], s.occ + r * s.c.B))
-                shared |= 1u << r;
+        // Lane r asks loop r: the warp's one latency, not L of them in a row.
+        const bool mine =
+            lane < L &&
+            robust_bucket_shared(s.c, f, s.sigma[lane], s.occ + (long long)lane * s.c.B);
+        const unsigned shared = __ballot_sync(0xffffffffu, mine);
         double xr, xi, g2;
-        estimate(s, f, s.found_x[2 * i], s.found_x[2 * i + 1], shared, xr, xi, g2);
+        estimate<true>(s, f, s.found_x[2 * i], s.found_x[2 * i + 1], shared, xr, xi, g2);
         if ((threadIdx.x & 31) == 0) {
             s.next_x[2 * i] = xr;
             s.next_x[2 * i + 1] = xi;
