@@ -70,6 +70,21 @@ class qa_sensing_run(gr_unittest.TestCase):
         noise_dbfs = 10 * math.log10(np.mean(np.abs(x - ref) ** 2))
         self.assertAlmostEqual(noise_dbfs, -50.0, delta=0.1)
 
+    def test_002b_bursts_of_one_transmitter_never_overlap(self):
+        # Two pulses of one transmitter on at once add with random phases and can cancel
+        # (seed 626690694, 20 frames of 2^16: the weak burst's three pulses spanned the
+        # whole capture and summed 20 dB below one). Short and long captures, fresh seeds.
+        for frames, n in ((20, 1 << 16), (3, 1 << 20), (40, 1 << 20)):
+            for seed in [626690694, *self.rng.integers(2**31, size=8)]:
+                cap = synth.capture(frames, n, seed=int(seed))
+                for name in ("burst strong", "burst weak"):
+                    spans = sorted(tx.on[0] for tx in cap.tx if tx.name == name)
+                    self.assertGreater(len(spans), 0, (name, seed))
+                    for (a, b), (c, _) in zip(spans, spans[1:]):
+                        self.assertLessEqual(b, c, (name, seed, spans))
+                    self.assertTrue(all(0 <= a < b <= frames * n for a, b in spans),
+                                    (name, seed, spans))
+
     def truth_frames(self, cap):
         """Per frame, one signal per transmitter on for at least half of it."""
         frames = []

@@ -204,13 +204,23 @@ class capture:
         self.tx.append(transmission("QPSK 4 kbaud", f_q, dbfs, self.snr(peak_q), qpsk,
                                     halfwidth=0.5 * 1.35 * baud))
 
-        # Bursts: CW pulses of 15-80 ms that start and stop at random times.
+        # Bursts: CW pulses of 15-80 ms that start and stop at random times. The pulses
+        # of one transmitter never overlap: two at once on one frequency would add with
+        # random phases, and could cancel (a capture shorter than a pulse overlapped
+        # all three; seed 626690694 left the weak one's sum 20 dB down).
         for name, mhz, dbfs, count in (("burst strong", -41.0, -58.0, 3),
                                        ("burst weak", 18.0, -92.0, 3)):
             f = off(mhz)
+            spans = []
             for _ in range(count):
-                length = int(rng.uniform(15e-3, 80e-3) * SAMPLE_RATE)
-                first = int(rng.uniform(0, max(total - length, 1)))
+                for _attempt in range(20):
+                    length = min(int(rng.uniform(15e-3, 80e-3) * SAMPLE_RATE), total)
+                    first = int(rng.uniform(0, max(total - length, 1)))
+                    if all(first + length <= a or b <= first for a, b in spans):
+                        break
+                else:
+                    continue  # no room left for another pulse of this transmitter
+                spans.append((first, first + length))
                 self.tx.append(transmission(name, f, dbfs, self.snr(dbfs),
                                             self.cw(f, dbfs_to_amplitude(dbfs)),
                                             on=[(first, first + length)]))
