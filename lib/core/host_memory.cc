@@ -6,6 +6,7 @@
  */
 
 #include "core/host_memory.h"
+#include <gnuradio/gpufft/device.h>
 #include <unistd.h>
 #include <cstdio>
 
@@ -39,6 +40,13 @@ std::string gib_string(std::uint64_t bytes)
     char s[32];
     std::snprintf(s, sizeof s, "%.1f GiB", double(bytes) / double(1ull << 30));
     return s;
+}
+
+backend_memory memory_of(gpufft::backend used, int device_id)
+{
+    if (used == backend::cuda)
+        return { get_device_info(device_id).total_memory, "the device has" };
+    return { host_physical_memory(), "this host has" };
 }
 
 } // namespace detail

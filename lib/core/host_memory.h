@@ -8,6 +8,7 @@
 #ifndef INCLUDED_GPUFFT_CORE_HOST_MEMORY_H
 #define INCLUDED_GPUFFT_CORE_HOST_MEMORY_H
 
+#include <gnuradio/gpufft/backend.h>
 #include <cstdint>
 #include <string>
 
@@ -21,6 +22,15 @@ std::uint64_t host_physical_memory();
 std::uint64_t host_available_memory();
 //! "12.5 GiB": a byte count for error messages.
 std::string gib_string(std::uint64_t bytes);
+
+//! The memory a backend keeps a plan's arrays in, for a plan's size check.
+struct backend_memory {
+    std::uint64_t bytes; //!< 0: unknown
+    const char* holder;  //!< "the device has" or "this host has", for the message
+};
+//! The device's total memory on cuda (device_id as the plans resolve it), else this
+//! host's physical memory.
+backend_memory memory_of(gpufft::backend used, int device_id);
 
 } // namespace detail
 } // namespace gpufft

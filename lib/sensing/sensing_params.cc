@@ -141,9 +141,15 @@ double sensing_track_level(const sensing_consts& k,
 
 void check_max_signals(std::int64_t n, int max_signals)
 {
-    if (max_signals < 1 || std::int64_t(max_signals) > n / 4)
-        bad("max_signals must be in [1, n / 4 = " + std::to_string(n / 4) + "], not " +
-            std::to_string(max_signals));
+    if (max_signals < 0 || std::int64_t(max_signals) > n / 4)
+        bad("max_signals must be 0 (automatic) or in [1, n / 4 = " +
+            std::to_string(n / 4) + "], not " + std::to_string(max_signals));
+}
+
+int resolve_max_signals(std::int64_t n, int max_signals)
+{
+    check_max_signals(n, max_signals);
+    return max_signals > 0 ? max_signals : int(std::min<std::int64_t>(256, n / 4));
 }
 
 void check_false_alarm(double false_alarm)

@@ -41,6 +41,8 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o);
 
 //! Checks max_signals for n (std::invalid_argument naming it).
 void check_max_signals(std::int64_t n, int max_signals);
+//! max_signals checked for n, 0 (automatic) resolved to min(256, n / 4).
+int resolve_max_signals(std::int64_t n, int max_signals);
 //! Checks false_alarm (std::invalid_argument naming it).
 void check_false_alarm(double false_alarm);
 //! Checks floor_frames, [1, sensing_max_floor_frames] (std::invalid_argument naming

@@ -39,6 +39,7 @@ public:
           fit_table(params.tone),
           floor_log_var(sensing_floor_log_var(params.k))
     {
+        options.max_signals = resolve_max_signals(n, o.max_signals);
         used = resolve_backend(o.backend, o.device_id, o.log);
         check_memory();
         be = make_backend();
@@ -53,19 +54,12 @@ public:
     {
         const std::int64_t n = params.k.n;
         const std::uint64_t need = 16 * std::uint64_t(n);
-        std::uint64_t have = host_physical_memory();
-        std::string where = "this host has";
-#ifdef GPUFFT_HAVE_CUDA
-        if (used == backend::cuda) {
-            have = get_device_info(resolve_device_id(options.device_id)).total_memory;
-            where = "the device has";
-        }
-#endif
-        if (have > 0 && need > have)
-            throw std::invalid_argument("n: " + std::to_string(n) + " needs at least " +
-                                        gib_string(need) +
-                                        " for the sensing plan's spectra; " + where +
-                                        " " + gib_string(have) + " (a smaller n)");
+        const backend_memory have = memory_of(used, options.device_id);
+        if (have.bytes > 0 && need > have.bytes)
+            throw std::invalid_argument(
+                "n: " + std::to_string(n) + " needs at least " + gib_string(need) +
+                " for the sensing plan's spectra; " + have.holder + " " +
+                gib_string(have.bytes) + " (a smaller n)");
     }
 
     void detect(const std::complex<float>* x, sensing_result& r, memory where)
@@ -922,8 +916,7 @@ const sensing_options& sensing_plan::options() const { return d_impl->options; }
 
 void sensing_plan::set_max_signals(int max_signals)
 {
-    check_max_signals(size(), max_signals);
-    d_impl->options.max_signals = max_signals;
+    d_impl->options.max_signals = resolve_max_signals(size(), max_signals);
 }
 
 void sensing_plan::set_false_alarm(double false_alarm)

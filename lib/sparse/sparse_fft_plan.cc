@@ -133,21 +133,12 @@ void sparse_fft_plan::impl::check_dense_memory(std::int64_t n,
     // the device for CUDA, with the frame the FFT reads: 24. Refused up front:
     // allocating past the host's memory swaps for minutes before it fails.
     const std::uint64_t need = (used == backend::cuda ? 24 : 16) * std::uint64_t(n);
-    std::uint64_t have = detail::host_physical_memory();
-    std::string where = "this host has";
-#ifdef GPUFFT_HAVE_CUDA
-    if (used == backend::cuda) {
-        have = get_device_info(resolve_device_id(device_id)).total_memory;
-        where = "the device has";
-    }
-#else
-    (void)used;
-    (void)device_id;
-#endif
-    if (have > 0 && need > have)
+    const detail::backend_memory have = detail::memory_of(used, device_id);
+    if (have.bytes > 0 && need > have.bytes)
         throw std::invalid_argument(
             "n: " + std::to_string(n) + " runs as a dense FFT + threshold, which needs " +
-            detail::gib_string(need) + "; " + where + " " + detail::gib_string(have) +
+            detail::gib_string(need) + "; " + have.holder + " " +
+            detail::gib_string(have.bytes) +
             " (a smaller n; in robust mode, a higher min_snr_db lets the sparse path "
             "run)");
 }

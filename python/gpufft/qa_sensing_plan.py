@@ -134,7 +134,10 @@ class qa_sensing_plan(gr_unittest.TestCase):
         x[3] = np.nan
         with self.assertRaisesRegex(ValueError, "not finite"):
             plan.detect(x)
-        for kwargs, name in (({"max_signals": 0}, "max_signals"),
+        # max_signals 0, the default, is min(256, n / 4): a short frame needs no setting.
+        self.assertEqual(gpufft.sensing_plan(64, backend="cpu").max_signals, 16)
+        self.assertEqual(gpufft.sensing_plan(1 << 16, backend="cpu", max_signals=0).max_signals, 256)
+        for kwargs, name in (({"max_signals": -1}, "max_signals"),
                              ({"max_signals": 1000}, "max_signals"),
                              ({"false_alarm": 0.9}, "false_alarm"),
                              ({"bandwidth_rule": "3db"}, "bandwidth_rule"),

@@ -65,7 +65,7 @@ class sensor:
     dc_mask_bins, ...)."""
 
     def __init__(self, n, samp_rate, center_freq=0.0, frames=1, backend="auto",
-                 device_id=0, max_signals=256, hold_frames=2, waterfall_bins=1024,
+                 device_id=0, max_signals=0, hold_frames=2, waterfall_bins=1024,
                  waterfall_rows=600, **plan_options):
         if not MIN_FFT <= n <= (1 << 24) or n & (n - 1):
             raise ValueError(f"n must be a power of two in [{MIN_FFT}, 2^24], got {n!r}")

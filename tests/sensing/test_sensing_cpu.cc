@@ -582,7 +582,9 @@ GPUFFT_TEST(wideband_carrier_over_a_rolled_off_floor)
 GPUFFT_TEST(bad_options_name_the_parameter)
 {
     auto o = cpu_options();
-    o.max_signals = 0;
+    o.max_signals = -1;
+    GPUFFT_CHECK_THROWS(sensing_plan(4096, o), std::invalid_argument, "max_signals");
+    o.max_signals = 1025;
     GPUFFT_CHECK_THROWS(sensing_plan(4096, o), std::invalid_argument, "max_signals");
     o = cpu_options();
     o.dc_mask_bins = 1024;
@@ -603,6 +605,12 @@ GPUFFT_TEST(bad_options_name_the_parameter)
                         "n: 1099511627776 needs at least 16384.0 GiB");
     sensing_plan plan(4096, cpu_options());
     GPUFFT_CHECK_THROWS(plan.set_max_signals(2000), std::invalid_argument, "max_signals");
+    // 0, the default, is min(256, n / 4): the smallest frame needs no setting.
+    GPUFFT_CHECK_EQ(plan.options().max_signals, 256);
+    GPUFFT_CHECK_EQ(sensing_plan(64, cpu_options()).options().max_signals, 16);
+    plan.set_max_signals(7);
+    plan.set_max_signals(0);
+    GPUFFT_CHECK_EQ(plan.options().max_signals, 256);
 }
 
 // A full-scale tone on DC in noise, in frames of odd and even size: the strongest signal

@@ -40,8 +40,9 @@ struct sensing_options {
     gpufft::backend backend = backend::automatic;
     int device_id = 0;
     //! The most signals a frame reports, [1, n / 4]; the strongest (by peak) are kept
-    //! and the frame says `truncated`.
-    int max_signals = 256;
+    //! and the frame says `truncated`. 0: automatic, min(256, n / 4) (the plan's
+    //! options() then hold the number).
+    int max_signals = 0;
     //! The chance of one or more false signals in a frame of pure noise, (0, 0.5]. A
     //! bin stands out when its power exceeds the local floor x ln(n / false_alarm).
     double false_alarm = 0.01;

@@ -176,7 +176,8 @@ namespace gp = gpufft_python;
 // The conversions that the constructor and a property share, each written once.
 int max_signals_arg(const py::handle& v)
 {
-    return gp::whole_int(v, "max_signals", 1, 1 << 30, "a whole number >= 1");
+    return gp::whole_int(
+        v, "max_signals", 0, 1 << 30, "a whole number >= 0 (0: automatic)");
 }
 double false_alarm_arg(const py::handle& v)
 {
@@ -326,7 +327,8 @@ void bind_sensing_plan(py::module& m)
         "noise floor, each a signal with centre, edges, bandwidth, power and SNR; narrow "
         "ones also get a tone fit (docs/sensing.md).\n"
         "n: frame length >= 64. max_signals: the most signals a frame reports, "
-        "[1, n/4] (strongest kept; the result says truncated). false_alarm: chance of a "
+        "[1, n/4] (strongest kept; the result says truncated), or 0: min(256, n/4). "
+        "false_alarm: chance of a "
         "false signal in a frame of noise, (0, 0.5]. window: 'blackman_harris' or "
         "'hann'. bandwidth_rule: 'obw99' (99 % of the power) or 'xdb' (bandwidth_db "
         "under the peak). dc_mask_bins: bins either side of DC left out (0: none; a "
