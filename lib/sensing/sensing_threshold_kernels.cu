@@ -21,6 +21,33 @@ namespace {
 
 using namespace sensing_device;
 
+// Appends the runs' first and last bins (the set bits of first and last, bit 0 at bin
+// at) to the frame's lists, cap each; the counts go on past cap, which the host reads as
+// too many runs. Both threshold kernels end a word with this.
+__device__ inline void push_run_edges(unsigned first,
+                                      unsigned last,
+                                      std::int64_t at,
+                                      std::int64_t* starts,
+                                      std::int64_t* ends,
+                                      std::int64_t cap,
+                                      sensing_device_header* header)
+{
+    while (first) {
+        const int bit = __ffs(first) - 1;
+        first &= first - 1;
+        const int i = atomicAdd(&header->starts, 1);
+        if (i < cap)
+            starts[i] = at + bit;
+    }
+    while (last) {
+        const int bit = __ffs(last) - 1;
+        last &= last - 1;
+        const int i = atomicAdd(&header->ends, 1);
+        if (i < cap)
+            ends[i] = at + bit;
+    }
+}
+
 // One block a sub-band, its floor samples' log powers in registers (at most
 // floor_per_thread a thread), then the censoring passes of sensing_floor_step, each one
 // block reduction.
@@ -261,23 +288,13 @@ __global__ void __launch_bounds__(run_threads, 4)
             const unsigned val = above[w];
             const unsigned below = w > 0 ? above[w - 1] >> 31 : outer[0];
             const unsigned over = w < words - 1 ? above[w + 1] << 31 : outer[1] << 31;
-            unsigned first = val & ~((val << 1) | below);
-            unsigned last = val & ~((val >> 1) | over);
-            const std::int64_t sw = base + 32 * std::int64_t(w);
-            while (first) {
-                const int bit = __ffs(first) - 1;
-                first &= first - 1;
-                const int at = atomicAdd(&header->starts, 1);
-                if (at < cap)
-                    starts[at] = sw + bit;
-            }
-            while (last) {
-                const int bit = __ffs(last) - 1;
-                last &= last - 1;
-                const int at = atomicAdd(&header->ends, 1);
-                if (at < cap)
-                    ends[at] = sw + bit;
-            }
+            push_run_edges(val & ~((val << 1) | below),
+                           val & ~((val >> 1) | over),
+                           base + 32 * std::int64_t(w),
+                           starts,
+                           ends,
+                           cap,
+                           header);
         }
     }
 }
@@ -409,22 +426,13 @@ __global__ void __launch_bounds__(run_threads)
                        ? 1u
                        : 0u;
         }
-        unsigned first = mask & ~((mask << 1) | below);
-        unsigned last = mask & ~((mask >> 1) | (over << (per - 1)));
-        while (first) {
-            const int b = __ffs(first) - 1;
-            first &= first - 1;
-            const int at = atomicAdd(&header->starts, 1);
-            if (at < cap)
-                starts[at] = s0 + b;
-        }
-        while (last) {
-            const int b = __ffs(last) - 1;
-            last &= last - 1;
-            const int at = atomicAdd(&header->ends, 1);
-            if (at < cap)
-                ends[at] = s0 + b;
-        }
+        push_run_edges(mask & ~((mask << 1) | below),
+                       mask & ~((mask >> 1) | (over << (per - 1))),
+                       s0,
+                       starts,
+                       ends,
+                       cap,
+                       header);
 #pragma unroll
         for (int o = 16; o > 0; o >>= 1)
             sum += __shfl_xor_sync(0xffffffffu, sum, o);
