@@ -14,6 +14,7 @@
 
 #include "cuda/cuda_check.h"
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 namespace gr {
@@ -43,22 +44,42 @@ private:
     int d_previous = 0;
 };
 
-//! `count` elements of T in device memory (cudaMalloc), uninitialised.
-template <typename T>
-class device_buffer
+//! Device memory (cudaMalloc), for cuda_buffer.
+struct device_memory {
+    static constexpr bool pinned = false;
+    static cudaError_t allocate(void** p, std::size_t bytes)
+    {
+        return cudaMalloc(p, bytes);
+    }
+    static void release(void* p) noexcept { cudaFree(p); }
+};
+
+//! Page-locked host memory (cudaMallocHost), for cuda_buffer.
+struct pinned_memory {
+    static constexpr bool pinned = true;
+    static cudaError_t allocate(void** p, std::size_t bytes)
+    {
+        return cudaMallocHost(p, bytes);
+    }
+    static void release(void* p) noexcept { cudaFreeHost(p); }
+};
+
+//! `count` elements of T in Memory (device_memory or pinned_memory), uninitialised.
+template <typename T, typename Memory>
+class cuda_buffer
 {
 public:
-    device_buffer() = default;
-    explicit device_buffer(std::size_t count, const char* what = nullptr)
+    cuda_buffer() = default;
+    explicit cuda_buffer(std::size_t count, const char* what = nullptr)
     {
         allocate(count, what);
     }
-    ~device_buffer() { release(); }
-    device_buffer(device_buffer&& o) noexcept
+    ~cuda_buffer() { release(); }
+    cuda_buffer(cuda_buffer&& o) noexcept
         : d_ptr(std::exchange(o.d_ptr, nullptr)), d_count(std::exchange(o.d_count, 0))
     {
     }
-    device_buffer& operator=(device_buffer&& o) noexcept
+    cuda_buffer& operator=(cuda_buffer&& o) noexcept
     {
         if (this != &o) {
             release();
@@ -67,8 +88,8 @@ public:
         }
         return *this;
     }
-    device_buffer(const device_buffer&) = delete;
-    device_buffer& operator=(const device_buffer&) = delete;
+    cuda_buffer(const cuda_buffer&) = delete;
+    cuda_buffer& operator=(const cuda_buffer&) = delete;
 
     //! `what` names the buffer in the error when memory runs out (a string literal).
     void allocate(std::size_t count, const char* what = nullptr)
@@ -83,17 +104,17 @@ public:
                                    count,
                                    sizeof(T),
                                    what,
-                                   false,
+                                   Memory::pinned,
                                    __FILE__,
                                    __LINE__);
-        const cudaError_t err = cudaMalloc(&p, count * sizeof(T));
+        const cudaError_t err = Memory::allocate(&p, count * sizeof(T));
         if (err != cudaSuccess)
             throw_allocation_error(err,
                                    count * sizeof(T),
                                    count,
                                    sizeof(T),
                                    what,
-                                   false,
+                                   Memory::pinned,
                                    __FILE__,
                                    __LINE__);
         d_ptr = static_cast<T*>(p);
@@ -102,11 +123,17 @@ public:
     void release() noexcept
     {
         if (d_ptr)
-            cudaFree(d_ptr);
+            Memory::release(d_ptr);
         d_ptr = nullptr;
         d_count = 0;
     }
     T* get() const { return d_ptr; }
+    //! Host access: pinned memory only.
+    template <typename M = Memory, typename = std::enable_if_t<M::pinned>>
+    T& operator[](std::size_t i) const
+    {
+        return d_ptr[i];
+    }
     std::size_t size() const { return d_count; }
     std::size_t bytes() const { return d_count * sizeof(T); }
 
@@ -115,72 +142,12 @@ private:
     std::size_t d_count = 0;
 };
 
-//! `count` elements of T in page-locked host memory (cudaMallocHost), uninitialised.
+//! `count` elements of T in device memory, uninitialised.
 template <typename T>
-class pinned_buffer
-{
-public:
-    pinned_buffer() = default;
-    explicit pinned_buffer(std::size_t count, const char* what = nullptr)
-    {
-        allocate(count, what);
-    }
-    ~pinned_buffer() { release(); }
-    pinned_buffer(pinned_buffer&& o) noexcept
-        : d_ptr(std::exchange(o.d_ptr, nullptr)), d_count(std::exchange(o.d_count, 0))
-    {
-    }
-    pinned_buffer& operator=(pinned_buffer&& o) noexcept
-    {
-        if (this != &o) {
-            release();
-            d_ptr = std::exchange(o.d_ptr, nullptr);
-            d_count = std::exchange(o.d_count, 0);
-        }
-        return *this;
-    }
-    pinned_buffer(const pinned_buffer&) = delete;
-    pinned_buffer& operator=(const pinned_buffer&) = delete;
-
-    //! `what` names the buffer in the error when memory runs out (a string literal).
-    void allocate(std::size_t count, const char* what = nullptr)
-    {
-        release();
-        if (count == 0)
-            return;
-        void* p = nullptr;
-        if (count > std::size_t(-1) / sizeof(T))
-            throw_allocation_error(cudaErrorMemoryAllocation,
-                                   std::size_t(-1),
-                                   count,
-                                   sizeof(T),
-                                   what,
-                                   true,
-                                   __FILE__,
-                                   __LINE__);
-        const cudaError_t err = cudaMallocHost(&p, count * sizeof(T));
-        if (err != cudaSuccess)
-            throw_allocation_error(
-                err, count * sizeof(T), count, sizeof(T), what, true, __FILE__, __LINE__);
-        d_ptr = static_cast<T*>(p);
-        d_count = count;
-    }
-    void release() noexcept
-    {
-        if (d_ptr)
-            cudaFreeHost(d_ptr);
-        d_ptr = nullptr;
-        d_count = 0;
-    }
-    T* get() const { return d_ptr; }
-    T& operator[](std::size_t i) const { return d_ptr[i]; }
-    std::size_t size() const { return d_count; }
-    std::size_t bytes() const { return d_count * sizeof(T); }
-
-private:
-    T* d_ptr = nullptr;
-    std::size_t d_count = 0;
-};
+using device_buffer = cuda_buffer<T, device_memory>;
+//! `count` elements of T in page-locked host memory, uninitialised.
+template <typename T>
+using pinned_buffer = cuda_buffer<T, pinned_memory>;
 
 //! A non-blocking CUDA stream.
 class stream
