@@ -13,8 +13,8 @@
 #define INCLUDED_GPUFFT_CUDA_RESOURCES_H
 
 #include "cuda/cuda_check.h"
-#include <cstddef>
 #include <type_traits>
+#include <cstddef>
 #include <utility>
 
 namespace gr {
