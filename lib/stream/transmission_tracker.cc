@@ -403,7 +403,7 @@ void transmission_tracker::update(std::int64_t first_sample,
         for (std::size_t j = 0; j < d_active.size() && !hidden[i]; ++j) {
             const auto& a = d_active[j];
             hidden[i] = j != i && t_used[j] &&
-                        (a.t.id == o.hidden_by ||
+                        ((o.hidden_by >= 0 && a.t.id == std::uint64_t(o.hidden_by)) ||
                          (o.lo >= a.t.lower_hz && o.hi <= a.t.upper_hz &&
                           a.t.upper_hz - a.t.lower_hz >=
                               width_ratio * std::max(bin_hz, o.hi - o.lo)) ||
