@@ -349,11 +349,11 @@ private:
 
     // The spike among the bands bridge() made without it: inside one it is part of it.
     // Else it joins a neighbour within the plain gap rule, or across a gap that passes
-    // the fill level where the neighbour is wider than the gap (a carrier whose weak
-    // part reaches DC: the LTE FDD carrier's load leaves it a few dB over the floor
-    // there) or the half of the gap beside the spike passes it too. A neighbour
-    // narrower than the gap whose skirts fill only the gap's far end is another
-    // emitter beside the spike.
+    // the fill level where the half of the gap beside the spike passes it too (a
+    // carrier whose weak part reaches DC: the LTE FDD carrier's load leaves it a few dB
+    // over the floor there). A neighbour whose skirts fill only the gap's far end is
+    // another emitter beside the spike, however wide: an FM station 150-180 kHz off DC
+    // is wider than its gap, and took the spike by its width alone.
     void place_dc_spike(std::size_t d)
     {
         const sensing_run spike = runs[d];
@@ -372,9 +372,8 @@ private:
                 return true;
             if (!filled(levels[below ? d - 1 : d], gap))
                 return false;
-            return width > gap ||
-                   (below ? near_spike_filled(band.last + 1, spike.first - 1, true)
-                          : near_spike_filled(spike.last + 1, band.first - 1, false));
+            return below ? near_spike_filled(band.last + 1, spike.first - 1, true)
+                         : near_spike_filled(spike.last + 1, band.first - 1, false);
         };
         const bool left = p > 0 && joins(spans[p - 1], true);
         const bool right = p < spans.size() && joins(spans[p], false);
