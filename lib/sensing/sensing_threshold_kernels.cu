@@ -21,9 +21,22 @@ namespace {
 
 using namespace sensing_device;
 
-// Appends the runs' first and last bins (the set bits of first and last, bit 0 at bin
-// at) to the frame's lists, cap each; the counts go on past cap, which the host reads as
-// too many runs. Both threshold kernels end a word with this.
+// Appends the bins of the set bits of `bits` (bit 0 at bin at) to a list of cap; its
+// count goes on past cap, which the host reads as too many runs.
+__device__ inline void push_bins(
+    unsigned bits, std::int64_t at, int* count, std::int64_t* list, std::int64_t cap)
+{
+    while (bits) {
+        const int bit = __ffs(bits) - 1;
+        bits &= bits - 1;
+        const int i = atomicAdd(count, 1);
+        if (i < cap)
+            list[i] = at + bit;
+    }
+}
+
+// The runs' first and last bins (the set bits of first and last) to the frame's lists.
+// Both threshold kernels end a word with this.
 __device__ inline void push_run_edges(unsigned first,
                                       unsigned last,
                                       std::int64_t at,
@@ -32,20 +45,8 @@ __device__ inline void push_run_edges(unsigned first,
                                       std::int64_t cap,
                                       sensing_device_header* header)
 {
-    while (first) {
-        const int bit = __ffs(first) - 1;
-        first &= first - 1;
-        const int i = atomicAdd(&header->starts, 1);
-        if (i < cap)
-            starts[i] = at + bit;
-    }
-    while (last) {
-        const int bit = __ffs(last) - 1;
-        last &= last - 1;
-        const int i = atomicAdd(&header->ends, 1);
-        if (i < cap)
-            ends[i] = at + bit;
-    }
+    push_bins(first, at, &header->starts, starts, cap);
+    push_bins(last, at, &header->ends, ends, cap);
 }
 
 // One block a sub-band, its floor samples' log powers in registers (at most
