@@ -306,7 +306,7 @@ private:
             ei[r] = cur_i + b;
         }
         const double g2 = robust_median(eg, L);
-        noise = double(rc.n) * double(rc.n) * P / std::max(g2, 1e-3);
+        noise = robust_estimate_noise(rc, P, g2);
         robust_value_median(er, ei, L, shared, noise, eg, xr, xi);
     }
 

@@ -271,6 +271,16 @@ GPUFFT_HD inline void robust_value_median(double* er,
 }
 
 /*!
+ * The noise power of one loop's estimate of a value, n^2 P / g2: P the bucket noise
+ * power, g2 the median over loops of sum |Ghat|^2 over its floor and ceil buckets (what
+ * robust_loop_estimate() returns), held off zero.
+ */
+GPUFFT_HD inline double robust_estimate_noise(const robust_consts& c, double P, double g2)
+{
+    return double(c.n) * double(c.n) * P / (g2 > 1e-3 ? g2 : 1e-3);
+}
+
+/*!
  * The noise power of a coefficient's estimate at f: n^2 P / (the median over loops of
  * sum Ghat^2 over its floor and ceil buckets), P the bucket noise power. The same figure
  * robust_loop_estimate() returns beside a value, without reading any bucket.
@@ -290,8 +300,7 @@ robust_value_noise(const robust_consts& c, std::int64_t f, const U* sigma, doubl
         const double b = window_response(robust_offset(c, bc, gg), c.ghat_scale);
         g[r] = a * a + b * b;
     }
-    const double g2 = robust_median(g, L);
-    return double(c.n) * double(c.n) * P / (g2 > 1e-3 ? g2 : 1e-3);
+    return robust_estimate_noise(c, P, robust_median(g, L));
 }
 
 } // namespace detail

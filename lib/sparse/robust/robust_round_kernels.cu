@@ -50,8 +50,7 @@ __device__ void estimate(const robust_device_state& s,
     }
     g2 = robust_median(eg, L);
     if constexpr (Refine) {
-        const double n = double(s.c.n);
-        const double noise = n * n * s.scalars[0] / (g2 > 1e-3 ? g2 : 1e-3);
+        const double noise = robust_estimate_noise(s.c, s.scalars[0], g2);
         robust_value_median(er, ei, L, shared, noise, eg, xr, xi);
     } else {
         xr = robust_median(er, L);
@@ -202,8 +201,7 @@ __global__ void estimate_kernel(const __grid_constant__ robust_device_state s, i
         const long long f = (long long)s.keys[slot];
         double xr, xi, g2;
         estimate<false>(s, f, 0, 0, 0u, xr, xi, g2);
-        const double n = double(s.c.n);
-        const double noise = n * n * s.scalars[0] / (g2 > 1e-3 ? g2 : 1e-3);
+        const double noise = robust_estimate_noise(s.c, s.scalars[0], g2);
         const double power = xr * xr + xi * xi, threshold = s.eta * noise;
         if (!leader || !(power > threshold))
             continue;
