@@ -14,15 +14,16 @@
 //   gpufft-bench large [--sizes 2^24,2^26,2^28,2^30] [--reps 5] [--fftw-max 2^30]
 //                      [--shapes 8192x8192,512x512x512] [--inplace-only 0|1]
 //                      [--pageable 0|1] [--budget-fraction 8] [--budget-gib 8]
-//                      [--pass-fft four_step|stockham|cufft] [--trace 1]
-//                      [--devices 0,1]
+//                      [--pass-fft four_step|stockham|cufft] [--slots 0|2|3]
+//                      [--trace 1] [--devices 0,1]
 //
 // Host arrays are pinned (cudaMallocHost) unless --pageable 1 adds pageable cases. The
 // out-of-card case gets a budget of 1/8 of the data (--budget-fraction); --inplace-only
 // runs only the in-place transform with --budget-gib GiB (no second array), against FFTW
 // in place when n <= --fftw-max. Accuracy: the relative error over 16 bins (8 beyond
 // 2^30) against a direct DFT in double. --pass-fft picks what transforms the passes on
-// the GPU (large_fft_config.h; four_step is what large_fft_plan uses); --trace 1 turns on
+// the GPU (large_fft_config.h; four_step is what large_fft_plan uses); --slots the ring's
+// depth (0: the planner's choice, what large_fft_plan uses); --trace 1 turns on
 // large_fft_options::trace (round and pass times on stderr). --devices 0,1 runs every
 // out-of-card case twice, on --device alone and with its passes dealt out to the listed
 // GPUs (large_fft_options::devices, the budget per device), and prints the ratio and the
@@ -444,6 +445,7 @@ void bench_shape(const options& o,
     const std::string mem = pageable ? "pageable" : "pinned";
     detail::large_fft_config config;
     config.fft = detail::parse_pass_fft(o.get("pass-fft", "four_step"));
+    config.ring_slots = std::stoi(o.get("slots", "0"));
     const std::string name = shape_name(shape);
 
     // Baselines, same run.
@@ -480,12 +482,11 @@ void bench_shape(const options& o,
         double err = -1;
         // rounds over the host array; in place may add the tile-transpose round
         const bool is_peer = detail::large_fft_plan_access::of(plan).peer.has_value();
-        const int rounds = is_peer ? 1
-                           : in_place
-                               ? int(detail::plan_large_fft(
-                                         shape, sizeof(cf), plan.memory_budget(), true)
-                                         .rounds.size())
-                               : plan.passes();
+        const int rounds =
+            is_peer ? 1
+            : in_place
+                ? int(detail::large_fft_plan_access::of(plan).in_place.rounds.size())
+                : plan.passes();
         stats st;
         if (in_place) {
             // each rep transforms the previous result (magnitudes grow by sqrt(n) per
@@ -525,6 +526,8 @@ void bench_shape(const options& o,
         r.labels["precision"] = "complex64";
         r.labels["memory"] = mem;
         r.labels["pass_fft"] = detail::to_string(config.fft);
+        const auto& used = detail::large_fft_plan_access::of(plan);
+        r.params["slots"] = (in_place ? used.in_place : used.out_of_place).slots;
         r.time = st;
         // every round moves the array in and out once
         const double moved = 2.0 * rounds * double(bytes);
@@ -568,7 +571,8 @@ void bench_shape(const options& o,
         const double one = run_case(label, budget, in_place, {}, false);
         if (devices.empty())
             return;
-        const auto sched = detail::plan_large_fft(shape, sizeof(cf), budget, in_place);
+        const auto sched = detail::plan_large_fft(
+            shape, sizeof(cf), budget, in_place, config.ring_slots);
         const double rounds = double(sched.rounds.size());
         const double many = run_case(label, budget, in_place, devices, false);
         const double b = double(bytes);
@@ -695,11 +699,12 @@ int bench_large(const options& o)
 
 } // namespace
 
-GPUFFT_BENCH_COMMAND(large,
-                     "out-of-card FFT of host arrays vs pinned copy+cuFFT+copy and FFTW "
-                     "threads [--sizes] [--shapes AxB,AxBxC] [--fftw-max 2^30] "
-                     "[--budget-fraction 8] [--inplace-only 1 --budget-gib 8] "
-                     "[--pageable 1] [--pass-fft four_step|stockham|cufft] [--trace 1] "
-                     "[--devices 0,1]",
-                     bench_large);
+GPUFFT_BENCH_COMMAND(
+    large,
+    "out-of-card FFT of host arrays vs pinned copy+cuFFT+copy and FFTW "
+    "threads [--sizes] [--shapes AxB,AxBxC] [--fftw-max 2^30] "
+    "[--budget-fraction 8] [--inplace-only 1 --budget-gib 8] "
+    "[--pageable 1] [--pass-fft four_step|stockham|cufft] [--slots 0|2|3] "
+    "[--trace 1] [--devices 0,1]",
+    bench_large);
 #endif

@@ -63,6 +63,11 @@ struct large_fft_config {
      * false: always the host rounds (their results match one GPU bit for bit).
      */
     bool peer_exchange = true;
+    /*!
+     * The passes in flight on each device's ring: 2 or 3; 0: the planner's choice
+     * (choose_ring_slots in large_fft_schedule.h). The bench times them side by side.
+     */
+    int ring_slots = 0;
 };
 
 //! What an executor has run since it was made: which paths a schedule took.

@@ -5,19 +5,20 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// CUDA backend of the large FFT: the planner's passes through a ring of three device
-// slots on three streams, so the copy in of pass i+1, the FFTs of pass i and the copy out
-// of pass i-1 run at once (both PCIe directions busy). Pinned caller arrays are copied
-// directly with 2-D copies (large_copy_lane.h); pageable ones go through a pinned
-// staging ring (the paper's blocked buffer: the CPU gathers the strided blocks so every
-// DMA is one wide transfer), with the scatter of pass i-1 running beside the gather of
-// pass i. Host-to-host moves (the in-place transpose of the row round) run as host
-// functions on a fourth stream, between the copy in that frees their destination and
-// the copy out that overwrites their source. What a pass does on the card is
-// large_pass_compute.h. With several devices (large_fft_options::devices) each has
-// such a ring and the passes of a round are dealt out to them in turn. The copies
-// (large_copy_lane), the pass compute and the trace are their own files; what stays
-// here is the ordering of events between streams and devices, which reads best whole.
+// CUDA backend of the large FFT: the planner's passes through a ring of device slots
+// (three, or two where the schedule says so) on three streams, so the copy in of pass
+// i+1, the FFTs of pass i and the copy out of pass i-1 run at once (both PCIe directions
+// busy). Pinned caller arrays are copied directly with 2-D copies (large_copy_lane.h);
+// pageable ones go through a pinned staging ring (the paper's blocked buffer: the CPU
+// gathers the strided blocks so every DMA is one wide transfer), with the scatter of pass
+// i-1 running beside the gather of pass i. Host-to-host moves (the in-place transpose of
+// the row round) run as host functions on a fourth stream, between the copy in that frees
+// their destination and the copy out that overwrites their source. What a pass does on
+// the card is large_pass_compute.h. With several devices (large_fft_options::devices)
+// each has such a ring and the passes of a round are dealt out to them in turn. The
+// copies (large_copy_lane), the pass compute and the trace are their own files; what
+// stays here is the ordering of events between streams and devices, which reads best
+// whole.
 
 #include "large/large_copy_lane.h"
 #include "large/large_fft_backend.h"
@@ -41,7 +42,6 @@ namespace detail {
 namespace {
 
 using i64 = std::int64_t;
-constexpr int K = large_fft_slots;
 
 // A batch of host moves for a host function on the move stream (which cannot throw).
 struct move_job {
@@ -71,6 +71,17 @@ struct move_fence {
         for (cudaStream_t s : streams)
             cudaStreamSynchronize(s);
     }
+};
+
+//! One place of the ring: a pass's buffers, its staging and the events of its stages.
+template <typename C>
+struct ring_slot {
+    cuda::device_buffer<C> buf0, buf1;
+    cuda::pinned_buffer<C> stage_in, stage_out;
+    cuda::event h2d_done, comp_done, d2h_done;
+    // the in-place row round: own rows read; each host-move job of the pass done
+    cuda::event own_in;
+    std::vector<cuda::event> moved;
 };
 
 /*!
@@ -103,8 +114,11 @@ struct device_lane {
               trace),
           compute(schedules, cfg.dir, cfg.tuning, comp.get())
     {
+        int slots = 0; // the schedules of one plan share the ring's depth
         for (const auto* s : schedules) {
             pass = std::max(pass, s->pass_elems);
+            if (s->pass_elems)
+                slots = std::max(slots, s->slots);
             for (const auto& r : s->rounds)
                 if (const auto* w = r.as<whole_round>()) {
                     whole = std::max(whole, s->size);
@@ -114,11 +128,14 @@ struct device_lane {
         stage = std::max(stage, pass);
         if (whole && whole_rounds) // in-card rounds run on the first executor only
             whole_buf.allocate(std::size_t(whole), "the whole transform");
-        for (int s = 0; s < K && pass; ++s) {
-            buf0[s].allocate(std::size_t(pass), "a pass buffer");
-            buf1[s].allocate(std::size_t(pass), "a pass buffer");
+        ring.resize(std::size_t(slots ? slots : large_fft_max_slots));
+        for (auto& r : ring) {
+            if (!pass)
+                break;
+            r.buf0.allocate(std::size_t(pass), "a pass buffer");
+            r.buf1.allocate(std::size_t(pass), "a pass buffer");
             for (std::size_t j = 0; j <= executors; ++j) // row_round_order::move_jobs()
-                moved[s].emplace_back();
+                r.moved.emplace_back();
         }
         flag.allocate(1);
     }
@@ -135,29 +152,25 @@ struct device_lane {
 
     void ensure_staging()
     {
-        if (stage_in[0].size())
+        if (ring[0].stage_in.size())
             return;
-        for (int s = 0; s < K; ++s) {
-            stage_in[s].allocate(std::size_t(stage), "a staging buffer");
-            stage_out[s].allocate(std::size_t(stage), "a staging buffer");
+        for (auto& r : ring) {
+            r.stage_in.allocate(std::size_t(stage), "a staging buffer");
+            r.stage_out.allocate(std::size_t(stage), "a staging buffer");
         }
     }
 
     const int device;
     i64 pass = 0, whole = 0, stage = 0;
-    cuda::device_buffer<C> whole_buf, buf0[K], buf1[K];
+    cuda::device_buffer<C> whole_buf;
     cuda::device_buffer<int> flag;
-    cuda::pinned_buffer<C> stage_in[K], stage_out[K];
     // The copy streams are created first and one after the other: the driver spreads
     // streams over the copy engines in creation order, and copies in and out on one
     // engine share its bandwidth.
     cuda::stream h2d, d2h, comp, move, h2d2, d2h2;
     copy_lane in, out; // on the streams above, so declared after them
     pass_compute<T> compute;
-    cuda::event h2d_done[K], comp_done[K], d2h_done[K];
-    // the in-place row round: own rows read; each host-move job of the pass done
-    cuda::event own_in[K];
-    std::vector<cuda::event> moved[K];
+    std::vector<ring_slot<C>> ring; // the executor's pass i in ring[i % size]
 };
 
 /*
@@ -273,7 +286,12 @@ private:
     std::size_t lanes() const { return d_lanes.size(); }
     lane& lane_of(std::size_t i) const { return *d_lanes[i % lanes()]; }
     std::size_t local(std::size_t i) const { return i / lanes(); }
-    int slot_of(std::size_t i) const { return int(local(i) % K); }
+    // The ring place of pass i on its executor.
+    ring_slot<C>& slot_of(std::size_t i) const
+    {
+        lane& l = lane_of(i);
+        return l.ring[local(i) % l.ring.size()];
+    }
 
     void drain() noexcept
     {
@@ -284,7 +302,7 @@ private:
     // The event at the end of host-move job w.second of pass w.first.
     cudaEvent_t moved(const row_round_order::job_ref& w) const
     {
-        return lane_of(w.first).moved[slot_of(w.first)][w.second].get();
+        return slot_of(w.first).moved[w.second].get();
     }
 
     // One round of passes through the executors' rings.
@@ -369,18 +387,18 @@ private:
             }
     }
 
-    // Pass i into its executor's slot, once that executor's pass i - K has left it.
+    // Pass i into its executor's slot, once the pass before it in that slot has left.
     void copy_in(round_io& io, std::size_t i)
     {
         const auto& p = io.r.pass_list[i];
         lane& l = lane_of(i);
-        const int s = slot_of(i);
+        auto& s = slot_of(i);
         const auto& marks = io.marks[i % lanes()];
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.h2d.get(), l.d2h_done[s].get(), 0));
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.h2d.get(), s.d2h_done.get(), 0));
         marks.mark(local(i), pass_marks::in_start, l.h2d.get());
         const host_block* b = p.reads.data();
         if (io.direct_in && !io.order) {
-            l.in.copy_in(b, b + p.reads.size(), io.src, l.buf0[s].get());
+            l.in.copy_in(b, b + p.reads.size(), io.src, s.buf0.get());
         } else if (io.direct_in) {
             // piece by piece, each after the host moves that put its tiles in place
             const auto& o = *io.order;
@@ -389,30 +407,30 @@ private:
                 if (r.first != r.second) {
                     for (const auto& w : o.waits_of(i, piece))
                         GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.h2d.get(), moved(w), 0));
-                    l.in.copy_in(b + r.first, b + r.second, io.src, l.buf0[s].get());
+                    l.in.copy_in(b + r.first, b + r.second, io.src, s.buf0.get());
                 }
                 if (piece == o.moves_after_piece())
-                    l.own_in[s].record(l.h2d.get());
+                    s.own_in.record(l.h2d.get());
             }
         } else {
-            GPUFFT_CUDA_CHECK(cudaEventSynchronize(l.h2d_done[s].get()));
+            GPUFFT_CUDA_CHECK(cudaEventSynchronize(s.h2d_done.get()));
             if (io.order)
                 for (std::size_t piece = 1; piece < io.order->read_pieces(); ++piece)
                     for (const auto& w : io.order->waits_of(i, piece))
                         GPUFFT_CUDA_CHECK(cudaEventSynchronize(moved(w)));
             gather_blocks(io.src,
-                          l.stage_in[s].get(),
+                          s.stage_in.get(),
                           p.reads,
                           sizeof(C),
                           io.direct_out ? io.threads : io.half);
-            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(l.buf0[s].get(),
-                                              l.stage_in[s].get(),
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(s.buf0.get(),
+                                              s.stage_in.get(),
                                               p.elements * sizeof(C),
                                               cudaMemcpyHostToDevice,
                                               l.h2d.get()));
-            l.own_in[s].record(l.h2d.get());
+            s.own_in.record(l.h2d.get());
         }
-        l.h2d_done[s].record(l.h2d.get());
+        s.h2d_done.record(l.h2d.get());
         marks.mark(local(i), pass_marks::in_end, l.h2d.get());
     }
 
@@ -424,9 +442,9 @@ private:
         const auto& p = io.r.pass_list[i];
         const auto& o = *io.order;
         lane& l = lane_of(i);
-        const int s = slot_of(i);
+        auto& s = slot_of(i);
         const auto& marks = io.marks[i % lanes()];
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.move.get(), l.own_in[s].get(), 0));
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.move.get(), s.own_in.get(), 0));
         marks.mark(local(i), pass_marks::moves_start, l.move.get());
         for (std::size_t j = 0; j < o.move_jobs(); ++j) {
             const auto r = o.moves_of(p, j);
@@ -439,7 +457,7 @@ private:
                     nullptr };
             if (job.count)
                 GPUFFT_CUDA_CHECK(cudaLaunchHostFunc(l.move.get(), run_move_job, &job));
-            l.moved[s][j].record(l.move.get());
+            s.moved[j].record(l.move.get());
         }
         marks.mark(local(i), pass_marks::moves_end, l.move.get());
     }
@@ -448,13 +466,13 @@ private:
     const C* compute(round_io& io, std::size_t i)
     {
         lane& l = lane_of(i);
-        const int s = slot_of(i);
+        auto& s = slot_of(i);
         const auto& marks = io.marks[i % lanes()];
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.comp.get(), l.h2d_done[s].get(), 0));
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.comp.get(), s.h2d_done.get(), 0));
         marks.mark(local(i), pass_marks::compute_start, l.comp.get());
         const C* res = l.compute.run(
-            io.r, io.r.pass_list[i], l.buf0[s].get(), l.buf1[s].get(), l.flag.get());
-        l.comp_done[s].record(l.comp.get());
+            io.r, io.r.pass_list[i], s.buf0.get(), s.buf1.get(), l.flag.get());
+        s.comp_done.record(l.comp.get());
         marks.mark(local(i), pass_marks::compute_end, l.comp.get());
         return res;
     }
@@ -465,33 +483,32 @@ private:
     {
         const auto& p = io.r.pass_list[i];
         lane& l = lane_of(i);
-        const int s = slot_of(i);
+        auto& s = slot_of(i);
         const auto& marks = io.marks[i % lanes()];
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.d2h.get(), l.comp_done[s].get(), 0));
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.d2h.get(), s.comp_done.get(), 0));
         if (io.order) // the writes overwrite the moves' sources
-            GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(
-                l.d2h.get(), l.moved[s][io.order->last_job()].get(), 0));
+            GPUFFT_CUDA_CHECK(
+                cudaStreamWaitEvent(l.d2h.get(), s.moved[io.order->last_job()].get(), 0));
         marks.mark(local(i), pass_marks::out_start, l.d2h.get());
         if (io.direct_out)
             l.out.copy_out(p.writes, io.out, res);
         else
-            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(l.stage_out[s].get(),
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(s.stage_out.get(),
                                               res,
                                               p.elements * sizeof(C),
                                               cudaMemcpyDeviceToHost,
                                               l.d2h.get()));
-        l.d2h_done[s].record(l.d2h.get());
+        s.d2h_done.record(l.d2h.get());
         marks.mark(local(i), pass_marks::out_end, l.d2h.get());
     }
 
     // Staged output: pass i from its staging slot to the host array.
     void scatter(const round_io& io, std::size_t i)
     {
-        lane& l = lane_of(i);
-        const int s = slot_of(i);
-        GPUFFT_CUDA_CHECK(cudaEventSynchronize(l.d2h_done[s].get()));
+        auto& s = slot_of(i);
+        GPUFFT_CUDA_CHECK(cudaEventSynchronize(s.d2h_done.get()));
         scatter_blocks(
-            l.stage_out[s].get(), io.out, io.r.pass_list[i].writes, sizeof(C), io.half);
+            s.stage_out.get(), io.out, io.r.pass_list[i].writes, sizeof(C), io.half);
     }
 
     // In card, on the first executor: the whole array in by chunks, the FFT, out by
@@ -509,57 +526,58 @@ private:
             l.ensure_staging();
         const int th = std::max(1, d_cfg.threads);
         C* buf = l.whole_buf.get();
+        const std::size_t K = l.ring.size();
         if (direct_in) {
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
                 buf, src, n * sizeof(C), cudaMemcpyHostToDevice, l.h2d.get()));
         } else {
             for (std::size_t i = 0; i < chunks.size(); ++i) {
-                const int s = int(i % K);
+                auto& s = l.ring[i % K];
                 const auto& b = chunks[i].reads[0];
-                GPUFFT_CUDA_CHECK(cudaEventSynchronize(l.h2d_done[s].get()));
+                GPUFFT_CUDA_CHECK(cudaEventSynchronize(s.h2d_done.get()));
                 gather_blocks(src,
-                              l.stage_in[s].get(),
+                              s.stage_in.get(),
                               { { b.host_offset, 1, b.width, b.width, 0 } },
                               sizeof(C),
                               th);
                 GPUFFT_CUDA_CHECK(cudaMemcpyAsync(buf + b.host_offset,
-                                                  l.stage_in[s].get(),
+                                                  s.stage_in.get(),
                                                   b.width * sizeof(C),
                                                   cudaMemcpyHostToDevice,
                                                   l.h2d.get()));
-                l.h2d_done[s].record(l.h2d.get());
+                s.h2d_done.record(l.h2d.get());
             }
         }
-        l.h2d_done[0].record(l.h2d.get());
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.comp.get(), l.h2d_done[0].get(), 0));
+        l.ring[0].h2d_done.record(l.h2d.get());
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.comp.get(), l.ring[0].h2d_done.get(), 0));
         l.compute.run_whole(r, buf, n, l.flag.get());
-        l.comp_done[0].record(l.comp.get());
-        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.d2h.get(), l.comp_done[0].get(), 0));
+        l.ring[0].comp_done.record(l.comp.get());
+        GPUFFT_CUDA_CHECK(cudaStreamWaitEvent(l.d2h.get(), l.ring[0].comp_done.get(), 0));
         if (direct_out) {
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
                 out, buf, n * sizeof(C), cudaMemcpyDeviceToHost, l.d2h.get()));
         } else {
             auto scatter = [&](std::size_t i) {
                 const auto& b = chunks[i].writes[0];
-                GPUFFT_CUDA_CHECK(cudaEventSynchronize(l.d2h_done[i % K].get()));
-                scatter_blocks(l.stage_out[i % K].get(),
+                GPUFFT_CUDA_CHECK(cudaEventSynchronize(l.ring[i % K].d2h_done.get()));
+                scatter_blocks(l.ring[i % K].stage_out.get(),
                                out,
                                { { b.host_offset, 1, b.width, b.width, 0 } },
                                sizeof(C),
                                th);
             };
             for (std::size_t i = 0; i < chunks.size(); ++i) {
-                if (i >= std::size_t(K))
+                if (i >= K)
                     scatter(i - K);
                 const auto& b = chunks[i].writes[0];
-                GPUFFT_CUDA_CHECK(cudaMemcpyAsync(l.stage_out[i % K].get(),
+                GPUFFT_CUDA_CHECK(cudaMemcpyAsync(l.ring[i % K].stage_out.get(),
                                                   buf + b.host_offset,
                                                   b.width * sizeof(C),
                                                   cudaMemcpyDeviceToHost,
                                                   l.d2h.get()));
-                l.d2h_done[i % K].record(l.d2h.get());
+                l.ring[i % K].d2h_done.record(l.d2h.get());
             }
-            for (std::size_t i = chunks.size() > std::size_t(K) ? chunks.size() - K : 0;
+            for (std::size_t i = chunks.size() > K ? chunks.size() - K : 0;
                  i < chunks.size();
                  ++i)
                 scatter(i);

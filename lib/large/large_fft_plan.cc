@@ -141,8 +141,10 @@ large_fft_plan detail::large_fft_plan_access::make(std::vector<std::int64_t> sha
         d.budget = default_cpu_budget(d.n, d.elem_bytes);
     }
 
-    d.out_of_place = detail::plan_large_fft(shape, d.elem_bytes, d.budget, false);
-    d.in_place = detail::plan_large_fft(shape, d.elem_bytes, d.budget, true);
+    d.out_of_place =
+        detail::plan_large_fft(shape, d.elem_bytes, d.budget, false, config.ring_slots);
+    d.in_place =
+        detail::plan_large_fft(shape, d.elem_bytes, d.budget, true, config.ring_slots);
 
     detail::large_exec_config cfg;
     cfg.dir = dir;

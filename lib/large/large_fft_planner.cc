@@ -129,8 +129,9 @@ too_small(const large_schedule& s, i64 need_elems, const std::string& why)
     m << "memory_budget: " << s.budget
       << " bytes is below the smallest workable pass for "
       << "this shape (" << why << "); it must be at least "
-      << need_elems * large_fft_budget_units * i64(s.elem_bytes) << " bytes ("
-      << large_fft_budget_units << " pass buffers of " << need_elems << " elements)";
+      << need_elems * large_fft_budget_units(s.slots) * i64(s.elem_bytes) << " bytes ("
+      << large_fft_budget_units(s.slots) << " pass buffers of " << need_elems
+      << " elements)";
     throw std::invalid_argument(m.str());
 }
 
@@ -290,34 +291,75 @@ void plan_3d(large_schedule& s, i64 p)
 
 } // namespace
 
-large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
-                              std::size_t elem_bytes,
-                              std::size_t budget,
-                              bool in_place)
+namespace {
+
+// The rounds of `s` (shape, sizes and slots set), without their passes.
+void plan_rounds(large_schedule& s)
+{
+    const i64 budget_elems = i64(s.budget / s.elem_bytes);
+    if (budget_elems / 2 >= s.size) {
+        // In card: the data plus an FFT work area of the same size.
+        s.rounds = { round_of(whole_round{ s.shape, std::min(s.size, whole_chunk_elems) },
+                              true) };
+        return;
+    }
+    s.pass_elems = budget_elems / large_fft_budget_units(s.slots);
+    if (s.shape.size() == 1)
+        plan_1d(s, s.pass_elems);
+    else if (s.shape.size() == 2)
+        plan_2d(s, s.pass_elems);
+    else
+        plan_3d(s, s.pass_elems);
+}
+
+large_schedule
+empty_schedule(const std::vector<i64>& shape, std::size_t elem_bytes, std::size_t budget)
 {
     large_schedule s;
     s.shape = shape;
     s.elem_bytes = elem_bytes;
     s.budget = budget;
-    s.in_place = in_place;
     s.size = 1;
     for (i64 d : shape)
         s.size *= d;
-    const i64 budget_elems = i64(budget / elem_bytes);
+    return s;
+}
 
-    if (budget_elems / 2 >= s.size) {
-        // In card: the data plus an FFT work area of the same size.
-        s.rounds = { round_of(whole_round{ shape, std::min(s.size, whole_chunk_elems) },
-                              true) };
-    } else {
-        s.pass_elems = budget_elems / large_fft_budget_units;
-        if (shape.size() == 1)
-            plan_1d(s, s.pass_elems);
-        else if (shape.size() == 2)
-            plan_2d(s, s.pass_elems);
-        else
-            plan_3d(s, s.pass_elems);
+} // namespace
+
+int choose_ring_slots(const std::vector<std::int64_t>& shape,
+                      std::size_t elem_bytes,
+                      std::size_t budget)
+{
+    // Out of place: the narrowest rows of either schedule are its column rounds'.
+    large_schedule s = empty_schedule(shape, elem_bytes, budget);
+    try {
+        plan_rounds(s);
+    } catch (const std::invalid_argument&) {
+        return large_fft_max_slots; // the plan itself says what the budget lacks
     }
+    if (s.pass_elems * i64(elem_bytes) < large_ring_min_pass_bytes)
+        return large_fft_max_slots;
+    for (const auto& r : s.rounds)
+        if (const auto* c = r.as<column_round>())
+            if (c->bc < c->B && c->bc * i64(elem_bytes) < large_ring_narrow_row_bytes)
+                return 2;
+    return large_fft_max_slots;
+}
+
+large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
+                              std::size_t elem_bytes,
+                              std::size_t budget,
+                              bool in_place,
+                              int slots)
+{
+    if (slots != 0 && slots != 2 && slots != 3)
+        throw std::invalid_argument("slots: " + std::to_string(slots) +
+                                    " is invalid; must be 0 (chosen), 2 or 3");
+    large_schedule s = empty_schedule(shape, elem_bytes, budget);
+    s.in_place = in_place;
+    s.slots = slots ? slots : choose_ring_slots(shape, elem_bytes, budget);
+    plan_rounds(s);
     for (auto& r : s.rounds)
         r.pass_list = make_passes(r);
     return s;

@@ -267,8 +267,12 @@ std::string large_schedule::describe() const
       << human_bytes(double(size) * elem_bytes) << "), "
       << (in_place ? "in place" : "out of place") << ", budget "
       << human_bytes(double(budget));
-    if (pass_elems)
-        s << ", pass buffers of " << pass_elems << " elements";
+    if (pass_elems) {
+        s << ", pass buffers of " << pass_elems << " elements, a ring of " << slots;
+        if (slots < large_fft_max_slots)
+            s << " (" << large_fft_max_slots << " would leave rows under "
+              << (large_ring_narrow_row_bytes >> 10) << " KiB)";
+    }
     s << "\n";
     for (std::size_t i = 0; i < rounds.size(); ++i)
         s << "  round " << i + 1 << ": " << rounds[i].describe(elem_bytes) << "\n";

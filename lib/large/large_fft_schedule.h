@@ -23,10 +23,14 @@ namespace gr {
 namespace gpufft {
 namespace detail {
 
-//! Pass buffers in flight at once (the CUDA ring: copy in, compute, copy out).
-constexpr int large_fft_slots = 3;
+/*!
+ * Passes in flight at once on the CUDA ring (copy in, compute, copy out): three, or
+ * two where three would leave the column passes' rows so narrow that the copies in are
+ * bound by the row width (choose_ring_slots).
+ */
+constexpr int large_fft_max_slots = 3;
 //! Budget units per pass: two buffers per slot plus one shared FFT work area.
-constexpr int large_fft_budget_units = 2 * large_fft_slots + 1;
+constexpr int large_fft_budget_units(int slots) { return 2 * slots + 1; }
 
 /*!
  * A rectangle of `rows` x `width` elements of a host array (row pitch `pitch`, first
@@ -146,8 +150,9 @@ struct large_schedule {
     std::vector<std::int64_t> shape;
     std::int64_t size = 0;
     std::size_t elem_bytes = 8;
-    std::size_t budget = 0;      //!< bytes
-    std::int64_t pass_elems = 0; //!< capacity of one pass buffer (0 for whole)
+    std::size_t budget = 0;          //!< bytes
+    std::int64_t pass_elems = 0;     //!< capacity of one pass buffer (0 for whole)
+    int slots = large_fft_max_slots; //!< the ring's depth: budget = (2 slots + 1) passes
     bool in_place = false;
     std::vector<large_round> rounds;
     //! Non-empty: after the rounds the element at row-major digit position (k1..kr) over
@@ -161,13 +166,29 @@ struct large_schedule {
 
 /*!
  * Plans the transform of `shape` (1-3 dims, validated by the caller) with `budget` bytes
- * of working memory. Throws std::invalid_argument when the budget is below the smallest
- * workable pass (the message gives the minimum).
+ * of working memory and a ring of `slots` passes (2 or 3; 0: choose_ring_slots).
+ * Throws std::invalid_argument when the budget is below the smallest workable pass (the
+ * message gives the minimum).
  */
 large_schedule plan_large_fft(const std::vector<std::int64_t>& shape,
                               std::size_t elem_bytes,
                               std::size_t budget,
-                              bool in_place);
+                              bool in_place,
+                              int slots = 0);
+
+/*!
+ * The ring's depth for `shape` under `budget`, the same for both schedules of a plan:
+ * 2 where a ring of 3 would give column passes of at least large_ring_min_pass_bytes
+ * whose strided rows are narrower than large_ring_narrow_row_bytes, else 3. Measured on
+ * an H200 (docs/large_fft.md): 2^30 at a budget of 1/8 (rows of 4.5 KiB at 3 slots,
+ * 6 KiB at 2) runs 8 % faster on 2 slots; 2^32 in place at 8 GiB (rows of 18 KiB) 17 %
+ * slower, where the copies no longer overlap the compute.
+ */
+int choose_ring_slots(const std::vector<std::int64_t>& shape,
+                      std::size_t elem_bytes,
+                      std::size_t budget);
+constexpr std::int64_t large_ring_narrow_row_bytes = 8 << 10;
+constexpr std::int64_t large_ring_min_pass_bytes = std::int64_t(64) << 20;
 
 //! Prime factors of n (with multiplicity, ascending).
 std::vector<std::int64_t> prime_factors(std::int64_t n);

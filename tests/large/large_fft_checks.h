@@ -106,10 +106,13 @@ double check_plan(gr::gpufft::large_fft_plan& plan, int sign)
     return (e_oop != e_oop || e_ip != e_ip) ? 1e300 : std::max(e_oop, e_ip);
 }
 
-//! Budget in bytes that gives pass buffers of `pass_elems` elements.
-inline std::size_t budget_for_pass(std::int64_t pass_elems, std::size_t elem_bytes)
+//! Budget in bytes that gives pass buffers of `pass_elems` elements on a ring of
+//! `slots`.
+inline std::size_t budget_for_pass(std::int64_t pass_elems,
+                                   std::size_t elem_bytes,
+                                   int slots = gr::gpufft::detail::large_fft_max_slots)
 {
-    return std::size_t(pass_elems) * gr::gpufft::detail::large_fft_budget_units *
+    return std::size_t(pass_elems) * gr::gpufft::detail::large_fft_budget_units(slots) *
            elem_bytes;
 }
 

@@ -224,6 +224,45 @@ GPUFFT_TEST(planner_picks_the_paper_schedules)
     GPUFFT_CHECK(!s3d3.describe().empty());
 }
 
+// The ring's depth: two slots where three would leave large column passes with narrow
+// rows (the measured case, 2^30 at 1/8 of its 8 GiB), three elsewhere; the same for
+// both schedules of a shape, and within the budget.
+GPUFFT_TEST(planner_chooses_the_ring_depth)
+{
+    using detail::choose_ring_slots;
+    using detail::plan_large_fft;
+    const std::size_t GiB = std::size_t(1) << 30;
+    const std::int64_t n30 = std::int64_t(1) << 30, n32 = std::int64_t(1) << 32;
+    GPUFFT_CHECK_EQ(choose_ring_slots({ n30 }, 8, GiB), 2);      // rows of 4.5 KiB
+    GPUFFT_CHECK_EQ(choose_ring_slots({ n30 }, 8, 4 * GiB), 3);  // rows of 9 KiB
+    GPUFFT_CHECK_EQ(choose_ring_slots({ n32 }, 8, 8 * GiB), 3);  // rows of 18 KiB
+    GPUFFT_CHECK_EQ(choose_ring_slots({ n30 }, 8, 16 * GiB), 3); // in card
+    // narrow rows but small passes: tests' and small transforms' budgets keep three
+    GPUFFT_CHECK_EQ(choose_ring_slots({ 4096 }, 16, budget_for_pass(1024, 16)), 3);
+    GPUFFT_CHECK_EQ(choose_ring_slots({ 1 << 24 }, 8, 16 << 20), 3);
+    for (bool in_place : { false, true }) {
+        const auto s = plan_large_fft({ n30 }, 8, GiB, in_place);
+        GPUFFT_CHECK_EQ(s.slots, 2);
+        GPUFFT_CHECK_EQ(s.pass_elems, std::int64_t(GiB / 8 / 5));
+        GPUFFT_CHECK(s.describe().find("a ring of 2") != std::string::npos);
+        const auto t = plan_large_fft({ n30 }, 8, GiB, in_place, 3);
+        GPUFFT_CHECK_EQ(t.pass_elems, std::int64_t(GiB / 8 / 7));
+    }
+    GPUFFT_CHECK_THROWS(plan_large_fft({ 4096 }, 16, budget_for_pass(1024, 16), false, 4),
+                        std::invalid_argument,
+                        "slots");
+    // a ring of two runs the same schedules on the CPU
+    detail::large_fft_config config;
+    config.ring_slots = 2;
+    for (const auto& shape : std::vector<std::vector<std::int64_t>>{
+             { 4096 }, { 8192 }, { 96, 16 }, { 12, 10, 14 } }) {
+        auto p = detail::make_large_fft_plan(
+            shape, direction::forward, cpu(budget_for_pass(300, 16, 2)), config);
+        GPUFFT_CHECK(p.describe().find("a ring of 2") != std::string::npos);
+        GPUFFT_CHECK_LE(check_plan<double>(p, -1), 1e-12);
+    }
+}
+
 GPUFFT_TEST(host_permutation_by_elements_and_runs)
 {
     // digits (k1, k2, k3) over (3, 4, 5) -> k1 + 3 (k2 + 4 k3)

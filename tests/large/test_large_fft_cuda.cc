@@ -75,16 +75,23 @@ GPUFFT_TEST(same_schedule_and_answer_as_cpu)
            c{ { 12, 10, 14 }, 100 }, // 3-D three rounds
            c{ { 96, 3, 5 }, 300 },   // 3-D, Z decomposition
            c{ { 1000 }, 0 } }) {     // in card
-        for (auto dir : { direction::forward, direction::backward }) {
-            const std::size_t budget = t.pass ? budget_for_pass(t.pass, 16) : 0;
-            large_fft_plan gpu(t.shape, dir, opts(backend::cuda, budget));
-            GPUFFT_CHECK(gpu.backend() == backend::cuda);
-            if (t.pass) {
-                large_fft_plan cpu(t.shape, dir, opts(backend::cpu, budget));
-                GPUFFT_CHECK_EQ(schedule_text(gpu), schedule_text(cpu));
+        // the planner's ring (three slots at these sizes), then a ring of two
+        for (int slots : { 0, 2 })
+            for (auto dir : { direction::forward, direction::backward }) {
+                detail::large_fft_config config;
+                config.ring_slots = slots;
+                const std::size_t budget =
+                    t.pass ? budget_for_pass(t.pass, 16, slots ? slots : 3) : 0;
+                auto gpu = detail::make_large_fft_plan(
+                    t.shape, dir, opts(backend::cuda, budget), config);
+                GPUFFT_CHECK(gpu.backend() == backend::cuda);
+                if (t.pass) {
+                    auto cpu = detail::make_large_fft_plan(
+                        t.shape, dir, opts(backend::cpu, budget), config);
+                    GPUFFT_CHECK_EQ(schedule_text(gpu), schedule_text(cpu));
+                }
+                GPUFFT_CHECK_LE(check_plan<double>(gpu, int(dir)), 1e-12);
             }
-            GPUFFT_CHECK_LE(check_plan<double>(gpu, int(dir)), 1e-12);
-        }
     }
 }
 
@@ -97,22 +104,22 @@ GPUFFT_TEST(pinned_arrays_are_copied_directly)
     };
     // in place: tile-pair transpose round (2^16, 4096), transposed row round (2^16,
     // 16384; 2^17 over two squares, 32768), with each way of transforming the passes,
-    // and with the copies split over two streams per direction or not
-    std::vector<detail::large_fft_config> configs(4);
+    // with the copies split over two streams per direction or not, and on a ring of two
+    std::vector<detail::large_fft_config> configs(5);
     configs[1].fft = detail::pass_fft::stockham;
     configs[2].fft = detail::pass_fft::cufft;
     configs[3].split_copies = false;
+    configs[4].ring_slots = 2;
     for (const auto& config : configs)
         for (const auto& t :
              { c{ 1 << 16, 4096 }, c{ 1 << 16, 16384 }, c{ 1 << 17, 32768 } }) {
             const std::int64_t n = t.n, pass = t.pass;
+            const std::size_t budget =
+                budget_for_pass(pass, 16, config.ring_slots ? config.ring_slots : 3);
             auto gpu = detail::make_large_fft_plan(
-                { n },
-                direction::forward,
-                opts(backend::cuda, budget_for_pass(pass, 16)),
-                config);
-            large_fft_plan cpu(
-                { n }, direction::forward, opts(backend::cpu, budget_for_pass(pass, 16)));
+                { n }, direction::forward, opts(backend::cuda, budget), config);
+            auto cpu = detail::make_large_fft_plan(
+                { n }, direction::forward, opts(backend::cpu, budget), config);
             GPUFFT_CHECK_EQ(schedule_text(gpu), schedule_text(cpu));
             const auto x = random_complex<double>(n, fresh_seed());
             std::vector<std::complex<double>> ref(n);

@@ -86,6 +86,7 @@ namespace {
 struct round_model {
     const detail::large_round& r;
     std::size_t G;
+    int slots; // the ring's depth on each executor
     // a weaker rule that must fail: the copy in's tiles of passes before i - G read
     // without waiting for those passes' moves
     bool weak;
@@ -97,10 +98,11 @@ struct round_model {
 
     round_model(const detail::large_round& r,
                 std::size_t G,
+                int slots,
                 bool weak,
                 std::vector<std::uint64_t>* src,
                 std::vector<std::uint64_t>* out)
-        : r(r), G(G), weak(weak), src(src), out(out)
+        : r(r), G(G), slots(slots), weak(weak), src(src), out(out)
     {
         if (const auto* rows = r.as<detail::rows_transposed_round>())
             order.emplace(*rows, G);
@@ -120,7 +122,7 @@ struct round_model {
             if (p >= 0)
                 d.push_back({ std::size_t(p), k });
         };
-        const i64 j = i64(i), g = i64(G), K = detail::large_fft_slots;
+        const i64 j = i64(i), g = i64(G), K = slots;
         const int last_piece = int(pieces()) - 1;
         if (o == 0) {
             add(j - g * K, out_op()); // the slot is free again
@@ -247,7 +249,8 @@ outcome run_schedule(const detail::large_schedule& s,
     for (const auto& r : s.rounds) {
         if (r.as<detail::whole_round>())
             continue; // in card: one executor
-        round_model m(r, G ? G : 1, weak, r.from_input && !s.in_place ? &in : &out, &out);
+        round_model m(
+            r, G ? G : 1, s.slots, weak, r.from_input && !s.in_place ? &in : &out, &out);
         m.run_all(G ? rng : nullptr);
         o.reads.push_back(m.read_sum);
     }
@@ -285,22 +288,25 @@ GPUFFT_TEST(passes_dealt_to_several_executors_keep_the_one_gpu_result)
     std::mt19937_64 rng(seed);
     int rows_rounds = 0;
     for (const auto& c : cases)
-        for (bool in_place : { false, true }) {
-            const auto s =
-                detail::plan_large_fft(c.shape, 8, budget_for_pass(c.pass, 8), in_place);
-            for (const auto& r : s.rounds)
-                rows_rounds += r.as<detail::rows_transposed_round>() != nullptr;
-            const bool big = s.size > (i64(1) << 18); // a few orders only: it is slow
-            if (big && !in_place)
-                continue;
-            const auto ref = run_schedule(s, 0, false, nullptr);
-            for (std::size_t G : { 1, 2, 3, 4, 8 })
-                for (int trial = 0; trial < (big ? (G == 3 ? 1 : 0) : 3); ++trial)
-                    if (!(run_schedule(s, G, false, &rng) == ref))
-                        GPUFFT_FAIL("G = " << G << " differs from one GPU for "
-                                           << s.describe() << " (seed " << seed << ")");
-        }
-    GPUFFT_CHECK(rows_rounds >= 3); // the in-place row rounds are among the cases
+        for (bool in_place : { false, true })
+            for (int slots : { 3, 2 }) {
+                const auto s = detail::plan_large_fft(
+                    c.shape, 8, budget_for_pass(c.pass, 8, slots), in_place, slots);
+                GPUFFT_CHECK_EQ(s.slots, slots);
+                for (const auto& r : s.rounds)
+                    rows_rounds += r.as<detail::rows_transposed_round>() != nullptr;
+                const bool big = s.size > (i64(1) << 18); // a few orders only: it is slow
+                if (big && !in_place)
+                    continue;
+                const auto ref = run_schedule(s, 0, false, nullptr);
+                for (std::size_t G : { 1, 2, 3, 4, 8 })
+                    for (int trial = 0; trial < (big ? (G == 3 ? 1 : 0) : 3); ++trial)
+                        if (!(run_schedule(s, G, false, &rng) == ref))
+                            GPUFFT_FAIL("G = " << G << " differs from one GPU for "
+                                               << s.describe() << " (seed " << seed
+                                               << ")");
+            }
+    GPUFFT_CHECK(rows_rounds >= 6); // the in-place row rounds are among the cases
 }
 
 GPUFFT_TEST(the_model_catches_a_missing_wait)
