@@ -219,21 +219,25 @@ GPUFFT_HD inline void robust_count_buckets(const robust_consts& c,
 /*!
  * A value from its loops' estimates er, ei [0..count) (count <= 16): the plain medians,
  * or where the loops whose bit is set in `shared` (another coefficient found in one of
- * the value's two buckets there) are half or more of them, the medians over the loops it
- * has to itself, if those differ from the plain ones by more than three standard
- * deviations of one loop's estimate (noise: its variance).
+ * the value's two buckets there) are half or more of them and disagree among themselves,
+ * the medians over the loops it has to itself, if those differ from the plain ones. Both
+ * tests are against four standard deviations of one loop's estimate (noise: its
+ * variance).
  *
  * Why: where two coefficients share buckets in most loops, each of those loops'
  * estimates carries the other's error and the plain median takes one of them; the refine
  * passes shrink such a pair's errors only by the overlap of their responses per pass (a
- * peak 16 % off after two passes, n = 2^22, k = 50, 80-90 dB per bin). The loops where a
- * value is alone see noise and what was never found. A minority of shared loops the
- * median already outvotes. Near min_snr_db the shared loops' error is noise, and one loop
- * alone is noisier than the median of three (0.03 -> 0.11 bin at 60 dB per bin, n =
- * 2^20): hence the test against the noise. er and ei are reordered; scratch holds
- * count values, and is written only where the clean medians are taken (the GPU's refine
- * kernel lends it the loops' |Ghat|^2, already reduced, so that the kernel keeps its
- * stack and registers).
+ * peak 16 % off after two passes, n = 2^22, k = 50, 80-90 dB per bin). That error enters
+ * each shared loop through a different response, so those loops disagree. The loops
+ * where a value is alone see noise and what was never found (a strong tone's
+ * coefficients past the ones located), so one of them is no better witness than shared
+ * loops that agree: taking it then put tones 0.03 bin off at 80-90 dB per bin, and at
+ * 60 dB per bin (n = 2^20), where one loop alone is noisier than the median of three,
+ * 0.1 bin off. Four deviations, not three: a lone loop passes three in e^-9 of values,
+ * a frame in a few hundred there. A minority of shared loops the median already
+ * outvotes. er and ei are reordered; scratch holds count values, and is written only
+ * where the clean medians are taken (the GPU's refine kernel lends it the loops'
+ * |Ghat|^2, already reduced, so that the kernel keeps its stack and registers).
  */
 GPUFFT_HD inline void robust_value_median(double* er,
                                           double* ei,
@@ -247,8 +251,20 @@ GPUFFT_HD inline void robust_value_median(double* er,
     int nshared = 0;
     for (int r = 0; r < count; ++r)
         nshared += int(shared >> r & 1u);
-    const bool clean = nshared > 0 && nshared < count && 2 * nshared >= count;
+    bool clean = nshared > 0 && nshared < count && 2 * nshared >= count;
     double yr = 0, yi = 0;
+    if (clean) {
+        // Shared loops that agree within the noise carry no partner's error worth
+        // leaving out (their partners are well estimated by now).
+        double spread = 0;
+        for (int r = 0; r < count; ++r)
+            for (int q = r + 1; q < count; ++q)
+                if ((shared >> r & 1u) && (shared >> q & 1u)) {
+                    const double a = er[r] - er[q], b = ei[r] - ei[q];
+                    spread = a * a + b * b > spread ? a * a + b * b : spread;
+                }
+        clean = spread > 16.0 * noise;
+    }
     if (clean) {
         for (int part = 0; part < 2; ++part) {
             const double* v = part == 0 ? er : ei;
@@ -264,7 +280,7 @@ GPUFFT_HD inline void robust_value_median(double* er,
     if (!clean)
         return;
     const double dr = yr - xr, di = yi - xi;
-    if (dr * dr + di * di > 9.0 * noise) {
+    if (dr * dr + di * di > 16.0 * noise) {
         xr = yr;
         xi = yi;
     }
