@@ -30,7 +30,7 @@ except ImportError:
     sys.path.append(os.path.join(dirname, "bindings"))
     from gnuradio import gpufft
 
-from gnuradio.gpufft.qa_recording import stored, write_sigmf
+from qa_recording import stored, write_sigmf
 from gnuradio.gpufft.recording import open_collection
 
 # What the extensions mean (rtl_sdr .cu8; hackrf_transfer .cs8; UHD sc16 / sc8 / fc32;
