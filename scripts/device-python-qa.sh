@@ -38,6 +38,9 @@ ROOT=$(realpath "$ROOT")
 DEV=$PWD/.device/py
 QA=$DEV/qa/python/gpufft
 py=$ROOT/usr/bin/python3.11
+# The QA reads tests/data (the vendored captures) beside its python/ folder, as in the
+# repository: the working tree's, linked rather than carried twice.
+[ -e "$DEV/qa/tests" ] || ln -s "$PWD/tests" "$DEV/qa/tests"
 mkdir -p "$OUTDIR"
 log=$OUTDIR/python-qa.log summary=$OUTDIR/python-qa-summary.txt
 # Only the QA starts its logs afresh: gpu-check.sh -p -b runs the QA, then an app (-r),
