@@ -299,6 +299,8 @@ private:
         const auto passes = [this](std::int64_t gap, std::int64_t wider, double level) {
             if (gap <= std::max<std::int64_t>(params.gap_bins, wider / 8))
                 return true;
+            if (wider <= 2 * params.lobe + 1) // two lone tones: noise and skirts between
+                return level >= sensing_tone_gap_level(gap);
             return filled(level, gap);
         };
         const auto joins = [&](std::size_t a, std::size_t b) {

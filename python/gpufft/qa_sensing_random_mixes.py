@@ -142,8 +142,8 @@ class qa_sensing_random_mixes(gr_unittest.TestCase):
         """Tones-only mixes: every tone 10 dB or more over the threshold (per bin, in the
         window's terms: about 3 dB under its rectangular per-bin SNR) is found in every
         frame, unless another tone lies within 8 bins: a signal's centre within a bin of
-        it, or its bins among a signal's (a weaker tone within the bridge's reach of a
-        stronger one is part of that one's band, docs/sensing.md)."""
+        it, or its bins among a signal's (a weaker tone about 10 bins from a stronger
+        one, its run within gap_bins, is part of that one's band: docs/sensing.md)."""
         rng = np.random.default_rng(self.seed + 1)
         mixes = [self.mix(rng, True) for _ in range(40)]
         for backend in backends():
@@ -167,6 +167,32 @@ class qa_sensing_random_mixes(gr_unittest.TestCase):
                             self.assertTrue(np.any(near),
                                             f"tone at bin {b:.2f} ({snr_bin:.1f} dB) "
                                             f"missed in frame {f}: {what}")
+
+    def test_003_close_tones_apart(self):
+        """Two tones 14 bins apart (60 and 36 dB per bin, random fractional bins) are
+        one band in at most 4 of 200 frames: the gap between two lone tones must be
+        clear of noise by six deviations to join (the fill level alone joined them in
+        7 % of frames, 14 of 200)."""
+        rng = np.random.default_rng(self.seed + 2)
+        n, sigma = 4096, 0.01
+        t = np.arange(n)
+        for backend in backends():
+            plan = gpufft.sensing_plan(n, backend=backend)
+            merged = 0
+            for _ in range(200):
+                f1 = rng.uniform(-0.3, 0.3)
+                f2 = f1 + (14 + rng.uniform(-0.5, 0.5)) / n * rng.choice([-1, 1])
+                x = sigma / math.sqrt(2) * (rng.standard_normal(n) +
+                                            1j * rng.standard_normal(n))
+                for f, snr in ((f1, 60), (f2, 36)):
+                    a = sigma * math.sqrt(10 ** (snr / 10) / n)
+                    x = x + a * np.exp(2j * np.pi * (f * t + rng.uniform()))
+                r = plan.detect(x.astype(np.complex64))
+                b1, b2 = f1 * n, f2 * n
+                merged += any(lo <= min(b1, b2) and max(b1, b2) <= hi
+                              for lo, hi in zip(r["first_bin"], r["last_bin"]))
+            with self.subTest(backend=backend):
+                self.assertLessEqual(merged, 4, f"{merged} of 200 frames joined them")
 
 
 if __name__ == "__main__":
