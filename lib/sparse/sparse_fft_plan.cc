@@ -9,9 +9,11 @@
 #include "core/memory_error.h"
 #include "sparse/exact/exact_backend.h"
 #include "sparse/robust/robust_backend.h"
+#include "sparse/robust/robust_pair_model.h"
 #include <gnuradio/gpufft/device.h>
 #include <gnuradio/gpufft/sparse_fft_plan.h>
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace gr {
@@ -102,6 +104,20 @@ public:
         }
         noise_floor = frame.bin_noise / params.window_power;
         detail::finish_tones(params.rc, params.k, frame);
+        // No tone far under the threshold. A modulated carrier passes the windowed
+        // threshold, but a tone fitted to a piece of it may explain little of its
+        // power (an FM comb's lines at 0-4 dB per bin, one at -43 dB, where the
+        // threshold's weakest tone is 14 dB). Tones of the threshold's own scatter
+        // stay: only those 6 dB or more under its weakest go.
+        const double least =
+            10.0 * std::log10(detail::robust_pair_min_power(params.rc, params.eta, 1.0)) -
+            6.0;
+        auto& t = frame.tones;
+        t.erase(
+            std::remove_if(t.begin(),
+                           t.end(),
+                           [least](const sparse_tone& x) { return x.snr_db < least; }),
+            t.end());
         tones.swap(frame.tones);
     }
 };
