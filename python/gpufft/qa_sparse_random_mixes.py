@@ -62,47 +62,47 @@ class qa_sparse_random_mixes(gr_unittest.TestCase):
         self.assertTrue(np.all(np.isfinite(fr)) and np.all(np.isfinite(am)) and
                         np.all(np.isfinite(sn)), what)
         self.assertTrue(np.all((fr >= 0) & (fr < n)), what)
-        self.assertGreaterEqual(float(np.min(sn)), 6.0, f"a tone at {np.min(sn):.1f} dB: {what}")
+        self.assertGreaterEqual(float(np.min(sn)), 6.0,
+                                f"a tone at {np.min(sn):.1f} dB: {what}")
         mag = np.abs(am)
-        self.assertTrue(np.all(mag[1:] <= mag[:-1] * (1 + 1e-5)), f"not strongest first: {what}")
+        self.assertTrue(np.all(mag[1:] <= mag[:-1] * (1 + 1e-5)),
+                        f"not strongest first: {what}")
+
+    def run_mixes(self, rng, tones_only, then):
+        """Each backend and path, its mixes detected and checked; then(n, min_snr, x,
+        comps, what, fr) adds a test's own checks, inside the mix's subTest."""
+        for backend in backends():
+            for n, k, min_snr in PATHS:
+                plan = gpufft.sparse_fft_plan(n, k, mode="robust", min_snr_db=min_snr,
+                                              backend=backend)
+                for _ in range(6 if n > 8192 else 15):
+                    x, comps, what = self.mix(rng, n, tones_only)
+                    with self.subTest(backend=backend, plan=plan.describe(), mix=what):
+                        fr, am, sn = plan.detect(x)
+                        self.check(plan, fr, am, sn, n, k, what)
+                        then(n, min_snr, x, comps, what, fr)
 
     def test_001_any_mix(self):
-        rng = np.random.default_rng(self.seed)
-        for backend in backends():
-            for n, k, min_snr in PATHS:
-                plan = gpufft.sparse_fft_plan(n, k, mode="robust", min_snr_db=min_snr,
-                                              backend=backend)
-                for _ in range(6 if n > 8192 else 15):
-                    x, _, what = self.mix(rng, n, False)
-                    with self.subTest(backend=backend, plan=plan.describe(), mix=what):
-                        fr, am, sn = plan.detect(x)
-                        self.check(plan, fr, am, sn, n, k, what)
-                        if not np.any(x):
-                            self.assertEqual(len(fr), 0, what)
+        def zeros_give_nothing(n, min_snr, x, comps, what, fr):
+            if not np.any(x):
+                self.assertEqual(len(fr), 0, what)
+
+        self.run_mixes(np.random.default_rng(self.seed), False, zeros_give_nothing)
 
     def test_002_strong_tones_found(self):
-        rng = np.random.default_rng(self.seed + 1)
-        for backend in backends():
-            for n, k, min_snr in PATHS:
-                plan = gpufft.sparse_fft_plan(n, k, mode="robust", min_snr_db=min_snr,
-                                              backend=backend)
-                for _ in range(6 if n > 8192 else 15):
-                    x, comps, what = self.mix(rng, n, True)
-                    with self.subTest(backend=backend, plan=plan.describe(), mix=what):
-                        fr, am, sn = plan.detect(x)
-                        self.check(plan, fr, am, sn, n, k, what)
-                        bins = [f * n for _, f, _ in comps]
-                        for j, (_, _, snr) in enumerate(comps):
-                            far = all(min(abs(bins[j] - b), n - abs(bins[j] - b)) >= 16
-                                      for i, b in enumerate(bins) if i != j)
-                            if not far or snr < min_snr + 6:
-                                continue
-                            d = np.abs(fr - bins[j]) if len(fr) else np.array([n])
-                            d = np.minimum(d, n - d)
-                            self.assertTrue(np.any(d <= 0.5),
-                                            f"tone at {bins[j]:.2f} ({snr:.1f} dB) missed: "
-                                            f"{what}")
+        def strong_found(n, min_snr, x, comps, what, fr):
+            bins = [f * n for _, f, _ in comps]
+            for j, (_, _, snr) in enumerate(comps):
+                far = all(min(abs(bins[j] - b), n - abs(bins[j] - b)) >= 16
+                          for i, b in enumerate(bins) if i != j)
+                if not far or snr < min_snr + 6:
+                    continue
+                d = np.abs(fr - bins[j]) if len(fr) else np.array([n])
+                d = np.minimum(d, n - d)
+                self.assertTrue(np.any(d <= 0.5),
+                                f"tone at {bins[j]:.2f} ({snr:.1f} dB) missed: {what}")
 
+        self.run_mixes(np.random.default_rng(self.seed + 1), True, strong_found)
 
 if __name__ == "__main__":
     gr_unittest.run(qa_sparse_random_mixes)
