@@ -65,8 +65,8 @@ void score(const field_case& c, const sensing_result& r, result& row)
 
 // --dump FILE: every field of every signal of every frame, floats in hex (%a), so that
 // two builds can be compared bit for bit (`diff`): a speed change must give the same
-// file. Captures: every frame of each recording; field cases: one frame a case and size,
-// with the bench's plan options and with the defaults.
+// file. Captures: every frame of each recording (CPU); field cases: one frame a case and
+// size on the backend asked for, with the bench's plan options and with the defaults.
 std::FILE* dump_file(const options& opt)
 {
     static std::FILE* f = nullptr;
@@ -145,6 +145,32 @@ result make_row(const std::string& be, const std::string& dev, const field_case&
     return r;
 }
 
+// A field case's frame (`got`: through the bench's plan) to the dump, then through a
+// plan of the defaults and one of the xdb rule on the same backend.
+void dump_case(std::FILE* f,
+               const field_case& c,
+               sensing_result& got,
+               backend b,
+               const cf* x,
+               memory where,
+               int device)
+{
+    const std::string tag = c.name + " " + std::to_string(c.n);
+    dump_result(f, tag, got);
+    sensing_options d;
+    d.backend = b;
+    d.device_id = device;
+    // The default cap, held to the plan's n / 4 in frames under 1024 points.
+    d.max_signals = int(std::min<std::int64_t>(d.max_signals, c.n / 4));
+    sensing_plan defaults(c.n, d);
+    defaults.detect(x, got, where);
+    dump_result(f, tag + " defaults", got);
+    d.bandwidth_rule = bandwidth_rule::xdb;
+    sensing_plan xdb(c.n, d);
+    xdb.detect(x, got, where);
+    dump_result(f, tag + " xdb", got);
+}
+
 void bench_cpu(const options& opt, const field_case& c)
 {
     const std::string dev =
@@ -155,19 +181,7 @@ void bench_cpu(const options& opt, const field_case& c)
     sensing_result got;
     plan.detect(x.data(), got);
     if (std::FILE* f = dump_file(opt)) {
-        const std::string tag = c.name + " " + std::to_string(c.n);
-        dump_result(f, tag, got);
-        sensing_options d;
-        d.backend = backend::cpu;
-        // The default cap, held to the plan's n / 4 in frames under 1024 points.
-        d.max_signals = int(std::min<std::int64_t>(d.max_signals, c.n / 4));
-        sensing_plan defaults(c.n, d);
-        defaults.detect(x.data(), got);
-        dump_result(f, tag + " defaults", got);
-        d.bandwidth_rule = bandwidth_rule::xdb;
-        sensing_plan xdb(c.n, d);
-        xdb.detect(x.data(), got);
-        dump_result(f, tag + " xdb", got);
+        dump_case(f, c, got, backend::cpu, x.data(), memory::host, opt.device);
         return;
     }
     result r = make_row("cpu", dev, c);
@@ -200,6 +214,10 @@ void bench_cuda(const options& opt, const field_case& c)
     std::printf("# %s\n", plan.describe().c_str());
     sensing_result got;
     plan.detect(x.get(), got, memory::device);
+    if (std::FILE* f = dump_file(opt)) {
+        dump_case(f, c, got, backend::cuda, x.get(), memory::device, opt.device);
+        return;
+    }
     result r = make_row("cuda", dev, c);
     score(c, got, r);
     dense_fft_options fo;

@@ -10,6 +10,7 @@
 
 #include "cuda/cuda_check.h"
 #include "sensing/sensing_kernels.cuh"
+#include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
 namespace gr {
@@ -61,28 +62,18 @@ __device__ void block_peak(float& p, long long& s, float* peak_p, long long* pea
     __syncthreads();
 }
 
-// A chunk's sums over its bins of the core: excess, moment, power over the floor and the
-// peak; the bins in strides of the block (coalesced), `unroll` of a thread's at once.
-__global__ void band_chunks_kernel(sensing_consts k,
-                                   const float2* X,
-                                   const double* floors_in,
-                                   const sensing_band* bands,
-                                   const int* offsets,
-                                   int count,
-                                   sensing_chunk* chunks)
+// The sums over core bins [first, last] of a band: excess, moment, power over the
+// floor and the peak; the bins in strides of the block (coalesced), `unroll` of a
+// thread's at once. On every thread.
+__device__ sensing_chunk core_sums(const sensing_consts& k,
+                                   const spectrum_reader& bin,
+                                   const double* floors,
+                                   std::int64_t first,
+                                   std::int64_t last,
+                                   double* red,
+                                   float* peak_p,
+                                   long long* peak_s)
 {
-    __shared__ double floors[sensing_max_subbands];
-    __shared__ double red[band_threads];
-    __shared__ float peak_p[band_threads];
-    __shared__ long long peak_s[band_threads];
-    load_floors(k, floors_in, floors);
-    const spectrum_reader bin{ X };
-    const int c = blockIdx.x, i = chunk_band(offsets, count, c);
-    const sensing_band& b = bands[i];
-    const std::int64_t first =
-        b.core_first + std::int64_t(c - offsets[i]) * sensing_chunk_bins;
-    const std::int64_t last =
-        min(b.core_last, first + std::int64_t(sensing_chunk_bins) - 1);
     double excess = 0, moment = 0, power = 0;
     float pk = -1;
     long long pks = first;
@@ -115,8 +106,33 @@ __global__ void band_chunks_kernel(sensing_consts k,
     moment = block_sum(moment, red);
     power = block_sum(power, red);
     block_peak(pk, pks, peak_p, peak_s);
+    return sensing_chunk{ excess, moment, power, pk, pks };
+}
+
+// A chunk of a band's core: its sums (core_sums), for bands of more than one chunk.
+__global__ void band_chunks_kernel(sensing_consts k,
+                                   const float2* X,
+                                   const double* floors_in,
+                                   const sensing_band* bands,
+                                   const int* offsets,
+                                   int count,
+                                   sensing_chunk* chunks)
+{
+    __shared__ double floors[sensing_max_subbands];
+    __shared__ double red[33];
+    __shared__ float peak_p[band_threads];
+    __shared__ long long peak_s[band_threads];
+    load_floors(k, floors_in, floors);
+    const int c = blockIdx.x, i = chunk_band(offsets, count, c);
+    const sensing_band& b = bands[i];
+    const std::int64_t first =
+        b.core_first + std::int64_t(c - offsets[i]) * sensing_chunk_bins;
+    const std::int64_t last =
+        min(b.core_last, first + std::int64_t(sensing_chunk_bins) - 1);
+    const sensing_chunk sums =
+        core_sums(k, spectrum_reader{ X }, floors, first, last, red, peak_p, peak_s);
     if (threadIdx.x == 0)
-        chunks[c] = sensing_chunk{ excess, moment, power, pk, pks };
+        chunks[c] = sums;
 }
 
 // Where the running sum of the excess over [a, b], starting at `cum`, first reaches
@@ -181,21 +197,26 @@ __device__ bool walk_to(const sensing_consts& k,
     return ok;
 }
 
-// One block a band: its chunks' sums added in order, the lobes' power, the peak, then
-// the edges by the rule (obw99: the chunk where 0.5 % (99.5 %) of the excess is reached,
-// walked; xdb: the core read again) and the windowed bins around a narrow core's peak.
+// One block a band: its chunks' sums added in order (`summed`: band_chunks_kernel made
+// them; else every core is one chunk, summed here: most frames' bands are narrow, and
+// a kernel of its own cost them a launch), the lobes' power, the peak, then the edges
+// by the rule (obw99: the chunk where 0.5 % (99.5 %) of the excess is reached, walked;
+// xdb: the core read again) and the windowed bins around a narrow core's peak.
 __global__ void bands_kernel(sensing_consts k,
                              const float2* X,
                              const double* floors_in,
                              sensing_band* bands,
                              const int* offsets,
                              const sensing_chunk* chunks,
+                             int summed,
                              int rule_xdb,
                              double xdb_ratio)
 {
     __shared__ double floors[sensing_max_subbands];
-    __shared__ double red[band_threads];
-    __shared__ double seg[band_threads];
+    __shared__ double red[33];
+    __shared__ double seg[33];
+    __shared__ float peak_p[band_threads];
+    __shared__ long long peak_s[band_threads];
     __shared__ long long edge[2];
     __shared__ long long found;
     __shared__ double value;
@@ -211,11 +232,14 @@ __global__ void bands_kernel(sensing_consts k,
     for (std::int64_t s = last + 1 + threadIdx.x; s <= b.last; s += blockDim.x)
         lobes += double(sensing_power(k, bin, s)) - sensing_floor_at(k, floors, s);
     lobes = block_sum(lobes, red);
+    sensing_chunk one{};
+    if (!summed) // one chunk: c1 == c0 + 1, and chunks[] is read nowhere else
+        one = core_sums(k, bin, floors, first, last, red, peak_p, peak_s);
     double total = 0, moment = 0, power = lobes;
     float peak = -1;
     std::int64_t peak_bin = first;
     for (int c = c0; c < c1; ++c) {
-        const sensing_chunk& ch = chunks[c];
+        const sensing_chunk ch = summed ? chunks[c] : one;
         total += ch.excess;
         moment += ch.moment;
         power += ch.power;
@@ -322,31 +346,20 @@ __global__ void bands_kernel(sensing_consts k,
     }
 }
 
-// One warp a gap between consecutive runs, [gap_first, gap_last]: the mean of P / floor
-// over its bins. Most gaps are noise, far under the level that joins (fill): their
-// power over the least floor bounds the mean from above and is read from the threshold
-// pass's block sums, with only the ends bin by bin; such a gap gets the bound (as on the
-// CPU), and only the others are read bin by bin. Gaps are short (the bridge's reach) and
-// a carrier's number thousands: a block of 512 threads a gap took 100 us for one
-// carrier at 2^27 (H200), its threads mostly idle and its barriers in the way.
-__global__ void gaps_kernel(sensing_consts k,
-                            const float2* X,
-                            const double* floors_in,
-                            const float* block_power,
-                            const std::int64_t* gap_first,
-                            const std::int64_t* gap_last,
-                            const double* fill,
-                            int count,
-                            double* level)
+// A warp's level of the gap [a, b) (b exclusive): the mean of P / floor over its bins.
+// Most gaps are noise, far under the level that joins (fill): their power over the
+// least floor bounds the mean from above and is read from the threshold pass's block
+// sums, with only the ends bin by bin; such a gap gets the bound (as on the CPU), and
+// only the others are read bin by bin. On every lane.
+__device__ double warp_gap_level(const sensing_consts& k,
+                                 const spectrum_reader& bin,
+                                 const double* floors,
+                                 const float* block_power,
+                                 std::int64_t a,
+                                 std::int64_t b,
+                                 double fill)
 {
-    __shared__ double floors[sensing_max_subbands];
-    load_floors(k, floors_in, floors);
     const int lane = threadIdx.x & 31;
-    const int g = int(blockIdx.x) * int(blockDim.x >> 5) + int(threadIdx.x >> 5);
-    if (g >= count)
-        return;
-    const spectrum_reader bin{ X };
-    const std::int64_t a = gap_first[g], b = gap_last[g] + 1;
     constexpr std::int64_t B = sensing_block_bins;
     const std::int64_t a_b = min(b, (a + B - 1) / B * B), b_b = max(a_b, b / B * B);
     double sum = 0;
@@ -359,17 +372,130 @@ __global__ void gaps_kernel(sensing_consts k,
     sum = warp_sum(sum);
     const double len = double(b - a);
     const double bound = sum / least_floor(k, floors, a, b) / len;
-    if (bound * (1 + 1e-4) < fill[g]) {
-        if (lane == 0)
-            level[g] = bound;
-        return;
-    }
+    if (bound * (1 + 1e-4) < fill)
+        return bound;
     double ratio = 0;
     for (std::int64_t s = a + lane; s < b; s += 32)
         ratio += double(sensing_power(k, bin, s)) / sensing_floor_at(k, floors, s);
-    ratio = warp_sum(ratio);
-    if (lane == 0)
-        level[g] = ratio / len;
+    return warp_sum(ratio) / len;
+}
+
+// One warp a gap between consecutive runs, [gap_first, gap_last], the host's list. Gaps
+// are short (the bridge's reach) and a carrier's number thousands: a block of 512
+// threads a gap took 100 us for one carrier at 2^27 (H200), its threads mostly idle and
+// its barriers in the way.
+__global__ void gaps_kernel(sensing_consts k,
+                            const float2* X,
+                            const double* floors_in,
+                            const float* block_power,
+                            const std::int64_t* gap_first,
+                            const std::int64_t* gap_last,
+                            const double* fill,
+                            int count,
+                            double* level)
+{
+    __shared__ double floors[sensing_max_subbands];
+    load_floors(k, floors_in, floors);
+    const int g = int(blockIdx.x) * int(blockDim.x >> 5) + int(threadIdx.x >> 5);
+    if (g >= count)
+        return;
+    const double v = warp_gap_level(k,
+                                    spectrum_reader{ X },
+                                    floors,
+                                    block_power,
+                                    gap_first[g],
+                                    gap_last[g] + 1,
+                                    fill[g]);
+    if ((threadIdx.x & 31) == 0)
+        level[g] = v;
+}
+
+// The runs' firsts and lasts, each sorted by one block (runs do not overlap, so the
+// i-th first and the i-th last are run i): keys of the bits of n, padded past the
+// count with the largest such key.
+constexpr int order_threads = 512;
+constexpr int order_items = sensing_ordered_cap / order_threads;
+
+__global__ void __launch_bounds__(order_threads)
+    order_runs_kernel(const std::int64_t* starts,
+                      const std::int64_t* ends,
+                      sensing_device_header* header,
+                      int bits,
+                      sensing_ordered_run* out)
+{
+    using block_sort = cub::BlockRadixSort<long long, order_threads, order_items>;
+    __shared__ typename block_sort::TempStorage temp;
+    const int m = header->starts;
+    const bool fits = m == header->ends && m <= sensing_ordered_cap;
+    if (threadIdx.x == 0)
+        header->ordered = fits ? 1 : 0;
+    if (!fits)
+        return;
+    const long long pad = (1ll << bits) - 1;
+    for (int side = 0; side < 2; ++side) {
+        const std::int64_t* in = side == 0 ? starts : ends;
+        long long key[order_items];
+#pragma unroll
+        for (int u = 0; u < order_items; ++u) {
+            const int j = int(threadIdx.x) * order_items + u;
+            key[u] = j < m ? (long long)in[j] : pad;
+        }
+        __syncthreads(); // the first sort's temp storage is free
+        block_sort(temp).Sort(key, 0, bits);
+#pragma unroll
+        for (int u = 0; u < order_items; ++u) {
+            const int j = int(threadIdx.x) * order_items + u;
+            if (j < m) {
+                if (side == 0)
+                    out[j].first = key[u];
+                else
+                    out[j].last = key[u];
+            }
+        }
+    }
+}
+
+// The ordered runs' gaps, a warp each (gaps_kernel's level), on a grid for
+// sensing_ordered_cap runs: warps past the frame's runs return at once.
+__global__ void ordered_gaps_kernel(sensing_consts k,
+                                    const float2* X,
+                                    const double* floors_in,
+                                    const float* block_power,
+                                    const sensing_device_header* header,
+                                    std::int64_t gap_bins,
+                                    std::int64_t max_gap,
+                                    sensing_ordered_run* runs)
+{
+    const int warps = int(blockDim.x >> 5);
+    const int m = header->starts;
+    if (!header->ordered || int(blockIdx.x) * warps >= m)
+        return; // the whole block
+    __shared__ double floors[sensing_max_subbands];
+    load_floors(k, floors_in, floors);
+    const int g = int(blockIdx.x) * warps + int(threadIdx.x >> 5);
+    if (g >= m)
+        return;
+    const std::int64_t a = runs[g].last + 1, b = g + 1 < m ? runs[g + 1].first : a;
+    double v = 0;
+    if (b - a > gap_bins && b - a <= max_gap)
+        v = warp_gap_level(k,
+                           spectrum_reader{ X },
+                           floors,
+                           block_power,
+                           a,
+                           b,
+                           sensing_gap_fill_level(b - a));
+    if ((threadIdx.x & 31) == 0)
+        runs[g].gap_level = v;
+}
+
+// Key bits that hold every bin of [0, n) and a larger value (order_runs_kernel's pad).
+int bin_bits(std::int64_t n)
+{
+    int bits = 1;
+    while (bits < 63 && (std::int64_t(1) << bits) <= n)
+        ++bits;
+    return bits;
 }
 
 } // namespace
@@ -403,6 +529,37 @@ void launch_sensing_gaps(const sensing_consts& k,
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 
+void launch_sensing_order_runs(const sensing_consts& k,
+                               const float* X,
+                               const double* floors,
+                               const float* block_power,
+                               const std::int64_t* starts,
+                               const std::int64_t* ends,
+                               sensing_device_header* header,
+                               std::int64_t gap_bins,
+                               std::int64_t max_gap,
+                               sensing_ordered_run* out,
+                               void* stream)
+{
+    const auto st = static_cast<cudaStream_t>(stream);
+    order_runs_kernel<<<1, order_threads, 0, st>>>(
+        starts, ends, header, bin_bits(k.n), out);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+    constexpr int gaps_a_block = gap_threads / 32;
+    ordered_gaps_kernel<<<(sensing_ordered_cap + gaps_a_block - 1) / gaps_a_block,
+                          gap_threads,
+                          0,
+                          st>>>(k,
+                                reinterpret_cast<const float2*>(X),
+                                floors,
+                                block_power,
+                                header,
+                                gap_bins,
+                                max_gap,
+                                out);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
 std::size_t sensing_sort_scratch_bytes(std::int64_t cap)
 {
     std::size_t bytes = 0;
@@ -425,9 +582,7 @@ void launch_sensing_sort_runs(const std::int64_t* starts,
                               void* stream)
 {
     // Bins are below n: the keys' bits above its width are all zero.
-    int bits = 1;
-    while (bits < 63 && (std::int64_t(1) << bits) < n)
-        ++bits;
+    const int bits = bin_bits(n);
     const auto st = static_cast<cudaStream_t>(stream);
     std::size_t bytes = scratch_bytes;
     GPUFFT_CUDA_CHECK(
@@ -453,11 +608,14 @@ void launch_sensing_bands(const sensing_consts& k,
         return;
     const auto st = static_cast<cudaStream_t>(stream);
     const auto* x = reinterpret_cast<const float2*>(X);
-    band_chunks_kernel<<<chunks, band_threads, 0, st>>>(
-        k, x, floors, bands, offsets, count, chunk_sums);
-    GPUFFT_CUDA_CHECK_LAUNCH();
+    const int summed = chunks > count ? 1 : 0; // some core spans chunks
+    if (summed) {
+        band_chunks_kernel<<<chunks, band_threads, 0, st>>>(
+            k, x, floors, bands, offsets, count, chunk_sums);
+        GPUFFT_CUDA_CHECK_LAUNCH();
+    }
     bands_kernel<<<count, band_threads, 0, st>>>(
-        k, x, floors, bands, offsets, chunk_sums, rule_xdb, xdb_ratio);
+        k, x, floors, bands, offsets, chunk_sums, summed, rule_xdb, xdb_ratio);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 

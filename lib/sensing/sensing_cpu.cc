@@ -670,7 +670,7 @@ private:
             for (std::int64_t c = 0; c < m; ++c) {
                 const std::int64_t i = d_idx[std::size_t(c)];
                 const std::int64_t s = s0 + i;
-                if (!sensing_above(d_k, d_floor.data(), s, P[i]))
+                if (!sensing_above(d_k, d_k.eta, d_floor.data(), s, P[i]))
                     continue;
                 if (s == open_last + 1) {
                     open_last = s;

@@ -5,15 +5,18 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The CUDA backend of spectrum sensing: cuFFT, the floor and the threshold pass on the
-// device; only the floors, the runs' ends and the bands' sums come back to the host.
+// The CUDA backend of spectrum sensing: cuFFT, the floor, the threshold pass, the runs'
+// order and their gaps' levels on the device; only the floors, the runs with their gaps'
+// levels, and the bands' sums come back to the host.
 
 #include "cuda/cuda_resources.h"
 #include "cuda/host_transfer.h"
+#include "cuda/stream_graph.h"
 #include "sensing/sensing_backend.h"
 #include "sensing/sensing_kernels.h"
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
+#include <deque>
 #include <stdexcept>
 
 namespace gr {
@@ -36,9 +39,11 @@ public:
         d_X.allocate(n, "sensing spectrum");
         d_floors.allocate(std::size_t(p.k.subbands), "sensing floors");
         d_raw.allocate(std::size_t(p.k.subbands), "sensing floors");
-        d_track.allocate(2 * std::size_t(p.k.subbands), "sensing floor track");
-        d_host_track.allocate(2 * std::size_t(p.k.subbands));
+        d_frame.allocate(1 + 2 * std::size_t(p.k.subbands), "sensing floor track");
+        d_host_frame.allocate(1 + 2 * std::size_t(p.k.subbands));
         d_header.allocate(1, "sensing header");
+        d_floor_done.allocate(1, "sensing floor");
+        GPUFFT_CUDA_CHECK(cudaMemset(d_floor_done.get(), 0, sizeof(unsigned)));
         d_starts.allocate(std::size_t(sensing_max_runs), "sensing runs");
         d_ends.allocate(std::size_t(sensing_max_runs), "sensing runs");
         d_bands.allocate(std::size_t(sensing_max_runs), "sensing bands");
@@ -54,7 +59,8 @@ public:
             "sensing block sums");
         d_host_header.allocate(1);
         d_host_floors.allocate(std::size_t(p.k.subbands));
-        d_host_runs.allocate(2 * early_runs);
+        d_ordered.allocate(std::size_t(sensing_ordered_cap), "sensing runs");
+        d_host_ordered.allocate(std::size_t(sensing_ordered_cap));
         d_sorted.allocate(2 * std::size_t(sensing_max_runs), "sensing runs");
         d_host_sorted.allocate(2 * std::size_t(sensing_max_runs));
         d_sort_scratch.allocate(sensing_sort_scratch_bytes(sensing_max_runs),
@@ -69,8 +75,8 @@ public:
                   std::vector<sensing_run>& runs) override
     {
         cuda::device_guard guard(d_device);
-        // The frame's threshold (the kernels take the constants by value).
-        d_p.k.eta = track.eta;
+        d_levels_made = false;
+        const bool tracked = track.prior != nullptr;
         const auto S = std::size_t(d_p.k.subbands);
         const cudaStream_t s = d_stream.get();
         const auto n = std::size_t(d_p.k.n);
@@ -81,56 +87,22 @@ public:
         } else {
             d_stream.follow_default_stream();
         }
-        GPUFFT_CUDA_CHECK(
-            cudaMemsetAsync(d_header.get(), 0, sizeof(sensing_device_header), s));
-        d_fft.execute_async(in, d_X.get(), s);
-        const float* X = reinterpret_cast<const float*>(d_X.get());
-        // The plan's floor track goes up with the frame (no round trip); the opened
-        // floors, before it, come back for the plan to update it.
-        double* raw = d_floors.get();
-        if (track.prior != nullptr) {
-            std::copy(track.prior, track.prior + 2 * S, d_host_track.get());
-            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_track.get(),
-                                              d_host_track.get(),
-                                              2 * S * sizeof(double),
-                                              cudaMemcpyHostToDevice,
-                                              s));
-            raw = d_raw.get();
-        }
-        launch_sensing_floor(d_p.k,
-                             X,
-                             d_floors.get(),
-                             d_header.get(),
-                             s,
-                             track.prior != nullptr ? d_track.get() : nullptr,
-                             track.prior != nullptr ? d_raw.get() : nullptr);
-        launch_sensing_runs(d_p.k,
-                            X,
-                            d_floors.get(),
-                            d_starts.get(),
-                            d_ends.get(),
-                            sensing_max_runs,
-                            d_block_power.get(),
-                            d_header.get(),
-                            d_runs_blocks,
-                            s);
-        // The header, the floors and the first runs come back in one go: most frames
-        // have fewer than early_runs runs and need no second round trip.
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_header.get(),
-                                          d_header.get(),
-                                          sizeof(sensing_device_header),
-                                          cudaMemcpyDeviceToHost,
-                                          s));
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
-            d_host_floors.get(), raw, sizeof(double) * S, cudaMemcpyDeviceToHost, s));
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_runs.get(),
-                                          d_starts.get(),
-                                          early_runs * sizeof(std::int64_t),
-                                          cudaMemcpyDeviceToHost,
-                                          s));
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_runs.get() + early_runs,
-                                          d_ends.get(),
-                                          early_runs * sizeof(std::int64_t),
+        // The frame's threshold and the plan's floor track go up with the frame from
+        // pinned memory, which the graph's copy reads when it runs.
+        double* up = d_host_frame.get();
+        up[0] = track.eta;
+        if (tracked)
+            std::copy(track.prior, track.prior + 2 * S, up + 1);
+        if (cuda::stream_graph* g = graph_for(in, tracked))
+            g->run(s, [&] { enqueue_spectrum(in, tracked); });
+        else
+            enqueue_spectrum(in, tracked);
+        // As many runs as the last frame had, twice over: a stream's frames are alike,
+        // and a frame with more takes a second copy.
+        const std::size_t guess = d_copy_runs;
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_ordered.get(),
+                                          d_ordered.get(),
+                                          guess * sizeof(sensing_ordered_run),
                                           cudaMemcpyDeviceToHost,
                                           s));
         d_stream.synchronize();
@@ -144,39 +116,46 @@ public:
         if (h.starts != h.ends || std::int64_t(h.starts) > sensing_max_runs)
             return false;
         const auto m = std::size_t(h.starts);
-        d_first.resize(m);
-        d_last.resize(m);
-        if (m <= early_runs) {
-            std::copy(d_host_runs.get(), d_host_runs.get() + m, d_first.begin());
-            std::copy(d_host_runs.get() + early_runs,
-                      d_host_runs.get() + early_runs + m,
-                      d_last.begin());
-            std::sort(d_first.begin(), d_first.end());
-            std::sort(d_last.begin(), d_last.end());
-        } else {
-            // Thousands of runs (a modulated carrier dipping under the threshold): sorted
-            // on the device, then one copy.
-            launch_sensing_sort_runs(d_starts.get(),
-                                     d_ends.get(),
-                                     d_sorted.get(),
-                                     std::int64_t(m),
-                                     d_p.k.n,
-                                     d_sort_scratch.get(),
-                                     d_sort_scratch.bytes(),
-                                     s);
-            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_sorted.get(),
-                                              d_sorted.get(),
-                                              2 * m * sizeof(std::int64_t),
-                                              cudaMemcpyDeviceToHost,
-                                              s));
-            d_stream.synchronize();
-            std::copy(d_host_sorted.get(), d_host_sorted.get() + m, d_first.begin());
-            std::copy(
-                d_host_sorted.get() + m, d_host_sorted.get() + 2 * m, d_last.begin());
-        }
         runs.resize(m);
+        if (h.ordered) {
+            if (m > guess) {
+                GPUFFT_CUDA_CHECK(
+                    cudaMemcpyAsync(d_host_ordered.get() + guess,
+                                    d_ordered.get() + guess,
+                                    (m - guess) * sizeof(sensing_ordered_run),
+                                    cudaMemcpyDeviceToHost,
+                                    s));
+                d_stream.synchronize();
+            }
+            const sensing_ordered_run* o = d_host_ordered.get();
+            for (std::size_t i = 0; i < m; ++i)
+                runs[i] = { o[i].first, o[i].last };
+            d_levels_made = true;
+            std::size_t next = 64;
+            while (next < 2 * m && next < std::size_t(sensing_ordered_cap))
+                next *= 2;
+            d_copy_runs = std::min(next, std::size_t(sensing_ordered_cap));
+            return true;
+        }
+        // Thousands of runs (a modulated carrier dipping under the threshold): sorted
+        // on the device by CUB, then one copy; their gaps' levels are read when asked.
+        launch_sensing_sort_runs(d_starts.get(),
+                                 d_ends.get(),
+                                 d_sorted.get(),
+                                 std::int64_t(m),
+                                 d_p.k.n,
+                                 d_sort_scratch.get(),
+                                 d_sort_scratch.bytes(),
+                                 s);
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_sorted.get(),
+                                          d_sorted.get(),
+                                          2 * m * sizeof(std::int64_t),
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+        d_stream.synchronize();
         for (std::size_t i = 0; i < m; ++i)
-            runs[i] = { d_first[i], d_last[i] };
+            runs[i] = { d_host_sorted.get()[i], d_host_sorted.get()[m + i] };
+        d_copy_runs = std::size_t(sensing_ordered_cap);
         return true;
     }
 
@@ -225,6 +204,12 @@ public:
         level.assign(runs.empty() ? 0 : runs.size() - 1, 0.0);
         if (runs.size() < 2)
             return;
+        if (!exact && max_gap == d_p.max_fill_gap && made_levels_of(runs)) {
+            const sensing_ordered_run* o = d_host_ordered.get();
+            for (std::size_t i = 0; i + 1 < runs.size(); ++i)
+                level[i] = o[i].gap_level;
+            return;
+        }
         // The gaps go straight into pinned memory: pageable copies each cost a staging
         // copy and, device to host, a wait of their own.
         const std::size_t most = runs.size() - 1;
@@ -279,11 +264,104 @@ public:
                             d_ends.bytes() + d_bands.bytes() + d_levels.bytes() +
                             d_fill.bytes() + d_block_power.bytes() + d_sorted.bytes() +
                             d_offsets.bytes() + d_chunks.bytes() +
-                            d_sort_scratch.bytes());
+                            d_sort_scratch.bytes() + d_ordered.bytes());
     }
 
 private:
-    static constexpr std::size_t early_runs = 2048;
+    // A frame's work up to the runs and their gaps' levels, the same every frame (a
+    // graph of it is replayed): the threshold and the track up from d_host_frame, the
+    // FFT of `in`, the floor, the threshold pass, the runs' order and gaps, and the
+    // header and floors back (the opened floors, before the track, for the plan).
+    void enqueue_spectrum(const void* in, bool tracked)
+    {
+        const auto S = std::size_t(d_p.k.subbands);
+        const cudaStream_t s = d_stream.get();
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_frame.get(),
+                                          d_host_frame.get(),
+                                          (tracked ? 1 + 2 * S : 1) * sizeof(double),
+                                          cudaMemcpyHostToDevice,
+                                          s));
+        const double* eta = d_frame.get();
+        const double* track = tracked ? d_frame.get() + 1 : nullptr;
+        GPUFFT_CUDA_CHECK(
+            cudaMemsetAsync(d_header.get(), 0, sizeof(sensing_device_header), s));
+        d_fft.execute_async(in, d_X.get(), s);
+        const float* X = reinterpret_cast<const float*>(d_X.get());
+        launch_sensing_floor(d_p.k,
+                             X,
+                             d_floors.get(),
+                             d_header.get(),
+                             d_floor_done.get(),
+                             s,
+                             track,
+                             tracked ? d_raw.get() : nullptr);
+        launch_sensing_runs(d_p.k,
+                            eta,
+                            X,
+                            d_floors.get(),
+                            d_starts.get(),
+                            d_ends.get(),
+                            sensing_max_runs,
+                            d_block_power.get(),
+                            d_header.get(),
+                            d_runs_blocks,
+                            s);
+        // The runs in order and the levels of their gaps, behind the pass on the device:
+        // with the header and the floors they come back in one round trip, and the
+        // plan's bridge() then finds its levels made (gap_levels()).
+        launch_sensing_order_runs(d_p.k,
+                                  X,
+                                  d_floors.get(),
+                                  d_block_power.get(),
+                                  d_starts.get(),
+                                  d_ends.get(),
+                                  d_header.get(),
+                                  d_p.gap_bins,
+                                  d_p.max_fill_gap,
+                                  d_ordered.get(),
+                                  s);
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_header.get(),
+                                          d_header.get(),
+                                          sizeof(sensing_device_header),
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_floors.get(),
+                                          tracked ? d_raw.get() : d_floors.get(),
+                                          sizeof(double) * S,
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+    }
+
+    // The graph of enqueue_spectrum(in, tracked): one per input array (the FFT reads
+    // it) and track state, the last few kept; a host frame is always d_in. Null once
+    // max_captures graphs were made: device frames from ever new arrays (a ring of
+    // buffers) would capture one a frame, which costs more than it saves.
+    cuda::stream_graph* graph_for(const void* in, bool tracked)
+    {
+        for (auto& g : d_graphs)
+            if (g.in == in && g.tracked == tracked)
+                return &g.graph;
+        if (d_captures == max_captures)
+            return nullptr;
+        ++d_captures;
+        if (d_graphs.size() == max_graphs)
+            d_graphs.pop_front();
+        d_graphs.push_back(frame_graph{ in, tracked, {} });
+        return &d_graphs.back().graph;
+    }
+
+    // Whether `runs` are the frame's own runs, whose gaps' levels spectrum() made
+    // (bridge()'s call; the plan's other calls ask for other gaps or exact levels).
+    bool made_levels_of(const std::vector<sensing_run>& runs) const
+    {
+        if (!d_levels_made || runs.size() > std::size_t(sensing_ordered_cap))
+            return false;
+        const sensing_ordered_run* o = d_host_ordered.get();
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            if (runs[i].first != o[i].first || runs[i].last != o[i].last)
+                return false;
+        return true;
+    }
 
     //! b's memory for at least `count` values, grown (never shrunk) as frames need.
     template <typename T>
@@ -303,16 +381,28 @@ private:
         return o;
     }
 
-    sensing_params d_p; // k.eta: the frame's (spectrum())
+    const sensing_params d_p; // the kernels take the threshold from d_frame
     const int d_device;
     cuda::device_guard d_guard; // the buffers below live on d_device
     dense_fft_plan d_fft;
     cuda::stream d_stream;
     cuda::host_stager d_stager;
     cuda::device_buffer<std::complex<float>> d_in, d_X;
-    cuda::device_buffer<double> d_floors, d_raw, d_track; // used, opened, the track
-    cuda::pinned_buffer<double> d_host_track;
+    cuda::device_buffer<double> d_floors, d_raw; // used, opened
+    // The frame's threshold, then the floor track (2 subbands): d_host_frame goes up.
+    cuda::device_buffer<double> d_frame;
+    cuda::pinned_buffer<double> d_host_frame;
+    struct frame_graph {
+        const void* in;
+        bool tracked;
+        cuda::stream_graph graph;
+    };
+    static constexpr std::size_t max_graphs = 4;
+    static constexpr int max_captures = 16;
+    std::deque<frame_graph> d_graphs; // graph_for()'s
+    int d_captures = 0;
     cuda::device_buffer<sensing_device_header> d_header;
+    cuda::device_buffer<unsigned> d_floor_done; // launch_sensing_floor's counter
     cuda::device_buffer<std::int64_t> d_starts, d_ends;
     cuda::device_buffer<sensing_band> d_bands;
     cuda::device_buffer<int> d_offsets;
@@ -321,11 +411,13 @@ private:
     cuda::pinned_buffer<int> d_host_offsets;
     cuda::pinned_buffer<sensing_device_header> d_host_header;
     cuda::pinned_buffer<double> d_host_floors;
-    cuda::pinned_buffer<std::int64_t> d_host_runs; // early_runs firsts, then lasts
-    cuda::device_buffer<std::int64_t> d_sorted;    // starts, then ends, ascending
+    cuda::device_buffer<sensing_ordered_run> d_ordered;
+    cuda::pinned_buffer<sensing_ordered_run> d_host_ordered;
+    std::size_t d_copy_runs = 64; // ordered runs the first copy brings back
+    bool d_levels_made = false;   // d_host_ordered's gap levels are this frame's
+    cuda::device_buffer<std::int64_t> d_sorted; // starts, then ends, ascending
     cuda::pinned_buffer<std::int64_t> d_host_sorted;
     cuda::device_buffer<unsigned char> d_sort_scratch;
-    std::vector<std::int64_t> d_first, d_last;
     cuda::device_buffer<double> d_levels, d_fill;
     cuda::device_buffer<float> d_block_power;
     cuda::pinned_buffer<std::int64_t> d_host_gap_first, d_host_gap_last;

@@ -25,18 +25,30 @@ namespace detail {
 struct sensing_device_header {
     int bad;          //!< a floor sample was not finite
     int starts, ends; //!< runs' first and last bins found (may exceed the capacity)
+    int ordered;      //!< launch_sensing_order_runs ordered the runs (1) or not (0)
+};
+
+//! Runs a frame may have for launch_sensing_order_runs to order them on the device.
+constexpr int sensing_ordered_cap = 2048;
+
+//! A run in order, and the level of the gap after it (launch_sensing_order_runs).
+struct sensing_ordered_run {
+    std::int64_t first, last;
+    double gap_level;
 };
 
 /*!
  * The floor: for each sub-band the censored log-mean of its samples, then the opening;
  * floors[subbands] as doubles. X: the spectrum, natural order, n complex floats. With
  * a track (2 x subbands: sensing_floor_track::prior on the device), the opened floors
- * go to raw[subbands] and the floors used (sensing_track_floor) to floors.
+ * go to raw[subbands] and the floors used (sensing_track_floor) to floors. done: a
+ * device counter, 0 before the first launch; each launch leaves it 0.
  */
 void launch_sensing_floor(const sensing_consts& k,
                           const float* X,
                           double* floors,
                           sensing_device_header* header,
+                          unsigned* done,
                           void* stream,
                           const double* track = nullptr,
                           double* raw = nullptr);
@@ -46,11 +58,13 @@ constexpr std::int64_t sensing_block_bins = 256;
 
 /*!
  * The threshold pass: every bin once; the first and last bins of each run of bins
- * above the threshold go to starts[] and ends[] (unordered, at most `cap` each),
- * counted in header->starts / ends (which must be zero before), and the power |X_w|^2
- * of each sensing_block_bins bins to block_power[(n + 255) / 256].
+ * above the threshold (*eta x the floor; eta on the device, so that a captured graph
+ * takes each frame's, and k.eta is not read) go to starts[] and ends[] (unordered, at
+ * most `cap` each), counted in header->starts / ends (which must be zero before), and
+ * the power |X_w|^2 of each sensing_block_bins bins to block_power[(n + 255) / 256].
  */
 void launch_sensing_runs(const sensing_consts& k,
+                         const double* eta,
                          const float* X,
                          const double* floors,
                          std::int64_t* starts,
@@ -134,6 +148,27 @@ void launch_sensing_gaps(const sensing_consts& k,
                          int count,
                          double* level,
                          void* stream);
+
+/*!
+ * The threshold pass's runs in order, with the levels of the gaps between them, on the
+ * device and with no host step between: where the pass found as many firsts as lasts
+ * and at most sensing_ordered_cap of each, out[i] holds run i (ascending) and the level
+ * of the gap to run i + 1 as launch_sensing_gaps gives it with the fill level of its
+ * length; 0 for the last run and for gaps of gap_bins bins or fewer or over max_gap
+ * (the plan reads no level for those), and header->ordered = 1. Otherwise nothing is
+ * written but header->ordered = 0.
+ */
+void launch_sensing_order_runs(const sensing_consts& k,
+                               const float* X,
+                               const double* floors,
+                               const float* block_power,
+                               const std::int64_t* starts,
+                               const std::int64_t* ends,
+                               sensing_device_header* header,
+                               std::int64_t gap_bins,
+                               std::int64_t max_gap,
+                               sensing_ordered_run* out,
+                               void* stream);
 
 } // namespace detail
 } // namespace gpufft

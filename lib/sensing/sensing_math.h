@@ -299,11 +299,11 @@ GPUFFT_HD inline bool sensing_masked(const sensing_consts& k, std::int64_t s)
     return k.mask_dc && b >= -k.dc_mask && b <= k.dc_mask;
 }
 
-//! Whether shifted bin s of power p stands above the threshold.
-GPUFFT_HD inline bool
-sensing_above(const sensing_consts& k, const double* f, std::int64_t s, float p)
+//! Whether shifted bin s of power p stands above the threshold eta x the floor.
+GPUFFT_HD inline bool sensing_above(
+    const sensing_consts& k, double eta, const double* f, std::int64_t s, float p)
 {
-    return double(p) > k.eta * sensing_floor_at(k, f, s) && !sensing_masked(k, s);
+    return double(p) > eta * sensing_floor_at(k, f, s) && !sensing_masked(k, s);
 }
 
 } // namespace detail

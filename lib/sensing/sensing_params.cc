@@ -288,6 +288,7 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     k.dc_mask = o.dc_mask_bins;
 
     p.gap_bins = o.gap_bins > 0 ? o.gap_bins : p.lobe;
+    p.max_fill_gap = std::max<std::int64_t>(16, std::min<std::int64_t>(n / 8, 65536));
     p.narrow_bins = o.narrow_bins;
     p.max_tone_fits = o.max_tone_fits;
     set_robust_window(p.tone, n, window);

@@ -22,11 +22,15 @@ namespace detail {
 //! A plan's derived parameters: the kernels' constants and the host side's rules.
 struct sensing_params {
     sensing_consts k;
-    int gap_bins = 0;     //!< runs this close join (and closer than 1/8 of the narrower)
-    int lobe = 0;         //!< half-width of the window's main lobe, in bins
-    double a0 = 1;        //!< the window's mean (a tone's peak gain)
-    double power_sum = 1; //!< sum of c_m^2: a bin's noise gain
-    int narrow_bins = 0;  //!< bands this wide or narrower get a tone fit
+    int gap_bins = 0; //!< runs this close join (and closer than 1/8 of the narrower)
+    //! The longest gap whose level may join its runs (sensing_gap_fill_level): an
+    //! eighth of the frame, 16 to 65536 bins. Two tones 2^20 bins apart are two
+    //! emitters, however the noise between them averages.
+    std::int64_t max_fill_gap = 16;
+    int lobe = 0;           //!< half-width of the window's main lobe, in bins
+    double a0 = 1;          //!< the window's mean (a tone's peak gain)
+    double power_sum = 1;   //!< sum of c_m^2: a bin's noise gain
+    int narrow_bins = 0;    //!< bands this wide or narrower get a tone fit
     int max_tone_fits = 64; //!< tone fits a frame, strongest first
     gpufft::bandwidth_rule rule = gpufft::bandwidth_rule::obw99;
     double xdb_ratio = 0.01; //!< xdb rule: the edges' level over the peak, linear
@@ -113,10 +117,13 @@ inline double sensing_track_var(double r, double frames)
  * over 1, but never under 1.6 (2 dB): the floor itself is known to a few per cent only,
  * and a long noise gap must not join two distant tones through that error.
  */
-inline double sensing_gap_fill_level(std::int64_t gap)
+GPUFFT_HD inline double sensing_gap_fill_level(std::int64_t gap)
 {
-    const double noise = 6.0 / std::sqrt(std::max(1.0, 0.5 * double(gap)));
-    return 1.0 + std::max(0.6, std::min(1.5, noise));
+    // The device's sqrt is correctly rounded, as the host's: both backends' levels
+    // meet the same fill level.
+    const double half = 0.5 * double(gap);
+    const double noise = 6.0 / sqrt(half > 1.0 ? half : 1.0);
+    return 1.0 + (noise < 0.6 ? 0.6 : (noise > 1.5 ? 1.5 : noise));
 }
 
 /*!

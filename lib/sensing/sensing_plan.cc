@@ -288,7 +288,7 @@ private:
         // 240-byte sensing_band a run; the bands are made once the spans are final.
         spans.clear();
         band_run.clear();
-        be->gap_levels(runs, max_gap_fill(), false, levels);
+        be->gap_levels(runs, params.max_fill_gap, false, levels);
         // The radio's DC spike (its LO leakage: a run no wider than the window's main
         // lobe on DC +-1 bin) is no link of a band: the bands are made without it (a
         // gap across it joins where both gaps beside it do), then it joins the band it
@@ -413,7 +413,7 @@ private:
         near_runs.resize(2);
         near_runs[0].first = near_runs[0].last = lo - 1;
         near_runs[1].first = near_runs[1].last = hi + 1;
-        be->gap_levels(near_runs, max_gap_fill(), false, near_level);
+        be->gap_levels(near_runs, params.max_fill_gap, false, near_level);
         return !near_level.empty() && filled(near_level[0], hi - lo + 1);
     }
 
@@ -748,13 +748,6 @@ private:
             }
     }
     static constexpr std::int64_t watch_max_bins = 64;
-
-    // Gaps up to an eighth of the band, and 65536 bins, may be filled: a gap's mean is
-    // then read by one thread block, and two tones 2^20 bins apart are two emitters.
-    std::int64_t max_gap_fill() const
-    {
-        return std::max<std::int64_t>(16, std::min<std::int64_t>(params.k.n / 8, 65536));
-    }
 
     // The threshold finds a band; its sums and edges take in the window's main lobe
     // either side too (halfway to a neighbour at most), where a signal's skirts still

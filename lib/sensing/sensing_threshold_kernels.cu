@@ -49,63 +49,23 @@ __device__ inline void push_run_edges(unsigned first,
     push_bins(last, at, &header->ends, ends, cap);
 }
 
-// One block a sub-band, its floor samples' log powers in registers (at most
-// floor_per_thread a thread), then the censoring passes of sensing_floor_step, each one
-// block reduction.
-constexpr int floor_per_thread = sensing_floor_samples / floor_threads;
-
-__global__ void __launch_bounds__(floor_threads) floor_kernel(
-    sensing_consts k, const float2* X, double* floors, sensing_device_header* header)
+// The opening of sensing_open_floor by one block, a thread a sub-band; with a track,
+// the opened floor goes to raw and the floor used (sensing_track_floor, moved by the
+// frame's level: the median by sensing_median_ranks, as sensing_track_level) to floors.
+// f, e and o: shared arrays of sensing_max_subbands, mid of 2.
+__device__ void open_floors(const sensing_consts& k,
+                            double* floors,
+                            const double* track,
+                            double* raw,
+                            double* f,
+                            double* e,
+                            double* o,
+                            double* mid)
 {
-    __shared__ double2 red[33];
-    const int i = blockIdx.x;
-    std::int64_t first, count;
-    sensing_subband(k, i, first, count);
-    const int m = int(sensing_sample_count(k, i));
-    const spectrum_reader bin{ X };
-    float logp[floor_per_thread];
-    bool bad = false;
-#pragma unroll
-    for (int r = 0; r < floor_per_thread; ++r) {
-        const int j = threadIdx.x + r * floor_threads;
-        logp[r] = 3e38f; // never below a cut, never summed
-        if (j < m) {
-            const float P = sensing_power(k, bin, first + std::int64_t(j) * k.stride);
-            bad = bad || !isfinite(P);
-            logp[r] = sensing_log_power(k, P);
-        }
-    }
-    if (bad)
-        header->bad = 1;
-    double f = 0;
-    for (int pass = 0; pass <= sensing_floor_passes; ++pass) {
-        const float cut = f > 0 ? float(log(k.cut * f)) : 3e38f;
-        double2 v = make_double2(0, 0);
-#pragma unroll
-        for (int r = 0; r < floor_per_thread; ++r)
-            if (threadIdx.x + r * floor_threads < m && logp[r] < cut) {
-                v.x += double(logp[r]);
-                v.y += 1.0;
-            }
-        v = block_sum2(v, red);
-        f = sensing_floor_step(k, v.x, v.y, f);
-    }
-    if (threadIdx.x == 0)
-        floors[i] = f;
-}
-
-// The opening of sensing_open_floor, a thread a sub-band; with a track, the opened
-// floor goes to raw and the floor used (sensing_track_floor, moved by the frame's
-// level: the median by sensing_median_ranks, as sensing_track_level) to floors.
-__global__ void
-open_kernel(sensing_consts k, double* floors, const double* track, double* raw)
-{
-    __shared__ double f[sensing_max_subbands], e[sensing_max_subbands],
-        o[sensing_max_subbands];
-    __shared__ double mid[2];
     const int S = k.subbands, r = k.opening;
+    // The other blocks' floors: past L1, which this block never filled with them.
     for (int i = threadIdx.x; i < S; i += blockDim.x)
-        f[i] = floors[i];
+        f[i] = __ldcg(floors + i);
     __syncthreads();
     for (int i = threadIdx.x; i < S; i += blockDim.x) {
         double v = f[i];
@@ -140,6 +100,72 @@ open_kernel(sensing_consts k, double* floors, const double* track, double* raw)
     }
 }
 
+// One block a sub-band, its floor samples' log powers in registers (at most
+// floor_per_thread a thread), then the censoring passes of sensing_floor_step, each one
+// block reduction. The last block to finish opens the floors (open_floors): a kernel
+// of its own cost the frame a launch. `done` counts the finished blocks; that block
+// sets it back to 0 for the next frame.
+constexpr int floor_per_thread = sensing_floor_samples / floor_threads;
+
+__global__ void __launch_bounds__(floor_threads)
+    floor_kernel(sensing_consts k,
+                 const float2* X,
+                 double* floors,
+                 sensing_device_header* header,
+                 unsigned* done,
+                 const double* track,
+                 double* raw)
+{
+    __shared__ double2 red[33];
+    __shared__ double f[sensing_max_subbands], e[sensing_max_subbands],
+        o[sensing_max_subbands];
+    __shared__ double mid[2];
+    __shared__ bool last;
+    const int i = blockIdx.x;
+    std::int64_t first, count;
+    sensing_subband(k, i, first, count);
+    const int m = int(sensing_sample_count(k, i));
+    const spectrum_reader bin{ X };
+    float logp[floor_per_thread];
+    bool bad = false;
+#pragma unroll
+    for (int r = 0; r < floor_per_thread; ++r) {
+        const int j = threadIdx.x + r * floor_threads;
+        logp[r] = 3e38f; // never below a cut, never summed
+        if (j < m) {
+            const float P = sensing_power(k, bin, first + std::int64_t(j) * k.stride);
+            bad = bad || !isfinite(P);
+            logp[r] = sensing_log_power(k, P);
+        }
+    }
+    if (bad)
+        header->bad = 1;
+    double fl = 0;
+    for (int pass = 0; pass <= sensing_floor_passes; ++pass) {
+        const float cut = fl > 0 ? float(log(k.cut * fl)) : 3e38f;
+        double2 v = make_double2(0, 0);
+#pragma unroll
+        for (int r = 0; r < floor_per_thread; ++r)
+            if (threadIdx.x + r * floor_threads < m && logp[r] < cut) {
+                v.x += double(logp[r]);
+                v.y += 1.0;
+            }
+        v = block_sum2(v, red);
+        fl = sensing_floor_step(k, v.x, v.y, fl);
+    }
+    if (threadIdx.x == 0) {
+        floors[i] = fl;
+        __threadfence(); // the floor is seen before the count that says it is there
+        last = atomicAdd(done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last)
+        return;
+    __threadfence();
+    open_floors(k, floors, track, raw, f, e, o, mid);
+    if (threadIdx.x == 0)
+        *done = 0;
+}
 
 // The threshold pass where n is not a multiple of 512, a tile of run_tile bins a block
 // at a time. The tile's spectrum,
@@ -155,6 +181,7 @@ open_kernel(sensing_consts k, double* floors, const double* track, double* raw)
 template <int TAPS>
 __global__ void __launch_bounds__(run_threads, 4)
     runs_kernel(sensing_consts k,
+                const double* frame_eta,
                 const float2* X,
                 const double* floors_in,
                 std::int64_t* starts,
@@ -176,6 +203,7 @@ __global__ void __launch_bounds__(run_threads, 4)
     __shared__ unsigned above[words];
     __shared__ float least;
     __shared__ unsigned outer[2]; // flags of bins base - 1 and base + run_tile
+    const double eta = *frame_eta;
     for (int i = threadIdx.x; i < k.subbands; i += blockDim.x)
         floors[i] = floors_in[i];
     float c[TAPS];
@@ -214,7 +242,7 @@ __global__ void __launch_bounds__(run_threads, 4)
         return re * re + im * im;
     };
     const auto test = [&](std::int64_t s, float P, float bound) {
-        return P > bound && s >= 0 && s < k.n && sensing_above(k, floors, s, P);
+        return P > bound && s >= 0 && s < k.n && sensing_above(k, eta, floors, s, P);
     };
     if (blockIdx.x < tiles)
         load(blockIdx.x);
@@ -226,7 +254,7 @@ __global__ void __launch_bounds__(run_threads, 4)
             // rounded down.
             const std::int64_t lo = base > 0 ? base - 1 : 0;
             const std::int64_t hi = base + run_tile + 1 < k.n ? base + run_tile + 1 : k.n;
-            least = float(k.eta * least_floor(k, floors, lo, hi)) * (1.0f - 1e-6f);
+            least = float(eta * least_floor(k, floors, lo, hi)) * (1.0f - 1e-6f);
         }
 #pragma unroll
         for (int r = 0; r < loads; ++r) {
@@ -314,6 +342,7 @@ __global__ void __launch_bounds__(run_threads, 4)
 template <int TAPS>
 __global__ void __launch_bounds__(run_threads)
     runs_warp_kernel(sensing_consts k,
+                     const double* frame_eta,
                      const float2* X,
                      const double* floors_in,
                      std::int64_t* starts,
@@ -326,6 +355,7 @@ __global__ void __launch_bounds__(run_threads)
     constexpr int per = 8;
     static_assert(per * 32 == sensing_block_bins, "a warp's bins are one power sum");
     __shared__ double floors[sensing_max_subbands];
+    const double eta = *frame_eta;
     for (int i = threadIdx.x; i < k.subbands; i += blockDim.x)
         floors[i] = floors_in[i];
     __syncthreads();
@@ -342,7 +372,7 @@ __global__ void __launch_bounds__(run_threads)
     };
     // The tiled kernel's exact test of one bin (inside [0, n) or not).
     const auto test = [&](std::int64_t s, float P, float bound) {
-        return P > bound && s >= 0 && s < k.n && sensing_above(k, floors, s, P);
+        return P > bound && s >= 0 && s < k.n && sensing_above(k, eta, floors, s, P);
     };
     for (std::int64_t w =
              std::int64_t(blockIdx.x) * (blockDim.x >> 5) + (threadIdx.x >> 5);
@@ -386,7 +416,7 @@ __global__ void __launch_bounds__(run_threads)
         double least = floors[i0];
         for (int i = i0 + 1; i <= i1; ++i)
             least = fmin(least, floors[i]);
-        const float bound = float(k.eta * least) * (1.0f - 1e-6f);
+        const float bound = float(eta * least) * (1.0f - 1e-6f);
         float P[per];
         unsigned near = 0; // bins over the bound: the exact test decides
         float sum = 0;
@@ -407,7 +437,7 @@ __global__ void __launch_bounds__(run_threads)
         if (near) {
 #pragma unroll
             for (int u = 0; u < per; ++u)
-                if (((near >> u) & 1u) && sensing_above(k, floors, s0 + u, P[u]))
+                if (((near >> u) & 1u) && sensing_above(k, eta, floors, s0 + u, P[u]))
                     mask |= 1u << u;
         }
         // The bins beside this lane's: its neighbours' flags, or beyond the warp's
@@ -448,15 +478,14 @@ void launch_sensing_floor(const sensing_consts& k,
                           const float* X,
                           double* floors,
                           sensing_device_header* header,
+                          unsigned* done,
                           void* stream,
                           const double* track,
                           double* raw)
 {
     const auto st = static_cast<cudaStream_t>(stream);
     floor_kernel<<<k.subbands, floor_threads, 0, st>>>(
-        k, reinterpret_cast<const float2*>(X), floors, header);
-    GPUFFT_CUDA_CHECK_LAUNCH();
-    open_kernel<<<1, 256, 0, st>>>(k, floors, track, raw);
+        k, reinterpret_cast<const float2*>(X), floors, header, done, track, raw);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 
@@ -464,6 +493,7 @@ namespace {
 
 // The runs kernel for the window's taps (1, 3, 5 or 7 are built).
 using runs_fn = void (*)(sensing_consts,
+                         const double*,
                          const float2*,
                          const double*,
                          std::int64_t*,
@@ -512,6 +542,7 @@ int sensing_runs_blocks(const sensing_consts& k)
 }
 
 void launch_sensing_runs(const sensing_consts& k,
+                         const double* eta,
                          const float* X,
                          const double* floors,
                          std::int64_t* starts,
@@ -524,6 +555,7 @@ void launch_sensing_runs(const sensing_consts& k,
 {
     const auto st = static_cast<cudaStream_t>(stream);
     runs_kernel_for(k)<<<blocks, run_threads, 0, st>>>(k,
+                                                       eta,
                                                        reinterpret_cast<const float2*>(X),
                                                        floors,
                                                        starts,

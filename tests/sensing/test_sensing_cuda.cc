@@ -261,6 +261,58 @@ GPUFFT_TEST(cuda_tracks_the_floor_as_the_cpu)
     }
 }
 
+// A frame's passes run as a captured graph, one per input array and track state (the
+// last 4 kept, 16 made at most; then launched directly). Frames from a ring of 7 device
+// arrays (every graph evicted before its array comes back, then no graph) give the
+// signals of the same frames from host memory (d_in's graph) bit for bit, tracked and
+// untracked.
+GPUFFT_TEST(cuda_frames_from_a_ring_of_device_arrays_match_host_frames)
+{
+    gpufft_test::require_gpu();
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+#ifdef GPUFFT_HAVE_CUDA
+    const std::int64_t n = 16384;
+    const std::size_t bytes = sizeof(std::complex<float>) * std::size_t(n);
+    std::vector<std::complex<float>*> ring(7, nullptr);
+    for (auto& d : ring)
+        GPUFFT_CHECK(cudaMalloc(&d, bytes) == cudaSuccess);
+    for (int floor_frames : { 1, 8 }) {
+        sensing_options o = on(backend::cuda);
+        o.floor_frames = floor_frames;
+        sensing_plan host(n, o), device(n, o);
+        for (int f = 0; f < 40; ++f) {
+            cvec x(std::size_t(n), 0);
+            add_noise(x, 0.01 * (f % 10 == 9 ? 3.0 : 1.0), rng);
+            for (int i = 0; i < 1 + f % 5; ++i)
+                add_tone(x,
+                         -0.3 * double(n) + 977.3 * i + 0.1 * f,
+                         amplitude_for(15 + 9 * i, 0.01, n));
+            std::complex<float>* d = ring[std::size_t(f) % ring.size()];
+            GPUFFT_CHECK(cudaMemcpy(d, x.data(), bytes, cudaMemcpyHostToDevice) ==
+                         cudaSuccess);
+            sensing_result a, b;
+            host.detect(x.data(), a);
+            device.detect(d, b, memory::device);
+            GPUFFT_CHECK_EQ(a.signals.size(), b.signals.size());
+            GPUFFT_CHECK(a.noise_floor_dbfs == b.noise_floor_dbfs);
+            GPUFFT_CHECK(a.threshold_db == b.threshold_db);
+            for (std::size_t i = 0; i < std::min(a.signals.size(), b.signals.size());
+                 ++i) {
+                GPUFFT_CHECK(a.signals[i].lower_bin == b.signals[i].lower_bin);
+                GPUFFT_CHECK(a.signals[i].upper_bin == b.signals[i].upper_bin);
+                GPUFFT_CHECK(a.signals[i].total_power_dbfs ==
+                             b.signals[i].total_power_dbfs);
+                GPUFFT_CHECK(a.signals[i].tone_bin == b.signals[i].tone_bin);
+            }
+        }
+    }
+    for (auto* d : ring)
+        cudaFree(d);
+#endif
+}
+
 GPUFFT_TEST(cuda_refuses_non_finite_frames)
 {
     gpufft_test::require_gpu();

@@ -293,7 +293,8 @@ GPUFFT_TEST(top_bits_match_sensing_above_bin_by_bin)
                 std::int64_t want = 0;
                 for (std::int64_t i = 0; i < block; ++i) {
                     const bool c = Pb[i] > low;
-                    const bool a = c && sensing_above(p.k, f.data(), s0 + i, Pb[i]);
+                    const bool a =
+                        c && sensing_above(p.k, p.k.eta, f.data(), s0 + i, Pb[i]);
                     want += c;
                     GPUFFT_CHECK_EQ(int((cand[std::size_t(i / 64)] >> (i % 64)) & 1),
                                     int(c));

@@ -12,6 +12,7 @@
 
 #include "cuda/cuda_resources.h"
 #include "cuda/host_transfer.h"
+#include "cuda/stream_graph.h"
 #include "sparse/common/host_gather.h"
 #include "sparse/common/select_cuda.h"
 #include "sparse/common/sparse_common.h"
@@ -63,42 +64,6 @@ double read_tones(const unsigned char* block, int cap, robust_frame& out)
         out.joint.clear();
     return hdr->noise;
 }
-
-//! A captured CUDA graph of a stream's work, replayed per call.
-class graph_runner
-{
-public:
-    ~graph_runner()
-    {
-        if (d_exec)
-            cudaGraphExecDestroy(d_exec);
-    }
-    template <typename Fn>
-    void run(cudaStream_t s, Fn&& enqueue)
-    {
-        if (!d_exec) {
-            cudaGraph_t graph = nullptr;
-            GPUFFT_CUDA_CHECK(
-                cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-            try {
-                enqueue();
-            } catch (...) {
-                cudaStreamEndCapture(s, &graph);
-                if (graph)
-                    cudaGraphDestroy(graph);
-                throw;
-            }
-            GPUFFT_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
-            const cudaError_t err = cudaGraphInstantiate(&d_exec, graph, 0);
-            cudaGraphDestroy(graph);
-            GPUFFT_CUDA_CHECK(err);
-        }
-        GPUFFT_CUDA_CHECK(cudaGraphLaunch(d_exec, s));
-    }
-
-private:
-    cudaGraphExec_t d_exec = nullptr;
-};
 
 class robust_cuda final : public sparse_robust_backend
 {
@@ -414,7 +379,7 @@ private:
     cuda::pinned_buffer<float2> h_staged;
     cuda::device_buffer<float2> d_staged;
     cuda::device_buffer<float2> d_full;
-    graph_runner d_graph_device, d_graph_staged;
+    cuda::stream_graph d_graph_device, d_graph_staged;
     // The self-check's floor probe, and a device frame's segments for it.
     robust_floor_probe d_probe;
     dense_fft_plan d_probe_fft; // its segments' FFTs, on the GPU for device frames
@@ -545,7 +510,7 @@ private:
     cuda::device_buffer<unsigned long long> d_peak_keys;
     cuda::device_buffer<int> d_peak_slots;
     robust_dense_state d_state;
-    graph_runner d_graph;
+    cuda::stream_graph d_graph;
 };
 
 } // namespace
