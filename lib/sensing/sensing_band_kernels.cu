@@ -10,7 +10,6 @@
 
 #include "cuda/cuda_check.h"
 #include "sensing/sensing_kernels.cuh"
-#include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
 namespace gr {
@@ -224,7 +223,8 @@ __global__ void bands_kernel(sensing_consts k,
     const spectrum_reader bin{ X };
     sensing_band& b = bands[blockIdx.x];
     const std::int64_t first = b.core_first, last = b.core_last;
-    const int c0 = offsets[blockIdx.x], c1 = offsets[blockIdx.x + 1];
+    const int c0 = summed ? offsets[blockIdx.x] : int(blockIdx.x),
+              c1 = summed ? offsets[blockIdx.x + 1] : c0 + 1;
     // The lobes either side of the core (a few bins) add to the power only.
     double lobes = 0;
     for (std::int64_t s = b.first + threadIdx.x; s < first; s += blockDim.x)
@@ -410,49 +410,44 @@ __global__ void gaps_kernel(sensing_consts k,
         level[g] = v;
 }
 
-// The runs' firsts and lasts, each sorted by one block (runs do not overlap, so the
-// i-th first and the i-th last are run i): keys of the bits of n, padded past the
-// count with the largest such key.
+// The runs' firsts and lasts in order by rank: runs do not overlap, so the bins are
+// distinct and the i-th first and the i-th last are run i; a first's rank is the
+// count of firsts under it. Each block loads every first and last and ranks its own
+// slice: O(m^2) comparisons from shared memory, which for the few runs of most frames
+// is nothing (CUB's block radix sort of 2048 padded keys took 16 us whatever the count,
+// on an H200).
 constexpr int order_threads = 512;
-constexpr int order_items = sensing_ordered_cap / order_threads;
+constexpr int order_blocks = sensing_ordered_cap / order_threads;
 
 __global__ void __launch_bounds__(order_threads)
     order_runs_kernel(const std::int64_t* starts,
                       const std::int64_t* ends,
                       sensing_device_header* header,
-                      int bits,
                       sensing_ordered_run* out)
 {
-    using block_sort = cub::BlockRadixSort<long long, order_threads, order_items>;
-    __shared__ typename block_sort::TempStorage temp;
+    __shared__ long long first[sensing_ordered_cap], last[sensing_ordered_cap];
     const int m = header->starts;
     const bool fits = m == header->ends && m <= sensing_ordered_cap;
-    if (threadIdx.x == 0)
+    if (blockIdx.x == 0 && threadIdx.x == 0)
         header->ordered = fits ? 1 : 0;
-    if (!fits)
-        return;
-    const long long pad = (1ll << bits) - 1;
-    for (int side = 0; side < 2; ++side) {
-        const std::int64_t* in = side == 0 ? starts : ends;
-        long long key[order_items];
-#pragma unroll
-        for (int u = 0; u < order_items; ++u) {
-            const int j = int(threadIdx.x) * order_items + u;
-            key[u] = j < m ? (long long)in[j] : pad;
-        }
-        __syncthreads(); // the first sort's temp storage is free
-        block_sort(temp).Sort(key, 0, bits);
-#pragma unroll
-        for (int u = 0; u < order_items; ++u) {
-            const int j = int(threadIdx.x) * order_items + u;
-            if (j < m) {
-                if (side == 0)
-                    out[j].first = key[u];
-                else
-                    out[j].last = key[u];
-            }
-        }
+    const int i = int(blockIdx.x) * order_threads + int(threadIdx.x);
+    if (!fits || int(blockIdx.x) * order_threads >= m)
+        return; // the whole block
+    for (int j = threadIdx.x; j < m; j += order_threads) {
+        first[j] = starts[j];
+        last[j] = ends[j];
     }
+    __syncthreads();
+    if (i >= m)
+        return;
+    const long long a = first[i], b = last[i];
+    int ra = 0, rb = 0;
+    for (int j = 0; j < m; ++j) {
+        ra += first[j] < a;
+        rb += last[j] < b;
+    }
+    out[ra].first = a;
+    out[rb].last = b;
 }
 
 // The ordered runs' gaps, a warp each (gaps_kernel's level), on a grid for
@@ -487,15 +482,6 @@ __global__ void ordered_gaps_kernel(sensing_consts k,
                            sensing_gap_fill_level(b - a));
     if ((threadIdx.x & 31) == 0)
         runs[g].gap_level = v;
-}
-
-// Key bits that hold every bin of [0, n) and a larger value (order_runs_kernel's pad).
-int bin_bits(std::int64_t n)
-{
-    int bits = 1;
-    while (bits < 63 && (std::int64_t(1) << bits) <= n)
-        ++bits;
-    return bits;
 }
 
 } // namespace
@@ -542,8 +528,7 @@ void launch_sensing_order_runs(const sensing_consts& k,
                                void* stream)
 {
     const auto st = static_cast<cudaStream_t>(stream);
-    order_runs_kernel<<<1, order_threads, 0, st>>>(
-        starts, ends, header, bin_bits(k.n), out);
+    order_runs_kernel<<<order_blocks, order_threads, 0, st>>>(starts, ends, header, out);
     GPUFFT_CUDA_CHECK_LAUNCH();
     constexpr int gaps_a_block = gap_threads / 32;
     ordered_gaps_kernel<<<(sensing_ordered_cap + gaps_a_block - 1) / gaps_a_block,
@@ -582,7 +567,9 @@ void launch_sensing_sort_runs(const std::int64_t* starts,
                               void* stream)
 {
     // Bins are below n: the keys' bits above its width are all zero.
-    const int bits = bin_bits(n);
+    int bits = 1;
+    while (bits < 63 && (std::int64_t(1) << bits) < n)
+        ++bits;
     const auto st = static_cast<cudaStream_t>(stream);
     std::size_t bytes = scratch_bytes;
     GPUFFT_CUDA_CHECK(

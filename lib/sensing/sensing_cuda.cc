@@ -177,8 +177,13 @@ public:
         std::copy(bands.begin(), bands.end(), staged);
         GPUFFT_CUDA_CHECK(
             cudaMemcpyAsync(d_bands.get(), staged, bytes, cudaMemcpyHostToDevice, s));
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
-            d_offsets.get(), offsets, (m + 1) * sizeof(int), cudaMemcpyHostToDevice, s));
+        // Every core one chunk (most frames): the kernels read no offsets.
+        if (chunks > int(m))
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_offsets.get(),
+                                              offsets,
+                                              (m + 1) * sizeof(int),
+                                              cudaMemcpyHostToDevice,
+                                              s));
         launch_sensing_bands(d_p.k,
                              reinterpret_cast<const float*>(d_X.get()),
                              d_floors.get(),

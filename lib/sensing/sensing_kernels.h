@@ -119,7 +119,8 @@ inline int sensing_chunk_count(std::int64_t bins)
  * Each band's sums and edges (as the CPU's sensing_band_sums_buffered) and the windowed
  * bins around each narrow one's peak; bands[i] holds first, last, core_first and
  * core_last on entry. offsets[count + 1]: the bands' first chunks (prefix sums of
- * sensing_chunk_count of their cores), `chunks` in all; chunk_sums holds as many.
+ * sensing_chunk_count of their cores), `chunks` in all; chunk_sums holds as many. Where
+ * every core is one chunk (chunks == count) offsets is not read.
  */
 void launch_sensing_bands(const sensing_consts& k,
                           const float* X,
