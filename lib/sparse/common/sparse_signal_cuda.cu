@@ -10,6 +10,7 @@
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace gr {
 namespace gpufft {
@@ -82,10 +83,17 @@ void make_noisy_tones_device(std::int64_t n,
         std::size_t b = a;
         std::vector<std::int64_t> bins;
         std::vector<std::complex<float>> values;
+        // Tones of a group that share a bin add up there: the scatter writes each bin
+        // once (two writes to one element left either tone, the other lost, and which
+        // one changed from run to run).
+        std::map<std::int64_t, std::complex<double>> group;
         for (; b < order.size() && order[b].first == order[a].first; ++b) {
             const std::size_t j = order[b].second;
-            bins.push_back(std::int64_t(std::floor(freqs[j])) % n);
-            values.push_back(std::complex<float>(amps[j]));
+            group[std::int64_t(std::floor(freqs[j])) % n] += amps[j];
+        }
+        for (const auto& [bin, value] : group) {
+            bins.push_back(bin);
+            values.push_back(std::complex<float>(value));
         }
         make_sparse_signal_device(
             n, bins, values, reinterpret_cast<std::complex<float>*>(y.get()));
