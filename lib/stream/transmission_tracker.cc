@@ -322,10 +322,12 @@ void transmission_tracker::update(std::int64_t first_sample,
     // signals over the carrier cover no eighth of it either): the spike alone, seen
     // while a TDD carrier is off, would otherwise chain its bursts into one row. Nor
     // does a carrier continue the spike's transmission.
-    std::vector<double> cover(d_active.size(), 0.0);
-    for (const auto& p : pairs)
+    std::vector<double> cover(d_active.size(), 0.0), cover_all(d_active.size(), 0.0);
+    for (const auto& p : pairs) {
         if (!signals[p.s].dc)
             cover[p.t] += std::max(0.0, p.overlap);
+        cover_all[p.t] += std::max(0.0, p.overlap);
+    }
     // The signal is the spike, the transmission a carrier it does not continue.
     const auto spike_signal = [&](const pair_overlap& p) {
         const double a = t_width(p.t), b = s_width(p.s);
@@ -354,12 +356,20 @@ void transmission_tracker::update(std::int64_t first_sample,
         // (ADS-B messages near DC: 1.1 kHz -> 7 kHz -> 23 kHz).
         const bool spike_row =
             o.t.dc && steady_line(o) && s_width(p.s) > 2 * t_width(p.t);
+        // A sliver of a wide transmission (under an eighth of its last width, and all
+        // this frame's signals over it no more) continues it but keeps its edges: on
+        // DroneID a strong 0.86 MHz burst at the edge of the weak 12 MHz link, in the
+        // link's fifth frame, was its strongest frame and gave the row its width.
+        const bool sliver = s_width(p.s) * width_ratio < t_width(p.t) &&
+                            cover_all[p.t] * width_ratio < t_width(p.t);
         const double lo = o.lo, hi = o.hi, best = o.best_power;
         const double lower = o.t.lower_hz, upper = o.t.upper_hz;
         add(o, signals[p.s], first_sample, frame_len);
         if (spike_row) {
             o.lo = lo;
             o.hi = hi;
+        }
+        if (spike_row || sliver) {
             o.best_power = best;
             o.t.lower_hz = lower;
             o.t.upper_hz = upper;

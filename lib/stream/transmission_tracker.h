@@ -42,7 +42,7 @@ struct transmission {
     double start_s = 0;                //!< start_sample / rate
     double duration_s = 0;             //!< sample_count / rate
     double center_hz = 0;              //!< power-weighted mean of its frames' centres
-    double lower_hz = 0, upper_hz = 0; //!< edges in its strongest frame
+    double lower_hz = 0, upper_hz = 0; //!< edges in its strongest frame (no sliver's)
     double bandwidth_hz = 0;           //!< upper_hz - lower_hz
     double peak_power_dbfs = 0;        //!< the largest of its frames' peaks
     double mean_snr_db = 0;            //!< mean of its frames' SNR

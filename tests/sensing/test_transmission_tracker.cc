@@ -530,6 +530,35 @@ GPUFFT_TEST(narrow_pieces_that_cover_a_wide_band_continue_it)
     GPUFFT_CHECK_EQ(ended.size(), std::size_t(1));
 }
 
+// A weak wide link for four frames, then a strong burst an eighth of its width or less
+// at its edge, alone over it (DroneID: a 0.86 MHz burst at the 12 MHz link's upper
+// edge): the burst continues the row, but the row keeps the link's edges. A signal over
+// an eighth of the width that is stronger does give the row its edges.
+GPUFFT_TEST(a_sliver_of_a_wide_transmission_keeps_its_edges)
+{
+    for (const double burst : { 1000.0, 2000.0 }) {
+        transmission_tracker tr(1);
+        std::vector<transmission> ended;
+        for (int f = 0; f < 5; ++f) {
+            std::vector<frame_signal> s;
+            if (f < 4)
+                s = { sig(0, 12000, 5) };
+            else
+                s = { sig(12000 - burst, 12000, 25) };
+            tr.update(f * 100, 100, 1e5, 10, s, ended);
+        }
+        tr.flush(ended);
+        GPUFFT_CHECK_EQ(ended.size(), std::size_t(1));
+        if (ended.size() == 1) {
+            GPUFFT_CHECK_EQ(ended[0].frames, 5);
+            const double want = burst * 8 < 12000 ? 12000 : burst;
+            std::printf(
+                "burst %.0f Hz: row %.0f Hz wide\n", burst, ended[0].bandwidth_hz);
+            GPUFFT_CHECK(std::fabs(ended[0].bandwidth_hz - want) < 1e-9);
+        }
+    }
+}
+
 // A wide FSK burst's own spectrum at its edges (wM-Bus): in its onset frame a line
 // beyond its bins of that frame, inside those of the next; in later frames a line at the
 // edge of its bins of the frames before, where the band this frame began higher. Both
