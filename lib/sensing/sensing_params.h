@@ -110,6 +110,16 @@ inline double sensing_track_var(double r, double frames)
     return (1 - a) * (1 - a) * r + a * a;
 }
 
+//! The noise term of the gap levels below.
+GPUFFT_HD inline double sensing_gap_noise(std::int64_t gap)
+{
+    // Six standard deviations of the mean of gap / 2 independent bins (at least one).
+    // The device's sqrt is correctly rounded, as the host's: both backends' levels meet
+    // the same fill level.
+    const double half = 0.5 * double(gap);
+    return 6.0 / sqrt(half > 1.0 ? half : 1.0);
+}
+
 /*!
  * The mean P / floor over a gap of `gap` bins that joins its runs: 2.5 (4 dB) up to 32
  * bins (8 noise bins reach it once in 2000 gaps: Gamma(8) > 20), then 6 standard
@@ -119,10 +129,7 @@ inline double sensing_track_var(double r, double frames)
  */
 GPUFFT_HD inline double sensing_gap_fill_level(std::int64_t gap)
 {
-    // The device's sqrt is correctly rounded, as the host's: both backends' levels
-    // meet the same fill level.
-    const double half = 0.5 * double(gap);
-    const double noise = 6.0 / sqrt(half > 1.0 ? half : 1.0);
+    const double noise = sensing_gap_noise(gap);
     return 1.0 + (noise < 0.6 ? 0.6 : (noise > 1.5 ? 1.5 : noise));
 }
 
@@ -136,7 +143,7 @@ GPUFFT_HD inline double sensing_gap_fill_level(std::int64_t gap)
  */
 inline double sensing_tone_gap_level(std::int64_t gap)
 {
-    return 1.0 + std::max(0.6, 6.0 / std::sqrt(std::max(1.0, 0.5 * double(gap))));
+    return 1.0 + std::max(0.6, sensing_gap_noise(gap));
 }
 
 } // namespace detail

@@ -303,8 +303,7 @@ private:
             [&](std::int64_t gap, std::int64_t wider, double level, std::size_t g) {
                 if (gap <= std::max<std::int64_t>(params.gap_bins, wider / 8))
                     return true;
-                if (wider <=
-                    2 * params.lobe + 1) // two lone tones: noise and skirts between
+                if (tone_like(wider)) // two lone tones: noise and skirts between
                     return level >= sensing_tone_gap_level(gap) &&
                            (g == none || tone_gap_inner[g] != 0);
                 return filled(level, gap);
@@ -339,6 +338,10 @@ private:
             place_dc_spike(dc_run);
     }
 
+    // A run or band no wider than the window's main lobe: a lone tone's (or the DC
+    // spike's), not a carrier's.
+    bool tone_like(std::int64_t width) const { return width <= 2 * params.lobe + 1; }
+
     // Two lone tones' skirts, the bins of their main lobes just under the threshold,
     // lift the mean of a short gap between them: two 25 dB tones 40 bins apart had a
     // gap of 37 bins at 2.415 x the floor (its level to join, 2.395). So a gap between
@@ -356,7 +359,7 @@ private:
         for (std::size_t g = 0; g + 1 < runs.size(); ++g) {
             const auto &a = runs[g], &b = runs[g + 1];
             const std::int64_t gap = b.first - a.last - 1;
-            if (a.last - a.first + 1 > 2 * w + 1 || b.last - b.first + 1 > 2 * w + 1 ||
+            if (!tone_like(a.last - a.first + 1) || !tone_like(b.last - b.first + 1) ||
                 gap <= std::max<std::int64_t>(params.gap_bins, 2 * w) ||
                 levels[g] < sensing_tone_gap_level(gap))
                 continue;
@@ -387,9 +390,7 @@ private:
             if (runs[r].first > h + 1)
                 break;
             if (runs[r].last >= h - 1)
-                return runs[r].last - runs[r].first + 1 <= 2 * params.lobe + 1
-                           ? r
-                           : runs.size();
+                return tone_like(runs[r].last - runs[r].first + 1) ? r : runs.size();
         }
         return runs.size();
     }
