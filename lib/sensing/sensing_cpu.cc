@@ -399,33 +399,20 @@ private:
         }
     }
 
-    //! sensing_floor_step's floor from its exponent.
-    double floor_of(double e) const
-    {
-        const double f = std::exp(e);
-        return f > d_k.floor_min ? f : d_k.floor_min;
-    }
-
     //! Sub-bands whose censoring passes run interleaved (floor_group()).
     static constexpr int floor_group_size = 4;
 
     // A sub-band's floor while its censoring passes run: its samples' logs, the exponent
-    // e of sensing_floor_step (ln f = e where f = exp(e) stands over floor_min) and the
-    // last cut.
+    // e of sensing_floor_exponent and the last cut.
     struct floor_state {
         int band = 0;
         const std::int32_t* iv = nullptr;
         std::int64_t m = 0;
         double e = 0;
-        bool have = false; // sensing_floor_step keeps `previous` (0) without samples
+        bool have = false; // no samples: no floor (0)
         bool done = false;
         std::int32_t last_cut = INT32_MAX;
     };
-
-    static double exponent(double sum, double count, double bias)
-    {
-        return sum / count - bias; // sensing_floor_step's
-    }
 
     // Sub-band i's logs into slot `slot` of the group, and its first, uncensored pass.
     void subband_logs(int i, int slot)
@@ -445,16 +432,12 @@ private:
                 d_P.data() + first, d_k.stride, st.m, float(d_k.floor_min), iv, total))
             throw_non_finite_frame();
         // The first pass takes every sample (its sum came with the logs).
-        st.e = exponent(double(total) / 65536.0, double(st.m), -0.5772156649015329);
+        st.e = sensing_floor_exponent(d_k, total, st.m, true);
         st.have = st.m > 0;
     }
 
-    // The censoring passes of the group's `count` sub-bands, then their floors
-    // (sensing_floor_step). The passes run on the floor's log: the cut ln(cut f) is
-    // ln(cut) + e, and the floor's exp is taken once, at the end (a log and an exp a
-    // pass were a tenth of detect() at n = 1024). The cut is rounded to float, so its
-    // last double bits do not reach it (the --dump of every capture frame is the same);
-    // near floor_min the passes take the floor itself. Each sub-band's passes are its
+    // The censoring passes of the group's `count` sub-bands (sensing_floor_cut, then
+    // sensing_floor_exponent), then their floors. Each sub-band's passes are its
     // own, in the same order; they run interleaved across the group, so that one's
     // chain of a sum, a division and a conversion a pass overlaps the others' (at n =
     // 1024, four such chains one after the other were 6 % of detect()).
@@ -466,12 +449,8 @@ private:
                 auto& st = d_group[std::size_t(g)];
                 if (st.done)
                     continue;
-                std::int32_t cut = INT32_MAX;
-                if (st.have && st.e > d_log_floor_min + 1.0)
-                    cut = std::int32_t(float(d_log_cut + st.e) * 65536.0f);
-                else if (st.have)
-                    cut = std::int32_t(float(std::log(d_k.cut * floor_of(st.e))) *
-                                       65536.0f);
+                const std::int32_t cut =
+                    st.have ? sensing_floor_cut(d_k, st.e) : INT32_MAX;
                 // The same cut gives the same sums, and so the same floor in every pass
                 // left: the estimate has converged (to the cut's 2^-16 nepers).
                 if (pass > 1 && cut == st.last_cut) {
@@ -482,8 +461,7 @@ private:
                 std::int64_t total, below;
                 sensing_censored_sum(st.iv, st.m, cut, total, below);
                 if (below > 0) {
-                    st.e = exponent(
-                        double(total) / 65536.0, double(below), d_k.censored_bias);
+                    st.e = sensing_floor_exponent(d_k, total, below, false);
                     st.have = true;
                 }
                 any = true;
@@ -493,7 +471,7 @@ private:
         }
         for (int g = 0; g < count; ++g) {
             const auto& st = d_group[std::size_t(g)];
-            d_floor[std::size_t(st.band)] = st.have ? floor_of(st.e) : 0.0;
+            d_floor[std::size_t(st.band)] = st.have ? sensing_floor_of(d_k, st.e) : 0.0;
         }
     }
 
@@ -718,7 +696,6 @@ private:
                                 ? __builtin_ctzll(std::uint64_t(d_k.sub_bins))
                                 : -1;
     //! ln(cut) and ln(floor_min): the floor's passes in the log (subband_floor()).
-    const double d_log_cut = std::log(d_k.cut), d_log_floor_min = std::log(d_k.floor_min);
 };
 
 } // namespace

@@ -278,12 +278,14 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     k.track_jump = track_jump_sd * sub_sd * std::sqrt(1.0 + 1.0 / k.track_frames);
     k.track_slack = std::exp(-track_slack_sd * sub_sd);
     k.cut = censor_at;
+    k.log_cut = std::log(censor_at);
     k.censored_bias = censored_log_mean(censor_at);
     // 3 dB: a roll-off that drops 3 dB within a quarter of the band keeps its shape.
     k.ceiling = std::pow(10.0, 0.3);
     // Zeros (digital silence, a frame of zeros) hold the floor at the least normal
     // float, far below the float rounding of any real frame.
     k.floor_min = 1.1754944e-38;
+    k.log_floor_min = std::log(k.floor_min);
     k.mask_dc = o.dc_mask_bins > 0;
     k.dc_mask = o.dc_mask_bins;
 

@@ -100,12 +100,30 @@ __device__ void open_floors(const sensing_consts& k,
     }
 }
 
-// One block a sub-band, its floor samples' log powers in registers (at most
-// floor_per_thread a thread), then the censoring passes of sensing_floor_step, each one
-// block reduction. The last block to finish opens the floors (open_floors): a kernel
-// of its own cost the frame a launch. `done` counts the finished blocks; that block
-// sets it back to 0 for the next frame.
+// The sum of v over the warp, on every lane: one instruction from sm_80 on.
+__device__ inline int warp_add(int v)
+{
+#if __CUDA_ARCH__ >= 800
+    return __reduce_add_sync(0xffffffffu, v);
+#else
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+#endif
+}
+
+// One block a sub-band, its floor samples' fixed-point log powers in registers (at most
+// floor_per_thread a thread), then the censoring passes as on the CPU: each pass a sum
+// and count below the cut over the block (32-bit within a warp, 64-bit across warps:
+// exact, so the CPU's floors to the bit), and one thread making the next cut from the
+// floor's exponent (sensing_floor_cut); the exp is taken once, at the end. A cut the
+// same as the pass before gives the same sums: the passes stop there. The last block
+// to finish opens the floors (open_floors): a kernel of its own cost the frame a
+// launch. `done` counts the finished blocks; that block sets it back to 0 for the next
+// frame.
 constexpr int floor_per_thread = sensing_floor_samples / floor_threads;
+static_assert(floor_per_thread * 32 <= 256, "a warp's fixed-point sum fits 32 bits");
 
 __global__ void __launch_bounds__(floor_threads)
     floor_kernel(sensing_consts k,
@@ -116,45 +134,77 @@ __global__ void __launch_bounds__(floor_threads)
                  const double* track,
                  double* raw)
 {
-    __shared__ double2 red[33];
+    __shared__ int warp_total[32], warp_count[32];
+    __shared__ int next_cut;
+    __shared__ bool stop;
     __shared__ double f[sensing_max_subbands], e[sensing_max_subbands],
         o[sensing_max_subbands];
     __shared__ double mid[2];
     __shared__ bool last;
     const int i = blockIdx.x;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     std::int64_t first, count;
     sensing_subband(k, i, first, count);
     const int m = int(sensing_sample_count(k, i));
     const spectrum_reader bin{ X };
-    float logp[floor_per_thread];
+    std::int32_t iv[floor_per_thread];
     bool bad = false;
 #pragma unroll
     for (int r = 0; r < floor_per_thread; ++r) {
         const int j = threadIdx.x + r * floor_threads;
-        logp[r] = 3e38f; // never below a cut, never summed
+        iv[r] = INT32_MAX; // never below a cut
         if (j < m) {
             const float P = sensing_power(k, bin, first + std::int64_t(j) * k.stride);
             bad = bad || !isfinite(P);
-            logp[r] = sensing_log_power(k, P);
+            iv[r] = sensing_log_fixed_value(k, P);
         }
     }
     if (bad)
         header->bad = 1;
-    double fl = 0;
+    // Thread 0's: the floor's exponent and whether it has one (a pass with no samples
+    // below its cut keeps the one before).
+    double ex = 0;
+    bool have = false;
+    std::int32_t cut = INT32_MAX; // the first pass takes every sample
     for (int pass = 0; pass <= sensing_floor_passes; ++pass) {
-        const float cut = fl > 0 ? float(log(k.cut * fl)) : 3e38f;
-        double2 v = make_double2(0, 0);
+        int t = 0, c = 0;
 #pragma unroll
         for (int r = 0; r < floor_per_thread; ++r)
-            if (threadIdx.x + r * floor_threads < m && logp[r] < cut) {
-                v.x += double(logp[r]);
-                v.y += 1.0;
+            if (iv[r] < cut) {
+                t += iv[r];
+                ++c;
             }
-        v = block_sum2(v, red);
-        fl = sensing_floor_step(k, v.x, v.y, fl);
+        t = warp_add(t);
+        c = warp_add(c);
+        if (lane == 0) {
+            warp_total[warp] = t;
+            warp_count[warp] = c;
+        }
+        __syncthreads();
+        if (warp == 0) {
+            long long total = lane < int(blockDim.x >> 5) ? warp_total[lane] : 0;
+#pragma unroll
+            for (int d = 16; d > 0; d >>= 1)
+                total += __shfl_xor_sync(0xffffffffu, total, d);
+            const int below =
+                warp_add(lane < int(blockDim.x >> 5) ? warp_count[lane] : 0);
+            if (lane == 0) {
+                if (below > 0) {
+                    ex = sensing_floor_exponent(k, total, below, pass == 0);
+                    have = true;
+                }
+                const std::int32_t next = have ? sensing_floor_cut(k, ex) : INT32_MAX;
+                stop = pass > 0 && next == cut;
+                next_cut = next;
+            }
+        }
+        __syncthreads();
+        if (stop)
+            break;
+        cut = next_cut;
     }
     if (threadIdx.x == 0) {
-        floors[i] = fl;
+        floors[i] = have ? sensing_floor_of(k, ex) : 0.0;
         __threadfence(); // the floor is seen before the count that says it is there
         last = atomicAdd(done, 1u) == gridDim.x - 1;
     }
