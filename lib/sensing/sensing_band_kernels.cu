@@ -196,22 +196,24 @@ __device__ bool walk_to(const sensing_consts& k,
     return ok;
 }
 
-// One block a band: its chunks' sums added in order (`summed`: band_chunks_kernel made
-// them; else every core is one chunk, summed here: most frames' bands are narrow, and
-// a kernel of its own cost them a launch), the lobes' power, the peak, then the edges
-// by the rule (obw99: the chunk where 0.5 % (99.5 %) of the excess is reached, walked;
-// xdb: the core read again) and the windowed bins around a narrow core's peak.
-__global__ void bands_kernel(sensing_consts k,
-                             const float2* X,
-                             const double* floors_in,
-                             sensing_band* bands,
-                             const int* offsets,
-                             const sensing_chunk* chunks,
-                             int summed,
-                             int rule_xdb,
-                             double xdb_ratio)
+// One band by the block: its chunks' sums added in order (`summed`: band_chunks_kernel
+// made them, chunks[c0 .. c1 - 1]; else the core is one chunk, summed here: most
+// frames' bands are narrow, and a kernel of its own cost them a launch), the lobes'
+// power, the peak, then the edges by the rule (obw99: the chunk where 0.5 % (99.5 %)
+// of the excess is reached, walked; xdb: the core read again) and the windowed bins
+// around a narrow core's peak. b (global memory) holds first, last, core_first and
+// core_last; floors are in shared memory.
+__device__ void band_of(const sensing_consts& k,
+                        const spectrum_reader& bin,
+                        const double* floors,
+                        sensing_band& b,
+                        int c0,
+                        int c1,
+                        const sensing_chunk* chunks,
+                        int summed,
+                        int rule_xdb,
+                        double xdb_ratio)
 {
-    __shared__ double floors[sensing_max_subbands];
     __shared__ double red[33];
     __shared__ double seg[33];
     __shared__ float peak_p[band_threads];
@@ -219,12 +221,7 @@ __global__ void bands_kernel(sensing_consts k,
     __shared__ long long edge[2];
     __shared__ long long found;
     __shared__ double value;
-    load_floors(k, floors_in, floors);
-    const spectrum_reader bin{ X };
-    sensing_band& b = bands[blockIdx.x];
     const std::int64_t first = b.core_first, last = b.core_last;
-    const int c0 = summed ? offsets[blockIdx.x] : int(blockIdx.x),
-              c1 = summed ? offsets[blockIdx.x + 1] : c0 + 1;
     // The lobes either side of the core (a few bins) add to the power only.
     double lobes = 0;
     for (std::int64_t s = b.first + threadIdx.x; s < first; s += blockDim.x)
@@ -343,6 +340,78 @@ __global__ void bands_kernel(sensing_consts k,
         b.floor_at_peak = sensing_floor_at(k, floors, peak_bin);
         b.lower = lower;
         b.upper = upper;
+    }
+}
+
+// One block a band (band_of).
+__global__ void __launch_bounds__(band_threads) bands_kernel(sensing_consts k,
+                                                             const float2* X,
+                                                             const double* floors_in,
+                                                             sensing_band* bands,
+                                                             const int* offsets,
+                                                             const sensing_chunk* chunks,
+                                                             int summed,
+                                                             int rule_xdb,
+                                                             double xdb_ratio)
+{
+    __shared__ double floors[sensing_max_subbands];
+    load_floors(k, floors_in, floors);
+    const int c0 = summed ? offsets[blockIdx.x] : int(blockIdx.x),
+              c1 = summed ? offsets[blockIdx.x + 1] : c0 + 1;
+    band_of(k,
+            spectrum_reader{ X },
+            floors,
+            bands[blockIdx.x],
+            c0,
+            c1,
+            chunks,
+            summed,
+            rule_xdb,
+            xdb_ratio);
+}
+
+// Each ordered run as a band of its own (launch_sensing_run_bands), a block a run at a
+// time; a core over one chunk is marked (core_first -1) and left to the host's call.
+__global__ void __launch_bounds__(band_threads)
+    run_bands_kernel(sensing_consts k,
+                     const float2* X,
+                     const double* floors_in,
+                     const sensing_device_header* header,
+                     const sensing_ordered_run* runs,
+                     std::int64_t lobe,
+                     const double* enabled,
+                     int rule_xdb,
+                     double xdb_ratio,
+                     sensing_band* out)
+{
+    const int m = header->starts;
+    if (!header->ordered || *enabled == 0 || int(blockIdx.x) >= m)
+        return; // the whole block
+    __shared__ double floors[sensing_max_subbands];
+    load_floors(k, floors_in, floors);
+    const spectrum_reader bin{ X };
+    for (int r = blockIdx.x; r < m; r += gridDim.x) {
+        const std::int64_t cf = runs[r].first, cl = runs[r].last;
+        const bool one_chunk = cl - cf + 1 <= sensing_chunk_bins;
+        if (threadIdx.x == 0) {
+            // The plan's widen(): the lobes, up to half way to the next runs.
+            std::int64_t lo = cf - lobe > 0 ? cf - lobe : 0;
+            std::int64_t hi = cl + lobe < k.n - 1 ? cl + lobe : k.n - 1;
+            if (r > 0)
+                lo = max(lo, (runs[r - 1].last + cf) / 2 + 1);
+            if (r + 1 < m)
+                hi = min(hi, (cl + runs[r + 1].first) / 2);
+            sensing_band z;
+            z.core_first = one_chunk ? cf : -1;
+            z.core_last = cl;
+            z.first = min(lo, cf);
+            z.last = max(hi, cl);
+            out[r] = z;
+        }
+        __syncthreads(); // out[r] is seen by the block
+        if (one_chunk)
+            band_of(k, bin, floors, out[r], r, r + 1, nullptr, 0, rule_xdb, xdb_ratio);
+        __syncthreads(); // band_of's shared scratch is free for the next run
     }
 }
 
@@ -542,6 +611,33 @@ void launch_sensing_order_runs(const sensing_consts& k,
                                 gap_bins,
                                 max_gap,
                                 out);
+    GPUFFT_CUDA_CHECK_LAUNCH();
+}
+
+void launch_sensing_run_bands(const sensing_consts& k,
+                              const float* X,
+                              const double* floors,
+                              const sensing_device_header* header,
+                              const sensing_ordered_run* runs,
+                              std::int64_t lobe,
+                              const double* enabled,
+                              int rule_xdb,
+                              double xdb_ratio,
+                              int blocks,
+                              sensing_band* out,
+                              void* stream)
+{
+    run_bands_kernel<<<blocks, band_threads, 0, static_cast<cudaStream_t>(stream)>>>(
+        k,
+        reinterpret_cast<const float2*>(X),
+        floors,
+        header,
+        runs,
+        lobe,
+        enabled,
+        rule_xdb,
+        xdb_ratio,
+        out);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 

@@ -39,8 +39,9 @@ public:
         d_X.allocate(n, "sensing spectrum");
         d_floors.allocate(std::size_t(p.k.subbands), "sensing floors");
         d_raw.allocate(std::size_t(p.k.subbands), "sensing floors");
-        d_frame.allocate(1 + 2 * std::size_t(p.k.subbands), "sensing floor track");
-        d_host_frame.allocate(1 + 2 * std::size_t(p.k.subbands));
+        d_frame.allocate(frame_track + 2 * std::size_t(p.k.subbands),
+                         "sensing floor track");
+        d_host_frame.allocate(frame_track + 2 * std::size_t(p.k.subbands));
         d_header.allocate(1, "sensing header");
         d_floor_done.allocate(1, "sensing floor");
         GPUFFT_CUDA_CHECK(cudaMemset(d_floor_done.get(), 0, sizeof(unsigned)));
@@ -61,11 +62,17 @@ public:
         d_host_floors.allocate(std::size_t(p.k.subbands));
         d_ordered.allocate(std::size_t(sensing_ordered_cap), "sensing runs");
         d_host_ordered.allocate(std::size_t(sensing_ordered_cap));
+        d_run_bands.allocate(std::size_t(sensing_ordered_cap), "sensing bands");
+        d_host_run_bands.allocate(std::size_t(sensing_ordered_cap));
         d_sorted.allocate(2 * std::size_t(sensing_max_runs), "sensing runs");
         d_host_sorted.allocate(2 * std::size_t(sensing_max_runs));
         d_sort_scratch.allocate(sensing_sort_scratch_bytes(sensing_max_runs),
                                 "sensing sort");
         d_runs_blocks = sensing_runs_blocks(p.k);
+        int sms = 0;
+        GPUFFT_CUDA_CHECK(
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        d_run_band_blocks = 2 * std::max(sms, 1);
     }
 
     bool spectrum(const std::complex<float>* x,
@@ -76,6 +83,7 @@ public:
     {
         cuda::device_guard guard(d_device);
         d_levels_made = false;
+        d_run_bands_made = false;
         const bool tracked = track.prior != nullptr;
         const auto S = std::size_t(d_p.k.subbands);
         const cudaStream_t s = d_stream.get();
@@ -87,12 +95,14 @@ public:
         } else {
             d_stream.follow_default_stream();
         }
-        // The frame's threshold and the plan's floor track go up with the frame from
-        // pinned memory, which the graph's copy reads when it runs.
+        // The frame's threshold, whether the runs' bands are made, and the plan's floor
+        // track go up with the frame from pinned memory, which the graph's copy reads
+        // when it runs.
         double* up = d_host_frame.get();
-        up[0] = track.eta;
+        up[frame_eta] = track.eta;
+        up[frame_run_bands] = d_run_bands_on ? 1.0 : 0.0;
         if (tracked)
-            std::copy(track.prior, track.prior + 2 * S, up + 1);
+            std::copy(track.prior, track.prior + 2 * S, up + frame_track);
         if (cuda::stream_graph* g = graph_for(in, tracked))
             g->run(s, [&] { enqueue_spectrum(in, tracked); });
         else
@@ -105,6 +115,12 @@ public:
                                           guess * sizeof(sensing_ordered_run),
                                           cudaMemcpyDeviceToHost,
                                           s));
+        if (d_run_bands_on)
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_run_bands.get(),
+                                              d_run_bands.get(),
+                                              guess * sizeof(sensing_band),
+                                              cudaMemcpyDeviceToHost,
+                                              s));
         d_stream.synchronize();
         const sensing_device_header h = *d_host_header.get();
         if (h.bad)
@@ -125,12 +141,20 @@ public:
                                     (m - guess) * sizeof(sensing_ordered_run),
                                     cudaMemcpyDeviceToHost,
                                     s));
+                if (d_run_bands_on)
+                    GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_run_bands.get() + guess,
+                                                      d_run_bands.get() + guess,
+                                                      (m - guess) * sizeof(sensing_band),
+                                                      cudaMemcpyDeviceToHost,
+                                                      s));
                 d_stream.synchronize();
             }
             const sensing_ordered_run* o = d_host_ordered.get();
             for (std::size_t i = 0; i < m; ++i)
                 runs[i] = { o[i].first, o[i].last };
             d_levels_made = true;
+            d_run_bands_made = d_run_bands_on;
+            d_ordered_count = m;
             std::size_t next = 64;
             while (next < 2 * m && next < std::size_t(sensing_ordered_cap))
                 next *= 2;
@@ -163,18 +187,28 @@ public:
     {
         if (bands.empty())
             return;
+        // The bands that are a run's own band, made with the runs, are taken from there;
+        // the others (runs bridged, watched signals) go through the round trip below.
+        d_pending.clear();
+        for (std::size_t i = 0; i < bands.size(); ++i)
+            if (!take_run_band(bands[i]))
+                d_pending.push_back(i);
+        decide_run_bands();
+        if (d_pending.empty())
+            return;
         cuda::device_guard guard(d_device);
         const cudaStream_t s = d_stream.get();
-        const std::size_t m = bands.size(), bytes = m * sizeof(sensing_band);
+        const std::size_t m = d_pending.size(), bytes = m * sizeof(sensing_band);
         sensing_band* staged = pinned(d_host_bands, m);
         int* offsets = pinned(d_host_offsets, m + 1);
         int chunks = 0;
         for (std::size_t i = 0; i < m; ++i) {
+            const sensing_band& b = bands[d_pending[i]];
             offsets[i] = chunks;
-            chunks += sensing_chunk_count(bands[i].core_last - bands[i].core_first + 1);
+            chunks += sensing_chunk_count(b.core_last - b.core_first + 1);
+            staged[i] = b;
         }
         offsets[m] = chunks;
-        std::copy(bands.begin(), bands.end(), staged);
         GPUFFT_CUDA_CHECK(
             cudaMemcpyAsync(d_bands.get(), staged, bytes, cudaMemcpyHostToDevice, s));
         // Every core one chunk (most frames): the kernels read no offsets.
@@ -188,7 +222,7 @@ public:
                              reinterpret_cast<const float*>(d_X.get()),
                              d_floors.get(),
                              d_bands.get(),
-                             int(bands.size()),
+                             int(m),
                              d_offsets.get(),
                              chunks,
                              d_chunks.get(),
@@ -198,7 +232,8 @@ public:
         GPUFFT_CUDA_CHECK(
             cudaMemcpyAsync(staged, d_bands.get(), bytes, cudaMemcpyDeviceToHost, s));
         d_stream.synchronize();
-        std::copy(staged, staged + m, bands.begin());
+        for (std::size_t i = 0; i < m; ++i)
+            bands[d_pending[i]] = staged[i];
     }
 
     void gap_levels(const std::vector<sensing_run>& runs,
@@ -268,7 +303,7 @@ public:
         return std::int64_t(d_in.bytes() + d_X.bytes() + d_starts.bytes() +
                             d_ends.bytes() + d_bands.bytes() + d_levels.bytes() +
                             d_fill.bytes() + d_block_power.bytes() + d_sorted.bytes() +
-                            d_offsets.bytes() + d_chunks.bytes() +
+                            d_offsets.bytes() + d_chunks.bytes() + d_run_bands.bytes() +
                             d_sort_scratch.bytes() + d_ordered.bytes());
     }
 
@@ -283,11 +318,12 @@ private:
         const cudaStream_t s = d_stream.get();
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_frame.get(),
                                           d_host_frame.get(),
-                                          (tracked ? 1 + 2 * S : 1) * sizeof(double),
+                                          (tracked ? frame_track + 2 * S : frame_track) *
+                                              sizeof(double),
                                           cudaMemcpyHostToDevice,
                                           s));
-        const double* eta = d_frame.get();
-        const double* track = tracked ? d_frame.get() + 1 : nullptr;
+        const double* eta = d_frame.get() + frame_eta;
+        const double* track = tracked ? d_frame.get() + frame_track : nullptr;
         GPUFFT_CUDA_CHECK(
             cudaMemsetAsync(d_header.get(), 0, sizeof(sensing_device_header), s));
         d_fft.execute_async(in, d_X.get(), s);
@@ -325,6 +361,18 @@ private:
                                   d_p.max_fill_gap,
                                   d_ordered.get(),
                                   s);
+        launch_sensing_run_bands(d_p.k,
+                                 X,
+                                 d_floors.get(),
+                                 d_header.get(),
+                                 d_ordered.get(),
+                                 d_p.lobe,
+                                 d_frame.get() + frame_run_bands,
+                                 d_p.rule == bandwidth_rule::xdb ? 1 : 0,
+                                 d_p.xdb_ratio,
+                                 d_run_band_blocks,
+                                 d_run_bands.get(),
+                                 s);
         GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_header.get(),
                                           d_header.get(),
                                           sizeof(sensing_device_header),
@@ -353,6 +401,42 @@ private:
             d_graphs.pop_front();
         d_graphs.push_back(frame_graph{ in, tracked, {} });
         return &d_graphs.back().graph;
+    }
+
+    // b's sums from the run bands spectrum() made, where b is one of them: the same
+    // core and span give the same sums (bands_kernel's work on the same bins).
+    bool take_run_band(sensing_band& b) const
+    {
+        if (!d_run_bands_made)
+            return false;
+        const sensing_ordered_run* o = d_host_ordered.get();
+        const auto end = o + d_ordered_count;
+        const auto it = std::lower_bound(
+            o, end, b.core_first, [](const sensing_ordered_run& r, std::int64_t v) {
+                return r.first < v;
+            });
+        if (it == end || it->first != b.core_first)
+            return false;
+        const sensing_band& r = d_host_run_bands.get()[it - o];
+        if (r.core_first != b.core_first || r.core_last != b.core_last ||
+            r.first != b.first || r.last != b.last)
+            return false;
+        b = r;
+        return true;
+    }
+
+    // Whether the next frames make the run bands: while they stand for every band of a
+    // frame they spare it the bands' round trip; once a frame's bands are other than its
+    // runs (a carrier's runs bridged) they are work for nothing, and are tried again
+    // run_bands_retry frames later.
+    void decide_run_bands()
+    {
+        if (d_run_bands_made) {
+            d_run_bands_on = d_pending.empty();
+            d_run_bands_off_frames = 0;
+        } else if (!d_run_bands_on && ++d_run_bands_off_frames >= run_bands_retry) {
+            d_run_bands_on = true;
+        }
     }
 
     // Whether `runs` are the frame's own runs, whose gaps' levels spectrum() made
@@ -394,7 +478,9 @@ private:
     cuda::host_stager d_stager;
     cuda::device_buffer<std::complex<float>> d_in, d_X;
     cuda::device_buffer<double> d_floors, d_raw; // used, opened
-    // The frame's threshold, then the floor track (2 subbands): d_host_frame goes up.
+    // d_host_frame goes up to d_frame: the frame's threshold, whether the run bands are
+    // made (1 or 0), then the floor track (2 subbands).
+    static constexpr std::size_t frame_eta = 0, frame_run_bands = 1, frame_track = 2;
     cuda::device_buffer<double> d_frame;
     cuda::pinned_buffer<double> d_host_frame;
     struct frame_graph {
@@ -418,8 +504,18 @@ private:
     cuda::pinned_buffer<double> d_host_floors;
     cuda::device_buffer<sensing_ordered_run> d_ordered;
     cuda::pinned_buffer<sensing_ordered_run> d_host_ordered;
-    std::size_t d_copy_runs = 64; // ordered runs the first copy brings back
-    bool d_levels_made = false;   // d_host_ordered's gap levels are this frame's
+    std::size_t d_copy_runs = 64;    // ordered runs the first copy brings back
+    bool d_levels_made = false;      // d_host_ordered's gap levels are this frame's
+    std::size_t d_ordered_count = 0; // runs in d_host_ordered
+    // launch_sensing_run_bands: its output, whether this frame made it, and whether
+    // the next frame does (decide_run_bands).
+    cuda::device_buffer<sensing_band> d_run_bands;
+    cuda::pinned_buffer<sensing_band> d_host_run_bands;
+    bool d_run_bands_made = false, d_run_bands_on = true;
+    int d_run_bands_off_frames = 0;
+    static constexpr int run_bands_retry = 16;
+    int d_run_band_blocks = 1;
+    std::vector<std::size_t> d_pending;         // bands() through the round trip
     cuda::device_buffer<std::int64_t> d_sorted; // starts, then ends, ascending
     cuda::pinned_buffer<std::int64_t> d_host_sorted;
     cuda::device_buffer<unsigned char> d_sort_scratch;

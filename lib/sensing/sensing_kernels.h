@@ -171,6 +171,29 @@ void launch_sensing_order_runs(const sensing_consts& k,
                                sensing_ordered_run* out,
                                void* stream);
 
+/*!
+ * Each run that launch_sensing_order_runs ordered as a band of its own, out[i] for run
+ * i (i < header->starts): core run i, first and last as the plan's widen() makes them
+ * with `lobe` bins and the runs beside it, and the sums of launch_sensing_bands for that
+ * band. A band whose core spans more than one chunk gets core_first -1 and no sums.
+ * Nothing is written where the runs were not ordered or *enabled (on the device, so a
+ * captured graph takes each frame's) is 0. `blocks`: the grid, each block a run at a
+ * time. Most frames' bands are their runs: the host then takes them from here, behind
+ * the frame's first round trip, and needs no second.
+ */
+void launch_sensing_run_bands(const sensing_consts& k,
+                              const float* X,
+                              const double* floors,
+                              const sensing_device_header* header,
+                              const sensing_ordered_run* runs,
+                              std::int64_t lobe,
+                              const double* enabled,
+                              int rule_xdb,
+                              double xdb_ratio,
+                              int blocks,
+                              sensing_band* out,
+                              void* stream);
+
 } // namespace detail
 } // namespace gpufft
 } // namespace gr
