@@ -196,6 +196,118 @@ __device__ bool walk_to(const sensing_consts& k,
     return ok;
 }
 
+// The obw99 edges of a core of 32 bins or fewer, by a warp, a bin a lane (s, its
+// excess e; 0 past the core): one scan of the excess finds both. walk_to's per-thread
+// segments left one thread to read such a core bin after bin, twice an edge: 16 of the
+// 23 us the bands kernel took for three narrow bands (H200, clock64 marks). An edge
+// no bin crosses (rounding) stays as it was, the core's.
+__device__ void
+warp_obw_edges(std::int64_t s, double e, double total, double& lower, double& upper)
+{
+    const int lane = threadIdx.x & 31;
+    double c = e; // the running sum through this bin
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const double y = __shfl_up_sync(0xffffffffu, c, o);
+        if (lane >= o)
+            c += y;
+    }
+    double before = __shfl_up_sync(0xffffffffu, c, 1);
+    if (lane == 0)
+        before = 0;
+    for (int side = 0; side < 2; ++side) {
+        const double target = (side == 0 ? 0.005 : 0.995) * total;
+        const unsigned hit =
+            __ballot_sync(0xffffffffu, e > 0 && before < target && c >= target);
+        if (hit != 0) {
+            const int from = __ffs(hit) - 1;
+            const double v =
+                __shfl_sync(0xffffffffu, double(s) - 0.5 + (target - before) / e, from);
+            if (side == 0)
+                lower = v;
+            else
+                upper = v;
+        }
+    }
+}
+
+// Whether band_of's work on b fits one warp (narrow_band_of): a core of 32 bins or
+// fewer, with at most 32 lobe bins either side.
+__device__ inline bool warp_band(const sensing_band& b)
+{
+    return b.core_last - b.core_first < 32 && b.core_first - b.first <= 32 &&
+           b.last - b.core_last <= 32;
+}
+
+// band_of's work on a warp_band() by one warp, the same sums in another order: a lane
+// a core bin and a lobe bin either side, warp shuffles for the sums and the peak, a
+// ballot for the xdb edges. Most bands are a tone's few bins: a block of 512 took
+// some 16 barriers for each (1000 tones: 60 us at n = 2^20 on an H200).
+__device__ void narrow_band_of(const sensing_consts& k,
+                               const spectrum_reader& bin,
+                               const double* floors,
+                               sensing_band& b,
+                               int rule_xdb,
+                               double xdb_ratio)
+{
+    const int lane = threadIdx.x & 31;
+    const std::int64_t first = b.core_first, last = b.core_last;
+    const auto over_floor = [&](std::int64_t q) {
+        return double(sensing_power(k, bin, q)) - sensing_floor_at(k, floors, q);
+    };
+    // The lobes either side of the core add to the power only.
+    double lobes = 0;
+    if (b.first + lane < first)
+        lobes += over_floor(b.first + lane);
+    if (last + 1 + lane <= b.last)
+        lobes += over_floor(last + 1 + lane);
+    const std::int64_t s = first + lane;
+    float P = -1;
+    double e = 0, d = 0;
+    if (s <= last) {
+        P = sensing_power(k, bin, s);
+        d = double(P) - sensing_floor_at(k, floors, s);
+        e = d > 0 ? d : 0.0;
+    }
+    const double total = warp_sum(e);
+    const double moment = warp_sum(double(s) * e);
+    const double power = warp_sum(lobes) + warp_sum(d);
+    // The largest P and its first bin.
+    float peak = P;
+    long long peak_bin = s;
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        const float op = __shfl_xor_sync(0xffffffffu, peak, o);
+        const long long os = __shfl_xor_sync(0xffffffffu, peak_bin, o);
+        if (op > peak || (op == peak && os < peak_bin)) {
+            peak = op;
+            peak_bin = os;
+        }
+    }
+    double lower = double(first) - 0.5, upper = double(last) + 0.5;
+    if (rule_xdb) {
+        const unsigned at = __ballot_sync(
+            0xffffffffu, s <= last && double(P) >= double(peak) * xdb_ratio);
+        lower = double(first + __ffs(at) - 1) - 0.5;
+        upper = double(first + 31 - __clz(at)) + 0.5;
+    } else if (total > 0) {
+        warp_obw_edges(s, e, total, lower, upper);
+    }
+    if (last - first + 1 <= k.narrow && lane <= 2 * k.fit_half)
+        sensing_windowed_bin(
+            k, bin, peak_bin + lane - k.fit_half, b.lobe[2 * lane], b.lobe[2 * lane + 1]);
+    if (lane == 0) {
+        b.excess = total;
+        b.moment = moment;
+        b.power = power;
+        b.peak = peak;
+        b.peak_bin = peak_bin;
+        b.floor_at_peak = sensing_floor_at(k, floors, peak_bin);
+        b.lower = lower;
+        b.upper = upper;
+    }
+}
+
 // One band by the block: its chunks' sums added in order (`summed`: band_chunks_kernel
 // made them, chunks[c0 .. c1 - 1]; else the core is one chunk, summed here: most
 // frames' bands are narrow, and a kernel of its own cost them a launch), the lobes'
@@ -262,45 +374,15 @@ __device__ void band_of(const sensing_consts& k,
         lower = double(edge[0]) - 0.5;
         upper = double(edge[1]) + 0.5;
     } else if (total > 0 && last - first < 32) {
-        // A core of 32 bins or fewer (most bands): warp 0, a bin a lane, and one scan
-        // of the excess finds both edges. walk_to's per-thread segments left one thread
-        // to read such a core bin after bin, twice an edge: 16 of the 23 us the kernel
-        // took for three narrow bands (H200, clock64 marks).
         if (threadIdx.x < 32) {
-            const int lane = int(threadIdx.x);
-            const std::int64_t s = first + lane;
+            const std::int64_t s = first + int(threadIdx.x);
             double e = 0;
             if (s <= last) {
                 const float P = sensing_power(k, bin, s);
                 const double f = sensing_floor_at(k, floors, s);
                 e = double(P) > f ? double(P) - f : 0.0;
             }
-            double c = e; // the running sum through this bin
-#pragma unroll
-            for (int o = 1; o < 32; o <<= 1) {
-                const double y = __shfl_up_sync(0xffffffffu, c, o);
-                if (lane >= o)
-                    c += y;
-            }
-            double before = __shfl_up_sync(0xffffffffu, c, 1);
-            if (lane == 0)
-                before = 0;
-            for (int side = 0; side < 2; ++side) {
-                const double target = (side == 0 ? 0.005 : 0.995) * total;
-                // The first bin whose running sum reaches the target (none: rounding let
-                // no bin cross, the edge stays the core's).
-                const unsigned hit =
-                    __ballot_sync(0xffffffffu, e > 0 && before < target && c >= target);
-                if (hit != 0) {
-                    const int from = __ffs(hit) - 1;
-                    const double v = __shfl_sync(
-                        0xffffffffu, double(s) - 0.5 + (target - before) / e, from);
-                    if (side == 0)
-                        lower = v;
-                    else
-                        upper = v;
-                }
-            }
+            warp_obw_edges(s, e, total, lower, upper);
         }
     } else if (total > 0) {
         const double target[2] = { 0.005 * total, 0.995 * total };
@@ -343,11 +425,15 @@ __device__ void band_of(const sensing_consts& k,
     }
 }
 
-// One block a band (band_of).
+// The host's bands: first the narrow ones (warp_band), a warp each across the grid,
+// then the others a block each (band_of), each band made by the one warp or block that
+// takes it. A block a band took 37 us for 1000 narrow bands at n = 2^20 (H200), most
+// of it the blocks' own start and floors.
 __global__ void __launch_bounds__(band_threads) bands_kernel(sensing_consts k,
                                                              const float2* X,
                                                              const double* floors_in,
                                                              sensing_band* bands,
+                                                             int count,
                                                              const int* offsets,
                                                              const sensing_chunk* chunks,
                                                              int summed,
@@ -356,22 +442,48 @@ __global__ void __launch_bounds__(band_threads) bands_kernel(sensing_consts k,
 {
     __shared__ double floors[sensing_max_subbands];
     load_floors(k, floors_in, floors);
-    const int c0 = summed ? offsets[blockIdx.x] : int(blockIdx.x),
-              c1 = summed ? offsets[blockIdx.x + 1] : c0 + 1;
-    band_of(k,
-            spectrum_reader{ X },
-            floors,
-            bands[blockIdx.x],
-            c0,
-            c1,
-            chunks,
-            summed,
-            rule_xdb,
-            xdb_ratio);
+    const spectrum_reader bin{ X };
+    const int warps = int(blockDim.x >> 5);
+    for (int i = int(blockIdx.x) * warps + int(threadIdx.x >> 5); i < count;
+         i += int(gridDim.x) * warps)
+        if (warp_band(bands[i]))
+            narrow_band_of(k, bin, floors, bands[i], rule_xdb, xdb_ratio);
+    for (int i = blockIdx.x; i < count; i += gridDim.x) {
+        if (warp_band(bands[i]))
+            continue;
+        const int c0 = summed ? offsets[i] : i, c1 = summed ? offsets[i + 1] : c0 + 1;
+        band_of(k, bin, floors, bands[i], c0, c1, chunks, summed, rule_xdb, xdb_ratio);
+        __syncthreads(); // band_of's shared scratch is free for the next band
+    }
 }
 
-// Each ordered run as a band of its own (launch_sensing_run_bands), a block a run at a
-// time; a core over one chunk is marked (core_first -1) and left to the host's call.
+// Run r of m (ordered) as a band of its own: its core, and its span as the plan's
+// widen() makes it with `lobe` bins and the runs beside it.
+__device__ sensing_band run_band(const sensing_consts& k,
+                                 const sensing_ordered_run* runs,
+                                 int m,
+                                 int r,
+                                 std::int64_t lobe)
+{
+    const std::int64_t cf = runs[r].first, cl = runs[r].last;
+    std::int64_t lo = cf - lobe > 0 ? cf - lobe : 0;
+    std::int64_t hi = cl + lobe < k.n - 1 ? cl + lobe : k.n - 1;
+    if (r > 0)
+        lo = max(lo, (runs[r - 1].last + cf) / 2 + 1);
+    if (r + 1 < m)
+        hi = min(hi, (cl + runs[r + 1].first) / 2);
+    sensing_band z;
+    z.core_first = cf;
+    z.core_last = cl;
+    z.first = min(lo, cf);
+    z.last = max(hi, cl);
+    return z;
+}
+
+// Each ordered run as a band of its own (launch_sensing_run_bands): first the narrow
+// ones (warp_band), a warp each across the grid, then the others a block each; a core
+// over one chunk is marked (core_first -1) and left to the host's call. Each run is
+// written by the one warp or block that makes it.
 __global__ void __launch_bounds__(band_threads)
     run_bands_kernel(sensing_consts k,
                      const float2* X,
@@ -385,27 +497,30 @@ __global__ void __launch_bounds__(band_threads)
                      sensing_band* out)
 {
     const int m = header->starts;
-    if (!header->ordered || *enabled == 0 || int(blockIdx.x) >= m)
-        return; // the whole block
+    if (!header->ordered || *enabled == 0)
+        return; // the whole grid
     __shared__ double floors[sensing_max_subbands];
     load_floors(k, floors_in, floors);
     const spectrum_reader bin{ X };
+    const int warps = int(blockDim.x >> 5), lane = threadIdx.x & 31;
+    for (int r = int(blockIdx.x) * warps + int(threadIdx.x >> 5); r < m;
+         r += int(gridDim.x) * warps) {
+        const sensing_band z = run_band(k, runs, m, r, lobe);
+        if (!warp_band(z))
+            continue;
+        if (lane == 0)
+            out[r] = z;
+        __syncwarp(); // out[r] is seen by the warp
+        narrow_band_of(k, bin, floors, out[r], rule_xdb, xdb_ratio);
+    }
     for (int r = blockIdx.x; r < m; r += gridDim.x) {
-        const std::int64_t cf = runs[r].first, cl = runs[r].last;
-        const bool one_chunk = cl - cf + 1 <= sensing_chunk_bins;
+        sensing_band z = run_band(k, runs, m, r, lobe);
+        if (warp_band(z))
+            continue;
+        const bool one_chunk = z.core_last - z.core_first + 1 <= sensing_chunk_bins;
         if (threadIdx.x == 0) {
-            // The plan's widen(): the lobes, up to half way to the next runs.
-            std::int64_t lo = cf - lobe > 0 ? cf - lobe : 0;
-            std::int64_t hi = cl + lobe < k.n - 1 ? cl + lobe : k.n - 1;
-            if (r > 0)
-                lo = max(lo, (runs[r - 1].last + cf) / 2 + 1);
-            if (r + 1 < m)
-                hi = min(hi, (cl + runs[r + 1].first) / 2);
-            sensing_band z;
-            z.core_first = one_chunk ? cf : -1;
-            z.core_last = cl;
-            z.first = min(lo, cf);
-            z.last = max(hi, cl);
+            if (!one_chunk)
+                z.core_first = -1;
             out[r] = z;
         }
         __syncthreads(); // out[r] is seen by the block
@@ -429,20 +544,22 @@ __device__ double warp_gap_level(const sensing_consts& k,
                                  double fill)
 {
     const int lane = threadIdx.x & 31;
-    constexpr std::int64_t B = sensing_block_bins;
-    const std::int64_t a_b = min(b, (a + B - 1) / B * B), b_b = max(a_b, b / B * B);
-    double sum = 0;
-    for (std::int64_t s = a + lane; s < a_b; s += 32)
-        sum += double(sensing_power(k, bin, s));
-    for (std::int64_t j = a_b / B + lane; j < b_b / B; j += 32)
-        sum += double(block_power[j]);
-    for (std::int64_t s = b_b + lane; s < b; s += 32)
-        sum += double(sensing_power(k, bin, s));
-    sum = warp_sum(sum);
     const double len = double(b - a);
-    const double bound = sum / least_floor(k, floors, a, b) / len;
-    if (bound * (1 + 1e-4) < fill)
-        return bound;
+    if (fill > 0) { // 0: the exact level is asked for, no bound can stand for it
+        constexpr std::int64_t B = sensing_block_bins;
+        const std::int64_t a_b = min(b, (a + B - 1) / B * B), b_b = max(a_b, b / B * B);
+        double sum = 0;
+        for (std::int64_t s = a + lane; s < a_b; s += 32)
+            sum += double(sensing_power(k, bin, s));
+        for (std::int64_t j = a_b / B + lane; j < b_b / B; j += 32)
+            sum += double(block_power[j]);
+        for (std::int64_t s = b_b + lane; s < b; s += 32)
+            sum += double(sensing_power(k, bin, s));
+        sum = warp_sum(sum);
+        const double bound = sum / least_floor(k, floors, a, b) / len;
+        if (bound * (1 + 1e-4) < fill)
+            return bound;
+    }
     double ratio = 0;
     for (std::int64_t s = a + lane; s < b; s += 32)
         ratio += double(sensing_power(k, bin, s)) / sensing_floor_at(k, floors, s);
@@ -685,6 +802,7 @@ void launch_sensing_bands(const sensing_consts& k,
                           sensing_chunk* chunk_sums,
                           int rule_xdb,
                           double xdb_ratio,
+                          int blocks,
                           void* stream)
 {
     if (count == 0)
@@ -697,8 +815,8 @@ void launch_sensing_bands(const sensing_consts& k,
             k, x, floors, bands, offsets, count, chunk_sums);
         GPUFFT_CUDA_CHECK_LAUNCH();
     }
-    bands_kernel<<<count, band_threads, 0, st>>>(
-        k, x, floors, bands, offsets, chunk_sums, summed, rule_xdb, xdb_ratio);
+    bands_kernel<<<std::min(count, std::max(blocks, 1)), band_threads, 0, st>>>(
+        k, x, floors, bands, count, offsets, chunk_sums, summed, rule_xdb, xdb_ratio);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
 

@@ -115,10 +115,12 @@ public:
                                           guess * sizeof(sensing_ordered_run),
                                           cudaMemcpyDeviceToHost,
                                           s));
+        // The runs' bands (240 bytes each) by the last frame's count and an eighth.
+        const std::size_t band_guess = d_copy_bands;
         if (d_run_bands_on)
             GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_run_bands.get(),
                                               d_run_bands.get(),
-                                              guess * sizeof(sensing_band),
+                                              band_guess * sizeof(sensing_band),
                                               cudaMemcpyDeviceToHost,
                                               s));
         d_stream.synchronize();
@@ -134,19 +136,21 @@ public:
         const auto m = std::size_t(h.starts);
         runs.resize(m);
         if (h.ordered) {
-            if (m > guess) {
-                GPUFFT_CUDA_CHECK(
-                    cudaMemcpyAsync(d_host_ordered.get() + guess,
-                                    d_ordered.get() + guess,
-                                    (m - guess) * sizeof(sensing_ordered_run),
-                                    cudaMemcpyDeviceToHost,
-                                    s));
-                if (d_run_bands_on)
-                    GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_run_bands.get() + guess,
-                                                      d_run_bands.get() + guess,
-                                                      (m - guess) * sizeof(sensing_band),
-                                                      cudaMemcpyDeviceToHost,
-                                                      s));
+            if (m > guess || (d_run_bands_on && m > band_guess)) {
+                if (m > guess)
+                    GPUFFT_CUDA_CHECK(
+                        cudaMemcpyAsync(d_host_ordered.get() + guess,
+                                        d_ordered.get() + guess,
+                                        (m - guess) * sizeof(sensing_ordered_run),
+                                        cudaMemcpyDeviceToHost,
+                                        s));
+                if (d_run_bands_on && m > band_guess)
+                    GPUFFT_CUDA_CHECK(
+                        cudaMemcpyAsync(d_host_run_bands.get() + band_guess,
+                                        d_run_bands.get() + band_guess,
+                                        (m - band_guess) * sizeof(sensing_band),
+                                        cudaMemcpyDeviceToHost,
+                                        s));
                 d_stream.synchronize();
             }
             const sensing_ordered_run* o = d_host_ordered.get();
@@ -159,6 +163,7 @@ public:
             while (next < 2 * m && next < std::size_t(sensing_ordered_cap))
                 next *= 2;
             d_copy_runs = std::min(next, std::size_t(sensing_ordered_cap));
+            d_copy_bands = std::min(m + m / 8 + 16, std::size_t(sensing_ordered_cap));
             return true;
         }
         // Thousands of runs (a modulated carrier dipping under the threshold): sorted
@@ -228,6 +233,7 @@ public:
                              d_chunks.get(),
                              d_p.rule == bandwidth_rule::xdb ? 1 : 0,
                              d_p.xdb_ratio,
+                             d_run_band_blocks,
                              s);
         GPUFFT_CUDA_CHECK(
             cudaMemcpyAsync(staged, d_bands.get(), bytes, cudaMemcpyDeviceToHost, s));
@@ -425,10 +431,12 @@ private:
         return true;
     }
 
-    // Whether the next frames make the run bands: while they stand for every band of a
-    // frame they spare it the bands' round trip; once a frame's bands are other than its
-    // runs (a carrier's runs bridged) they are work for nothing, and are tried again
-    // run_bands_retry frames later.
+    // Whether the next frames make the runs' bands: while they stand for every band of
+    // a frame they spare it the bands' round trip. Once a frame's bands are other than
+    // its runs (a carrier's pieces or a tone's neighbour bridged) the round trip is
+    // needed anyway, and they are work and copies for little (keeping them on where most
+    // bands were runs' own made the neighbours case 10 us slower at n = 2^20, and
+    // 1000 tones no faster): off, tried again run_bands_retry frames later.
     void decide_run_bands()
     {
         if (d_run_bands_made) {
@@ -505,6 +513,7 @@ private:
     cuda::device_buffer<sensing_ordered_run> d_ordered;
     cuda::pinned_buffer<sensing_ordered_run> d_host_ordered;
     std::size_t d_copy_runs = 64;    // ordered runs the first copy brings back
+    std::size_t d_copy_bands = 64;   // and runs' bands
     bool d_levels_made = false;      // d_host_ordered's gap levels are this frame's
     std::size_t d_ordered_count = 0; // runs in d_host_ordered
     // launch_sensing_run_bands: its output, whether this frame made it, and whether

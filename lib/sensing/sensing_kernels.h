@@ -120,7 +120,8 @@ inline int sensing_chunk_count(std::int64_t bins)
  * bins around each narrow one's peak; bands[i] holds first, last, core_first and
  * core_last on entry. offsets[count + 1]: the bands' first chunks (prefix sums of
  * sensing_chunk_count of their cores), `chunks` in all; chunk_sums holds as many. Where
- * every core is one chunk (chunks == count) offsets is not read.
+ * every core is one chunk (chunks == count) offsets is not read. `blocks`: the grid at
+ * most, its warps and blocks taking the bands in turn.
  */
 void launch_sensing_bands(const sensing_consts& k,
                           const float* X,
@@ -132,6 +133,7 @@ void launch_sensing_bands(const sensing_consts& k,
                           sensing_chunk* chunk_sums,
                           int rule_xdb,
                           double xdb_ratio,
+                          int blocks,
                           void* stream);
 
 /*!
