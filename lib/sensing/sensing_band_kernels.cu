@@ -135,9 +135,9 @@ __global__ void band_chunks_kernel(sensing_consts k,
 }
 
 // Where the running sum of the excess over [a, b], starting at `cum`, first reaches
-// `target`: each thread sums a segment of 32 bins, a scan of the segments finds the one
-// that crosses, and its thread walks it. Returns false (edge untouched)
-// where rounding lets no bin cross.
+// `target`: each thread sums a segment of (b - a + 1) / blockDim bins (rounded up, 32
+// at most), a scan of the segments finds the one that crosses, and its thread walks
+// it. Returns false (edge untouched) where rounding lets no bin cross.
 __device__ bool walk_to(const sensing_consts& k,
                         const spectrum_reader& bin,
                         const double* floors,
@@ -149,18 +149,27 @@ __device__ bool walk_to(const sensing_consts& k,
                         long long* found,
                         double* value)
 {
-    constexpr int per = sensing_chunk_bins / band_threads;
+    // Each thread's segment as short as the stretch allows: with 32 bins a thread
+    // whatever its length, a 2100-bin carrier left 66 threads each reading their 32
+    // bins one after another, and the block waiting at the barriers (its band took 75
+    // us on an H200, 71 % of it barrier stalls).
+    const int per = int((b - a + blockDim.x) / blockDim.x);
     const auto excess_at = [&](std::int64_t s) {
         const float P = sensing_power(k, bin, s);
         const double f = sensing_floor_at(k, floors, s);
         return double(P) > f ? double(P) - f : 0.0;
     };
     const std::int64_t s0 = a + std::int64_t(threadIdx.x) * per;
-    // The excess of `unroll` bins of the segment from u0 on, their loads issued together.
+    // The excess of `unroll` bins of the segment from u0 on, their loads issued
+    // together: every lane reads a bin of the stretch (past its segment, the last one
+    // again) and keeps only its own, so no load waits on a test.
     const auto excess_of = [&](int u0, double* e) {
 #pragma unroll
-        for (int u = 0; u < unroll; ++u)
-            e[u] = s0 + u0 + u <= b ? excess_at(s0 + u0 + u) : 0.0;
+        for (int u = 0; u < unroll; ++u) {
+            const std::int64_t s = s0 + u0 + u;
+            const double v = excess_at(s < b ? s : b);
+            e[u] = u0 + u < per && s <= b ? v : 0.0;
+        }
     };
     double mine = 0;
     for (int u0 = 0; u0 < per; u0 += unroll) {
