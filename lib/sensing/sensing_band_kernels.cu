@@ -205,6 +205,38 @@ __device__ bool walk_to(const sensing_consts& k,
     return ok;
 }
 
+// A band's results into b by the threads that made it (its warp or block; t: the
+// thread's index among them): the windowed bins around the peak of a narrow core for
+// the tone fit (the host fits the strongest: one thread a fit here took longer than the
+// host's budget of them), then from thread 0 the sums, the peak and the edges.
+__device__ void store_band(const sensing_consts& k,
+                           const spectrum_reader& bin,
+                           const double* floors,
+                           sensing_band& b,
+                           int t,
+                           double total,
+                           double moment,
+                           double power,
+                           float peak,
+                           std::int64_t peak_bin,
+                           double lower,
+                           double upper)
+{
+    if (b.core_last - b.core_first + 1 <= k.narrow && t <= 2 * k.fit_half)
+        sensing_windowed_bin(
+            k, bin, peak_bin + t - k.fit_half, b.lobe[2 * t], b.lobe[2 * t + 1]);
+    if (t == 0) {
+        b.excess = total;
+        b.moment = moment;
+        b.power = power;
+        b.peak = peak;
+        b.peak_bin = peak_bin;
+        b.floor_at_peak = sensing_floor_at(k, floors, peak_bin);
+        b.lower = lower;
+        b.upper = upper;
+    }
+}
+
 // The obw99 edges of a core of 32 bins or fewer, by a warp, a bin a lane (s, its
 // excess e; 0 past the core): one scan of the excess finds both. walk_to's per-thread
 // segments left one thread to read such a core bin after bin, twice an edge: 16 of the
@@ -214,13 +246,7 @@ __device__ void
 warp_obw_edges(std::int64_t s, double e, double total, double& lower, double& upper)
 {
     const int lane = threadIdx.x & 31;
-    double c = e; // the running sum through this bin
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        const double y = __shfl_up_sync(0xffffffffu, c, o);
-        if (lane >= o)
-            c += y;
-    }
+    const double c = warp_inclusive_scan(e); // the running sum through this bin
     double before = __shfl_up_sync(0xffffffffu, c, 1);
     if (lane == 0)
         before = 0;
@@ -302,19 +328,8 @@ __device__ void narrow_band_of(const sensing_consts& k,
     } else if (total > 0) {
         warp_obw_edges(s, e, total, lower, upper);
     }
-    if (last - first + 1 <= k.narrow && lane <= 2 * k.fit_half)
-        sensing_windowed_bin(
-            k, bin, peak_bin + lane - k.fit_half, b.lobe[2 * lane], b.lobe[2 * lane + 1]);
-    if (lane == 0) {
-        b.excess = total;
-        b.moment = moment;
-        b.power = power;
-        b.peak = peak;
-        b.peak_bin = peak_bin;
-        b.floor_at_peak = sensing_floor_at(k, floors, peak_bin);
-        b.lower = lower;
-        b.upper = upper;
-    }
+    store_band(
+        k, bin, floors, b, lane, total, moment, power, peak, peak_bin, lower, upper);
 }
 
 // One band by the block: its chunks' sums added in order (`summed`: band_chunks_kernel
@@ -414,24 +429,18 @@ __device__ void band_of(const sensing_consts& k,
             }
         }
     }
-    // The tone fit's bins around the peak of a narrow core (the host fits the
-    // strongest: one thread a fit here took longer than the host's budget of them).
-    if (last - first + 1 <= k.narrow && int(threadIdx.x) <= 2 * k.fit_half)
-        sensing_windowed_bin(k,
-                             bin,
-                             peak_bin + int(threadIdx.x) - k.fit_half,
-                             b.lobe[2 * threadIdx.x],
-                             b.lobe[2 * threadIdx.x + 1]);
-    if (threadIdx.x == 0) {
-        b.excess = total;
-        b.moment = moment;
-        b.power = power;
-        b.peak = peak;
-        b.peak_bin = peak_bin;
-        b.floor_at_peak = sensing_floor_at(k, floors, peak_bin);
-        b.lower = lower;
-        b.upper = upper;
-    }
+    store_band(k,
+               bin,
+               floors,
+               b,
+               int(threadIdx.x),
+               total,
+               moment,
+               power,
+               peak,
+               peak_bin,
+               lower,
+               upper);
 }
 
 // The host's bands: first the narrow ones (warp_band), a warp each across the grid,

@@ -70,19 +70,26 @@ inline __device__ double warp_sum(double v)
     return v;
 }
 
+// The sum of v over the lanes up to this one (inclusive), on every lane.
+inline __device__ double warp_inclusive_scan(double v)
+{
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const double y = __shfl_up_sync(0xffffffffu, v, o);
+        if (lane >= o)
+            v += y;
+    }
+    return v;
+}
+
 // The sum of v over the threads before this one (0 on thread 0), a multiple of 32
 // threads: a scan within each warp by shuffles, then one of the warps' totals. shared
 // holds 32 doubles; the caller's earlier reads of it must be behind a barrier.
 inline __device__ double block_exclusive_scan(double v, double* shared)
 {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    double x = v;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        const double y = __shfl_up_sync(0xffffffffu, x, o);
-        if (lane >= o)
-            x += y;
-    }
+    const double x = warp_inclusive_scan(v);
     double before = __shfl_up_sync(0xffffffffu, x, 1);
     if (lane == 0)
         before = 0;
@@ -90,13 +97,8 @@ inline __device__ double block_exclusive_scan(double v, double* shared)
         shared[warp] = x;
     __syncthreads();
     if (warp == 0) {
-        double t = lane < int(blockDim.x >> 5) ? shared[lane] : 0.0;
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-            const double y = __shfl_up_sync(0xffffffffu, t, o);
-            if (lane >= o)
-                t += y;
-        }
+        const double t =
+            warp_inclusive_scan(lane < int(blockDim.x >> 5) ? shared[lane] : 0.0);
         double e = __shfl_up_sync(0xffffffffu, t, 1); // the warps before, exclusive
         if (lane == 0)
             e = 0;
@@ -104,34 +106,6 @@ inline __device__ double block_exclusive_scan(double v, double* shared)
     }
     __syncthreads();
     return shared[warp] + before;
-}
-
-// The sum of (a, b) over the block, on every thread: warp shuffles, then one warp over
-// the warps' sums (one barrier pair where a shared-memory tree takes ten).
-inline __device__ double2 block_sum2(double2 v, double2* shared)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) {
-        v.x += __shfl_down_sync(0xffffffffu, v.x, o);
-        v.y += __shfl_down_sync(0xffffffffu, v.y, o);
-    }
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    __syncthreads(); // the previous call's readers are done with shared[]
-    if (lane == 0)
-        shared[warp] = v;
-    __syncthreads();
-    if (warp == 0) {
-        v = lane < int(blockDim.x >> 5) ? shared[lane] : make_double2(0, 0);
-#pragma unroll
-        for (int o = 16; o > 0; o >>= 1) {
-            v.x += __shfl_down_sync(0xffffffffu, v.x, o);
-            v.y += __shfl_down_sync(0xffffffffu, v.y, o);
-        }
-        if (lane == 0)
-            shared[32] = v;
-    }
-    __syncthreads();
-    return shared[32];
 }
 
 // The least floor over shifted bins [a, b) (sensing_floor_range's, as on the CPU).
