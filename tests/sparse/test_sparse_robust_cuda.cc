@@ -51,10 +51,13 @@ sparse_fft_options robust_options(backend b,
  * The device's tones against the CPU's on the same frame: the same tones to float
  * precision, compared in order of frequency, and the device's strongest first. (Two
  * tones of equal amplitude come back with powers a hair apart, and the fits' stopping
- * points on the two backends may order them either way.) A tone within 0.02 bin of half
- * way between two bins peaks in either of them as the float rounding of the two
- * backends' FFTs falls, and its fits then run on bins one apart: its amplitudes may
- * differ by a part of their noise (0.3 sigma).
+ * points on the two backends may order them either way.) A tone near half way between
+ * two bins peaks in either of them as the float rounding of the two backends' FFTs
+ * falls (with the noise on both bins, up to a few hundredths of a bin from half way),
+ * and its fits then run on bins one apart: its amplitudes may differ by a part of their
+ * noise. Within 0.05 bin of half way they may differ by one sigma: on an H200, 5 of
+ * 221 runs failed the 0.02 bin and 0.3 sigma allowed before, at 0.007-0.027 bin from
+ * half way with 0.31-0.51 sigma between the amplitudes (frequencies within 1e-3 bin).
  */
 void check_same_tones(const std::vector<sparse_tone>& got,
                       const std::vector<sparse_tone>& ref)
@@ -71,7 +74,7 @@ void check_same_tones(const std::vector<sparse_tone>& got,
     for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
         const double half = std::fabs(b[i].frequency - std::floor(b[i].frequency) - 0.5);
         const double sigma = 1.0 / std::sqrt(2.0 * std::pow(10.0, b[i].snr_db / 10));
-        const double rel = half < 0.02 ? std::max(1e-3, 0.3 * sigma) : 1e-3;
+        const double rel = half < 0.05 ? std::max(1e-3, sigma) : 1e-3;
         if (std::fabs(a[i].frequency - b[i].frequency) > 1e-3 ||
             std::abs(a[i].amplitude - b[i].amplitude) > rel * std::abs(b[i].amplitude))
             std::printf("  gpu %.4f (%.2f dB), cpu %.4f (%.2f dB)\n",
