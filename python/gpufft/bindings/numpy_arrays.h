@@ -45,6 +45,11 @@ std::string complex_dtype_name()
 template <typename T>
 complex_array<T> to_complex_array(const py::handle& a, const char* name)
 {
+    // numpy makes None a 0-d array of nan, which the size checks then report as an
+    // array of 1 element in 0 dimensions.
+    if (a.is_none())
+        throw std::invalid_argument(std::string(name) + ": must be an array of " +
+                                    complex_dtype_name<T>() + " samples, not None");
     auto x = complex_array<T>::ensure(a);
     if (!x)
         throw std::invalid_argument(std::string(name) + ": must be convertible to a " +
@@ -69,6 +74,16 @@ in_place_complex_array(const py::handle& a, const char* name, const char* use)
         throw std::invalid_argument(std::string(name) + ": " + use +
                                     " needs a writeable C-contiguous array");
     return x;
+}
+
+//! Throws unless `x` is one frame of a plan of n points: a 1-D array of n samples.
+inline void check_frame(const py::array& x, std::int64_t n, const char* name)
+{
+    if (x.ndim() != 1 || x.size() != n)
+        throw std::invalid_argument(std::string(name) +
+                                    ": must be a 1-D array of n = " + std::to_string(n) +
+                                    " samples; got " + std::to_string(x.size()) + " in " +
+                                    std::to_string(x.ndim()) + " dimension(s)");
 }
 
 /*!

@@ -78,11 +78,7 @@ py::dict to_dict(const sensing_result& r)
 py::dict run_detect(sensing_plan& plan, const py::object& x_any)
 {
     auto x = gpufft_python::to_complex_array<float>(x_any, "x");
-    if (x.ndim() != 1 || x.size() != plan.size())
-        throw std::invalid_argument(
-            "x: must be a 1-D array of n = " + std::to_string(plan.size()) +
-            " samples; got " + std::to_string(x.size()) + " in " +
-            std::to_string(x.ndim()) + " dimension(s)");
+    gpufft_python::check_frame(x, plan.size(), "x");
     sensing_result r;
     {
         py::gil_scoped_release release;

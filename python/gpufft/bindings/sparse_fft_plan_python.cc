@@ -151,20 +151,10 @@ const gp::keyword<plan_args> plan_keywords[] = {
       } },
 };
 
-template <typename Array>
-void check_frame(const sparse_fft_plan& plan, const Array& x)
-{
-    if (x.ndim() != 1 || x.size() != plan.size())
-        throw std::invalid_argument(
-            "x: must be a 1-D array of n = " + std::to_string(plan.size()) +
-            " samples; got " + std::to_string(x.size()) + " in " +
-            std::to_string(x.ndim()) + " dimension(s)");
-}
-
 py::tuple run_detect(sparse_fft_plan& plan, const py::object& x_any)
 {
     auto x = gpufft_python::to_complex_array<float>(x_any, "x");
-    check_frame(plan, x);
+    gpufft_python::check_frame(x, plan.size(), "x");
     std::vector<sparse_tone> tones;
     {
         py::gil_scoped_release release;
@@ -183,7 +173,7 @@ py::tuple run_detect(sparse_fft_plan& plan, const py::object& x_any)
 py::tuple run_sparse(sparse_fft_plan& plan, const py::object& x_any)
 {
     auto x = gpufft_python::to_complex_array<float>(x_any, "x");
-    check_frame(plan, x);
+    gpufft_python::check_frame(x, plan.size(), "x");
     std::vector<std::int64_t> bins;
     std::vector<std::complex<float>> values;
     {
