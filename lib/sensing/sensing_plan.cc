@@ -356,6 +356,7 @@ private:
         tone_gap_inner.assign(runs.size(), 1);
         tone_gap_runs.clear();
         tone_gap_index.clear();
+        std::int64_t longest = 0; // the longest inner stretch to read
         for (std::size_t g = 0; g + 1 < runs.size(); ++g) {
             const auto &a = runs[g], &b = runs[g + 1];
             const std::int64_t gap = b.first - a.last - 1;
@@ -368,11 +369,13 @@ private:
             tone_gap_runs.push_back({ a.first, a.last + w });
             tone_gap_runs.push_back({ b.first - w, b.last });
             tone_gap_index.push_back(g);
+            longest = std::max(longest, gap - 2 * w);
         }
         if (tone_gap_index.empty())
             return;
-        // The gaps between one pair and the next are read too, and not used.
-        be->gap_levels(tone_gap_runs, params.max_fill_gap, true, tone_gap_level);
+        // The gaps between one pair and the next are not used: those longer than every
+        // inner stretch are not read (bin by bin, up to max_fill_gap bins each).
+        be->gap_levels(tone_gap_runs, longest, true, tone_gap_level);
         for (std::size_t i = 0; i < tone_gap_index.size(); ++i) {
             const std::size_t g = tone_gap_index[i];
             const std::int64_t inner = runs[g + 1].first - runs[g].last - 1 - 2 * w;
