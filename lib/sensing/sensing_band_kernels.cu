@@ -517,6 +517,8 @@ __global__ void __launch_bounds__(band_threads)
     const int m = header->starts;
     if (!header->ordered || *enabled == 0)
         return; // the whole grid
+    if (int(blockIdx.x) >= m)
+        return; // no run in either phase: warp runs start at blockIdx.x * warps
     __shared__ double floors[sensing_max_subbands];
     load_floors(k, floors_in, floors);
     const spectrum_reader bin{ X };

@@ -67,26 +67,48 @@ GPUFFT_HD inline std::int64_t sensing_natural(const sensing_consts& k, std::int6
     return q < 0 ? q + k.n : q;
 }
 
+//! sensing_power() for a window of TAPS spectral taps: the loop's count known, so the
+//! taps' loads are issued together; with k.taps read at run time each was a round trip
+//! of its own on the GPU (the floor's samples: 28 in a row a thread).
+template <int TAPS, typename Bin>
+GPUFFT_HD inline float
+sensing_power_of_taps(const sensing_consts& k, const Bin& bin, std::int64_t q)
+{
+    constexpr int h = TAPS / 2;
+    float xr[TAPS], xi[TAPS];
+    for (int t = 0; t < TAPS; ++t) {
+        std::int64_t p = q + h - t;
+        p = p < 0 ? p + k.n : (p >= k.n ? p - k.n : p);
+        bin(p, xr[t], xi[t]);
+    }
+    float re = 0, im = 0;
+    for (int t = 0; t < TAPS; ++t) {
+        re += float(k.c[t]) * xr[t];
+        im += float(k.c[t]) * xi[t];
+    }
+    return re * re + im * im;
+}
+
 /*!
  * |X_w|^2 at shifted bin s, X the unwindowed spectrum in natural order read through
- * bin(q, re, im): the window is a cosine sum, so X_w = sum_m c_m X[q - m].
+ * bin(q, re, im): the window is a cosine sum, so X_w = sum_m c_m X[q - m], summed from
+ * m = taps/2 down (the CPU's loops sum in the same order, so the same value to the bit).
  */
 template <typename Bin>
 GPUFFT_HD inline float
 sensing_power(const sensing_consts& k, const Bin& bin, std::int64_t s)
 {
     const std::int64_t q = sensing_natural(k, s);
-    const int h = k.taps / 2;
-    float re = 0, im = 0;
-    for (int m = -h; m <= h; ++m) {
-        std::int64_t p = q - m;
-        p = p < 0 ? p + k.n : (p >= k.n ? p - k.n : p);
-        float xr, xi;
-        bin(p, xr, xi);
-        re += float(k.c[m + h]) * xr;
-        im += float(k.c[m + h]) * xi;
+    switch (k.taps) { // odd, at most sensing_max_taps
+    case 1:
+        return sensing_power_of_taps<1>(k, bin, q);
+    case 3:
+        return sensing_power_of_taps<3>(k, bin, q);
+    case 5:
+        return sensing_power_of_taps<5>(k, bin, q);
+    default:
+        return sensing_power_of_taps<sensing_max_taps>(k, bin, q);
     }
-    return re * re + im * im;
 }
 
 //! X_w at shifted bin s (wrapped) in double, for tone fits.
