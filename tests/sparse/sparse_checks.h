@@ -180,7 +180,11 @@ inline sparse_score score(const std::vector<cd>& X,
 }
 
 //! Runs `plan` on a fresh exactly-k-sparse signal and checks every property of the
-//! answer.
+//! answer. Exact mode's location is randomized: a frame whose tones' buckets collide in
+//! every loop loses them (docs/sparse_fft.md, "Location failures": about 1 frame in
+//! 10^4 at B ~ 2k), and such a frame is always flagged `not_sparse`. So a flagged miss
+//! is reported and the check takes a second signal on the same plan, which must come
+//! back whole (both failing: ~1e-8); a miss that is not flagged fails at once.
 inline void check_sparse(gr::gpufft::sparse_fft_plan& plan,
                          std::int64_t tones,
                          std::uint64_t seed,
@@ -188,35 +192,45 @@ inline void check_sparse(gr::gpufft::sparse_fft_plan& plan,
                          std::vector<cf>* x_out = nullptr)
 {
     const std::int64_t n = plan.size();
-    const auto truth = sparse_bins(n, tones, seed);
-    const auto x = sparse_signal(n, truth, seed);
-    const auto X = dense_reference(x);
-    std::vector<std::int64_t> bins(7, -5); // poisoned: must be replaced
-    std::vector<cf> values(3, poison<float>());
-    run(plan, x, bins, values);
-    GPUFFT_CHECK_EQ(bins.size(), values.size());
-    GPUFFT_CHECK(std::int64_t(bins.size()) <= plan.k());
-    GPUFFT_CHECK(std::is_sorted(bins.begin(), bins.end()));
-    GPUFFT_CHECK(std::adjacent_find(bins.begin(), bins.end()) == bins.end());
-    for (auto b : bins)
-        GPUFFT_CHECK(b >= 0 && b < n);
-    GPUFFT_CHECK(all_finite(values.data(), values.size()));
-    const sparse_score s = score(X, truth, bins, values);
-    if (s.misses || !(s.max_error <= 1e-5))
-        std::printf(
-            "  n=%lld k=%lld tones=%lld seed=%llu: %lld misses, max error %.3g (%s)\n",
-            (long long)n,
-            (long long)plan.k(),
-            (long long)tones,
-            (unsigned long long)seed,
-            (long long)s.misses,
-            s.max_error,
-            plan.describe().c_str());
-    GPUFFT_CHECK_EQ(s.misses, 0);
-    GPUFFT_CHECK_LE(s.max_error, 1e-5);
-    GPUFFT_CHECK(!plan.not_sparse()); // an exactly sparse frame is never flagged
-    if (x_out)
-        *x_out = x;
+    for (int attempt = 0;; ++attempt) {
+        const std::uint64_t s_seed = attempt == 0 ? seed : seed ^ 0x9e3779b97f4a7c15ull;
+        const auto truth = sparse_bins(n, tones, s_seed);
+        const auto x = sparse_signal(n, truth, s_seed);
+        const auto X = dense_reference(x);
+        std::vector<std::int64_t> bins(7, -5); // poisoned: must be replaced
+        std::vector<cf> values(3, poison<float>());
+        run(plan, x, bins, values);
+        GPUFFT_CHECK_EQ(bins.size(), values.size());
+        GPUFFT_CHECK(std::int64_t(bins.size()) <= plan.k());
+        GPUFFT_CHECK(std::is_sorted(bins.begin(), bins.end()));
+        GPUFFT_CHECK(std::adjacent_find(bins.begin(), bins.end()) == bins.end());
+        for (auto b : bins)
+            GPUFFT_CHECK(b >= 0 && b < n);
+        GPUFFT_CHECK(all_finite(values.data(), values.size()));
+        const sparse_score s = score(X, truth, bins, values);
+        if (s.misses || !(s.max_error <= 1e-5))
+            std::printf(
+                "  n=%lld k=%lld tones=%lld seed=%llu: %lld misses, max error %.3g, "
+                "flagged %d (%s)\n",
+                (long long)n,
+                (long long)plan.k(),
+                (long long)tones,
+                (unsigned long long)s_seed,
+                (long long)s.misses,
+                s.max_error,
+                int(plan.not_sparse()),
+                plan.describe().c_str());
+        if (attempt == 0 && s.misses > 0 && plan.not_sparse()) {
+            std::printf("  a flagged location failure: a second signal on this plan\n");
+            continue;
+        }
+        GPUFFT_CHECK_EQ(s.misses, 0);
+        GPUFFT_CHECK_LE(s.max_error, 1e-5);
+        GPUFFT_CHECK(!plan.not_sparse()); // a whole answer is never flagged
+        if (x_out)
+            *x_out = x;
+        return;
+    }
 }
 
 //! A signal with more tones than the plan's k: the answer must be the k largest.
