@@ -272,6 +272,13 @@ void transmission_tracker::update(std::int64_t first_sample,
     if (!(rate > 0) || !(bin_hz > 0) || frame_len < 1)
         throw std::invalid_argument(
             "transmission_tracker: rate and bin_hz must be > 0 and frame_len >= 1");
+    // A frame from before the last one would give rows that end before they start.
+    if (first_sample < d_last_first)
+        throw std::invalid_argument(
+            "first_sample: frames must come in order; got " +
+            std::to_string(first_sample) + " after " + std::to_string(d_last_first) +
+            " (flush() ends a stream; the next may start anywhere)");
+    d_last_first = first_sample;
     d_rate = rate;
     d_bin_hz = bin_hz;
     // Every (transmission, signal) pair whose edges overlap within a bin, the largest
@@ -611,6 +618,7 @@ void transmission_tracker::flush(std::vector<transmission>& ended)
                   now_ended);
     d_active.clear();
     d_dormant.clear();
+    d_last_first = std::numeric_limits<std::int64_t>::min();
     std::sort(now_ended.begin(),
               now_ended.end(),
               [](const transmission& a, const transmission& b) { return a.id < b.id; });

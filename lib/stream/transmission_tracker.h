@@ -11,6 +11,7 @@
 #include <gnuradio/gpufft/api.h>
 #include <gnuradio/gpufft/sensing_plan.h>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace gr {
@@ -84,7 +85,8 @@ struct transmission {
  * a single frame, within beside_bins of a line on in that frame (seen in two frames or
  * more, its span holding that frame), is that line's skirt or noise beside it, not a row
  * of its own; a neighbour seen twice or more stays one. Frames must come in order of
- * first_sample.
+ * first_sample (update() refuses one that goes back); flush() ends the stream, and the
+ * next may start anywhere.
  */
 class GPUFFT_API transmission_tracker
 {
@@ -116,7 +118,8 @@ public:
     /*!
      * The signals of the frame of frame_len samples starting at first_sample (rate in
      * Hz, bin_hz the frame's bin width). Appends the transmissions that ended to
-     * `ended`, in order of start.
+     * `ended`, in order of start. std::invalid_argument for rate or bin_hz <= 0,
+     * frame_len < 1, or a first_sample before the last frame's (since flush()).
      */
     void update(std::int64_t first_sample,
                 std::int64_t frame_len,
@@ -188,6 +191,8 @@ private:
     int d_memory; //!< line_memory x hold_frames frames
     std::uint64_t d_next_id = 0;
     std::int64_t d_frame = 0; //!< update() calls so far
+    //! The last frame's first_sample since flush(); frames before it are refused.
+    std::int64_t d_last_first = std::numeric_limits<std::int64_t>::min();
     double d_rate = 1.0;
     double d_bin_hz = 1.0; //!< the last frame's, for flush()
     std::vector<open_tx> d_active;

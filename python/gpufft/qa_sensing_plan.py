@@ -147,8 +147,12 @@ class qa_sensing_plan(gr_unittest.TestCase):
             with self.subTest(kwargs=kwargs):
                 with self.assertRaisesRegex(ValueError, name):
                     gpufft.sensing_plan(1024, **kwargs)
-        with self.assertRaisesRegex(ValueError, "n must be"):
-            gpufft.sensing_plan(16)
+        for n in (16, 0, -5):  # one message for every n out of range
+            with self.subTest(n=n):
+                with self.assertRaisesRegex(ValueError, r"n must be in \[64, 2\^40\], not"):
+                    gpufft.sensing_plan(n)
+        with self.assertRaisesRegex(ValueError, "n: must be a whole number, got 1.5"):
+            gpufft.sensing_plan(1.5)
         with self.assertRaisesRegex(ValueError, "n: .* needs at least"):
             gpufft.sensing_plan(2**40, backend="cpu")  # was a MemoryError (bad_alloc)
         with self.assertRaises(TypeError):
@@ -156,6 +160,12 @@ class qa_sensing_plan(gr_unittest.TestCase):
         tr = gpufft.transmission_tracker(1e6, fft_size=1024)
         with self.assertRaisesRegex(ValueError, "center_bin"):
             tr.update(0, {"snr_db": np.zeros(1)})
+        frame = gpufft.sensing_plan(1024, backend="cpu").detect(np.zeros(1024, np.complex64))
+        tr.update(4096, frame)
+        with self.assertRaisesRegex(ValueError, "first_sample: frames must come in order"):
+            tr.update(1024, frame)
+        tr.flush()
+        tr.update(0, frame)  # a new stream after flush()
         with self.assertRaisesRegex(ValueError, "samp_rate"):
             gpufft.transmission_tracker(0)
         with self.assertRaisesRegex(ValueError, "hold_frames"):

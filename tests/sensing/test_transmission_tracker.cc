@@ -747,3 +747,24 @@ GPUFFT_TEST(bad_hold_is_refused)
 }
 
 GPUFFT_TEST_MAIN()
+
+// Frames out of order would close rows before they start: a frame from before the
+// last one is refused, naming first_sample, and after flush() a stream starts anywhere.
+GPUFFT_TEST(frames_out_of_order_are_refused)
+{
+    transmission_tracker tr(1);
+    std::vector<transmission> ended;
+    const std::vector<frame_signal> s{ sig(100, 200) };
+    tr.update(5000, 1000, 1e4, 10, s, ended);
+    tr.update(5000, 1000, 1e4, 10, s, ended); // the same start again: allowed
+    GPUFFT_CHECK_THROWS(tr.update(4000, 1000, 1e4, 10, s, ended),
+                        std::invalid_argument,
+                        "first_sample: frames must come in order; got 4000 after 5000");
+    tr.flush(ended);
+    GPUFFT_CHECK_EQ(ended.size(), std::size_t(1));
+    tr.update(0, 1000, 1e4, 10, s, ended); // a new stream
+    tr.flush(ended);
+    GPUFFT_CHECK_EQ(ended.size(), std::size_t(2));
+    if (ended.size() == 2)
+        GPUFFT_CHECK_EQ(ended[1].start_sample, std::int64_t(0));
+}

@@ -19,6 +19,7 @@
 
 #include <gnuradio/gpufft/backend.h>
 #include <gnuradio/gpufft/sensing_plan.h>
+#include <limits>
 #include <stdexcept>
 
 namespace py = pybind11;
@@ -195,7 +196,8 @@ const gp::keyword<plan_args> plan_keywords[] = {
     { "n",
       nullptr,
       [](plan_args& a, const py::handle& v) {
-          a.n = gp::whole_number(v, "n", 1, "a whole number >= 64");
+          a.n = gp::whole_number(
+              v, "n", std::numeric_limits<long long>::min(), "a whole number");
       } },
     { "backend",
       [] { return py::object(py::str(to_string(defaults.backend))); },
