@@ -92,7 +92,9 @@ sensing_power_of_taps(const sensing_consts& k, const Bin& bin, std::int64_t q)
 /*!
  * |X_w|^2 at shifted bin s, X the unwindowed spectrum in natural order read through
  * bin(q, re, im): the window is a cosine sum, so X_w = sum_m c_m X[q - m], summed from
- * m = taps/2 down (the CPU's loops sum in the same order, so the same value to the bit).
+ * m = -taps/2 up (the order of the CUDA threshold pass, which sums a lane's bins from
+ * registers: every CUDA kernel then gets the same power for a bin, to the bit). The CPU
+ * windows the samples instead.
  */
 template <typename Bin>
 GPUFFT_HD inline float

@@ -9,7 +9,8 @@
 // (sensing_fit.h) against the direct forms they replace: the window in time against the
 // spectral kernel the CUDA backend applies, the logs against sensing_log_power(), the
 // gap sums against sensing_floor_at(), the candidates against a plain scan, the fit
-// against robust_fit_tone(). Fresh random inputs, the seed printed.
+// against robust_fit_tone(); and the spectral kernel's unrolled sums against its plain
+// loop. Fresh random inputs, the seed printed.
 
 #include "reference.h"
 #include "sensing/sensing_band_reference.h"
@@ -48,6 +49,48 @@ sensing_params params_for(std::int64_t n, const std::string& window)
 }
 
 } // namespace
+
+// sensing_power() dispatches on the window's taps to an unrolled sum (so the CUDA
+// kernels issue a bin's loads together); each count must give the plain loop's sum in
+// its order, to the bit, at the wrap around natural bin 0 too.
+GPUFFT_TEST(spectral_kernel_sums_in_one_order_for_every_tap_count)
+{
+    auto rng = seeded();
+    std::normal_distribution<float> g(0, 1);
+    std::uniform_real_distribution<double> u(-1, 1);
+    const std::int64_t n = 4096;
+    std::vector<cf> X(static_cast<std::size_t>(n));
+    for (auto& v : X)
+        v = { g(rng), g(rng) };
+    const auto bin = [&](std::int64_t q, float& re, float& im) {
+        re = X[std::size_t(q)].real();
+        im = X[std::size_t(q)].imag();
+    };
+    for (int taps = 1; taps <= sensing_max_taps; taps += 2) {
+        sensing_consts k = params_for(n, "blackman_harris").k;
+        k.taps = taps;
+        for (int t = 0; t < sensing_max_taps; ++t)
+            k.c[t] = t < taps ? u(rng) : 0.0;
+        const int h = taps / 2;
+        std::int64_t differ = 0;
+        for (std::int64_t s = 0; s < n; ++s) {
+            const std::int64_t q = sensing_natural(k, s);
+            float re = 0, im = 0;
+            for (int m = -h; m <= h; ++m) {
+                const std::int64_t p = ((q - m) % n + n) % n;
+                re += float(k.c[m + h]) * X[std::size_t(p)].real();
+                im += float(k.c[m + h]) * X[std::size_t(p)].imag();
+            }
+            if (sensing_power(k, bin, s) != re * re + im * im)
+                ++differ;
+        }
+        std::printf("taps %d: %lld of %lld bins differ from the plain loop\n",
+                    taps,
+                    (long long)differ,
+                    (long long)n);
+        GPUFFT_CHECK_EQ(differ, std::int64_t(0));
+    }
+}
 
 GPUFFT_TEST(window_in_time_gives_the_spectral_kernel)
 {
