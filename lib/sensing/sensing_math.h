@@ -67,9 +67,9 @@ GPUFFT_HD inline std::int64_t sensing_natural(const sensing_consts& k, std::int6
     return q < 0 ? q + k.n : q;
 }
 
-//! sensing_power() for a window of TAPS spectral taps: the loop's count known, so the
-//! taps' loads are issued together; with k.taps read at run time each was a round trip
-//! of its own on the GPU (the floor's samples: 28 in a row a thread).
+//! sensing_power() for a window of TAPS spectral taps: with the count known the loop
+//! unrolls and a GPU thread issues the taps' loads together (with k.taps read at run
+//! time it did not).
 template <int TAPS, typename Bin>
 GPUFFT_HD inline float
 sensing_power_of_taps(const sensing_consts& k, const Bin& bin, std::int64_t q)
