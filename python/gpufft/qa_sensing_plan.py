@@ -125,9 +125,15 @@ class qa_sensing_plan(gr_unittest.TestCase):
         self.assertEqual(len(r["center_bin"]), 0)
         r = plan.detect([0j] * 1024)
         self.assertEqual(len(r["center_bin"]), 0)
-        for bad in (np.zeros(100, np.complex64), np.zeros((2, 512), np.complex64)):
-            with self.assertRaisesRegex(ValueError, "x: must be a 1-D array of n = 1024"):
-                plan.detect(bad)
+        with self.assertRaisesRegex(
+            ValueError, r"^x: has 100 samples; a frame is a 1-D array of n = 1024$"
+        ):
+            plan.detect(np.zeros(100, np.complex64))
+        with self.assertRaisesRegex(
+            ValueError,
+            r"^x: has 1024 samples in 2 dimensions; a frame is a 1-D array of n = 1024$",
+        ):
+            plan.detect(np.zeros((2, 512), np.complex64))
         with self.assertRaisesRegex(ValueError, "x:"):
             plan.detect("samples")
         x = np.zeros(1024, np.complex64)

@@ -76,14 +76,21 @@ in_place_complex_array(const py::handle& a, const char* name, const char* use)
     return x;
 }
 
-//! Throws unless `x` is one frame of a plan of n points: a 1-D array of n samples.
+/*!
+ * Throws unless `x` is one frame of a plan of n points, a 1-D array of n samples, in
+ * size_error()'s words: "<name>: has <x.size()> samples[ in <d> dimensions]; a frame
+ * is a 1-D array of n = <n>".
+ */
 inline void check_frame(const py::array& x, std::int64_t n, const char* name)
 {
-    if (x.ndim() != 1 || x.size() != n)
-        throw std::invalid_argument(std::string(name) +
-                                    ": must be a 1-D array of n = " + std::to_string(n) +
-                                    " samples; got " + std::to_string(x.size()) + " in " +
-                                    std::to_string(x.ndim()) + " dimension(s)");
+    if (x.ndim() == 1 && x.size() == n)
+        return;
+    const std::string items =
+        x.ndim() == 1 ? "samples"
+                      : "samples in " + std::to_string(x.ndim()) + " dimensions";
+    throw std::invalid_argument(std::string(name) + ": has " + std::to_string(x.size()) +
+                                " " + items +
+                                "; a frame is a 1-D array of n = " + std::to_string(n));
 }
 
 /*!
