@@ -110,19 +110,11 @@ public:
         // As many runs as the last frame had, twice over: a stream's frames are alike,
         // and a frame with more takes a second copy.
         const std::size_t guess = d_copy_runs;
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_ordered.get(),
-                                          d_ordered.get(),
-                                          guess * sizeof(sensing_ordered_run),
-                                          cudaMemcpyDeviceToHost,
-                                          s));
+        copy_back(d_host_ordered, d_ordered, 0, guess, s);
         // The runs' bands (240 bytes each) by the last frame's count and an eighth.
         const std::size_t band_guess = d_copy_bands;
         if (d_run_bands_on)
-            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_host_run_bands.get(),
-                                              d_run_bands.get(),
-                                              band_guess * sizeof(sensing_band),
-                                              cudaMemcpyDeviceToHost,
-                                              s));
+            copy_back(d_host_run_bands, d_run_bands, 0, band_guess, s);
         d_stream.synchronize();
         const sensing_device_header h = *d_host_header.get();
         if (h.bad)
@@ -137,20 +129,9 @@ public:
         runs.resize(m);
         if (h.ordered) {
             if (m > guess || (d_run_bands_on && m > band_guess)) {
-                if (m > guess)
-                    GPUFFT_CUDA_CHECK(
-                        cudaMemcpyAsync(d_host_ordered.get() + guess,
-                                        d_ordered.get() + guess,
-                                        (m - guess) * sizeof(sensing_ordered_run),
-                                        cudaMemcpyDeviceToHost,
-                                        s));
-                if (d_run_bands_on && m > band_guess)
-                    GPUFFT_CUDA_CHECK(
-                        cudaMemcpyAsync(d_host_run_bands.get() + band_guess,
-                                        d_run_bands.get() + band_guess,
-                                        (m - band_guess) * sizeof(sensing_band),
-                                        cudaMemcpyDeviceToHost,
-                                        s));
+                copy_back(d_host_ordered, d_ordered, guess, m, s);
+                if (d_run_bands_on)
+                    copy_back(d_host_run_bands, d_run_bands, band_guess, m, s);
                 d_stream.synchronize();
             }
             const sensing_ordered_run* o = d_host_ordered.get();
@@ -458,6 +439,22 @@ private:
             if (runs[i].first != o[i].first || runs[i].last != o[i].last)
                 return false;
         return true;
+    }
+
+    //! Enqueues the copy of dev's values [from, to) to the same places of host, if any.
+    template <typename T>
+    static void copy_back(cuda::pinned_buffer<T>& host,
+                          const cuda::device_buffer<T>& dev,
+                          std::size_t from,
+                          std::size_t to,
+                          cudaStream_t s)
+    {
+        if (to > from)
+            GPUFFT_CUDA_CHECK(cudaMemcpyAsync(host.get() + from,
+                                              dev.get() + from,
+                                              (to - from) * sizeof(T),
+                                              cudaMemcpyDeviceToHost,
+                                              s));
     }
 
     //! b's memory for at least `count` values, grown (never shrunk) as frames need.
