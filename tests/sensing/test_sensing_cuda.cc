@@ -233,6 +233,32 @@ GPUFFT_TEST(cuda_gives_the_cpu_signals)
         }
 }
 
+// Sub-bands set narrower than the automatic 256 bins (floor_subbands: 64 bins at the
+// least): a chunk of the CUDA threshold pass then spans up to six of them, and its
+// bound must still lie under the threshold of every bin in it.
+GPUFFT_TEST(cuda_gives_the_cpu_signals_with_narrow_subbands)
+{
+    gpufft_test::require_gpu();
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    for (const int subbands : { 1024, 256, 64 })
+        for (std::int64_t n : { std::int64_t(65536), std::int64_t(100000) }) {
+            std::printf("floor_subbands %d, n %lld\n", subbands, (long long)n);
+            sensing_options o = on(backend::cpu);
+            o.floor_subbands = subbands;
+            sensing_plan cpu(n, o);
+            o.backend = backend::cuda;
+            sensing_plan gpu(n, o);
+            for (const auto& x : field_frames(n, rng)) {
+                sensing_result a, b;
+                cpu.detect(x.data(), a);
+                gpu.detect(x.data(), b);
+                check_same(a, b);
+            }
+        }
+}
+
 // The floor tracked over frames (floor_frames) is the plan's, applied on the device by
 // the same sensing_track_floor: over a run of frames with a tone near the threshold, a
 // level step under the track's reset and one over it, and digital silence, both
