@@ -78,12 +78,12 @@ __device__ sensing_chunk core_sums(const sensing_consts& k,
     long long pks = first;
     for (std::int64_t s0 = first + threadIdx.x; s0 <= last;
          s0 += unroll * std::int64_t(blockDim.x)) {
-        float P[unroll];
+        std::int64_t at[unroll]; // past the core: its last bin, dropped below
 #pragma unroll
-        for (int u = 0; u < unroll; ++u) {
-            const std::int64_t s = s0 + u * std::int64_t(blockDim.x);
-            P[u] = s <= last ? sensing_power(k, bin, s) : -1.0f;
-        }
+        for (int u = 0; u < unroll; ++u)
+            at[u] = min(s0 + u * std::int64_t(blockDim.x), last);
+        float P[unroll];
+        sensing_powers<unroll>(k, bin, at, P);
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {
             const std::int64_t s = s0 + u * std::int64_t(blockDim.x);
@@ -154,20 +154,22 @@ __device__ bool walk_to(const sensing_consts& k,
     // bins one after another, and the block waiting at the barriers (its band took 75
     // us on an H200, 71 % of it barrier stalls).
     const int per = int((b - a + blockDim.x) / blockDim.x);
-    const auto excess_at = [&](std::int64_t s) {
-        const float P = sensing_power(k, bin, s);
-        const double f = sensing_floor_at(k, floors, s);
-        return double(P) > f ? double(P) - f : 0.0;
-    };
     const std::int64_t s0 = a + std::int64_t(threadIdx.x) * per;
     // The excess of `unroll` bins of the segment from u0 on, their loads issued
     // together: every lane reads a bin of the stretch (past its segment, the last one
     // again) and keeps only its own, so no load waits on a test.
     const auto excess_of = [&](int u0, double* e) {
+        std::int64_t at[unroll];
+#pragma unroll
+        for (int u = 0; u < unroll; ++u)
+            at[u] = min(s0 + u0 + u, b);
+        float P[unroll];
+        sensing_powers<unroll>(k, bin, at, P);
 #pragma unroll
         for (int u = 0; u < unroll; ++u) {
             const std::int64_t s = s0 + u0 + u;
-            const double v = excess_at(s < b ? s : b);
+            const double f = sensing_floor_at(k, floors, at[u]);
+            const double v = double(P[u]) > f ? double(P[u]) - f : 0.0;
             e[u] = u0 + u < per && s <= b ? v : 0.0;
         }
     };
@@ -619,11 +621,16 @@ __global__ void gaps_kernel(sensing_consts k,
 // The runs' firsts and lasts in order by rank: runs do not overlap, so the bins are
 // distinct and the i-th first and the i-th last are run i; a first's rank is the
 // count of firsts under it. Each block loads every first and last and ranks its own
-// slice: O(m^2) comparisons from shared memory, which for the few runs of most frames
-// is nothing (CUB's block radix sort of 2048 padded keys took 16 us whatever the count,
-// on an H200).
+// slice of runs, order_lanes threads a run (each counting every order_lanes-th first
+// and last, the counts then added across them): O(m^2) comparisons from shared memory,
+// which for the few runs of most frames is nothing (CUB's block radix sort of 2048
+// padded keys took 16 us whatever the count, on an H200). With a thread a run, 1000
+// runs were two blocks' work, 24 us of their shared-memory reads.
 constexpr int order_threads = 512;
-constexpr int order_blocks = sensing_ordered_cap / order_threads;
+constexpr int order_lanes = 8;
+constexpr int order_runs_a_block = order_threads / order_lanes;
+constexpr int order_blocks = sensing_ordered_cap / order_runs_a_block;
+static_assert(32 % order_lanes == 0, "a run's threads lie in one warp");
 
 __global__ void __launch_bounds__(order_threads)
     order_runs_kernel(const std::int64_t* starts,
@@ -636,24 +643,31 @@ __global__ void __launch_bounds__(order_threads)
     const bool fits = m == header->ends && m <= sensing_ordered_cap;
     if (blockIdx.x == 0 && threadIdx.x == 0)
         header->ordered = fits ? 1 : 0;
-    const int i = int(blockIdx.x) * order_threads + int(threadIdx.x);
-    if (!fits || int(blockIdx.x) * order_threads >= m)
+    if (!fits || int(blockIdx.x) * order_runs_a_block >= m)
         return; // the whole block
     for (int j = threadIdx.x; j < m; j += order_threads) {
         first[j] = starts[j];
         last[j] = ends[j];
     }
     __syncthreads();
-    if (i >= m)
-        return;
-    const long long a = first[i], b = last[i];
+    const int i = int(blockIdx.x) * order_runs_a_block + int(threadIdx.x) / order_lanes;
+    const int part = int(threadIdx.x) % order_lanes;
+    const long long a = i < m ? first[i] : 0, b = i < m ? last[i] : 0;
     int ra = 0, rb = 0;
-    for (int j = 0; j < m; ++j) {
-        ra += first[j] < a;
-        rb += last[j] < b;
+    if (i < m)
+        for (int j = part; j < m; j += order_lanes) {
+            ra += first[j] < a;
+            rb += last[j] < b;
+        }
+#pragma unroll
+    for (int o = order_lanes / 2; o > 0; o >>= 1) {
+        ra += __shfl_xor_sync(0xffffffffu, ra, o);
+        rb += __shfl_xor_sync(0xffffffffu, rb, o);
     }
-    out[ra].first = a;
-    out[rb].last = b;
+    if (i < m && part == 0) {
+        out[ra].first = a;
+        out[rb].last = b;
+    }
 }
 
 // The ordered runs' gaps, a warp each (gaps_kernel's level), on a grid for
