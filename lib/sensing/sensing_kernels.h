@@ -99,8 +99,11 @@ void launch_sensing_sort_runs(const std::int64_t* starts,
                               std::size_t scratch_bytes,
                               void* stream);
 
-//! Bins of a band's core one thread block sums (a wide carrier takes many blocks).
-constexpr std::int64_t sensing_chunk_bins = 16384;
+//! Bins of a band's core one thread block sums (a wide carrier takes many blocks),
+//! and the most a block walks for an edge: 8 a thread, one batch of loads. With 16384
+//! (32 a thread) a 33k-bin carrier's bands took 125 us at n = 2^24 on an H200, most
+//! of it the walks; with 4096, 51 us.
+constexpr std::int64_t sensing_chunk_bins = 4096;
 
 //! One chunk's sums over its bins of a band's core.
 struct sensing_chunk {
