@@ -134,77 +134,75 @@ __global__ void band_chunks_kernel(sensing_consts k,
         chunks[c] = sums;
 }
 
-// Where the running sum of the excess over [a, b], starting at `cum`, first reaches
-// `target`: each thread sums a segment of (b - a + 1) / blockDim bins (rounded up, 32
-// at most), a scan of the segments finds the one that crosses, and its thread walks
-// it. Returns false (edge untouched) where rounding lets no bin cross.
-__device__ bool walk_to(const sensing_consts& k,
+// Where the running sum of the excess over [a, b] (at most a chunk), starting at `cum`,
+// first reaches target[t], for each t with bit t of `want` set (0: the lower edge's
+// 0.5 %, 1: the upper's 99.5 %; both where they fall in one chunk): each thread takes a
+// segment of (b - a + 1) / blockDim bins (rounded up, unroll at most) and keeps their
+// excess, a scan of the segments finds the one that crosses, and its thread walks its
+// own values. edge[t] is set where a bin crosses (rounding can leave none: the edge
+// stays). found and value: shared, 2 each.
+static_assert(sensing_chunk_bins <= unroll * band_threads, "a segment is one batch");
+__device__ void walk_to(const sensing_consts& k,
                         const spectrum_reader& bin,
                         const double* floors,
                         std::int64_t a,
                         std::int64_t b,
                         double cum,
-                        double target,
+                        const double* target,
+                        int want,
                         double* seg,
                         long long* found,
-                        double* value)
+                        double* value,
+                        double* edge)
 {
     // Each thread's segment as short as the stretch allows: with 32 bins a thread
     // whatever its length, a 2100-bin carrier left 66 threads each reading their 32
     // bins one after another, and the block waiting at the barriers (its band took 75
-    // us on an H200, 71 % of it barrier stalls).
+    // us on an H200, 71 % of it barrier stalls). The segment's loads are issued
+    // together: every thread reads unroll bins of the stretch (past its segment, the
+    // last one again) and keeps only its own, so no load waits on a test; its values
+    // stay in registers for the walk (read again, the walk and a second edge's cost the
+    // bands kernel 8 of the 28 us of a 2100-bin carrier at n = 2^20).
     const int per = int((b - a + blockDim.x) / blockDim.x);
     const std::int64_t s0 = a + std::int64_t(threadIdx.x) * per;
-    // The excess of `unroll` bins of the segment from u0 on, their loads issued
-    // together: every lane reads a bin of the stretch (past its segment, the last one
-    // again) and keeps only its own, so no load waits on a test.
-    const auto excess_of = [&](int u0, double* e) {
-        std::int64_t at[unroll];
+    std::int64_t at[unroll];
 #pragma unroll
-        for (int u = 0; u < unroll; ++u)
-            at[u] = min(s0 + u0 + u, b);
-        float P[unroll];
-        sensing_powers<unroll>(k, bin, at, P);
+    for (int u = 0; u < unroll; ++u)
+        at[u] = min(s0 + u, b);
+    float P[unroll];
+    sensing_powers<unroll>(k, bin, at, P);
+    double e[unroll], mine = 0;
 #pragma unroll
-        for (int u = 0; u < unroll; ++u) {
-            const std::int64_t s = s0 + u0 + u;
-            const double f = sensing_floor_at(k, floors, at[u]);
-            const double v = double(P[u]) > f ? double(P[u]) - f : 0.0;
-            e[u] = u0 + u < per && s <= b ? v : 0.0;
-        }
-    };
-    double mine = 0;
-    for (int u0 = 0; u0 < per; u0 += unroll) {
-        double e[unroll];
-        excess_of(u0, e);
-#pragma unroll
-        for (int u = 0; u < unroll; ++u)
-            mine += e[u];
+    for (int u = 0; u < unroll; ++u) {
+        const double f = sensing_floor_at(k, floors, at[u]);
+        const double v = double(P[u]) > f ? double(P[u]) - f : 0.0;
+        e[u] = u < per && s0 + u <= b ? v : 0.0;
+        mine += e[u];
     }
-    if (threadIdx.x == 0)
-        *found = -1;
+    if (threadIdx.x < 2)
+        found[threadIdx.x] = -1;
     // The segments' running sums (thread 0 adding 512 of them one by one took 10 us
     // an edge).
-    double c = cum + block_exclusive_scan(mine, seg);
-    if (c < target && c + mine >= target) {
-        for (int u0 = 0; u0 < per; u0 += unroll) {
-            double e[unroll];
-            excess_of(u0, e);
+    const double start = cum + block_exclusive_scan(mine, seg);
+    for (int t = 0; t < 2; ++t) {
+        double c = start;
+        if (!((want >> t) & 1) || !(c < target[t] && c + mine >= target[t]))
+            continue;
 #pragma unroll
-            for (int u = 0; u < unroll; ++u) {
-                const double next = c + e[u];
-                if (e[u] > 0 && c < target && next >= target && *found < 0) {
-                    *found = s0 + u0 + u;
-                    *value = double(s0 + u0 + u) - 0.5 + (target - c) / e[u];
-                }
-                c = next;
+        for (int u = 0; u < unroll; ++u) {
+            const double next = c + e[u];
+            if (e[u] > 0 && c < target[t] && next >= target[t] && found[t] < 0) {
+                found[t] = s0 + u;
+                value[t] = double(s0 + u) - 0.5 + (target[t] - c) / e[u];
             }
+            c = next;
         }
     }
     __syncthreads();
-    const bool ok = *found >= 0;
-    __syncthreads();
-    return ok;
+    for (int t = 0; t < 2; ++t)
+        if (((want >> t) & 1) && found[t] >= 0)
+            edge[t] = value[t];
+    __syncthreads(); // found and value are free for the next call
 }
 
 // A band's results into b by the threads that made it (its warp or block; t: the
@@ -357,8 +355,8 @@ __device__ void band_of(const sensing_consts& k,
     __shared__ float peak_p[band_threads];
     __shared__ long long peak_s[band_threads];
     __shared__ long long edge[2];
-    __shared__ long long found;
-    __shared__ double value;
+    __shared__ long long found[2];
+    __shared__ double value[2];
     const std::int64_t first = b.core_first, last = b.core_last;
     // The lobes either side of the core (a few bins) add to the power only.
     double lobes = 0;
@@ -412,24 +410,32 @@ __device__ void band_of(const sensing_consts& k,
         }
     } else if (total > 0) {
         const double target[2] = { 0.005 * total, 0.995 * total };
+        // Each edge's chunk, the one whose running sum reaches its target, and the sum
+        // before it (every thread alike).
+        int c[2];
+        double cum[2];
         for (int side = 0; side < 2; ++side) {
-            // The chunk whose running sum reaches the target (every thread alike).
-            double cum = 0;
-            int c = c0;
-            for (; c < c1 - 1; ++c) {
-                if (cum + chunks[c].excess >= target[side])
+            cum[side] = 0;
+            c[side] = c0;
+            for (; c[side] < c1 - 1; ++c[side]) {
+                if (cum[side] + chunks[c[side]].excess >= target[side])
                     break;
-                cum += chunks[c].excess;
-            }
-            const std::int64_t a = first + std::int64_t(c - c0) * sensing_chunk_bins;
-            const std::int64_t z = min(last, a + std::int64_t(sensing_chunk_bins) - 1);
-            if (walk_to(k, bin, floors, a, z, cum, target[side], seg, &found, &value)) {
-                if (side == 0)
-                    lower = value;
-                else
-                    upper = value;
+                cum[side] += chunks[c[side]].excess;
             }
         }
+        double edge[2] = { lower, upper };
+        for (int side = 0; side < 2; ++side) {
+            if (side == 1 && c[1] == c[0])
+                break; // both walked at once
+            const std::int64_t a =
+                first + std::int64_t(c[side] - c0) * sensing_chunk_bins;
+            const std::int64_t z = min(last, a + std::int64_t(sensing_chunk_bins) - 1);
+            const int want = c[1] == c[0] ? 3 : 1 << side;
+            walk_to(
+                k, bin, floors, a, z, cum[side], target, want, seg, found, value, edge);
+        }
+        lower = edge[0];
+        upper = edge[1];
     }
     store_band(k,
                bin,
