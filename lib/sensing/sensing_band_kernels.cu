@@ -161,8 +161,9 @@ __device__ void walk_to(const sensing_consts& k,
     // us on an H200, 71 % of it barrier stalls). The segment's loads are issued
     // together: every thread reads unroll bins of the stretch (past its segment, the
     // last one again) and keeps only its own, so no load waits on a test; its values
-    // stay in registers for the walk (read again, the walk and a second edge's cost the
-    // bands kernel 8 of the 28 us of a 2100-bin carrier at n = 2^20).
+    // stay in registers for the walk (read again for the walk, and all again for the
+    // second edge, a 2100-bin carrier's bands kernel took 40 us at n = 2^20 on an
+    // H200; 24 us from one read).
     const int per = int((b - a + blockDim.x) / blockDim.x);
     const std::int64_t s0 = a + std::int64_t(threadIdx.x) * per;
     std::int64_t at[unroll];
