@@ -424,7 +424,7 @@ __device__ void band_of(const sensing_consts& k,
                 cum[side] += chunks[c[side]].excess;
             }
         }
-        double edge[2] = { lower, upper };
+        double walked[2] = { lower, upper };
         for (int side = 0; side < 2; ++side) {
             if (side == 1 && c[1] == c[0])
                 break; // both walked at once
@@ -433,10 +433,10 @@ __device__ void band_of(const sensing_consts& k,
             const std::int64_t z = min(last, a + std::int64_t(sensing_chunk_bins) - 1);
             const int want = c[1] == c[0] ? 3 : 1 << side;
             walk_to(
-                k, bin, floors, a, z, cum[side], target, want, seg, found, value, edge);
+                k, bin, floors, a, z, cum[side], target, want, seg, found, value, walked);
         }
-        lower = edge[0];
-        upper = edge[1];
+        lower = walked[0];
+        upper = walked[1];
     }
     store_band(k,
                bin,
