@@ -37,43 +37,6 @@ struct spectrum_reader {
     }
 };
 
-// P[u] = sensing_power(k, bin, s[u]) for the N bins s (each a valid bin), the same
-// power to the bit, with one dispatch on the taps for all N: a dispatch a bin put a
-// branch between one bin's loads and the next's, so each bin waited for its own (the
-// bands kernel on a 33k-bin carrier at 2^24, H200: 109 -> 101 us). A batch reads
-// all N bins whether the caller keeps them or not: 16 for a gap's two ends made the
-// ordered gaps slower (7.9 -> 11.8 us at 2^20).
-template <int N>
-__device__ inline void sensing_powers(const sensing_consts& k,
-                                      const spectrum_reader& bin,
-                                      const std::int64_t* s,
-                                      float* P)
-{
-    switch (k.taps) { // odd, at most sensing_max_taps (sensing_power)
-    case 1:
-#pragma unroll
-        for (int u = 0; u < N; ++u)
-            P[u] = sensing_power_of_taps<1>(k, bin, sensing_natural(k, s[u]));
-        break;
-    case 3:
-#pragma unroll
-        for (int u = 0; u < N; ++u)
-            P[u] = sensing_power_of_taps<3>(k, bin, sensing_natural(k, s[u]));
-        break;
-    case 5:
-#pragma unroll
-        for (int u = 0; u < N; ++u)
-            P[u] = sensing_power_of_taps<5>(k, bin, sensing_natural(k, s[u]));
-        break;
-    default:
-#pragma unroll
-        for (int u = 0; u < N; ++u)
-            P[u] =
-                sensing_power_of_taps<sensing_max_taps>(k, bin, sensing_natural(k, s[u]));
-        break;
-    }
-}
-
 // The sum over the block, on every thread: warp shuffles, then one warp over the
 // warps' sums (a shared-memory tree took nine barriers of 512 threads).
 inline __device__ double block_sum(double v, double* shared)
