@@ -13,6 +13,14 @@
 //   sparse: frame_source -> head -> sparse_fft -> null_sink (display vectors)
 //   accumulator: frame_source -> head -> large_fft_accumulator(n, --integrations,
 //           min(n, 2^18) channels, Blackman-Harris, mean) -> first_vector_sink
+//   stock (fc32 input): frame_source -> head -> stream_to_vector(n) -> fft_vcc
+//           (Blackman-Harris, shifted, 1 thread) -> complex_to_mag_squared(n)
+//           [-> integrate_ff(--integrations, n) for the accumulator] -> null_sink:
+//           GNU Radio's own blocks doing the same job, as scripts/flowgraph_bench.py
+//           runs them on the CPU; its `block_ratio` is the block's rate over this one.
+//   frames (fc32 input): frame_source -> head -> stream_to_vector(n) -> null_sink:
+//           GNU Radio's buffers alone moving whole n-sample frames, with no work on
+//           them: what any block that takes such frames can reach at most.
 // frame_source repeats one frame with bulk copies: GNU Radio's vector_source copies item
 // by item and tops out near 73% of the null rate on the GPU machine's host, which would
 // cap the sparse case below the target whatever the block does.
@@ -53,10 +61,15 @@
 //                          [--mode exact|robust]
 //                          [--input-type fc32|sc16|sc8|cu8]
 
+#include <gnuradio/blocks/complex_to_mag_squared.h>
 #include <gnuradio/blocks/head.h>
+#include <gnuradio/blocks/integrate.h>
 #include <gnuradio/blocks/message_debug.h>
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/null_source.h>
+#include <gnuradio/blocks/stream_to_vector.h>
+#include <gnuradio/fft/fft_v.h>
+#include <gnuradio/fft/window.h>
 #include <gnuradio/gpufft/backend.h>
 #include <gnuradio/gpufft/dense_fft_plan.h>
 #include <gnuradio/gpufft/device.h>
@@ -66,6 +79,7 @@
 #include <gnuradio/io_signature.h>
 #include <gnuradio/sync_block.h>
 #include <gnuradio/top_block.h>
+#include <malloc.h>
 #include <pmt/pmt.h>
 #include <unistd.h>
 #include <algorithm>
@@ -382,10 +396,17 @@ std::vector<gr_complex> sparse_frame(const options& o, std::set<std::int64_t>& b
     return x; // unnormalized inverse: X[b] = n * amplitude, far above float rounding
 }
 
-// Host RSS and the device's used memory in MiB (0 when no GPU): sampled around each
-// sparse run, so a long run (--samples 2^36) doubles as a soak of the block.
+// Host RSS and the device's used memory in MiB (0 when no GPU): sampled after each run
+// of the block from the second on (the first run of every case is the warm-up: plans,
+// the stock FFT's, malloc's arenas), so a long run (--samples 2^36) doubles as a soak.
+// The RSS is taken after malloc_trim(): memory freed but kept on malloc's free lists is
+// not a leak (on the GPU machine's host the RSS after a 2^16 CUDA run stood 130 MiB
+// over what it was once trimmed, and flat across 4 runs once trimmed).
 double rss_mib()
 {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
     long pages = 0, resident = 0;
     if (FILE* f = std::fopen("/proc/self/statm", "r")) {
         if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
@@ -471,6 +492,42 @@ int accumulator_misses(const std::vector<float>& spectrum,
         misses += spectrum[std::size_t(j / decim)] > 100 * floor ? 0 : 1;
     }
     return misses;
+}
+
+//! frame_source -> head -> GNU Radio's stock chain for the block's job on `frame`
+//! (fc32): stream_to_vector -> fft_vcc -> complex_to_mag_squared [-> integrate_ff]
+//! -> null_sink, or with `frames_only` stream_to_vector -> null_sink; the seconds of
+//! tb.run().
+double run_stock(const options& o, const std::vector<char>& frame, bool frames_only)
+{
+    const std::size_t item = sizeof(gr_complex);
+    const unsigned n = static_cast<unsigned>(o.n);
+    auto tb = gr::make_top_block("stock");
+    auto src = gnuradio::make_block_sptr<frame_source>(frame, item);
+    auto head = gr::blocks::head::make(item, o.samples);
+    set_buffers(o, src, head);
+    auto s2v = gr::blocks::stream_to_vector::make(item, n);
+    auto fft = gr::fft::fft_v<gr_complex, true>::make(
+        int(n), gr::fft::window::blackman_harris(int(n)), true, 1);
+    auto mag = gr::blocks::complex_to_mag_squared::make(n);
+    auto sink = gr::blocks::null_sink::make(sizeof(float) * n);
+    tb->connect(src, 0, head, 0);
+    tb->connect(head, 0, s2v, 0);
+    if (frames_only) {
+        auto vectors = gr::blocks::null_sink::make(item * n);
+        tb->connect(s2v, 0, vectors, 0);
+        return seconds_to_run(tb);
+    }
+    tb->connect(s2v, 0, fft, 0);
+    tb->connect(fft, 0, mag, 0);
+    if (o.block == "accumulator") {
+        auto integ = gr::blocks::integrate_ff::make(o.integrations, n);
+        tb->connect(mag, 0, integ, 0);
+        tb->connect(integ, 0, sink, 0);
+    } else {
+        tb->connect(mag, 0, sink, 0);
+    }
+    return seconds_to_run(tb);
 }
 
 //! frame_source -> head -> the block on `frame` (items of `type`); the seconds of
@@ -671,6 +728,13 @@ int main(int argc, char** argv)
     for (int f : o.more_buffer_frames)
         results.push_back({ o.block + "_buffers" + std::to_string(f), o.input_type, {} });
     std::vector<block_run> run_buffers(o.more_buffer_frames.size());
+    // GNU Radio's stock chain for the same job (fc32 only: it takes complex floats).
+    const bool stock = o.input_type == "fc32";
+    const std::size_t i_stock = results.size();
+    if (stock) {
+        results.push_back({ "stock", "fc32", {} });
+        results.push_back({ "frames", "fc32", {} });
+    }
     block_run run, run_fc32, run_devices;
     // Memory after the first block run (the warm-up) and after the last.
     double rss_first = 0, rss_last = 0, dev_first = 0, dev_last = 0;
@@ -699,7 +763,7 @@ int main(int argc, char** argv)
             results[2].seconds.push_back(run_block(o, frame, o.input_type, planted, run));
             rss_last = rss_mib();
             dev_last = device_used_mib(o.device);
-            if (rep == 0) {
+            if (rep <= 1) {
                 rss_first = rss_last;
                 dev_first = dev_last;
             }
@@ -714,6 +778,10 @@ int main(int argc, char** argv)
                 ob.buffer_frames = o.more_buffer_frames[b];
                 results[i_buffers + b].seconds.push_back(
                     run_block(ob, frame, o.input_type, planted, run_buffers[b]));
+            }
+            if (stock) {
+                results[i_stock].seconds.push_back(run_stock(o, frame, false));
+                results[i_stock + 1].seconds.push_back(run_stock(o, frame, true));
             }
         } catch (const std::exception& e) {
             std::cerr << "gpufft-flowgraph-bench: " << e.what() << "\n";
@@ -758,14 +826,25 @@ int main(int argc, char** argv)
                              results[i_devices].seconds[std::size_t(rep)]);
         devices_ratio = median(ratios);
     }
+    // The block's rate over the stock chain's, repetition by repetition.
+    double block_ratio = 0;
+    if (stock) {
+        std::vector<double> ratios;
+        for (int rep = 0; rep < o.reps; rep++)
+            ratios.push_back(results[i_stock].seconds[std::size_t(rep)] /
+                             results[2].seconds[std::size_t(rep)]);
+        block_ratio = median(ratios);
+    }
+    const std::size_t i_buffers_end = i_buffers + o.more_buffer_frames.size();
     for (std::size_t i = 0; i < results.size(); ++i) {
         const auto& r = results[i];
         const double t = median(r.seconds);
         const double rate = o.samples / t;
+        const bool buffers = i >= i_buffers && i < i_buffers_end;
         const block_run* b = i == 2                     ? &run
                              : listed && i == i_devices ? &run_devices
-                             : i >= i_buffers           ? &run_buffers[i - i_buffers]
-                             : i == 3                   ? &run_fc32
+                             : buffers                  ? &run_buffers[i - i_buffers]
+                             : typed && i == 3          ? &run_fc32
                                                         : nullptr;
         std::string extra;
         if (b) {
@@ -775,8 +854,8 @@ int main(int argc, char** argv)
             if (o.block == "accumulator")
                 extra += ", \"integrations\": " + std::to_string(o.integrations);
             extra += ", \"buffer_frames\": " +
-                     std::to_string(i >= i_buffers ? o.more_buffer_frames[i - i_buffers]
-                                                   : o.buffer_frames);
+                     std::to_string(buffers ? o.more_buffer_frames[i - i_buffers]
+                                            : o.buffer_frames);
         }
         if (listed && i == i_devices) {
             char text[128];
@@ -785,6 +864,13 @@ int main(int argc, char** argv)
                           ", \"devices\": \"%s\", \"devices_ratio\": %.3f",
                           devices_text(o.devices).c_str(),
                           devices_ratio);
+            extra += text;
+        }
+        if (stock && (i == i_stock || i == i_stock + 1))
+            extra += ", \"buffer_frames\": " + std::to_string(o.buffer_frames);
+        if (stock && i == 2) {
+            char text[48];
+            std::snprintf(text, sizeof text, ", \"block_ratio\": %.3f", block_ratio);
             extra += text;
         }
         if (i == 2) {
@@ -858,6 +944,11 @@ int main(int argc, char** argv)
                     o.samples / t / 1e6,
                     100.0 * (o.samples / t) / null_rate);
     }
+    if (stock)
+        std::printf("%s over the stock chain (median of %d repetitions): %.3fx\n",
+                    o.block.c_str(),
+                    o.reps,
+                    block_ratio);
     if (typed)
         std::printf("%s rate over fc32 (median of %d repetitions): %.3f\n",
                     o.input_type.c_str(),
@@ -917,16 +1008,18 @@ int main(int argc, char** argv)
                         static_cast<unsigned long long>(b->frames),
                         static_cast<unsigned long long>(expected));
     }
-    std::printf("memory after %s run 1 -> %d: host RSS %.1f -> %.1f MiB, device used "
-                "%.1f -> %.1f MiB\n",
+    std::printf("memory after %s run %d -> %d: host RSS %.1f -> %.1f MiB, device used "
+                "%.1f -> %.1f MiB%s\n",
                 o.block.c_str(),
+                std::min(o.reps, 2),
                 o.reps,
                 rss_first,
                 rss_last,
                 dev_first,
-                dev_last);
+                dev_last,
+                o.reps > 2 ? "" : " (not checked: that needs --reps 3 or more)");
     const bool grew =
-        o.reps > 1 && (rss_last - rss_first > 64 || dev_last - dev_first > 16);
+        o.reps > 2 && (rss_last - rss_first > 64 || dev_last - dev_first > 16);
     if (grew)
         std::printf("FAILED: memory grew between runs\n");
     return ok && !grew ? 0 : 1;
