@@ -556,7 +556,12 @@ void transmission_tracker::update(std::int64_t first_sample,
             }
     }
     // Transmissions not seen: ended after their hold without them, or dormant lines.
-    std::vector<open_tx> keep, asleep, ending;
+    auto& keep = d_keep;
+    auto& asleep = d_asleep;
+    auto& ending = d_ending;
+    keep.clear();
+    asleep.clear();
+    ending.clear();
     std::vector<transmission> now_ended;
     for (std::size_t i = 0; i < d_active.size(); ++i) {
         auto& o = d_active[i];
@@ -580,8 +585,8 @@ void transmission_tracker::update(std::int64_t first_sample,
         else
             asleep.push_back(std::move(o));
     }
-    d_active = std::move(keep);
-    d_dormant = std::move(asleep);
+    d_active.swap(keep);
+    d_dormant.swap(asleep);
     for (auto& o : ending)
         if (!beside_a_line(o, bin_hz))
             close(o, rate, now_ended);

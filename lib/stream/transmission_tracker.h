@@ -197,6 +197,10 @@ private:
     double d_bin_hz = 1.0; //!< the last frame's, for flush()
     std::vector<open_tx> d_active;
     std::vector<open_tx> d_dormant; //!< lines past their hold, not reported yet
+    // update()'s sorting of the open transmissions, kept between frames so a frame
+    // allocates nothing there (fresh vectors cost 8% of the CPU block's thread at 2^16
+    // with 64 signals a frame, in their reallocations).
+    std::vector<open_tx> d_keep, d_asleep, d_ending;
 };
 
 } // namespace stream
