@@ -225,12 +225,35 @@ void bench_cuda(const options& opt, const field_case& c)
     fo.device_id = opt.device;
     dense_fft_plan fft(c.n, 1, direction::forward, fo);
     cuda::stream s;
-    const auto p = time_pair([&](int) { plan.detect(x.get(), got, memory::device); },
-                             [&](int) {
-                                 fft.execute_async(x.get(), X.get(), s.get());
-                                 s.synchronize();
-                             },
-                             opt.reps);
+    // --input host: the frame in page-locked host memory, as the sparse_fft block stages
+    // it; the baseline then copies it to the GPU before its FFT.
+    const std::string input = opt.get("input", "device");
+    if (input != "device" && input != "host")
+        throw std::invalid_argument("--input: must be device or host, not " + input);
+    const bool host = input == "host";
+    cuda::pinned_buffer<cf> h(host ? std::size_t(c.n) : 0);
+    if (host)
+        GPUFFT_CUDA_CHECK(cudaMemcpy(
+            h.get(), x.get(), sizeof(cf) * std::size_t(c.n), cudaMemcpyDeviceToHost));
+    r.labels["input"] = input;
+    const auto p = time_pair(
+        [&](int) {
+            if (host)
+                plan.detect(h.get(), got, memory::host);
+            else
+                plan.detect(x.get(), got, memory::device);
+        },
+        [&](int) {
+            if (host)
+                GPUFFT_CUDA_CHECK(cudaMemcpyAsync(x.get(),
+                                                  h.get(),
+                                                  sizeof(cf) * std::size_t(c.n),
+                                                  cudaMemcpyHostToDevice,
+                                                  s.get()));
+            fft.execute_async(x.get(), X.get(), s.get());
+            s.synchronize();
+        },
+        opt.reps);
     r.time = p.ours;
     r.baseline_name = "cufft";
     r.baseline_ms = p.base.median_ms;
@@ -398,5 +421,7 @@ GPUFFT_BENCH_COMMAND(sensing,
                      "2^16,2^20,3*2^20,1000003 (cpu) "
                      "--cases spread50,spread1000,neighbours,carrier --max-signals 2048; "
                      "--captures DIR [--capture-list a,b]: SigMF recordings, CPU; "
-                     "--dump FILE: every signal's fields in hex, no timing]",
+                     "--dump FILE: every signal's fields in hex, no timing; "
+                     "--input device|host (cuda: the frame in page-locked host "
+                     "memory, the baseline copying it over first)]",
                      bench_sensing);
