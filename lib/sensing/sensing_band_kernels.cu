@@ -559,16 +559,19 @@ __global__ void __launch_bounds__(band_threads)
     }
 }
 
-// sum plus the powers of bins s, s + 32, ... under `end`, in that order (a lane's share
-// of a stretch), gap_batch of them read together: a bin at a time, each waited for its
-// own loads. A batch of 16 for a gap's ends made the ordered gaps slower (7.9 -> 11.8
-// us at 2^20 on an H200): it reads all 16 bins whether the ends hold them or not.
+// sum plus term(P, s) for the powers P of bins s, s + 32, ... under `end`, in that
+// order (a lane's share of a stretch), gap_batch of them read together: a bin at a
+// time, each waited for its own loads. A batch of 16 for a gap's ends made the ordered
+// gaps slower (7.9 -> 11.8 us at 2^20 on an H200): it reads all 16 bins whether the
+// ends hold them or not.
 constexpr int gap_batch = 4;
+template <class Term>
 __device__ double add_powers(const sensing_consts& k,
                              const spectrum_reader& bin,
                              std::int64_t s,
                              std::int64_t end,
-                             double sum)
+                             double sum,
+                             Term term)
 {
     for (; s < end; s += 32 * gap_batch) {
         std::int64_t at[gap_batch]; // past the stretch: its last bin, not added
@@ -580,7 +583,7 @@ __device__ double add_powers(const sensing_consts& k,
 #pragma unroll
         for (int u = 0; u < gap_batch; ++u)
             if (s + 32 * u < end)
-                sum += double(P[u]);
+                sum += term(P[u], at[u]);
     }
     return sum;
 }
@@ -603,30 +606,21 @@ __device__ double warp_gap_level(const sensing_consts& k,
     if (fill > 0) { // 0: the exact level is asked for, no bound can stand for it
         constexpr std::int64_t B = sensing_block_bins;
         const std::int64_t a_b = min(b, (a + B - 1) / B * B), b_b = max(a_b, b / B * B);
-        double sum = 0;
-        sum = add_powers(k, bin, a + lane, a_b, sum);
+        const auto power = [](float P, std::int64_t) { return double(P); };
+        double sum = add_powers(k, bin, a + lane, a_b, 0.0, power);
         for (std::int64_t j = a_b / B + lane; j < b_b / B; j += 32)
             sum += double(block_power[j]);
-        sum = add_powers(k, bin, b_b + lane, b, sum);
+        sum = add_powers(k, bin, b_b + lane, b, sum, power);
         sum = warp_sum(sum);
         const double bound = sum / least_floor(k, floors, a, b) / len;
         if (bound * (1 + 1e-4) < fill)
             return bound;
     }
-    // A lane's bins in their order, gap_batch of them read together.
-    double ratio = 0;
-    for (std::int64_t s0 = a + lane; s0 < b; s0 += 32 * gap_batch) {
-        std::int64_t at[gap_batch]; // past the gap: its last bin, not added
-#pragma unroll
-        for (int u = 0; u < gap_batch; ++u)
-            at[u] = min(s0 + 32 * u, b - 1);
-        float P[gap_batch];
-        sensing_powers<gap_batch>(k, bin, at, P);
-#pragma unroll
-        for (int u = 0; u < gap_batch; ++u)
-            if (s0 + 32 * u < b)
-                ratio += double(P[u]) / sensing_floor_at(k, floors, at[u]);
-    }
+    // A lane's bins in their order.
+    const double ratio =
+        add_powers(k, bin, a + lane, b, 0.0, [&](float P, std::int64_t s) {
+            return double(P) / sensing_floor_at(k, floors, s);
+        });
     return warp_sum(ratio) / len;
 }
 
