@@ -75,11 +75,13 @@ std::vector<cvec> field_frames(std::int64_t n, std::mt19937_64& rng)
 // by scaling the input by 1 +- 1e-6 on one backend alone). The signals must still agree.
 constexpr double floor_step_db = 0.05;
 
-void check_same(const sensing_result& a, const sensing_result& b)
+void check_same(const sensing_result& a,
+                const sensing_result& b,
+                double floor_db = floor_step_db)
 {
     GPUFFT_CHECK_EQ(a.signals.size(), b.signals.size());
     GPUFFT_CHECK_EQ(a.truncated, b.truncated);
-    GPUFFT_CHECK_LE(std::fabs(a.noise_floor_dbfs - b.noise_floor_dbfs), floor_step_db);
+    GPUFFT_CHECK_LE(std::fabs(a.noise_floor_dbfs - b.noise_floor_dbfs), floor_db);
     const std::size_t m = std::min(a.signals.size(), b.signals.size());
     for (std::size_t i = 0; i < m; ++i) {
         const auto &s = a.signals[i], &t = b.signals[i];
@@ -267,11 +269,18 @@ GPUFFT_TEST(cuda_gives_the_cpu_signals_with_narrow_subbands)
             cvec z(std::size_t(n), 0);
             std::copy(x.begin(), x.begin() + n / 8, z.begin());
             frames.push_back(z); // beside digital silence
+            // A censoring step moves a sub-band's floor by a share of one bin in its
+            // bins: floor_step_db holds for sub-bands of 1024 bins and more, narrower
+            // ones step further. 98 bins beside digital silence: the CPU alone moved
+            // its noise floor 0.20 dB with the frame scaled by 1 + 1e-6 (40 seeds), and
+            // the GPU was once 0.11 dB from the CPU, the signals the same.
+            const double floor_db =
+                floor_step_db * std::max(1.0, 1024.0 * subbands / double(n));
             for (const auto& f : frames) {
                 sensing_result a, b;
                 cpu.detect(f.data(), a);
                 gpu.detect(f.data(), b);
-                check_same(a, b);
+                check_same(a, b, floor_db);
             }
         }
 }
