@@ -14,6 +14,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <vector>
@@ -35,7 +36,14 @@ std::vector<std::complex<T>> random_complex(std::size_t n, std::uint64_t seed)
 }
 
 //! A seed that differs between runs (tests must hold on any input), printed by callers.
-inline std::uint64_t fresh_seed() { return std::random_device{}() * 2654435761ull + 1; }
+//! GPUFFT_TEST_SEED=<seed> replays a printed one (every test of the run then gets it:
+//! name the test, `test_x =name`), as GPUFFT_QA_SEED does for the Python QA.
+inline std::uint64_t fresh_seed()
+{
+    if (const char* replay = std::getenv("GPUFFT_TEST_SEED"))
+        return std::strtoull(replay, nullptr, 10);
+    return std::random_device{}() * 2654435761ull + 1;
+}
 
 /*!
  * Direct DFT in double: X[f] = sum_t x[t] exp(sign * 2 pi i f t / n), with the phase

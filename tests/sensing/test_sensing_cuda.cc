@@ -6,7 +6,8 @@
  */
 
 // Spectrum sensing on the GPU gives the CPU backend's signals frame by frame: the same
-// bands (edges within a bin, powers within 0.1 dB), from host and from device arrays.
+// bands (edges within a bin, or two where a run's end bin sits on the threshold; powers
+// within 0.1 dB), from host and from device arrays.
 
 #include "bench/bench_capture.h" // the bench's SigMF reader
 #include "gpu_skip.h"
@@ -85,14 +86,40 @@ void check_same(const sensing_result& a,
     const std::size_t m = std::min(a.signals.size(), b.signals.size());
     for (std::size_t i = 0; i < m; ++i) {
         const auto &s = a.signals[i], &t = b.signals[i];
-        GPUFFT_CHECK(std::fabs(s.lower_bin - t.lower_bin) < 1.0);
-        GPUFFT_CHECK(std::fabs(s.upper_bin - t.upper_bin) < 1.0);
-        GPUFFT_CHECK(std::fabs(s.center_bin - t.center_bin) < 0.1);
+        // A run's end bin, or a weak run at a band's end, may sit within a floor step
+        // of the threshold (the floors differ by such steps, above): it is in on one
+        // backend and out on the other, and the 99 % edges, the centre and `narrow`
+        // move with it (H200, seeds 881737496206980233 and 10033165232836913792: runs
+        // one bin apart, a 99 % edge 1.26 bins, a centre 0.24 bins, a 16-bin tone band
+        // narrow on one side only; a 9400-bin band's first run 13 bins apart, its 99 %
+        // edges the same).
+        const bool tie = s.first_bin != t.first_bin || s.last_bin != t.last_bin;
+        const double edge = tie ? 2.0 : 1.0, centre = tie ? 0.5 : 0.1;
+        const bool apart = std::fabs(s.lower_bin - t.lower_bin) >= edge ||
+                           std::fabs(s.upper_bin - t.upper_bin) >= edge ||
+                           std::fabs(s.center_bin - t.center_bin) >= centre;
+        if (apart || tie)
+            for (const auto* u : { &s, &t })
+                std::printf("  %s: bins %.3f..%.3f (runs %lld..%lld), centre %.3f, "
+                            "peak %.2f dBFS, snr %.2f dB, narrow %d\n",
+                            u == &s ? "cpu" : "gpu",
+                            u->lower_bin,
+                            u->upper_bin,
+                            (long long)u->first_bin,
+                            (long long)u->last_bin,
+                            u->center_bin,
+                            u->peak_power_dbfs,
+                            u->snr_db,
+                            int(u->narrow));
+        GPUFFT_CHECK(std::fabs(s.lower_bin - t.lower_bin) < edge);
+        GPUFFT_CHECK(std::fabs(s.upper_bin - t.upper_bin) < edge);
+        GPUFFT_CHECK(std::fabs(s.center_bin - t.center_bin) < centre);
         GPUFFT_CHECK(std::fabs(s.peak_power_dbfs - t.peak_power_dbfs) < 0.1);
         GPUFFT_CHECK(std::fabs(s.total_power_dbfs - t.total_power_dbfs) < 0.1);
         GPUFFT_CHECK_EQ(s.dc, t.dc);
-        GPUFFT_CHECK_EQ(s.narrow, t.narrow);
-        if (s.narrow && s.tone_refined)
+        if (!tie)
+            GPUFFT_CHECK_EQ(s.narrow, t.narrow);
+        if (s.narrow && s.tone_refined && t.narrow && t.tone_refined)
             GPUFFT_CHECK(std::fabs(s.tone_bin - t.tone_bin) < 1e-3);
     }
 }
