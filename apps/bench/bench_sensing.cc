@@ -285,6 +285,10 @@ int bench_captures(const options& opt, const std::string& dir)
     }
     const std::string dev =
         "cpu: " + cpu_name() + " x" + std::to_string(detail::hardware_threads());
+    const bool on_cuda = opt.backend == "cuda";
+    if (on_cuda && opt.get("dump", "").empty())
+        throw std::invalid_argument("--captures: times the CPU only; --backend cuda "
+                                    "goes with --dump FILE");
     for (const auto& meta : metas) {
         const auto c = read_capture(meta);
         const std::int64_t n = capture_fft_size(c);
@@ -296,9 +300,11 @@ int bench_captures(const options& opt, const std::string& dir)
                 frames > 1 ? f * (std::int64_t(c.x.size()) - n) / (frames - 1) : 0;
             xs.emplace_back(c.x.begin() + start, c.x.begin() + start + n);
         }
-        // The plan score_sensing.py makes: default options.
+        // The plan score_sensing.py makes: default options. With --dump and --backend
+        // cuda, every frame through the CUDA backend, to set beside the CPU's dump.
         sensing_options so;
-        so.backend = backend::cpu;
+        so.backend = on_cuda ? backend::cuda : backend::cpu;
+        so.device_id = opt.device;
         sensing_plan plan(n, so);
         if (std::FILE* f = dump_file(opt)) {
             sensing_result r;
@@ -415,13 +421,15 @@ int bench_sensing(const options& opt)
 
 } // namespace
 
-GPUFFT_BENCH_COMMAND(sensing,
-                     "sensing plan (signals per frame) vs one FFT of the frame, field "
-                     "cases [--sizes 2^20,2^24,2^27,1e7,3*2^20,1000003 (cuda) "
-                     "2^16,2^20,3*2^20,1000003 (cpu) "
-                     "--cases spread50,spread1000,neighbours,carrier --max-signals 2048; "
-                     "--captures DIR [--capture-list a,b]: SigMF recordings, CPU; "
-                     "--dump FILE: every signal's fields in hex, no timing; "
-                     "--input device|host (cuda: the frame in page-locked host "
-                     "memory, the baseline copying it over first)]",
-                     bench_sensing);
+GPUFFT_BENCH_COMMAND(
+    sensing,
+    "sensing plan (signals per frame) vs one FFT of the frame, field "
+    "cases [--sizes 2^20,2^24,2^27,1e7,3*2^20,1000003 (cuda) "
+    "2^16,2^20,3*2^20,1000003 (cpu) "
+    "--cases spread50,spread1000,neighbours,carrier --max-signals 2048; "
+    "--captures DIR [--capture-list a,b]: SigMF recordings, CPU (CUDA with "
+    "--dump); "
+    "--dump FILE: every signal's fields in hex, no timing; "
+    "--input device|host (cuda: the frame in page-locked host "
+    "memory, the baseline copying it over first)]",
+    bench_sensing);
