@@ -82,9 +82,11 @@ public:
     /*!
      * level[i]: the mean of P / floor over the bins between runs[i] and runs[i + 1]
      * (gaps longer than max_gap get 0, unread). Unless `exact`, a backend may give a
-     * bound of it instead where the bound is under sensing_gap_fill_level() (the join
-     * is decided the same), and 0 for gaps of gap_bins or fewer; exact levels are
-     * for sums over several gaps (the plan's weak chains).
+     * bound of it instead: from above where the bound is under
+     * sensing_gap_fill_level(), from below where it is over both that and
+     * sensing_tone_gap_level() (every join the plan tests is decided the same), and 0
+     * for gaps of gap_bins or fewer; exact levels are for sums over several gaps (the
+     * plan's weak chains).
      */
     virtual void gap_levels(const std::vector<sensing_run>& runs,
                             std::int64_t max_gap,
