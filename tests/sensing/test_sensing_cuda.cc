@@ -93,8 +93,14 @@ void check_same(const sensing_result& a,
         // one bin apart, a 99 % edge 1.26 bins, a centre 0.24 bins, a 16-bin tone band
         // narrow on one side only; a 9400-bin band's first run 13 bins apart, its 99 %
         // edges the same).
+        // A weak run at a wide band's end, under its 99 % edges, moves the power-weighted
+        // centre by its share of the power times its distance: 0.78 bins for a band
+        // 35000 bins wide (64-bin sub-bands, seed 572023256411636799), a run of 472 bins
+        // at its end in on the CPU only.
         const bool tie = s.first_bin != t.first_bin || s.last_bin != t.last_bin;
-        const double edge = tie ? 2.0 : 1.0, centre = tie ? 0.5 : 0.1;
+        const double edge = tie ? 2.0 : 1.0,
+                     centre =
+                         tie ? std::max(0.5, 1e-4 * (s.upper_bin - s.lower_bin)) : 0.1;
         const bool apart = std::fabs(s.lower_bin - t.lower_bin) >= edge ||
                            std::fabs(s.upper_bin - t.upper_bin) >= edge ||
                            std::fabs(s.center_bin - t.center_bin) >= centre;
