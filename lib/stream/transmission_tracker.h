@@ -10,6 +10,7 @@
 
 #include <gnuradio/gpufft/api.h>
 #include <gnuradio/gpufft/sensing_plan.h>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -201,6 +202,8 @@ private:
     // allocates nothing there (fresh vectors cost 8% of the CPU block's thread at 2^16
     // with 64 signals a frame, in their reallocations).
     std::vector<open_tx> d_keep, d_asleep, d_ending;
+    //! update()'s walk of its reaches' tree: (node, its first leaf, its leaves).
+    std::vector<std::array<std::size_t, 3>> d_reach_stack;
 };
 
 } // namespace stream
