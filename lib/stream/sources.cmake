@@ -9,7 +9,8 @@
 # setup, runs, spectrum axes and filterbank file, and the input sample types
 # (sample_format, frame_converter), and the sparse_fft block's frames, in place or
 # staged in page-locked memory (block_frames). Header-only parts: frame_assembler.h,
-# time_input.h, resample_grid.h, not_sparse_warning.h, progress_timer.h.
+# time_input.h, resample_grid.h, not_sparse_warning.h, progress_timer.h, interval_index.h
+# (the transmission tracker's search of its rows).
 list(APPEND GPUFFT_SOURCES stream/block_frames.cc stream/filterbank_recorder.cc stream/frame_converter.cc
             stream/host_frame.cc stream/sample_format.cc
             stream/sparse_frame_analyzer.cc stream/sparse_spectrum.cc

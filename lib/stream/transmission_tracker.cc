@@ -157,6 +157,23 @@ bool transmission_tracker::inside_wide(
     return !at_edge || lo <= ext_lo + bin_hz || hi >= ext_hi - bin_hz;
 }
 
+void transmission_tracker::wide_hull(const open_tx& o,
+                                     double bin_hz,
+                                     double& lo,
+                                     double& hi) const
+{
+    // inside_wide() holds [lo, hi] within the cores' extent and a bin; the strongest
+    // frame's edges hold it within themselves.
+    lo = o.t.lower_hz;
+    hi = o.t.upper_hz;
+    const std::int64_t oldest = d_frame - std::max(1, d_hold);
+    for (const auto& c : o.cores)
+        if (c.frame >= oldest) {
+            lo = std::min(lo, c.lo - bin_hz);
+            hi = std::max(hi, c.hi + bin_hz);
+        }
+}
+
 void transmission_tracker::add(open_tx& o,
                                const frame_signal& s,
                                std::int64_t first,
@@ -446,20 +463,50 @@ void transmission_tracker::update(std::int64_t first_sample,
     // frame's, or its cores' over its hold): a packet's splatter that reaches the line
     // in some frames only raises the floor over it in others.
     // Once hidden, it stays so while that transmission goes on.
+    // The transmissions seen this frame that may hide a line: its last edges inside
+    // their strongest frame's edges, or inside their cores' extent over the hold and
+    // a bin (inside_wide()), both within the hull indexed here; the one that hides it
+    // is the first in d_active's order that passes the test, as a test of every pair
+    // found it (the one that hid it before, by id, is always tried).
+    bool hull_made = false;
+    const auto hide = [&](std::size_t i, std::size_t j) {
+        const auto &o = d_active[i], &a = d_active[j];
+        return j != i && t_used[j] &&
+               ((o.hidden_by >= 0 && a.t.id == std::uint64_t(o.hidden_by)) ||
+                (o.lo >= a.t.lower_hz && o.hi <= a.t.upper_hz &&
+                 a.t.upper_hz - a.t.lower_hz >=
+                     width_ratio * std::max(bin_hz, o.hi - o.lo)) ||
+                inside_wide(a, o.lo, o.hi, bin_hz, false));
+    };
     for (std::size_t i = 0; i < d_active.size(); ++i) {
         auto& o = d_active[i];
         if (t_used[i] || !steady_line(o))
             continue;
-        for (std::size_t j = 0; j < d_active.size() && !hidden[i]; ++j) {
-            const auto& a = d_active[j];
-            hidden[i] = j != i && t_used[j] &&
-                        ((o.hidden_by >= 0 && a.t.id == std::uint64_t(o.hidden_by)) ||
-                         (o.lo >= a.t.lower_hz && o.hi <= a.t.upper_hz &&
-                          a.t.upper_hz - a.t.lower_hz >=
-                              width_ratio * std::max(bin_hz, o.hi - o.lo)) ||
-                         inside_wide(a, o.lo, o.hi, bin_hz, false));
-            if (hidden[i])
-                o.hidden_by = a.t.id;
+        if (!hull_made) {
+            d_spans.clear();
+            for (std::size_t j = 0; j < d_active.size(); ++j)
+                if (t_used[j]) {
+                    double lo, hi;
+                    wide_hull(d_active[j], bin_hz, lo, hi);
+                    d_spans.push_back({ lo, hi, j });
+                }
+            d_hulls.assign(d_spans);
+            hull_made = true;
+        }
+        std::size_t by = d_active.size();
+        for (std::size_t j = 0; j < d_active.size(); ++j)
+            if (o.hidden_by >= 0 && d_active[j].t.id == std::uint64_t(o.hidden_by)) {
+                if (hide(i, j))
+                    by = j;
+                break;
+            }
+        d_hulls.holding(o.lo, o.hi, [&](std::size_t j) {
+            if (j < by && hide(i, j))
+                by = j;
+        });
+        if (by < d_active.size()) {
+            hidden[i] = 1;
+            o.hidden_by = d_active[by].t.id;
         }
     }
     for (const auto& p : pairs) {
@@ -492,71 +539,28 @@ void transmission_tracker::update(std::int64_t first_sample,
     // own: a narrow transmission inside a carrier took one piece of the carrier when it
     // broke (the LTE FDD carrier, whose load leaves a gap in some frames, ran as two
     // rows side by side). It is merged into the older one (not the DC spike).
-    // Each transmission's reach (its strongest frame's edges and the tolerance), in
-    // ascending order of the lower end, under a tree of the greatest upper ends: the
-    // reaches that hold a transmission's edges are found without a scan of every pair
-    // (that scan was half of update()'s time at 256 signals), and the one it merges
-    // into is the first in d_active's order, as the scan found it. A merge can move
-    // the edges of the one merged into: the tree is made again after one.
-    struct reach_end {
-        double lo, hi;
-        std::size_t j;
-    };
-    std::vector<reach_end> reaches;
-    std::vector<double> most_hi; // most_hi[node]: the greatest hi under it (1-based heap)
-    std::size_t leaves = 1;
-    const auto make_reaches = [&] {
-        reaches.clear();
+    // Each transmission's reach (its strongest frame's edges and the tolerance): the
+    // ones that hold a transmission's edges come from an index, not a test of every
+    // pair (half of update()'s time at 256 signals); the one it merges into is still
+    // the first in d_active's order. A merge can move the edges of the one merged
+    // into: the index is made again after one.
+    const auto index_reaches = [&] {
+        d_spans.clear();
         for (std::size_t j = 0; j < d_active.size(); ++j) {
             const auto& a = d_active[j];
             const double wa = a.t.upper_hz - a.t.lower_hz;
             const double tol = std::max(bin_hz, 0.01 * wa);
-            reaches.push_back({ a.t.lower_hz - tol, a.t.upper_hz + tol, j });
+            d_spans.push_back({ a.t.lower_hz - tol, a.t.upper_hz + tol, j });
         }
-        std::sort(reaches.begin(), reaches.end(), [](const auto& x, const auto& y) {
-            return x.lo < y.lo || (x.lo == y.lo && x.j < y.j);
-        });
-        leaves = 1;
-        while (leaves < reaches.size())
-            leaves *= 2;
-        most_hi.assign(2 * leaves, -std::numeric_limits<double>::infinity());
-        for (std::size_t k = 0; k < reaches.size(); ++k)
-            most_hi[leaves + k] = reaches[k].hi;
-        for (std::size_t node = leaves - 1; node >= 1; --node)
-            most_hi[node] = std::max(most_hi[2 * node], most_hi[2 * node + 1]);
+        d_reaches.assign(d_spans);
     };
-    // reaches[k] for k < end with hi >= h, to `visit(k)`: down the tree from the root,
-    // into the nodes that start under `end` and hold such an hi.
-    const auto holding = [&](std::size_t end, double h, auto&& visit) {
-        auto& stack = d_reach_stack; // (node, its first leaf, its leaves)
-        stack.assign(1, { 1, 0, leaves });
-        while (!stack.empty()) {
-            const auto [node, first, width] = stack.back();
-            stack.pop_back();
-            if (first >= end || most_hi[node] < h)
-                continue;
-            if (width == 1) {
-                visit(first);
-                continue;
-            }
-            stack.push_back({ 2 * node + 1, first + width / 2, width / 2 });
-            stack.push_back({ 2 * node, first, width / 2 });
-        }
-    };
-    make_reaches();
+    index_reaches();
     for (std::size_t i = 0; i < d_active.size(); ++i) {
         if (!t_used[i] || merged[i])
             continue;
         const auto& b = d_active[i];
-        // The reaches whose lower end is at or under b.lo: b.lo >= a.t.lower_hz - tol.
-        const std::size_t end = std::size_t(
-            std::partition_point(reaches.begin(),
-                                 reaches.end(),
-                                 [&](const reach_end& r) { return r.lo <= b.lo; }) -
-            reaches.begin());
         std::size_t into_j = d_active.size();
-        holding(end, b.hi, [&](std::size_t k) {
-            const std::size_t j = reaches[k].j;
+        d_reaches.holding(b.lo, b.hi, [&](std::size_t j) {
             if (j >= into_j)
                 return;
             const auto& a = d_active[j];
@@ -576,7 +580,7 @@ void transmission_tracker::update(std::int64_t first_sample,
         into.lo = lo; // both seen this frame: its last edges are their union
         into.hi = hi;
         merged[i] = 1;
-        make_reaches();
+        index_reaches();
     }
     // A wide burst's own spectrum at its onset, seen as a line beside it: a line
     // transmission (not the DC spike) seen once, in the first frame of a wide one seen

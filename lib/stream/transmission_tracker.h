@@ -8,9 +8,9 @@
 #ifndef INCLUDED_GPUFFT_STREAM_TRANSMISSION_TRACKER_H
 #define INCLUDED_GPUFFT_STREAM_TRANSMISSION_TRACKER_H
 
+#include "stream/interval_index.h"
 #include <gnuradio/gpufft/api.h>
 #include <gnuradio/gpufft/sensing_plan.h>
-#include <array>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -185,6 +185,9 @@ private:
     //! lo..hi reaches its edge within a bin.
     bool inside_wide(
         const open_tx& o, double lo, double hi, double bin_hz, bool at_edge) const;
+    //! An interval holding every [lo, hi] that inside_wide(o, lo, hi) or o's strongest
+    //! frame's edges hold: the hull the line's hiding test indexes.
+    void wide_hull(const open_tx& o, double bin_hz, double& lo, double& hi) const;
     static void close(open_tx& o, double rate, std::vector<transmission>& ended);
 
     int d_hold;
@@ -202,8 +205,9 @@ private:
     // allocates nothing there (fresh vectors cost 8% of the CPU block's thread at 2^16
     // with 64 signals a frame, in their reallocations).
     std::vector<open_tx> d_keep, d_asleep, d_ending;
-    //! update()'s walk of its reaches' tree: (node, its first leaf, its leaves).
-    std::vector<std::array<std::size_t, 3>> d_reach_stack;
+    // update()'s indexes of the rows' reaches and hulls (interval_index.h).
+    std::vector<interval_index::interval> d_spans;
+    interval_index d_reaches, d_hulls;
 };
 
 } // namespace stream

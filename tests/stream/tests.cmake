@@ -5,6 +5,8 @@
 # The stream layer (lib/stream): no GNU Radio, quick CPU tests; the blocks on top of it
 # are tested by python/gpufft/qa_*.py.
 gpufft_add_test(test_frame_assembler SOURCES stream/test_frame_assembler.cc)
+# The transmission tracker's index of intervals, against a test of every one.
+gpufft_add_test(test_interval_index SOURCES stream/test_interval_index.cc)
 # The sparse_fft block's frames, in place (CPU engines) or staged (CUDA).
 gpufft_add_test(test_block_frames SOURCES stream/test_block_frames.cc)
 gpufft_add_test(test_stream_timeline SOURCES stream/test_stream_timeline.cc)
