@@ -544,13 +544,14 @@ void transmission_tracker::update(std::int64_t first_sample,
     // pair (half of update()'s time at 256 signals); the one it merges into is still
     // the first in d_active's order. A merge can move the edges of the one merged
     // into: the index is made again after one.
+    const auto tol_of = [&](const open_tx& a) {
+        return std::max(bin_hz, 0.01 * (a.t.upper_hz - a.t.lower_hz));
+    };
     const auto index_reaches = [&] {
         d_spans.clear();
         for (std::size_t j = 0; j < d_active.size(); ++j) {
             const auto& a = d_active[j];
-            const double wa = a.t.upper_hz - a.t.lower_hz;
-            const double tol = std::max(bin_hz, 0.01 * wa);
-            d_spans.push_back({ a.t.lower_hz - tol, a.t.upper_hz + tol, j });
+            d_spans.push_back({ a.t.lower_hz - tol_of(a), a.t.upper_hz + tol_of(a), j });
         }
         d_reaches.assign(d_spans);
     };
@@ -567,7 +568,7 @@ void transmission_tracker::update(std::int64_t first_sample,
             if (j == i || !t_used[j] || merged[j] || a.t.id > b.t.id)
                 return;
             const double wa = a.t.upper_hz - a.t.lower_hz, wb = b.hi - b.lo;
-            const double tol = std::max(bin_hz, 0.01 * wa);
+            const double tol = tol_of(a);
             if (b.lo >= a.t.lower_hz - tol && b.hi <= a.t.upper_hz + tol && wb < wa &&
                 !(b.t.dc && wb * width_ratio < wa))
                 into_j = j;
