@@ -77,23 +77,6 @@ in_place_complex_array(const py::handle& a, const char* name, const char* use)
 }
 
 /*!
- * Throws unless `x` is one frame of a plan of n points, a 1-D array of n samples, in
- * size_error()'s words: "<name>: has <x.size()> samples[ in <d> dimensions]; a frame
- * is a 1-D array of n = <n>".
- */
-inline void check_frame(const py::array& x, std::int64_t n, const char* name)
-{
-    if (x.ndim() == 1 && x.size() == n)
-        return;
-    const std::string items =
-        x.ndim() == 1 ? "samples"
-                      : "samples in " + std::to_string(x.ndim()) + " dimensions";
-    throw std::invalid_argument(std::string(name) + ": has " + std::to_string(x.size()) +
-                                " " + items +
-                                "; a frame is a 1-D array of n = " + std::to_string(n));
-}
-
-/*!
  * The error for an array of the wrong size:
  * "<name>: has <a.size()> <items>; <expected> <n><after>".
  */
@@ -119,6 +102,19 @@ inline void check_size(const py::array& a,
 {
     if (a.size() != n)
         throw size_error(a, n, name, expected, after, items);
+}
+
+//! Throws unless `x` is one frame of a plan of n points, a 1-D array of n samples:
+//! size_error() "<name>: has <size> samples[ in <d> dimensions]; a frame is a 1-D
+//! array of n = <n>".
+inline void check_frame(const py::array& x, std::int64_t n, const char* name)
+{
+    if (x.ndim() == 1 && x.size() == n)
+        return;
+    const std::string items =
+        x.ndim() == 1 ? "samples"
+                      : "samples in " + std::to_string(x.ndim()) + " dimensions";
+    throw size_error(x, n, name, "a frame is a 1-D array of n =", "", items.c_str());
 }
 
 /*!
