@@ -68,7 +68,9 @@ GPUFFT_TEST(pure_noise_gives_few_false_signals)
         }
     }
     std::printf("false signals in 40 noise frames: %d\n", false_signals);
-    GPUFFT_CHECK(false_signals <= 3);
+    // false_alarm 0.01 a frame expects 0.4; six or more has the chance 4e-6 (four, the
+    // old bound, 8e-4: a flake in a thousand runs).
+    GPUFFT_CHECK(false_signals <= 5);
 }
 
 // The threshold keeps its promise at small n, where the floor of a sub-band is the
@@ -154,7 +156,7 @@ GPUFFT_TEST(a_weak_ofdm_link_is_one_signal_not_its_pilots)
     sensing_plan plan(n, cpu_options());
     sensing_result r;
     const int frames = 8;
-    int whole = 0;
+    int whole = 0, beside = 0;
     for (int frame = 0; frame < frames; ++frame) {
         cvec x(std::size_t(n), 0);
         add_noise(x, 1.0, rng);
@@ -189,11 +191,17 @@ GPUFFT_TEST(a_weak_ofdm_link_is_one_signal_not_its_pilots)
                     hi - lo,
                     outside);
         GPUFFT_CHECK(inside >= 1);
-        GPUFFT_CHECK(outside <= 1);
+        beside += outside;
         whole += inside <= 2 && covered >= 0.9 * (hi - lo);
     }
-    std::printf("%d of %d frames whole\n", whole, frames);
+    std::printf(
+        "%d of %d frames whole, %d signals beside the link\n", whole, frames, beside);
     GPUFFT_CHECK(whole >= frames - 1);
+    // Beside the link is noise: false_alarm (0.01 a frame) expects 0.06 signals over
+    // the 8 frames' 71 % of the band. One frame with two (seed 651440738623564140, both
+    // 0.01 dB over the threshold) is chance; four in all would be a floor set too low
+    // beside the link (chance 5e-7).
+    GPUFFT_CHECK(beside <= 3);
 }
 
 GPUFFT_TEST(separate_tones_with_empty_gaps_stay_apart)
