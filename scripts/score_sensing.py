@@ -378,15 +378,16 @@ def score_capture(meta, args, gpufft):
         false += int(np.sum(~used))
         cs = cores(o)
         for k in np.flatnonzero(~used):
-            false_steady += steady(fi, *cs[k]) or recurring(*cs[k])
-        if args.list_false:
-            for k in np.flatnonzero(~used):
-                if false_listed[0] < args.list_false:
-                    false_listed[0] += 1
-                    print(f"  false: frame {f.get('index', '?')}, "
-                          f"{float(o['center_bin'][k]) * hz:+.0f} Hz, "
-                          f"{float(o['bandwidth_bins'][k]) * hz:.0f} Hz wide, "
-                          f"SNR {float(o['snr_db'][k]):.1f} dB")
+            kind = ("line" if steady(fi, *cs[k]) else
+                    "recurring" if recurring(*cs[k]) else "noise")
+            false_steady += kind != "noise"
+            if false_listed[0] < args.list_false:
+                false_listed[0] += 1
+                print(f"  false: frame {f.get('index', '?')}, "
+                      f"{float(o['center_bin'][k]) * hz:+.0f} Hz, "
+                      f"{float(o['bandwidth_bins'][k]) * hz:.0f} Hz wide, "
+                      f"SNR {float(o['snr_db'][k]):.1f} dB, {kind}"
+                      f"{', held' if o.get('held') is not None and o['held'][k] else ''}")
         for j in seen_em:
             em_ref[j] += 1
             em_frames[j].append(fi)
@@ -459,6 +460,17 @@ def score_capture(meta, args, gpufft):
         print(f"    emitter {(e['lower_bin'] - 0.5) * hz:+12.0f} Hz..: ours {ours_per[j]}, "
               f"reference {ref_per[j]}")
     print(f"    on no reference emitter: ours {ours_per[-1]}")
+    for want in args.list_rows:
+        b = want / hz
+        em = [j for j, e in enumerate(emitters) if e["lower_bin"] - tol <= b <= e["upper_bin"] + tol]
+        print(f"  rows of the emitter at {want:+.0f} Hz:" if em else
+              f"  rows at {want:+.0f} Hz: no reference emitter there")
+        for t in tx:
+            j = assign((t["lower_hz"] - fc) / hz, (t["upper_hz"] - fc) / hz)
+            if (j in em) if em else (t["lower_hz"] - fc <= want <= t["upper_hz"] - fc):
+                print(f"    {t['start_s'] * 1e3:9.1f} ms +{t['duration_s'] * 1e3:8.1f} ms  "
+                      f"{t['lower_hz'] - fc:+10.0f}..{t['upper_hz'] - fc:+10.0f} Hz  "
+                      f"{t['frames']:5d} frames  mean snr {t['mean_snr_db']:5.1f} dB")
     res.update(bw_wide_mean_spectrum=wide_against_mean(
         emitters, em_frames, em_extent, pgrams, ours, tx, fc, n, hz, args))
     res.update(transmissions=len(tx), transmissions_reference=len(ref_tx),
@@ -491,6 +503,9 @@ def main(argv=None):
     ap.add_argument("--narrow-bins", type=float, default=8.0)
     ap.add_argument("--hold", type=int, default=2)
     ap.add_argument("--list-emitters", type=int, default=8)
+    ap.add_argument("--list-rows", type=float, action="append", default=[], metavar="HZ",
+                    help="list our rows assigned to the reference emitter at HZ (offset "
+                         "from the centre; rows covering HZ where no emitter is there)")
     ap.add_argument("--profile-hz", type=float, action="append", default=[],
                     help="count the bursts of the line at this offset (Hz) in the "
                          "frames' power profile (the by-eye count; repeatable)")
