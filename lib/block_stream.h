@@ -304,6 +304,16 @@ inline std::uint64_t unread_samples(gr::block& b, int port)
     return std::uint64_t(b.detail()->input(port)->items_available());
 }
 
+/*!
+ * Whether message port `port` of `b` has a subscriber. message_port_pub() drops a
+ * message nobody takes, after the work of making it: a frame's detections PDU is some
+ * twenty PMT vectors, and an integrated spectrum's PDU a copy of every channel.
+ */
+inline bool has_subscribers(gr::basic_block& b, const pmt::pmt_t& port)
+{
+    return pmt::is_pair(b.message_subscribers(port));
+}
+
 } // namespace gpufft
 } // namespace gr
 

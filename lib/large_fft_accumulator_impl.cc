@@ -298,7 +298,7 @@ int large_fft_accumulator_impl::general_work(int noutput_items,
             return produced > 0 && !d_is_sink ? produced : WORK_DONE;
         }
         stream::spectrometer_progress p;
-        if (d_runner.progress_due(p))
+        if (d_runner.progress_due(p) && has_subscribers(*this, k_progress))
             message_port_pub(k_progress, progress_message(p));
         return d_is_sink ? 0 : produced;
     } catch (const std::exception& e) {
@@ -354,6 +354,8 @@ void large_fft_accumulator_impl::publish_spectrum(const stream::integrated_spect
                                                   const float* out,
                                                   bool partial)
 {
+    if (!has_subscribers(*this, k_spectrum))
+        return;
     spectrum_pdu_flags f;
     f.fft_size = d_config.fft_size;
     f.db = d_output_db;

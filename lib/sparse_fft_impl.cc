@@ -209,6 +209,8 @@ bool sparse_fft_impl::stop()
 void sparse_fft_impl::publish_transmissions(
     const std::vector<stream::transmission>& ended)
 {
+    if (ended.empty() || !has_subscribers(*this, port_transmissions))
+        return;
     for (const auto& t : ended) {
         stream::stream_time start;
         if (d_last_time.has_time)
@@ -276,15 +278,18 @@ bool sparse_fft_impl::process_frame(const void* raw,
                         offset,
                         offset + static_cast<std::uint64_t>(fft_size()) - 1,
                         d_analyzer.error());
-        message_port_pub(port_coefficients,
-                         skipped_frame_message(index, offset, d_analyzer.error()));
+        if (has_subscribers(*this, port_coefficients))
+            message_port_pub(port_coefficients,
+                             skipped_frame_message(index, offset, d_analyzer.error()));
         return false;
     }
     d_last_time = { st.has_time, std::int64_t(offset), st.time, st.rate };
-    message_port_pub(port_detections, detections_pdu(index, offset, d_analyzer, st));
+    if (has_subscribers(*this, port_detections))
+        message_port_pub(port_detections, detections_pdu(index, offset, d_analyzer, st));
     publish_transmissions(d_analyzer.ended());
-    message_port_pub(port_coefficients,
-                     coefficients_message(index, offset, d_analyzer, st));
+    if (has_subscribers(*this, port_coefficients))
+        message_port_pub(port_coefficients,
+                         coefficients_message(index, offset, d_analyzer, st));
     if (display == nullptr)
         return false;
     const auto& e = d_analyzer.entries();
