@@ -101,10 +101,16 @@ class reference_as_plan:
                 "_extent": [(v["extent_lower_bin"], v["extent_upper_bin"]) for v in s]}
 
 
-def our_intervals(r):
+def our_intervals(r, extent=True):
+    """Each signal's bins: its extent, the bins above the threshold (first_bin..last_bin),
+    which is what finds a reference band (the reference's bands are matched by their
+    extents too; a band's 99 % edges may sit inside the bins it covers, a burst's skirts
+    that the other detector reports apart); or its edges by the bandwidth rule, which is
+    what pairs bands for a bandwidth comparison."""
     if "_extent" in r:
         return [(float(a), float(b)) for a, b in r["_extent"]]
-    return [(float(a), float(b)) for a, b in zip(r["lower_bin"], r["upper_bin"])]
+    lo, hi = ("first_bin", "last_bin") if extent else ("lower_bin", "upper_bin")
+    return [(float(a), float(b)) for a, b in zip(r[lo], r[hi])]
 
 
 def overlap(a, b, tol):
@@ -180,7 +186,7 @@ def wide_against_mean(emitters, em_frames, em_extent, pgrams, ours, tx, fc, n, h
                               len(fr))
         ob = []
         for fi in fr:
-            mine = our_intervals(ours[fi])
+            mine = our_intervals(ours[fi], extent=False)
             ov = [overlap((e["lower_bin"], e["upper_bin"]), m, args.tol) for m in mine]
             hits = [k for k, v in enumerate(ov) if v >= 0]
             if hits:
@@ -284,6 +290,7 @@ def score_capture(meta, args, gpufft):
 
     tol = args.tol
     false_listed = [0]
+    missed_listed = [0]
     found = missed = false = below = negative = truncated = 0
     false_steady = 0
 
@@ -342,6 +349,7 @@ def score_capture(meta, args, gpufft):
 
     for fi, (f, o) in enumerate(zip(frames, ours)):
         mine = our_intervals(o)
+        edges = our_intervals(o, extent=False)
         snr = np.asarray(o["snr_db"], float)
         below += int(np.sum(snr < thr))
         negative += int(np.sum(snr < 0))
@@ -362,17 +370,28 @@ def score_capture(meta, args, gpufft):
                 dc_ref += 1
             if not hits:
                 missed += 1
+                if missed_listed[0] < args.list_missed:
+                    missed_listed[0] += 1
+                    print(f"  missed: frame {f.get('index', '?')}, "
+                          f"{s['extent_lower_bin'] * hz:+.0f}..{s['extent_upper_bin'] * hz:+.0f} Hz, "
+                          f"SNR {s['snr_db']:.1f} dB over the reference's floor"
+                          f"{', DC' if s['dc'] else ''}")
                 continue
             found += 1
             if j is not None:
                 found_em.add(j)
             used[hits] = True
             best = max(hits, key=lambda k: ov[k])
-            ob = float(o["bandwidth_bins"][best])
-            if s["bandwidth_bins"] <= args.narrow_bins:
-                bw_narrow.append(abs(ob - s["bandwidth_bins"]))
-            else:
-                bw_wide.append(abs(ob - s["bandwidth_bins"]) / s["bandwidth_bins"] * 100)
+            # A bandwidth is compared where our band's edges meet the reference's band:
+            # a spur that a burst's skirts cover is found, but measures nothing of it.
+            ev = [overlap(iv, m, tol) for m in edges]
+            paired = [k for k, v in enumerate(ev) if v >= 0]
+            if paired:
+                ob = float(o["bandwidth_bins"][max(paired, key=lambda k: ev[k])])
+                if s["bandwidth_bins"] <= args.narrow_bins:
+                    bw_narrow.append(abs(ob - s["bandwidth_bins"]))
+                else:
+                    bw_wide.append(abs(ob - s["bandwidth_bins"]) / s["bandwidth_bins"] * 100)
             if s["dc"] and bool(o["dc"][best]):
                 dc_ok += 1
         false += int(np.sum(~used))
@@ -493,6 +512,8 @@ def main(argv=None):
                     help="start the frames F frames into the capture (0 <= F < 1): "
                          "the same capture framed elsewhere, as a live stream may be")
     ap.add_argument("--false-alarm", type=float, default=0.01, help="the plan's false_alarm")
+    ap.add_argument("--list-missed", type=int, default=0, metavar="N",
+                    help="print the first N reference bands we miss")
     ap.add_argument("--list-false", type=int, default=0, metavar="N",
                     help="print our first N false signals of each capture")
     ap.add_argument("--plan-arg", action="append", default=[],
