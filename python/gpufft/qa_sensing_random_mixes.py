@@ -170,9 +170,11 @@ class qa_sensing_random_mixes(gr_unittest.TestCase):
 
     def test_003_close_tones_apart(self):
         """Two tones 14 bins apart (60 and 36 dB per bin, random fractional bins) are
-        one band in at most 4 of 200 frames: the gap between two lone tones must be
+        one band in at most 6 of 200 frames: the gap between two lone tones must be
         clear of noise by six deviations to join (the fill level alone joined them in
-        7 % of frames, 14 of 200)."""
+        7 % of frames, 14 of 200). They join in 1.8e-3 of frames (72 of 40000, the
+        same frames made in C++), so 7 or more of 200 has the chance 1e-7 a backend (5
+        or more, the old bound, 4e-5)."""
         rng = np.random.default_rng(self.seed + 2)
         n, sigma = 4096, 0.01
         t = np.arange(n)
@@ -192,7 +194,7 @@ class qa_sensing_random_mixes(gr_unittest.TestCase):
                 merged += any(lo <= min(b1, b2) and max(b1, b2) <= hi
                               for lo, hi in zip(r["first_bin"], r["last_bin"]))
             with self.subTest(backend=backend):
-                self.assertLessEqual(merged, 4, f"{merged} of 200 frames joined them")
+                self.assertLessEqual(merged, 6, f"{merged} of 200 frames joined them")
 
 
 if __name__ == "__main__":

@@ -136,11 +136,14 @@ double gap_snr(double gap, std::uint64_t seed, double* near)
 GPUFFT_TEST(gaps_past_the_limit_break_the_reconstruction)
 {
     // The resampler reports gaps over nufft::band_limited_fit::gap_limit, 2 / bandwidth
-    // (issue 32 item 11): up to 3/4 of it the outputs around a gap keep 60 dB (measured
-    // 72-90 dB at eps 1e-6, tones filling the band), from twice it on they are lost,
-    // and the rest of the frame keeps its SNR either way. Lost is checked from three
-    // times the limit: over 300 seeds the SNR near the gap was 2-41 dB at twice it
-    // (median 10, 1 % over 31), 1-17 dB at three times and 1-8 dB at four.
+    // (issue 32 item 11): up to 3/4 of it the outputs around a gap keep 50 dB, from
+    // twice it on they are lost, and the rest of the frame keeps its SNR either way.
+    // Near the gap at eps 1e-6, tones filling the band (200 seeds): 62-87 dB at 3/4 of
+    // the limit (mean 74.1, sd 4.8), so 60 failed 1 run in 700 and 50 is 5 sd (3e-7);
+    // at 1/2 of it, mean 82.8, sd 4.6, at least 73.8, so 60 holds there (5 sd). Lost
+    // is checked from three times the limit: over 300 seeds the SNR near the gap was
+    // 2-41 dB at twice it (median 10, 1 % over 31), 1-17 dB at three times and 1-8 dB
+    // at four.
     const double bw = 250, limit = nufft::band_limited_fit::gap_limit(bw);
     for (double g : { 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 6.0, 8.0 }) {
         const std::uint64_t seed = fresh_seed();
@@ -154,8 +157,10 @@ GPUFFT_TEST(gaps_past_the_limit_break_the_reconstruction)
                     far,
                     (unsigned long long)seed);
         GPUFFT_CHECK(far >= 60);
-        if (g / bw <= 0.75 * limit)
+        if (g / bw <= 0.5 * limit)
             GPUFFT_CHECK(near >= 60);
+        else if (g / bw <= 0.75 * limit)
+            GPUFFT_CHECK(near >= 50);
         if (g / bw >= 3 * limit)
             GPUFFT_CHECK(near < 30);
     }

@@ -209,8 +209,9 @@ GPUFFT_TEST(separate_tones_with_empty_gaps_stay_apart)
     // Eight emitters 60 bins apart, 25 dB over the floor with nothing between them: a
     // chain of bands, but its gaps hold noise only, so eight signals. Their skirts lift
     // the gaps' mean to about 1.25 x the floor, and the weak-chain rule joins at 1.4
-    // (DroneID's weak link needs it there): about 1 frame in 200 comes back as one band
-    // (3 of 600), so the test holds that rate: at most 3 of 64 frames.
+    // (DroneID's weak link needs it there): about 1 frame in 550 comes back with some
+    // of them joined (7 of 3840; 1 in 280 in the test's own runs), so the test holds
+    // that rate: at most 5 of 64 frames (6 or more has the chance 1e-7 at 1 in 280).
     const std::uint64_t seed = gpufft_test::fresh_seed();
     std::printf("seed %llu\n", (unsigned long long)seed);
     std::mt19937_64 rng(seed);
@@ -219,7 +220,7 @@ GPUFFT_TEST(separate_tones_with_empty_gaps_stay_apart)
     sensing_result r;
     std::uniform_real_distribution<double> frac(0.0, 1.0);
     const int frames = 64;
-    int apart = 0;
+    int apart = 0, strays = 0;
     for (int frame = 0; frame < frames; ++frame) {
         cvec x(std::size_t(n), 0);
         add_noise(x, 0.01, rng);
@@ -228,14 +229,33 @@ GPUFFT_TEST(separate_tones_with_empty_gaps_stay_apart)
             add_tone(x, f0 + 60 * i, 0.002);
         plan.detect(x.data(), r);
         check_above_threshold(r, plan);
-        int on = 0;
-        for (const auto& s : r.signals)
-            on += s.last_bin >= f0 - 10 && s.first_bin <= f0 + 430;
+        // Signals holding a tone (one over several: joined), and the others beside
+        // them: noise crossings, 0.0093 a frame over the band, so 2.5e-4 in these 440
+        // bins (one, bin -2601 at 0.26 dB over the threshold, failed the old per-frame
+        // check of all signals there, seed 10797359129433772791).
+        int on = 0, stray = 0;
+        for (const auto& s : r.signals) {
+            if (s.last_bin < f0 - 10 || s.first_bin > f0 + 430)
+                continue;
+            bool holds = false;
+            for (int i = 0; i < 8; ++i)
+                holds = holds ||
+                        (s.first_bin - 1 <= f0 + 60 * i && f0 + 60 * i <= s.last_bin + 1);
+            ++(holds ? on : stray);
+        }
         GPUFFT_CHECK(on >= 1 && on <= 8);
         apart += on == 8;
+        strays += stray;
     }
-    std::printf("%d of %d frames with the eight apart\n", apart, frames);
-    GPUFFT_CHECK(apart >= frames - 3);
+    std::printf("%d of %d frames with the eight apart, %d other signals among them\n",
+                apart,
+                frames,
+                strays);
+    GPUFFT_CHECK(apart >= frames - 5);
+    // Noise crossings among the tones: 0.016 expected over the 64 frames (one in 40
+    // runs, held again two frames on), each held again with the chance 0.02: 4 or
+    // more has the chance 4e-7. A tone cut in pieces would give one a frame.
+    GPUFFT_CHECK(strays <= 3);
 }
 
 GPUFFT_TEST(tones_at_fractional_bins_are_found_with_their_frequency)
@@ -250,7 +270,9 @@ GPUFFT_TEST(tones_at_fractional_bins_are_found_with_their_frequency)
     int extra = 0;
     double sum_sq = 0; // of the frequency errors in units of the bound below
     int fits = 0;
-    for (int trial = 0; trial < 10; ++trial) {
+    // 30 tones: enough for the RMS check below to see a fit 2 x worse.
+    const int trials = 30;
+    for (int trial = 0; trial < trials; ++trial) {
         cvec x(std::size_t(n), 0);
         add_noise(x, 0.01, rng);
         // Off DC by 8 bins at least: a core over DC +-1 bin is labelled dc, which
@@ -263,7 +285,7 @@ GPUFFT_TEST(tones_at_fractional_bins_are_found_with_their_frequency)
         add_tone(x, f, a);
         plan.detect(x.data(), r);
         check_above_threshold(r, plan);
-        // The tone, and at most a false signal or two in all (false_alarm 0.01 a frame).
+        // The tone, and few false signals in all (counted below).
         const sensed_signal* found = nullptr;
         for (const auto& s : r.signals)
             if (std::fabs(s.center_bin - f) < 1.0)
@@ -277,10 +299,11 @@ GPUFFT_TEST(tones_at_fractional_bins_are_found_with_their_frequency)
         GPUFFT_CHECK(s.narrow && s.tone_refined);
         // The frequency error in units of the Cramer-Rao bound of a tone's frequency
         // (rectangular window), in bins. The fit on 7 windowed bins scatters like a
-        // normal variable of about 3.1 of those (measured over 700 trials at 25-35 dB:
-        // median 2.1, 99th percentile 7.2, largest 10.5; a CI run once drew 12.0).
-        // Checked as: no trial beyond 16 (5 sigma), and an RMS over the 10 trials of
-        // at most 6 (a 2x worse fit fails it about half the time; chance 5e-5).
+        // normal variable of 3.41 of those (measured over 29000 trials at 25-35 dB,
+        // tails normal to 4 sd; largest 14.7). Checked as: no trial beyond 20 (5.9
+        // sd, chance 1.3e-7 over the 30), and an RMS over the 30 of at most 5.7 (chi
+        // squared: chance 5e-7; a 2x worse fit fails it 9 times in 10). 10 trials at
+        // RMS 6 and 16 in one, as before, failed 1 run in 1600 and 1 in 37000.
         const double crb = std::sqrt(6.0) / (2 * M_PI * std::pow(10.0, snr / 20));
         const double err = std::fabs(s.tone_bin - f) / crb;
         if (err >= 12)
@@ -289,31 +312,42 @@ GPUFFT_TEST(tones_at_fractional_bins_are_found_with_their_frequency)
                         snr,
                         s.tone_bin,
                         err);
-        GPUFFT_CHECK(err < 16);
+        GPUFFT_CHECK(err < 20);
         sum_sq += err * err;
         ++fits;
         GPUFFT_CHECK(std::fabs(s.center_bin - f) < 0.3);
-        // 4 x the amplitude's relative scatter, sqrt(ENBW / snr) with ENBW = 2 bins.
-        const double rel = 4 * std::sqrt(2.0 / std::pow(10.0, snr / 10));
+        // 5 x the amplitude's relative scatter, sqrt(ENBW / snr) with ENBW = 2 bins
+        // (measured: 0.83 of that, tails normal): 6 sd, chance 4e-8 over the 30.
+        const double rel = 5 * std::sqrt(2.0 / std::pow(10.0, snr / 10));
         GPUFFT_CHECK(std::fabs(std::abs(s.tone_amplitude) - a * n) < rel * a * n);
         // The band's power holds the tone's and its cross term with the noise, whose
-        // scatter is 2 sqrt(2.6 / snr) of it under the window (mean w^4 / (mean w^2)^2
-        // = 2.6 for Blackman-Harris): 4 of those.
-        const double tol_db = 10 * std::log10(1 + 8 * 1.6 / std::pow(10.0, snr / 20));
-        if (std::fabs(s.total_power_dbfs - 20 * std::log10(a)) >= tol_db)
+        // scatter is under 2 sqrt(2.6 / snr) of it under the window (mean w^4 / (mean
+        // w^2)^2 = 2.6 for Blackman-Harris); measured 2.35 / sqrt(snr) over 20000
+        // trials, tails normal. Checked in power, 14 / sqrt(snr): 6 sd, chance 7e-8
+        // over the 30. (A bound in dB is tighter for a loss than for a gain: 4 of the
+        // scatter above in dB was 3.2 sd for a loss at 25 dB and failed 1 run in 700,
+        // seed 4591435683871480467.)
+        const double power =
+            std::pow(10.0, (s.total_power_dbfs - 20 * std::log10(a)) / 10);
+        const double tol = 14 / std::pow(10.0, snr / 20);
+        if (std::fabs(power - 1) >= tol)
             std::printf("tone at %.4f, %.1f dB: total %.2f dBFS, want %.2f\n",
                         f,
                         snr,
                         s.total_power_dbfs,
                         20 * std::log10(a));
-        GPUFFT_CHECK(std::fabs(s.total_power_dbfs - 20 * std::log10(a)) < tol_db);
+        GPUFFT_CHECK(std::fabs(power - 1) < tol);
         GPUFFT_CHECK(s.bandwidth_bins < 6.0); // Blackman-Harris: 99 % within ~4 bins
         GPUFFT_CHECK(!s.dc);
     }
-    GPUFFT_CHECK(extra <= 2);
+    // Noise crossings beside a tone come at 0.016 a frame (719 in 44000, about half
+    // of them held; two close together no more often than chance), 0.49 expected over
+    // the 30 frames: 8 or more has the chance 1e-7.
+    std::printf("%d false signals in %d frames\n", extra, trials);
+    GPUFFT_CHECK(extra <= 7);
     const double rms = fits ? std::sqrt(sum_sq / fits) : 0;
     std::printf("frequency error RMS %.2f x CRB over %d tones\n", rms, fits);
-    GPUFFT_CHECK(rms <= 6);
+    GPUFFT_CHECK(rms <= 5.7);
 }
 
 GPUFFT_TEST(burst_beside_digital_silence_gives_nothing_under_the_threshold)
@@ -378,7 +412,7 @@ GPUFFT_TEST(qpsk_carrier_and_weak_cw_are_two_signals_at_small_k)
     o.max_signals = 32;
     sensing_plan plan(n, o);
     sensing_result r;
-    int cw_found = 0, qpsk_found = 0;
+    int cw_found = 0, qpsk_found = 0, others = 0;
     for (int f = 0; f < 10; ++f) {
         cvec x(std::size_t(n), 0);
         add_noise(x, 0.01, rng);
@@ -389,19 +423,26 @@ GPUFFT_TEST(qpsk_carrier_and_weak_cw_are_two_signals_at_small_k)
         plan.detect(x.data(), r);
         check_above_threshold(r, plan);
         for (const auto& s : r.signals) {
-            if (std::fabs(s.center_bin - 12000.37) < 1.0)
-                cw_found++;
-            if (std::fabs(s.center_bin + 9000) < 50 && s.bandwidth_bins > 600 &&
-                s.bandwidth_bins < 1000)
-                qpsk_found++;
+            const bool cw = std::fabs(s.center_bin - 12000.37) < 1.0;
+            const bool qpsk = std::fabs(s.center_bin + 9000) < 50 &&
+                              s.bandwidth_bins > 600 && s.bandwidth_bins < 1000;
+            cw_found += cw;
+            qpsk_found += qpsk;
+            others += !cw && !qpsk;
         }
         GPUFFT_CHECK(!r.truncated);
-        GPUFFT_CHECK(r.signals.size() <= 3);
+        GPUFFT_CHECK(r.signals.size() <= 4);
     }
-    std::printf(
-        "CW found in %d of 10 frames, QPSK as one band in %d\n", cw_found, qpsk_found);
+    std::printf("CW found in %d of 10 frames, QPSK as one band in %d, %d other signals\n",
+                cw_found,
+                qpsk_found,
+                others);
     GPUFFT_CHECK_EQ(cw_found, 10);
     GPUFFT_CHECK_EQ(qpsk_found, 10);
+    // The others are noise crossings: 0.015 a frame beside strong signals (0.0093 in
+    // noise alone; now and then two in a frame), 0.15 expected over the 10 frames; 5
+    // or more has the chance 5e-7. A carrier coming back in pieces gives some a frame.
+    GPUFFT_CHECK(others <= 4);
 }
 
 GPUFFT_TEST(the_cap_keeps_the_strongest_and_says_truncated)
@@ -527,7 +568,10 @@ GPUFFT_TEST(dc_spike_does_not_join_a_product_beside_it)
         }
         std::printf("spike and product apart in %d of %d frames\n", apart, frames);
         GPUFFT_CHECK_EQ(product_found, frames);
-        GPUFFT_CHECK(apart >= frames - 1);
+        // Not apart in 7 of 12000 frames (5 of 1400 in the test's runs, 3.6e-3): 5 or
+        // more of 40 has the chance 4e-7 at the higher rate. The spike as a link
+        // joined 14-18 of 40.
+        GPUFFT_CHECK(apart >= frames - 4);
     }
     // A weak carrier (6 dB over the floor) over DC, -200..+200 bins, with the spike; and
     // one from -300 up to 3 bins under DC.
@@ -557,8 +601,11 @@ GPUFFT_TEST(dc_spike_does_not_join_a_product_beside_it)
                 over,
                 beside,
                 frames);
-    GPUFFT_CHECK(over >= frames * 7 / 10);
-    GPUFFT_CHECK(beside >= frames * 7 / 10);
+    // One band in 0.885 (over) and 0.852 (beside) of 1660 frames: under 22 of 40 has
+    // the chance 2e-8 and 1e-6 (28, the old bound, 4e-3 beside). A spike kept out of
+    // every band gives about none.
+    GPUFFT_CHECK(over >= frames * 11 / 20);
+    GPUFFT_CHECK(beside >= frames * 11 / 20);
 }
 
 GPUFFT_TEST(wideband_carrier_over_a_rolled_off_floor)
@@ -582,8 +629,10 @@ GPUFFT_TEST(wideband_carrier_over_a_rolled_off_floor)
     sensing_result r;
     plan.detect(y.data(), r);
     check_above_threshold(r, plan);
-    // The carrier as one signal, and at most one false alarm beside it.
-    GPUFFT_CHECK(r.signals.size() >= 1 && r.signals.size() <= 2);
+    // The carrier as one signal, and at most two false alarms beside it, each narrow
+    // and near the threshold: 2 of 400 frames held one; two or more come with the
+    // chance 5e-5 to 1.7e-4 (they cluster), three about 1e-6.
+    GPUFFT_CHECK(r.signals.size() >= 1 && r.signals.size() <= 3);
     const sensed_signal* wide = nullptr;
     for (const auto& s : r.signals)
         if (!wide || s.bandwidth_bins > wide->bandwidth_bins)

@@ -288,7 +288,10 @@ GPUFFT_TEST(a_held_signal_is_found_frame_after_frame_and_noise_keeps_to_false_al
                 noise_frames,
                 held_noise);
     GPUFFT_CHECK(hit <= int(1.3 * 0.01 * noise_frames));
-    GPUFFT_CHECK(held_noise <= 10);
+    // Held noise peaks: 0-7 over 30 seeds, mean 2.7; 15 or more has the chance 2e-7
+    // (11, the old bound, 1.3e-4). A held test that passes noise a third of the time
+    // gives about 57.
+    GPUFFT_CHECK(held_noise <= 14);
 }
 
 GPUFFT_TEST(floor_frames_out_of_range_names_it)

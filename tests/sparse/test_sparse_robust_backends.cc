@@ -231,9 +231,10 @@ GPUFFT_SPARSE_TEST(pure_noise_gives_nothing)
         std::printf("  min_snr_db %.0f: %d of 20 noise frames gave tones\n",
                     min_snr,
                     frames_with_tones);
-        // false_alarm 0.01 per frame: 4 or more of 20 has probability 4e-5; a
-        // threshold 10 times too low would give 4 or more half the time.
-        GPUFFT_CHECK_LE(frames_with_tones, 3);
+        // false_alarm 0.01 per frame: 5 or more of 20 has probability 1.4e-6 (4 or
+        // more, the old bound, 4.3e-5); a threshold that lets noise through in a
+        // quarter of the frames gives 5 or more 6 runs in 10.
+        GPUFFT_CHECK_LE(frames_with_tones, 4);
     }
 }
 
@@ -478,8 +479,13 @@ GPUFFT_SPARSE_TEST(close_pairs_failed_frames_are_resolved)
 /*!
  * Below a bin: pairs 0.3-0.6 bins apart (random phases, the weaker at 55-60 dB per bin,
  * the stronger up to 6 dB above it), where the bound puts each pair's separation many
- * of its sigmas apart. Every tone must come back, within 7 sigma of the bound, and
- * nothing else.
+ * of its sigmas apart. Every tone must come back, within 10 sigma of the bound, and
+ * nothing else. The joint fit on windowed bins is not the maximum-likelihood fit: 3 of
+ * 192 runs had a tone 5-6.1 sigma off. The worst (seed 2361241816255218783, pair at
+ * 5712.12 / 5712.45) is no wrong optimum: the time-domain least-squares fit of that
+ * pair, started from the truth or from ours, converges to one point, itself 3.7 sigma
+ * off with this noise, and ours is 2.3 sigma from it. A fit on the wrong split of a
+ * pair is off by a good part of the separation, hundreds of sigma.
  */
 GPUFFT_SPARSE_TEST(sub_bin_pairs_are_resolved_at_high_snr)
 {
@@ -506,7 +512,7 @@ GPUFFT_SPARSE_TEST(sub_bin_pairs_are_resolved_at_high_snr)
             if (df > 7 * sf[j])
                 std::printf(
                     "  tone %.4f: off %.5f bin (sigma %.5f)\n", t.freq[j], df, sf[j]);
-            GPUFFT_CHECK_LE(df, 7 * sf[j]);
+            GPUFFT_CHECK_LE(df, 10 * sf[j]);
             worst_sigmas = std::max(worst_sigmas, df / sf[j]);
         }
     }
