@@ -16,7 +16,9 @@ Cases, for each n and buffer setting:
   source          vector_source -> head -> null_sink (the input alone)
   stock_fft       stream_to_vector -> fft_vcc (Blackman-Harris, shifted)
                   -> complex_to_mag_squared -> null_sink
-  sparse_fft      gpufft.sparse_fft (robust, k 64, display 1024) -> null_sink
+  sparse_fft      gpufft.sparse_fft (robust, k 64, display 1024) -> null_sink, its
+                  detections port to message_debug (store): a sensing flowgraph
+                  takes the PDUs, and the block builds none for an unconnected port
   stock_integrate stream_to_vector -> fft_vcc -> complex_to_mag_squared
                   -> integrate_ff(N, n) -> null_sink
   accumulator     gpufft.large_fft_accumulator(n, N, min(n, 2^18) bins,
@@ -149,6 +151,7 @@ def build(case, n, integrations, backend, data, samples, buffer_frames,
         dut = gpufft.sparse_fft(n, 64, 1e6, display_bins=1024, backend=backend,
                                 input_type=input_type)
         tb.connect(head, dut, blocks.null_sink(gr.sizeof_float * 1024))
+        tb.msg_connect(dut, "detections", blocks.message_debug(), "store")
     elif case == "accumulator":
         bins = min(n, MAX_OUTPUT_BINS)
         dut = gpufft.large_fft_accumulator(n, integrations, bins,
