@@ -239,10 +239,16 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     p.a0 = a[0];
 
     // Floor sub-bands: 64 of them (the opening's quarter band is then 16), each at
-    // least 1024 bins so that a sub-band's estimate scatters by ~4 % (0.2 dB) at most;
-    // but at least 4 of at least 256 bins in small frames, so that a front end's
-    // roll-off is followed there too (one floor for a 1024-bin frame gave the GNSS L1
-    // recording 7 false signals in 15 frames, four gave none).
+    // least 512 bins, and at least 4 of at least 256 bins in small frames, so that a
+    // front end's roll-off is followed there too. Narrower sub-bands follow a roll-off
+    // closer, but a weak carrier that fills most of one lifts its floor (up to
+    // `ceiling`) and so loses bins to the threshold. One floor for a 1024-bin frame gave
+    // the GNSS L1 recording 7 false signals in 15 frames, four gave none. At n = 4096
+    // under a roll-off of 12 dB at the band's edges (an RTL-SDR's, x^4 in frequency),
+    // four sub-bands of 1024 bins made 1.3 false signals a frame of noise, and 20 dB
+    // one signal the band wide; eight of 512 make 0.01 and 0.04. A 6 dB carrier over
+    // 400 of the 4096 bins comes back one band in 63 % of frames (90 % with four, 38 %
+    // with sixteen of 256).
     std::int64_t sub = 0;
     if (o.floor_subbands > 0) {
         if (o.floor_subbands > sensing_max_subbands || !power_of_two(o.floor_subbands))
@@ -255,7 +261,7 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
                 " leaves fewer than 64 bins a sub-band at n = " + std::to_string(n));
     } else {
         sub = std::max<std::int64_t>(
-            { 256, std::min<std::int64_t>(1024, n / 4), (n + 63) / 64 });
+            { 256, std::min<std::int64_t>(512, n / 4), (n + 63) / 64 });
     }
     k.sub_bins = std::min<std::int64_t>(sub, n);
     k.subbands = int((n + k.sub_bins - 1) / k.sub_bins);

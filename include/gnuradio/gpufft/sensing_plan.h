@@ -60,9 +60,10 @@ struct sensing_options {
     //! 0: automatic (the window's main lobe, 4 bins for Blackman-Harris, 2 for Hann).
     int gap_bins = 0;
     //! Sub-bands of the noise floor estimate, a power of two; 0: automatic (64 of
-    //! n / 64 bins, each at least 1024 bins, and at least 4 of 256 bins or more). The
+    //! n / 64 bins, each at least 512 bins, and at least 4 of 256 bins or more). The
     //! floor follows a front end's roll-off at this resolution and sees past signals up
-    //! to half the band wide.
+    //! to half the band wide; a weak carrier that fills most of a sub-band lifts its
+    //! floor by up to 3 dB, so fewer sub-bands suit a band of wide weak carriers.
     int floor_subbands = 0;
     //! Frames the noise floor is tracked over, [1, 1024]; 1: each frame's own floor.
     //! Each sub-band's floor is a running mean of its log over the frames, then an
