@@ -239,16 +239,19 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     p.a0 = a[0];
 
     // Floor sub-bands: 64 of them (the opening's quarter band is then 16), each at
-    // least 512 bins, and at least 4 of at least 256 bins in small frames, so that a
+    // least 512 bins, and at least 8 of at least 256 bins in small frames, so that a
     // front end's roll-off is followed there too. Narrower sub-bands follow a roll-off
     // closer, but a weak carrier that fills most of one lifts its floor (up to
-    // `ceiling`) and so loses bins to the threshold. One floor for a 1024-bin frame gave
-    // the GNSS L1 recording 7 false signals in 15 frames, four gave none. At n = 4096
-    // under a roll-off of 12 dB at the band's edges (an RTL-SDR's, x^4 in frequency),
-    // four sub-bands of 1024 bins made 1.3 false signals a frame of noise, and 20 dB
-    // one signal the band wide; eight of 512 make 0.01 and 0.04. A 6 dB carrier over
-    // 400 of the 4096 bins comes back one band in 63 % of frames (90 % with four, 38 %
-    // with sixteen of 256).
+    // `ceiling`) and so loses bins to the threshold, and their floors scatter more,
+    // which the threshold allows for. One floor for a 1024-bin frame gave the GNSS L1
+    // recording 7 false signals in 15 frames, four gave none. Under a roll-off of 12
+    // dB at the band's edges (an RTL-SDR's, x^4 in frequency), four sub-bands made 1.3
+    // false signals a frame of noise at n = 4096 (1024 bins each; 20 dB: one signal the
+    // band wide) and 1.0 at 2048 (512 bins); eight make 0.01. A 6 dB carrier over 400
+    // of 4096 bins comes back one band in 63 % of frames (90 % with four, 38 % with
+    // sixteen of 256). At n = 1024 eight of 128 bins would follow the roll-off too
+    // (0.66 false signals a frame with four), but cost the OOK recording 17 more missed
+    // weak lines of 1869: four of 256 stay, and floor_subbands = 8 is the remedy.
     std::int64_t sub = 0;
     if (o.floor_subbands > 0) {
         if (o.floor_subbands > sensing_max_subbands || !power_of_two(o.floor_subbands))
@@ -261,7 +264,7 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
                 " leaves fewer than 64 bins a sub-band at n = " + std::to_string(n));
     } else {
         sub = std::max<std::int64_t>(
-            { 256, std::min<std::int64_t>(512, n / 4), (n + 63) / 64 });
+            { 256, std::min<std::int64_t>(512, n / 8), (n + 63) / 64 });
     }
     k.sub_bins = std::min<std::int64_t>(sub, n);
     k.subbands = int((n + k.sub_bins - 1) / k.sub_bins);

@@ -656,64 +656,67 @@ GPUFFT_TEST(wideband_carrier_over_a_rolled_off_floor)
 
 GPUFFT_TEST(noise_under_a_steep_roll_off_at_small_n_stays_noise)
 {
-    // A front end's roll-off at n = 4096 (a 2 ms frame at 2 MS/s): white noise shaped
+    // A front end's roll-off at n = 2048 and 4096 (1-2 ms at 2 MS/s): white noise shaped
     // by 10^(-R (2 f / n)^4 / 20) in frequency, R = 12 dB (an RTL-SDR's edges) and
     // 20 dB (an IF filter set inside the sample rate), then four 100-bin carriers 25-35
     // dB over it. The floor must follow the shape: noise alone crosses the threshold
-    // at false_alarm, and the carriers stay four. With four floor sub-bands of 1024
-    // bins (the automatic choice before) R = 12 dB gave 1.3 false signals a frame and
-    // R = 20 dB one signal the band wide; eight of 512 give 0.01 and 0.04.
+    // at false_alarm, and the carriers stay four. With four floor sub-bands (the
+    // automatic choice before) R = 12 dB gave 1.3 false signals a frame at 4096 and 1.0
+    // at 2048, R = 20 dB one signal the band wide; eight give 0.01-0.04.
     const std::uint64_t seed = gpufft_test::fresh_seed();
     std::printf("seed %llu\n", (unsigned long long)seed);
     std::mt19937_64 rng(seed);
-    const std::int64_t n = 4096;
-    dense_fft_options fo;
-    fo.backend = backend::cpu;
-    dense_fft_plan inverse(n, 1, direction::backward, fo);
-    std::normal_distribution<float> g(0.f, 1.f);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    const int frames = 40;
-    for (const double roll_db : { 12.0, 20.0 }) {
-        sensing_plan plan(n, cpu_options());
-        sensing_result r;
-        int noise_signals = 0, carriers_apart = 0;
-        for (int f = 0; f < 2 * frames; ++f) {
-            const bool carriers = f >= frames;
-            cvec X(static_cast<std::size_t>(n)), x(static_cast<std::size_t>(n));
-            for (std::int64_t k = 0; k < n; ++k) {
-                const double s = double(k < n / 2 ? k : k - n) / double(n / 2); // -1..1
-                float gain = float(std::pow(10.0, -roll_db * s * s * s * s / 20));
-                // Carriers centred at -0.75, -0.25, +0.25, +0.75 of the half band.
-                for (int c = 0; carriers && c < 4; ++c)
-                    if (std::fabs(s - (-0.75 + 0.5 * c)) * double(n / 2) <= 50)
-                        gain *= float(std::pow(10.0, (25 + 10 * u(rng)) / 20));
-                X[std::size_t(k)] = gain * std::complex<float>(g(rng), g(rng));
+    for (const std::int64_t n : { std::int64_t(2048), std::int64_t(4096) }) {
+        dense_fft_options fo;
+        fo.backend = backend::cpu;
+        dense_fft_plan inverse(n, 1, direction::backward, fo);
+        std::normal_distribution<float> g(0.f, 1.f);
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        const int frames = 40;
+        for (const double roll_db : { 12.0, 20.0 }) {
+            sensing_plan plan(n, cpu_options());
+            sensing_result r;
+            int noise_signals = 0, carriers_apart = 0;
+            for (int f = 0; f < 2 * frames; ++f) {
+                const bool carriers = f >= frames;
+                cvec X(static_cast<std::size_t>(n)), x(static_cast<std::size_t>(n));
+                for (std::int64_t k = 0; k < n; ++k) {
+                    const double s =
+                        double(k < n / 2 ? k : k - n) / double(n / 2); // -1..1
+                    float gain = float(std::pow(10.0, -roll_db * s * s * s * s / 20));
+                    // Carriers centred at -0.75, -0.25, +0.25, +0.75 of the half band.
+                    for (int c = 0; carriers && c < 4; ++c)
+                        if (std::fabs(s - (-0.75 + 0.5 * c)) * double(n / 2) <= 50)
+                            gain *= float(std::pow(10.0, (25 + 10 * u(rng)) / 20));
+                    X[std::size_t(k)] = gain * std::complex<float>(g(rng), g(rng));
+                }
+                inverse.execute(X.data(), x.data());
+                plan.detect(x.data(), r);
+                check_above_threshold(r, plan);
+                if (!carriers) {
+                    noise_signals += int(r.signals.size());
+                    continue;
+                }
+                int on = 0;
+                for (const auto& sig : r.signals)
+                    on += sig.bandwidth_bins > 50 && sig.bandwidth_bins < 150;
+                carriers_apart += on == 4;
             }
-            inverse.execute(X.data(), x.data());
-            plan.detect(x.data(), r);
-            check_above_threshold(r, plan);
-            if (!carriers) {
-                noise_signals += int(r.signals.size());
-                continue;
-            }
-            int on = 0;
-            for (const auto& sig : r.signals)
-                on += sig.bandwidth_bins > 50 && sig.bandwidth_bins < 150;
-            carriers_apart += on == 4;
+            std::printf(
+                "n %lld, roll-off %.0f dB: %d signals in %d frames of noise; the four "
+                "carriers apart in %d of %d\n",
+                (long long)n,
+                roll_db,
+                noise_signals,
+                frames,
+                carriers_apart,
+                frames);
+            // 0.04 a frame at 20 dB (200 frames), 1.6 expected here: 11 or more has the
+            // chance 1e-6. With four sub-bands of 1024 bins: 53 at 12 dB, and the
+            // carriers apart in 23 of 40.
+            GPUFFT_CHECK(noise_signals <= 10);
+            GPUFFT_CHECK(carriers_apart >= frames - 4);
         }
-        std::printf(
-            "roll-off %.0f dB: %d signals in %d frames of noise; the four carriers "
-            "apart in %d of %d\n",
-            roll_db,
-            noise_signals,
-            frames,
-            carriers_apart,
-            frames);
-        // 0.04 a frame at 20 dB (200 frames), 1.6 expected here: 11 or more has the
-        // chance 1e-6. With four sub-bands of 1024 bins: 53 at 12 dB, and the carriers
-        // apart in 23 of 40.
-        GPUFFT_CHECK(noise_signals <= 10);
-        GPUFFT_CHECK(carriers_apart >= frames - 4);
     }
 }
 

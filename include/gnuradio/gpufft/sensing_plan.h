@@ -60,7 +60,8 @@ struct sensing_options {
     //! 0: automatic (the window's main lobe, 4 bins for Blackman-Harris, 2 for Hann).
     int gap_bins = 0;
     //! Sub-bands of the noise floor estimate, a power of two; 0: automatic (64 of
-    //! n / 64 bins, each at least 512 bins, and at least 4 of 256 bins or more). The
+    //! n / 64 bins, each at least 512 bins, at least 8 of 256 bins or more, and 4 of 256
+    //! at n = 1024, where 8 suits a steep roll-off better). The
     //! floor follows a front end's roll-off at this resolution and sees past signals up
     //! to half the band wide; a weak carrier that fills most of a sub-band lifts its
     //! floor by up to 3 dB, so fewer sub-bands suit a band of wide weak carriers.
