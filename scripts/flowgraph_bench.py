@@ -52,6 +52,7 @@ import time
 
 import numpy as np
 from gnuradio import blocks, fft, gr
+import pmt
 from gnuradio.fft import window
 
 try:
@@ -73,8 +74,10 @@ def parse_size(text):
 
 
 def make_input(length, n, seed):
-    """Complex noise (variance 1) and 8 tones 20-40 dB over one bin's noise."""
+    """Complex noise (variance 1) and 8 tones 20-40 dB over one bin's noise; and the
+    tones' frequencies in cycles a sample."""
     rng = np.random.default_rng(seed)
+    tones = []
     t = np.arange(length)
     x = (rng.normal(0, np.sqrt(0.5), length) +
          1j * rng.normal(0, np.sqrt(0.5), length))
@@ -84,7 +87,23 @@ def make_input(length, n, seed):
         # A tone of amplitude a reads (a n)^2 in its bin against noise n.
         a = np.sqrt(10 ** (snr_db / 10) / n)
         x += a * np.exp(2j * np.pi * cycles * t)
-    return x.astype(np.complex64)
+        tones.append(cycles)
+    return x.astype(np.complex64), tones
+
+
+def check_detections(store, tones, n):
+    """The first frame's detections PDU (message_debug `store`) holds every tone (cycles
+    a sample; the block's samp_rate is 1e6) inside one of its signals, a bin's slack."""
+    if store.num_messages() == 0:
+        raise RuntimeError("sparse_fft: no detections PDU")
+    meta = pmt.to_python(pmt.car(store.get_message(0)))
+    slack = 1e6 / n
+    for c in tones:
+        hz = c * 1e6
+        if not any(lo - slack <= hz <= hi + slack
+                   for lo, hi in zip(meta["lower_hz"], meta["upper_hz"])):
+            raise RuntimeError("sparse_fft: the tone at %.0f Hz is in no signal of the "
+                               "first frame" % hz)
 
 
 # Item bytes of each input type (gpufft.input_type_scale gives its scale and offset).
@@ -140,7 +159,7 @@ def build(case, n, integrations, backend, data, samples, buffer_frames,
     if buffer_frames:
         head.set_min_output_buffer(buffer_frames * n)
     tb.connect(src, head)
-    dut = None
+    dut = store = None
     if case in ("null", "source"):
         tb.connect(head, blocks.null_sink(gr.sizeof_gr_complex))
     elif case == "stock_fft":
@@ -151,7 +170,8 @@ def build(case, n, integrations, backend, data, samples, buffer_frames,
         dut = gpufft.sparse_fft(n, 64, 1e6, display_bins=1024, backend=backend,
                                 input_type=input_type)
         tb.connect(head, dut, blocks.null_sink(gr.sizeof_float * 1024))
-        tb.msg_connect(dut, "detections", blocks.message_debug(), "store")
+        store = blocks.message_debug()
+        tb.msg_connect(dut, "detections", store, "store")
     elif case == "accumulator":
         bins = min(n, MAX_OUTPUT_BINS)
         dut = gpufft.large_fft_accumulator(n, integrations, bins,
@@ -161,14 +181,14 @@ def build(case, n, integrations, backend, data, samples, buffer_frames,
         tb.connect(head, dut, blocks.null_sink(gr.sizeof_float * bins))
     else:
         raise ValueError("unknown case " + case)
-    return tb, dut
+    return tb, dut, store
 
 
 def run_once(case, n, integrations, backend, data, samples, buffer_frames,
-             input_type="fc32"):
-    """MS/s of one run of one case."""
-    tb, dut = build(case, n, integrations, backend, data, samples, buffer_frames,
-                    input_type)
+             input_type="fc32", tones=None):
+    """MS/s of one run of one case; sparse_fft's first frame must hold `tones`."""
+    tb, dut, store = build(case, n, integrations, backend, data, samples, buffer_frames,
+                           input_type)
     c0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.perf_counter()
     tb.run()
@@ -177,6 +197,8 @@ def run_once(case, n, integrations, backend, data, samples, buffer_frames,
     # CPU time of the whole process (every block's thread) per sample: on a shared
     # host whose free cores come and go, a steadier measure of the work than MS/s.
     cpu_ns = ((c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime)) / samples * 1e9
+    if case == "sparse_fft" and tones:
+        check_detections(store, tones, n)
     if case == "accumulator":
         want = samples // n // integrations
         if dut.integrations_done() != want:
@@ -258,7 +280,8 @@ def main():
         frames = max(-(-parse_size(a.samples) // n), 4 * N)
         frames = -(-frames // N) * N
         samples = frames * n
-        data = make_input(max(4 * n, 2 ** 20), n, seed) if a.input == "noise" else None
+        data, tones = (make_input(max(4 * n, 2 ** 20), n, seed) if a.input == "noise"
+                       else (None, None))
         typed = {t: (data if t == "fc32" or data is None else quantise(data, t))
                  for t in itypes}
         for buf in a.buffers.split(","):
@@ -274,7 +297,8 @@ def main():
             cpu = {r: [] for r in runs}
             for _ in range(a.reps):
                 for r in runs:
-                    ms, ns = run_once(r[0], n, N, r[1], typed[r[2]], samples, bf, r[2])
+                    ms, ns = run_once(r[0], n, N, r[1], typed[r[2]], samples, bf, r[2],
+                                      tones)
                     rates[r].append(ms)
                     cpu[r].append(ns)
             base = {}
