@@ -246,6 +246,62 @@ void transmission_tracker::merge(open_tx& into, const open_tx& o)
     into.first_frame = std::min(into.first_frame, o.first_frame);
     into.last_frame = std::max(into.last_frame, o.last_frame);
     into.cores.insert(into.cores.end(), o.cores.begin(), o.cores.end());
+    into.edges.insert(into.edges.end(), o.edges.begin(), o.edges.end());
+    into.edge_stride = std::max(into.edge_stride, o.edge_stride);
+    thin_edges(into);
+}
+
+void transmission_tracker::record_edges(open_tx& o) const
+{
+    if (o.edge_count++ % o.edge_stride != 0)
+        return;
+    o.edges.push_back({ d_frame, o.lo, o.hi });
+    thin_edges(o);
+}
+
+void transmission_tracker::thin_edges(open_tx& o)
+{
+    if (o.edges.size() < edge_record_cap)
+        return;
+    std::size_t w = 0;
+    for (std::size_t r = 0; r < o.edges.size(); r += 2)
+        o.edges[w++] = o.edges[r];
+    o.edges.resize(w);
+    o.edge_stride *= 2;
+}
+
+void transmission_tracker::reported_edges(open_tx& o, double& lower, double& upper)
+{
+    lower = o.t.lower_hz;
+    upper = o.t.upper_hz;
+    // Pieces tracked apart and merged later hold one entry each for a frame: that
+    // frame's edges are their union.
+    auto& e = o.edges;
+    std::sort(e.begin(), e.end(), [](const auto& a, const auto& b) {
+        return a.frame < b.frame;
+    });
+    std::size_t m = 0;
+    for (std::size_t r = 0; r < e.size(); ++r) {
+        if (m > 0 && e[m - 1].frame == e[r].frame) {
+            e[m - 1].lo = std::min(e[m - 1].lo, e[r].lo);
+            e[m - 1].hi = std::max(e[m - 1].hi, e[r].hi);
+        } else {
+            e[m++] = e[r];
+        }
+    }
+    e.resize(m);
+    if (m < std::size_t(edge_frames))
+        return;
+    std::vector<double> los(m), his(m);
+    for (std::size_t i = 0; i < m; ++i) {
+        los[i] = e[i].lo;
+        his[i] = e[i].hi;
+    }
+    const auto cut = std::size_t(edge_trim * double(m));
+    std::nth_element(los.begin(), los.begin() + cut, los.end());
+    std::nth_element(his.begin(), his.begin() + (m - 1 - cut), his.end());
+    lower = los[cut];
+    upper = his[m - 1 - cut];
 }
 
 void transmission_tracker::close(open_tx& o,
@@ -253,6 +309,7 @@ void transmission_tracker::close(open_tx& o,
                                  std::vector<transmission>& ended)
 {
     auto t = o.t;
+    reported_edges(o, t.lower_hz, t.upper_hz);
     t.sample_count = o.end_sample - t.start_sample;
     t.start_s = double(t.start_sample) / rate;
     t.duration_s = double(t.sample_count) / rate;
@@ -702,6 +759,9 @@ void transmission_tracker::update(std::int64_t first_sample,
         add(o, signals[j], first_sample, frame_len);
         d_active.push_back(std::move(o));
     }
+    for (auto& o : d_active)
+        if (o.last_frame == d_frame)
+            record_edges(o);
     std::sort(now_ended.begin(),
               now_ended.end(),
               [](const transmission& a, const transmission& b) { return a.id < b.id; });

@@ -38,18 +38,21 @@ GPUFFT_API std::vector<frame_signal> to_hz(const std::vector<sensed_signal>& sig
 
 //! A signal followed over frames: one emitter's burst, packet or carrier.
 struct transmission {
-    std::uint64_t id = 0;              //!< counts from 0 in order of start
-    std::int64_t start_sample = 0;     //!< first sample of its first frame
-    std::int64_t sample_count = 0;     //!< to the end of its last frame
-    double start_s = 0;                //!< start_sample / rate
-    double duration_s = 0;             //!< sample_count / rate
-    double center_hz = 0;              //!< power-weighted mean of its frames' centres
-    double lower_hz = 0, upper_hz = 0; //!< edges in its strongest frame (no sliver's)
-    double bandwidth_hz = 0;           //!< upper_hz - lower_hz
-    double peak_power_dbfs = 0;        //!< the largest of its frames' peaks
-    double mean_snr_db = 0;            //!< mean of its frames' SNR
-    int frames = 0;  //!< frames it was seen in (summed when pieces merge)
-    bool dc = false; //!< it covered DC in any frame
+    std::uint64_t id = 0;          //!< counts from 0 in order of start
+    std::int64_t start_sample = 0; //!< first sample of its first frame
+    std::int64_t sample_count = 0; //!< to the end of its last frame
+    double start_s = 0;            //!< start_sample / rate
+    double duration_s = 0;         //!< sample_count / rate
+    double center_hz = 0;          //!< power-weighted mean of its frames' centres
+    //! Its edges: from edge_frames frames on, the edge_trim quantiles of its frames'
+    //! edges (the lowest tenth of lower edges and highest tenth of upper ones left
+    //! out); seen in fewer, its strongest frame's (no sliver's).
+    double lower_hz = 0, upper_hz = 0;
+    double bandwidth_hz = 0;    //!< upper_hz - lower_hz
+    double peak_power_dbfs = 0; //!< the largest of its frames' peaks
+    double mean_snr_db = 0;     //!< mean of its frames' SNR
+    int frames = 0;             //!< frames it was seen in (summed when pieces merge)
+    bool dc = false;            //!< it covered DC in any frame
 };
 
 /*!
@@ -115,6 +118,16 @@ public:
     //! A line seen in a single frame whose edges come within this many bins (two
     //! Blackman-Harris main lobes) of a line on in that frame is that line's.
     static constexpr double beside_bins = 8;
+    //! A transmission seen in this many frames or more reports edges from all its
+    //! frames', not its strongest frame's: a 2-FSK burst whose strongest frame held
+    //! one tone was reported one tone wide, 1.9 of its 14 kHz.
+    static constexpr int edge_frames = 10;
+    //! The share of its frames' lower (upper) edges left out below (above) the
+    //! reported ones: a frame joined to a neighbour, or a strong frame's skirt.
+    static constexpr double edge_trim = 0.1;
+    //! Frames' edges kept a transmission; past it every other is dropped and every
+    //! other frame on recorded, an even sample of a long carrier's frames.
+    static constexpr std::size_t edge_record_cap = 4096;
 
     /*!
      * The signals of the frame of frame_len samples starting at first_sample (rate in
@@ -162,6 +175,14 @@ private:
             double lo, hi;
         };
         std::vector<core_frame> cores;
+        //! Its edges in the frames it was seen (its pieces' union), every
+        //! edge_stride-th such frame (edge_record_cap); a merge adds the other's.
+        struct frame_edges {
+            std::int64_t frame;
+            double lo, hi;
+        };
+        std::vector<frame_edges> edges;
+        std::int64_t edge_stride = 1, edge_count = 0;
     };
     //! Frames o may go unseen before it has ended.
     int hold_of(const open_tx& o) const;
@@ -188,6 +209,13 @@ private:
     //! An interval holding every [lo, hi] that inside_wide(o, lo, hi) or o's strongest
     //! frame's edges hold: the hull the line's hiding test indexes.
     void wide_hull(const open_tx& o, double bin_hz, double& lo, double& hi) const;
+    //! o was seen this frame: its edges now join its record.
+    void record_edges(open_tx& o) const;
+    //! Every other entry of o's record dropped when it reaches edge_record_cap.
+    static void thin_edges(open_tx& o);
+    //! The edges close() reports: the trimmed quantiles of o's frames' edges, or its
+    //! strongest frame's.
+    static void reported_edges(open_tx& o, double& lower, double& upper);
     static void close(open_tx& o, double rate, std::vector<transmission>& ended);
 
     int d_hold;

@@ -559,6 +559,80 @@ GPUFFT_TEST(a_sliver_of_a_wide_transmission_keeps_its_edges)
     }
 }
 
+// A 2-FSK burst (tones at 143-147.5 and 152.5-157 kHz, 1 kHz bins) over 10 or 40 frames:
+// most frames hold both tones, a third of the odd ones one, and those are its strongest
+// (the power of a frame in one tone shows a hair higher). Its row is both tones wide, not
+// its strongest frame's one tone (1.9 of 14 kHz on a synthetic POCSAG-like burst before);
+// one frame where a neighbour joined the band (to 190 kHz) does not widen it.
+GPUFFT_TEST(a_long_transmission_has_the_edges_of_its_frames_not_its_strongest)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("  seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    for (const int frames : { 10, 40 }) {
+        transmission_tracker tr(1);
+        std::vector<transmission> ended;
+        const int joined = int(rng() % std::uint64_t(frames));
+        for (int f = 0; f < frames; ++f) {
+            frame_signal s = sig(143e3, 157e3, 20);
+            // one tone only in odd frames: two in a row would be two rows (disjoint)
+            const auto pick = f % 2 ? rng() % 3 : 2;
+            if (f == joined)
+                s = sig(143e3, 190e3, 20);
+            else if (pick == 0)
+                s = sig(143e3, 147.5e3, 20.1);
+            else if (pick == 1)
+                s = sig(152.5e3, 157e3, 20.1);
+            tr.update(f * 1000, 1000, 1e6, 1000, { s }, ended);
+        }
+        tr.flush(ended);
+        GPUFFT_CHECK_EQ(ended.size(), std::size_t(1));
+        if (ended.size() == 1) {
+            std::printf("  %d frames: %.1f..%.1f kHz\n",
+                        frames,
+                        ended[0].lower_hz / 1e3,
+                        ended[0].upper_hz / 1e3);
+            GPUFFT_CHECK_EQ(ended[0].frames, frames);
+            GPUFFT_CHECK_EQ(ended[0].lower_hz, 143e3);
+            GPUFFT_CHECK_EQ(ended[0].upper_hz, 157e3);
+            GPUFFT_CHECK_EQ(ended[0].bandwidth_hz, 14e3);
+        }
+    }
+}
+
+// A carrier on for longer than the tracker records frames (edge_record_cap): its edges
+// wander over 100 Hz each frame; the row's edges are the trimmed quantiles of all its
+// frames' (the 10th percentile of the lower edges, -1090 Hz; the 90th of the upper,
+// +1090 Hz), from an even sample of its frames.
+GPUFFT_TEST(a_carrier_past_the_edge_record_has_its_frames_quantiles)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("  seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> wander(0, 100);
+    transmission_tracker tr(1);
+    std::vector<transmission> ended;
+    const int frames = 5 * int(transmission_tracker::edge_record_cap) + 17;
+    for (int f = 0; f < frames; ++f)
+        tr.update(f * 100,
+                  100,
+                  1e5,
+                  10,
+                  { sig(-1000 - wander(rng), 1000 + wander(rng)) },
+                  ended);
+    tr.flush(ended);
+    GPUFFT_CHECK_EQ(ended.size(), std::size_t(1));
+    if (ended.size() == 1) {
+        std::printf(
+            "  %d frames: %.2f..%.2f Hz\n", frames, ended[0].lower_hz, ended[0].upper_hz);
+        GPUFFT_CHECK_EQ(ended[0].frames, frames);
+        // The sample holds 2048-4096 frames: a quantile's standard deviation is under
+        // 0.7 Hz; 5 Hz is over 7 of them. Its strongest frame's edges would be anywhere.
+        GPUFFT_CHECK(std::fabs(ended[0].lower_hz + 1090) < 5);
+        GPUFFT_CHECK(std::fabs(ended[0].upper_hz - 1090) < 5);
+    }
+}
+
 // A wide FSK burst's own spectrum at its edges (wM-Bus): in its onset frame a line
 // beyond its bins of that frame, inside those of the next; in later frames a line at the
 // edge of its bins of the frames before, where the band this frame began higher. Both
