@@ -600,8 +600,13 @@ double run_block(const options& o,
     auto detections = gr::blocks::message_debug::make();
     tb->connect(head, 0, sfft, 0);
     tb->connect(sfft, 0, sink, 0);
-    tb->msg_connect(sfft, "coefficients", msgs, "store");
-    tb->msg_connect(sfft, "detections", detections, "store");
+    // Each mode's own output, as a flowgraph of that mode takes it: exact mode's
+    // coefficients, robust mode's detections PDUs (the deprecated coefficients message
+    // is built only for a port with a subscriber).
+    if (o.mode == "exact")
+        tb->msg_connect(sfft, "coefficients", msgs, "store");
+    else
+        tb->msg_connect(sfft, "detections", detections, "store");
     const double t = seconds_to_run(tb);
     r.backend = sfft->backend();
     r.description = sfft->describe();
