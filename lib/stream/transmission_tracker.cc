@@ -67,14 +67,27 @@ bool transmission_tracker::may_still_be_on(int found, int span, int missed)
     return log_chance > std::log(flicker_miss_chance);
 }
 
+bool transmission_tracker::steady(const open_tx& o)
+{
+    const std::int64_t span = o.last_frame - o.first_frame + 1;
+    if (o.held == 0 && o.t.frames >= 2 && o.t.frames >= span)
+        return true;
+    // Its last sightings in a row: too many for the rate it was seen at before them.
+    const std::int64_t found_before = o.t.frames - o.held - o.streak;
+    const std::int64_t span_before = span - o.streak;
+    if (o.streak < 2 || found_before < 1 || span_before < 1)
+        return false;
+    const double p = double(found_before) / double(span_before + 1);
+    return double(o.streak) * std::log(p) < std::log(streak_chance);
+}
+
 bool transmission_tracker::is_line(const open_tx& o, double bin_hz) const
 {
     // Only a line that flickered, or was seen once, is remembered: a burst, a pulse of a
     // train, a carrier seen in every frame of its span, has ended when it is gone (the
     // next pulse on the same bins is another transmission), and so has a wide band.
-    const double span = double(o.last_frame - o.first_frame + 1);
-    const bool steady = o.held == 0 && o.t.frames >= 2 && double(o.t.frames) >= span;
-    return d_memory > 0 && !steady && o.t.upper_hz - o.t.lower_hz <= line_bins * bin_hz;
+    return d_memory > 0 && !steady(o) &&
+           o.t.upper_hz - o.t.lower_hz <= line_bins * bin_hz;
 }
 
 bool transmission_tracker::line_ended(const open_tx& o) const
@@ -102,7 +115,7 @@ int transmission_tracker::hold_of(const open_tx& o) const
     // threshold in every frame, keeps the plain hold.
     const double span = double(o.last_frame - o.first_frame + 1);
     const double found = double(o.t.frames - o.held);
-    if (o.held == 0 && o.t.frames >= 2 && double(o.t.frames) >= span)
+    if (steady(o))
         return d_hold;
     const double p = std::min(1.0, found / (span + 1));
     if (p <= 0)
@@ -193,6 +206,9 @@ void transmission_tracker::add(open_tx& o,
                               : std::max(o.t.peak_power_dbfs, s.peak_power_dbfs);
     o.t.dc = o.t.dc || s.dc;
     add_core(o, s);
+    // (last_frame is still its last sighting before this frame)
+    o.streak =
+        s.held ? 0 : (o.t.frames > 0 && o.last_frame == d_frame - 1 ? o.streak + 1 : 1);
     o.t.frames++;
     o.held += s.held ? 1 : 0;
     o.lo = s.lower_hz;
@@ -243,6 +259,8 @@ void transmission_tracker::merge(open_tx& into, const open_tx& o)
     into.t.peak_power_dbfs = std::max(into.t.peak_power_dbfs, o.t.peak_power_dbfs);
     into.t.dc = into.t.dc || o.t.dc;
     into.end_sample = std::max(into.end_sample, o.end_sample);
+    if (o.last_frame > into.last_frame)
+        into.streak = o.streak;
     into.first_frame = std::min(into.first_frame, o.first_frame);
     into.last_frame = std::max(into.last_frame, o.last_frame);
     into.cores.insert(into.cores.end(), o.cores.begin(), o.cores.end());

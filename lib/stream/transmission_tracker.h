@@ -118,6 +118,11 @@ public:
     //! A line seen in a single frame whose edges come within this many bins (two
     //! Blackman-Harris main lobes) of a line on in that frame is that line's.
     static constexpr double beside_bins = 8;
+    //! A flickering line's sightings in a row that its rate before them gives with
+    //! less than this chance mark it on, not flickering: a miss after them is its end,
+    //! with the plain hold, and it is not remembered as a line (a pulse train whose
+    //! bins held one stray sighting 11 frames before it was one row of 14 pulses).
+    static constexpr double streak_chance = 1e-4;
     //! A transmission seen in this many frames or more reports edges from all its
     //! frames', not its strongest frame's: a 2-FSK burst whose strongest frame held
     //! one tone was reported one tone wide, 1.9 of its 14 kHz.
@@ -170,6 +175,7 @@ private:
         std::int64_t hidden_by = -1; //!< the wide transmission hiding it (update())
         double frame_power = 0;      //!< its signals' power in the current frame
         std::int64_t first_frame = 0, last_frame = 0; //!< update() counts, seen
+        std::int64_t streak = 0; //!< its sightings in a row up to last_frame (not held)
         //! Its signals' cores (union a frame) in the frames it was seen, the last few.
         struct core_frame {
             std::int64_t frame;
@@ -185,6 +191,9 @@ private:
         std::vector<frame_edges> edges;
         std::int64_t edge_stride = 1, edge_count = 0;
     };
+    //! o is on, not flickering: seen in every frame of its span, or its last
+    //! sightings in a row beat streak_chance at its rate before them.
+    static bool steady(const open_tx& o);
     //! Frames o may go unseen before it has ended.
     int hold_of(const open_tx& o) const;
     //! o's hold has run out: o waits as a dormant line, or has ended.

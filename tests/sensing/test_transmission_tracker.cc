@@ -306,6 +306,37 @@ GPUFFT_TEST(a_flickering_signal_is_one_transmission_a_pulse_train_is_not)
     GPUFFT_CHECK_EQ(train, pulses);
 }
 
+// A pulse train (7 frames on, 7 off) whose bins held a single sighting 11 frames before
+// its first pulse (a burst's splatter, a split band): the sighting waits as a line
+// (line_memory) and the first pulse continues it; the row, 1 of 19 frames seen, then
+// 8 of 20, counted as flickering, and its hold bridged every off time after: on the
+// OOK capture a pulse train's 15 rows became one.
+GPUFFT_TEST(a_sighting_before_a_pulse_train_does_not_chain_its_pulses)
+{
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    const std::int64_t len = 100;
+    int pulses = 0;
+    for (int f = 0; f < 200; ++f) {
+        std::vector<frame_signal> s;
+        if (f == 0)
+            s.push_back(sig(5000, 5020, 12));
+        if (f >= 11 && (f - 11) % 14 < 7) {
+            s.push_back(sig(5000, 5020, 20));
+            pulses += (f - 11) % 14 == 0;
+        }
+        tr.update(f * len, len, 1e5, 10, s, ended);
+    }
+    tr.flush(ended);
+    std::printf("  %d pulses, %zu rows\n", pulses, ended.size());
+    for (const auto& t : ended)
+        std::printf(
+            "    frames %d from sample %lld\n", t.frames, (long long)t.start_sample);
+    // the sighting with the first pulse, or on its own: each pulse after is a row
+    GPUFFT_CHECK(int(ended.size()) >= pulses);
+    GPUFFT_CHECK(int(ended.size()) <= pulses + 1);
+}
+
 // A weak line seen in single frames 3-5 frames apart (a spur just over the threshold,
 // an intermod product keyed with its carrier) is one transmission from its first
 // sighting: one frame says nothing of its rate yet (p = 1/2 by Laplace's rule: a hold
