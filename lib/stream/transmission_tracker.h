@@ -68,7 +68,8 @@ struct transmission {
  * broken up this frame); a transmission left over that overlaps a signal paired with
  * another joined it (the pieces met again) and is merged into it. A transmission seen
  * in no frame for more than its hold has ended: hold_frames for one seen in every frame
- * of its span (2 at least: a burst, a pulse, a carrier), else the frames it takes to
+ * of its span (2 at least: a burst, a pulse, a carrier) or whose last sightings in a row
+ * are too many for its rate before them (streak_chance), else the frames it takes to
  * miss it with chance 1 % while it is still on, ln 0.01 / ln(1 - p), p = frames seen /
  * (frames spanned + 1) (a signal seen once: p = 1/2, 7 frames), at most
  * flicker_hold_factor x hold_frames. A line (a transmission no wider than line_bins
@@ -88,9 +89,10 @@ struct transmission {
  * in the wide one's first frame (its onset), that lies inside its extent. A line seen in
  * a single frame, within beside_bins of a line on in that frame (seen in two frames or
  * more, its span holding that frame), is that line's skirt or noise beside it, not a row
- * of its own; a neighbour seen twice or more stays one. Frames must come in order of
- * first_sample (update() refuses one that goes back); flush() ends the stream, and the
- * next may start anywhere.
+ * of its own; a neighbour seen twice or more stays one. A row reports its frames' edges
+ * (edge_frames, edge_trim); the rules above use its strongest frame's. Frames must come
+ * in order of first_sample (update() refuses one that goes back); flush() ends the
+ * stream, and the next may start anywhere.
  */
 class GPUFFT_API transmission_tracker
 {
