@@ -117,6 +117,9 @@ public:
     static constexpr double line_bins = 16;
     //! Frames a line is seen in before a wider signal over it hides it (update()).
     static constexpr int occlude_frames = 8;
+    //! Two transmissions seen apart in this many frames each are two emitters when a
+    //! frame's band joins them now and then (update()).
+    static constexpr int apart_frames = 3;
     //! A line seen in a single frame whose edges come within this many bins (two
     //! Blackman-Harris main lobes) of a line on in that frame is that line's.
     static constexpr double beside_bins = 8;

@@ -337,6 +337,47 @@ GPUFFT_TEST(a_sighting_before_a_pulse_train_does_not_chain_its_pulses)
     GPUFFT_CHECK(int(ended.size()) <= pulses + 1);
 }
 
+// Two FM stations 400 kHz apart, each 180 kHz wide, seen apart frame after frame; their
+// skirts fill the gap between them now and then and a frame's band takes in both (11
+// of 292 frames in a synthetic FM band). Each brief join left one row for both from
+// then on; now each station stays its row. Joined in hold_frames + 2 frames in a row or
+// more, they are one emitter after all, merged as before.
+GPUFFT_TEST(two_emitters_a_band_joins_now_and_then_stay_two_rows)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("  seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    for (const int run : { 1, 2, 3, 4, 8 }) { // joined frames in a row
+        transmission_tracker tr(2);
+        std::vector<transmission> ended;
+        // joins at seeded frames, at least 10 frames apart, the first from frame 4 on
+        std::vector<int> joins;
+        for (int f = 4 + int(rng() % 6); f < 150; f += run + 10 + int(rng() % 20))
+            joins.push_back(f);
+        for (int f = 0; f < 200; ++f) {
+            const bool joined = std::any_of(
+                joins.begin(), joins.end(), [&](int j) { return f >= j && f < j + run; });
+            std::vector<frame_signal> s;
+            if (joined)
+                s = { sig(-990e3, -410e3, 40) };
+            else
+                s = { sig(-990e3, -810e3, 40), sig(-590e3, -410e3, 30) };
+            tr.update(f * 4096, 4096, 2.4e6, 2.4e6 / 4096, s, ended);
+        }
+        tr.flush(ended);
+        std::printf("  joined %d frames in a row, %zu times: %zu rows\n",
+                    run,
+                    joins.size(),
+                    ended.size());
+        GPUFFT_CHECK_EQ(ended.size(), std::size_t(run <= 3 ? 2 : 1));
+        if (run <= 3 && ended.size() == 2)
+            for (const auto& t : ended) {
+                GPUFFT_CHECK(t.upper_hz - t.lower_hz < 200e3);
+                GPUFFT_CHECK_EQ(t.start_sample, std::int64_t(0));
+            }
+    }
+}
+
 // A weak line seen in single frames 3-5 frames apart (a spur just over the threshold,
 // an intermod product keyed with its carrier) is one transmission from its first
 // sighting: one frame says nothing of its rate yet (p = 1/2 by Laplace's rule: a hold
