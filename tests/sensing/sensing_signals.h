@@ -180,6 +180,18 @@ inline double bin_distance(double a, double b, double n)
     return std::fabs(d);
 }
 
+//! Noise-like spectrum over bins lo..hi (one tone a bin, random complex amplitude),
+//! `ratio` times the white floor of sigma per sample: an FM signal's splatter. A full
+//! tone a bin: O(n (hi - lo)), for small frames.
+inline void
+add_band_noise(cvec& x, int lo, int hi, double ratio, double sigma, std::mt19937_64& rng)
+{
+    std::normal_distribution<double> g(
+        0.0, amplitude_for(10 * std::log10(ratio), sigma, x.size()) / std::sqrt(2.0));
+    for (int k = lo; k <= hi; ++k)
+        add_tone(x, k, { g(rng), g(rng) });
+}
+
 } // namespace sensing_test
 
 #endif /* INCLUDED_GPUFFT_TEST_SENSING_SIGNALS_H */

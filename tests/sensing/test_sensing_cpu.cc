@@ -503,17 +503,6 @@ GPUFFT_TEST(dc_spur_is_labelled_and_masked_on_request)
 
 namespace {
 
-//! Noise-like spectrum over bins lo..hi (one tone a bin, random complex amplitude),
-//! `ratio` times the white floor of sigma per sample: an FM signal's splatter.
-void add_band_noise(
-    cvec& x, int lo, int hi, double ratio, double sigma, std::mt19937_64& rng)
-{
-    std::normal_distribution<double> g(
-        0.0, amplitude_for(10 * std::log10(ratio), sigma, x.size()) / std::sqrt(2.0));
-    for (int k = lo; k <= hi; ++k)
-        add_tone(x, k, { g(rng), g(rng) });
-}
-
 //! The signal whose core holds bin b (nullptr: none).
 const sensed_signal* signal_at(const sensing_result& r, double b)
 {
@@ -612,6 +601,45 @@ GPUFFT_TEST(dc_spike_does_not_join_a_product_beside_it)
     // every band gives about none.
     GPUFFT_CHECK(over >= frames * 11 / 20);
     GPUFFT_CHECK(beside >= frames * 11 / 20);
+}
+
+// An 8-bit radio's DC spike, 80 dB a bin, beside a noise-like carrier at 25 dB a bin
+// whose band ends 12 bins under DC, within an eighth of its width of the spike: the
+// carrier is its own signal, the spike another. Joined, the band's centre, edges and
+// power were the spike's (it holds some 2000 times the carrier's power over the floor)
+// and the carrier was gone from the frame (an FM station beside such a spike, 40 % of
+// frames). A spike of 17 dB beside a weak carrier still joins it
+// (dc_spike_does_not_join_a_product_beside_it).
+GPUFFT_TEST(a_carrier_beside_a_spike_that_outweighs_it_stays_its_own)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    const double sigma = 0.01;
+    const std::int64_t n = 4096;
+    const int frames = 20;
+    sensing_plan plan(n, cpu_options());
+    sensing_result r;
+    int own = 0, spikes = 0;
+    for (int f = 0; f < frames; ++f) {
+        cvec x(std::size_t(n), 0);
+        add_noise(x, sigma, rng);
+        add_tone(x, 0.05, amplitude_for(80, sigma, std::size_t(n)));
+        add_band_noise(x, -300, -12, 316, sigma, rng);
+        plan.detect(x.data(), r);
+        check_above_threshold(r, plan);
+        const auto* carrier = signal_at(r, -150);
+        const auto* dc = signal_at(r, 0);
+        own += carrier != nullptr && carrier != dc && !carrier->dc &&
+               carrier->lower_bin < -250 && carrier->upper_bin > -60;
+        spikes += dc != nullptr && dc->dc && dc->first_bin > -8 && dc->last_bin < 8;
+    }
+    std::printf("carrier its own signal in %d, the spike alone in %d of %d frames\n",
+                own,
+                spikes,
+                frames);
+    GPUFFT_CHECK_EQ(own, frames);
+    GPUFFT_CHECK_EQ(spikes, frames);
 }
 
 GPUFFT_TEST(wideband_carrier_over_a_rolled_off_floor)

@@ -63,6 +63,13 @@ std::vector<cvec> field_frames(std::int64_t n, std::mt19937_64& rng)
                  rng);
         frames.push_back(w);
     }
+    if (n <= 16384) { // a radio's DC spike, 80 dB, beside a carrier it outweighs
+        cvec d(std::size_t(n), 0);
+        add_noise(d, 0.01, rng);
+        add_tone(d, 0.05, amplitude_for(80, 0.01, std::size_t(n)));
+        add_band_noise(d, -6 - int(n / 16), -6, 316, 0.01, rng);
+        frames.push_back(d);
+    }
     cvec z(std::size_t(n), 0);
     std::copy(x.begin(), x.begin() + n / 8, z.begin());
     frames.push_back(z);                       // a burst beside digital silence
