@@ -448,9 +448,10 @@ private:
 
     // A neighbour the spike would join (below / above, where left / right), wider than
     // the window's main lobe, keeps apart from it where the spike's power over the
-    // floor, summed over its bins, is over spike_outweighs times the neighbour's: the
-    // neighbour would hold under half a per cent of the joined band, which its 99 %
-    // edges leave out, and the emitter beside DC would drop out of the frame. An FM
+    // floor, summed over its bins, is over spike_outweighs times the neighbour's (its
+    // spike_reach bins nearest the spike): the neighbour would hold under half a per
+    // cent of the joined band, which its 99 % edges leave out, and the emitter beside
+    // DC would drop out of the frame. An FM
     // station 50-150 kHz off DC, whose skirt came within an eighth of its width of an
     // 8-bit radio's spike (some 450 times the station's sum), vanished so in 40 % of
     // frames. On the captures the carriers that took the spike held from a thirteenth
@@ -463,10 +464,21 @@ private:
                                     bool& left,
                                     bool& right)
     {
-        // Each stretch as the gap between two one-bin pseudo-runs beside it.
+        // Each stretch as the gap between two one-bin pseudo-runs beside it; of a
+        // neighbour, its spike_reach bins nearest the spike at most (an LTE carrier
+        // beside it is 15000 bins, and a part of it outweighs the spike many times).
+        const sensing_run near_below =
+            below ? sensing_run{ std::max(below->first, below->last - spike_reach + 1),
+                                 below->last }
+                  : sensing_run{};
+        const sensing_run near_above =
+            above ? sensing_run{ above->first,
+                                 std::min(above->last, above->first + spike_reach - 1) }
+                  : sensing_run{};
         spike_runs.clear();
         std::int64_t longest = 0;
-        for (const sensing_run* r : { below, &spike, above }) {
+        for (const sensing_run* r :
+             { below ? &near_below : nullptr, &spike, above ? &near_above : nullptr }) {
             if (r == nullptr)
                 continue;
             spike_runs.push_back({ r->first - 1, r->first - 1 });
@@ -477,15 +489,16 @@ private:
         const auto sum = [&](std::size_t i, const sensing_run& r) {
             return spike_level[i] * double(r.last - r.first + 1);
         };
-        const auto outweighed = [&](std::size_t i, const sensing_run& r, double spike) {
-            return !tone_like(r.last - r.first + 1) &&
-                   spike > spike_outweighs * sum(i, r);
-        };
         const std::size_t at = below ? 2 : 0;
         const double spike_sum = sum(at, spike);
-        if (below && outweighed(0, *below, spike_sum))
+        const auto outweighed =
+            [&](std::size_t i, const sensing_run& whole, const sensing_run& near) {
+                return !tone_like(whole.last - whole.first + 1) &&
+                       spike_sum > spike_outweighs * sum(i, near);
+            };
+        if (below && outweighed(0, *below, near_below))
             left = false;
-        if (above && outweighed(at + 2, *above, spike_sum))
+        if (above && outweighed(at + 2, *above, near_above))
             right = false;
     }
 
@@ -969,6 +982,8 @@ private:
     //! keep_outweighed_neighbours(): the spike's sum over a neighbour's that keeps them
     //! apart (its 99 % edges leave out half a per cent a side).
     static constexpr double spike_outweighs = 200;
+    //! keep_outweighed_neighbours(): a neighbour's bins read, nearest the spike.
+    static constexpr std::int64_t spike_reach = 4096;
     std::vector<sensing_run> tone_gap_runs;
     std::vector<std::size_t> tone_gap_index;
     std::vector<double> tone_gap_level;
