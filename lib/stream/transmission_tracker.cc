@@ -475,19 +475,26 @@ void transmission_tracker::update(std::int64_t first_sample,
     const auto steady_line = [&](const open_tx& o) {
         return o.t.frames >= occlude_frames && o.hi - o.lo <= line_bins * bin_hz;
     };
-    // Each transmission as the frame before left it, for a joined frame of two emitters
-    // (below).
-    struct before_frame {
-        double lo, hi, best, lower, upper;
-        std::int64_t last;
-    };
-    std::vector<before_frame> before(d_active.size());
+    // Each transmission as the frame before left it: a signal that continues it may
+    // leave its last edges (the spike's row) or its strongest frame's (a sliver, a
+    // joined frame of two emitters, below) as they were.
+    auto& before = d_before;
+    before.resize(d_active.size());
     for (std::size_t i = 0; i < d_active.size(); ++i) {
         const auto& o = d_active[i];
         before[i] = {
             o.lo, o.hi, o.best_power, o.t.lower_hz, o.t.upper_hz, o.last_frame
         };
     }
+    const auto keep_last_edges = [&](std::size_t i) {
+        d_active[i].lo = before[i].lo;
+        d_active[i].hi = before[i].hi;
+    };
+    const auto keep_strongest = [&](std::size_t i) {
+        d_active[i].best_power = before[i].best;
+        d_active[i].t.lower_hz = before[i].lower;
+        d_active[i].t.upper_hz = before[i].upper;
+    };
     for (const auto& p : pairs) {
         if (t_used[p.t] || s_used[p.s] || spike(p))
             continue;
@@ -507,18 +514,11 @@ void transmission_tracker::update(std::int64_t first_sample,
         // link's fifth frame, was its strongest frame and gave the row its width.
         const bool sliver = s_width(p.s) * width_ratio < t_width(p.t) &&
                             cover_all[p.t] * width_ratio < t_width(p.t);
-        const double lo = o.lo, hi = o.hi, best = o.best_power;
-        const double lower = o.t.lower_hz, upper = o.t.upper_hz;
         add(o, signals[p.s], first_sample, frame_len);
-        if (spike_row) {
-            o.lo = lo;
-            o.hi = hi;
-        }
-        if (spike_row || sliver) {
-            o.best_power = best;
-            o.t.lower_hz = lower;
-            o.t.upper_hz = upper;
-        }
+        if (spike_row)
+            keep_last_edges(p.t);
+        if (spike_row || sliver)
+            keep_strongest(p.t);
     }
     // A band that broke into pieces this frame: a piece left over that overlaps the
     // last edges of a transmission continues it (every transmission it overlaps took
@@ -639,16 +639,12 @@ void transmission_tracker::update(std::int64_t first_sample,
         const std::size_t into = s_to[p.s];
         if (apart(into, p.t)) {
             hidden[p.t] = 1;
+            keep_last_edges(into);
+            keep_strongest(into);
             auto& a = d_active[into];
-            const auto& pa = before[into];
-            a.lo = pa.lo;
-            a.hi = pa.hi;
-            a.best_power = pa.best;
-            a.t.lower_hz = pa.lower;
-            a.t.upper_hz = pa.upper;
             if (!a.cores.empty() && a.cores.back().frame == d_frame) {
-                a.cores.back().lo = pa.lo;
-                a.cores.back().hi = pa.hi;
+                a.cores.back().lo = a.lo;
+                a.cores.back().hi = a.hi;
             }
             continue;
         }

@@ -248,6 +248,12 @@ private:
     // allocates nothing there (fresh vectors cost 8% of the CPU block's thread at 2^16
     // with 64 signals a frame, in their reallocations).
     std::vector<open_tx> d_keep, d_asleep, d_ending;
+    //! update()'s copy of each transmission's edges as the frame before left them.
+    struct before_frame {
+        double lo, hi, best, lower, upper;
+        std::int64_t last;
+    };
+    std::vector<before_frame> d_before;
     // update()'s indexes of the rows' reaches and hulls (interval_index.h).
     std::vector<interval_index::interval> d_spans;
     interval_index d_reaches, d_hulls;
