@@ -428,12 +428,14 @@ private:
         };
         bool left = p > 0 && joins(spans[p - 1], true);
         bool right = p < spans.size() && joins(spans[p], false);
-        if (left || right)
-            keep_outweighed_neighbours(spike,
-                                       left ? &spans[p - 1] : nullptr,
-                                       right ? &spans[p] : nullptr,
-                                       left,
-                                       right);
+        // Runs of a main lobe or less beside it are its skirts: they join it unread.
+        const auto wide = [&](const sensing_run& r) {
+            return !tone_like(r.last - r.first + 1);
+        };
+        const sensing_run* below = left && wide(spans[p - 1]) ? &spans[p - 1] : nullptr;
+        const sensing_run* above = right && wide(spans[p]) ? &spans[p] : nullptr;
+        if (below || above)
+            keep_outweighed_neighbours(spike, below, above, left, right);
         if (left && right) {
             spans[p - 1].last = spans[p].last;
             spans.erase(spans.begin() + std::ptrdiff_t(p));
@@ -446,18 +448,17 @@ private:
         }
     }
 
-    // A neighbour the spike would join (below / above, where left / right), wider than
-    // the window's main lobe, keeps apart from it where the spike's power over the
-    // floor, summed over its bins, is over spike_outweighs times the neighbour's (its
-    // spike_reach bins nearest the spike): the neighbour would hold under half a per
-    // cent of the joined band, which its 99 % edges leave out, and the emitter beside
-    // DC would drop out of the frame. An FM
-    // station 50-150 kHz off DC, whose skirt came within an eighth of its width of an
-    // 8-bit radio's spike (some 450 times the station's sum), vanished so in 40 % of
-    // frames. On the captures the carriers that took the spike held from a thirteenth
-    // of its sum (a 75-bin weak piece of the LTE FDD carrier) to 36 times it, and the
-    // runs of one to nine bins beside it (its skirts; NFM, LTE TDD) still join it. One
-    // backend read, in the frames where the spike would join a neighbour.
+    // A neighbour the spike would join (below / above, wider than the window's main
+    // lobe; left / right say it joins) keeps apart from it where the spike's power over
+    // the floor, summed over its bins, is over spike_outweighs times the neighbour's
+    // (over its spike_reach bins nearest the spike): the neighbour would hold under
+    // half a per cent of the joined band, which its 99 % edges leave out, and the
+    // emitter beside DC would drop out of the frame. An FM station 50-150 kHz off DC,
+    // whose skirt came within an eighth of its width of an 8-bit radio's spike (some
+    // 450 times the station's sum), vanished so in 40 % of frames. On the captures the
+    // carriers that took the spike held from a thirteenth of its sum (a 75-bin weak
+    // piece of the LTE FDD carrier) to 36 times it. One backend read, in the frames
+    // where the spike would join such a neighbour.
     void keep_outweighed_neighbours(const sensing_run& spike,
                                     const sensing_run* below,
                                     const sensing_run* above,
@@ -491,14 +492,9 @@ private:
         };
         const std::size_t at = below ? 2 : 0;
         const double spike_sum = sum(at, spike);
-        const auto outweighed =
-            [&](std::size_t i, const sensing_run& whole, const sensing_run& near) {
-                return !tone_like(whole.last - whole.first + 1) &&
-                       spike_sum > spike_outweighs * sum(i, near);
-            };
-        if (below && outweighed(0, *below, near_below))
+        if (below && spike_sum > spike_outweighs * sum(0, near_below))
             left = false;
-        if (above && outweighed(at + 2, *above, near_above))
+        if (above && spike_sum > spike_outweighs * sum(at + 2, near_above))
             right = false;
     }
 
