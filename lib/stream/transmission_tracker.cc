@@ -273,7 +273,7 @@ void transmission_tracker::record_edges(open_tx& o) const
 {
     if (o.edge_count++ % o.edge_stride != 0)
         return;
-    o.edges.push_back({ d_frame, o.lo, o.hi });
+    o.edges.push_back({ d_frame, d_last_first, o.lo, o.hi });
     thin_edges(o);
 }
 
@@ -353,6 +353,170 @@ bool transmission_tracker::beside_a_line(const open_tx& o, double bin_hz) const
     };
     return std::any_of(d_active.begin(), d_active.end(), near) ||
            std::any_of(d_dormant.begin(), d_dormant.end(), near);
+}
+
+void transmission_tracker::split_apart(const std::vector<frame_signal>& signals,
+                                       const std::vector<char>& s_used,
+                                       const std::vector<std::size_t>& s_to,
+                                       std::vector<char>& t_used,
+                                       std::vector<char>& merged,
+                                       std::vector<char>& hidden)
+{
+    const double line = line_bins * d_bin_hz;
+    auto& p = d_pieces;
+    p.clear();
+    for (std::size_t j = 0; j < signals.size(); ++j)
+        if (s_used[j] == 1 && !merged[s_to[j]])
+            p.push_back({ s_to[j], j });
+    std::sort(p.begin(), p.end(), [&](const auto& a, const auto& b) {
+        return a.first != b.first
+                   ? a.first < b.first
+                   : signals[a.second].lower_hz < signals[b.second].lower_hz;
+    });
+    const std::size_t rows = d_active.size();
+    for (std::size_t a = 0, b = 0; a < p.size(); a = b) {
+        b = a;
+        while (b < p.size() && p[b].first == p[a].first)
+            ++b;
+        const std::size_t i = p[a].first;
+        if (i >= rows)
+            continue;
+        // The widest gap between its wide pieces (lines inside a gap, an image or a
+        // spur, take no side), clear where it is over half the narrower side's width.
+        bool any = false;
+        double wide_lo = 0, reach = 0, widest = 0, gap_lo = 0, gap_hi = 0;
+        for (std::size_t k = a; k < b; ++k) {
+            const frame_signal& s = signals[p[k].second];
+            if (s.upper_hz - s.lower_hz <= line)
+                continue;
+            if (any && s.lower_hz - reach > widest) {
+                widest = s.lower_hz - reach;
+                gap_lo = reach;
+                gap_hi = s.lower_hz;
+            }
+            wide_lo = any ? wide_lo : s.lower_hz;
+            reach = any ? std::max(reach, s.upper_hz) : s.upper_hz;
+            any = true;
+        }
+        open_tx& o = d_active[i];
+        if (!(widest > 0.5 * std::min(gap_lo - wide_lo, reach - gap_hi))) {
+            o.split_streak = 0;
+            continue;
+        }
+        // The same two emitters frame after frame: the gap where it was, each side as
+        // wide as it was within split_width_ratio. A carrier whose load leaves a gap
+        // (the LTE FDD capture: its lower part and a sliver at its upper edge, 0.1-0.8
+        // MHz, for frames on end) has sides that change from frame to frame.
+        const double low_width = gap_lo - wide_lo, high_width = reach - gap_hi;
+        const auto alike = [](double a, double b) {
+            return a <= split_width_ratio * b && b <= split_width_ratio * a;
+        };
+        const bool same = o.split_streak > 0 && o.split_frame == d_frame - 1 &&
+                          gap_lo < o.split_hi && gap_hi > o.split_lo &&
+                          alike(low_width, o.split_low_width) &&
+                          alike(high_width, o.split_high_width);
+        o.split_streak = same ? o.split_streak + 1 : 1;
+        o.split_frame = d_frame;
+        o.split_lo = gap_lo;
+        o.split_hi = gap_hi;
+        o.split_low_width = low_width;
+        o.split_high_width = high_width;
+        if (o.split_streak < apart_frames)
+            continue;
+        // Lines inside the gap take no side: the next frame's open rows of their own.
+        d_low.clear();
+        d_high.clear();
+        for (std::size_t k = a; k < b; ++k) {
+            const double c = signals[p[k].second].center_hz;
+            if (c <= gap_lo)
+                d_low.push_back(p[k].second);
+            else if (c >= gap_hi)
+                d_high.push_back(p[k].second);
+        }
+        open_tx up = o;
+        up.t.id = d_next_id++;
+        restart_as(o, signals, d_low);
+        restart_as(up, signals, d_high);
+        d_active.push_back(std::move(up)); // o is not used past here
+        t_used.push_back(1);
+        merged.push_back(0);
+        hidden.push_back(0);
+    }
+}
+
+void transmission_tracker::restart_as(open_tx& o,
+                                      const std::vector<frame_signal>& signals,
+                                      const std::vector<std::size_t>& group) const
+{
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    double core_lo = lo, core_hi = hi, power = 0, moment = 0, peak = hi;
+    bool dc = false;
+    for (const std::size_t j : group) {
+        const frame_signal& s = signals[j];
+        const double pw = std::pow(10.0, s.total_power_dbfs / 10.0);
+        double c_lo = 0, c_hi = 0;
+        core_of(s, c_lo, c_hi);
+        lo = std::min(lo, s.lower_hz);
+        hi = std::max(hi, s.upper_hz);
+        core_lo = std::min(core_lo, c_lo);
+        core_hi = std::max(core_hi, c_hi);
+        power += pw;
+        moment += pw * s.center_hz;
+        peak = std::max(peak, s.peak_power_dbfs);
+        dc = dc || s.dc;
+    }
+    // Its start: the first of the frames up to this one whose recorded edges (pieces'
+    // entries of a frame together) met lo..hi, but for stretches no longer than the
+    // hold (a frame where the apart rule hid one of two rows, and the other kept its
+    // own edges); where the first record met them, the row's start (the record starts
+    // there, or at the row's last split). A neighbour that began beside a carrier and
+    // joined its band in its first frame starts there, not at the carrier's start.
+    auto& e = o.edges;
+    std::sort(e.begin(), e.end(), [](const auto& x, const auto& y) {
+        return x.frame < y.frame;
+    });
+    std::int64_t start_frame = d_frame, start_sample = d_last_first;
+    bool first_met = false;
+    for (std::size_t r = e.size(); r > 0;) {
+        const std::int64_t f = e[r - 1].frame;
+        bool met = false;
+        for (; r > 0 && e[r - 1].frame == f; --r)
+            met = met || (e[r - 1].hi >= lo && e[r - 1].lo <= hi);
+        if (met) {
+            start_frame = f;
+            start_sample = e[r].sample;
+        } else if (start_frame - f > std::int64_t(d_hold) + 1) {
+            break;
+        }
+        first_met = met && r == 0;
+    }
+    if (first_met || start_frame <= o.first_frame) {
+        start_frame = o.first_frame;
+        start_sample = o.t.start_sample;
+    }
+    const int frames =
+        start_frame == o.first_frame
+            ? o.t.frames
+            : int(std::min<std::int64_t>(o.t.frames, d_frame - start_frame + 1));
+    o.snr_sum *= double(frames) / double(std::max(1, o.t.frames));
+    o.t.frames = frames;
+    o.held = std::min(o.held, frames);
+    o.streak = std::min<std::int64_t>(o.streak, frames);
+    o.first_frame = start_frame;
+    o.t.start_sample = start_sample;
+    o.lo = o.t.lower_hz = lo;
+    o.hi = o.t.upper_hz = hi;
+    o.best_power = o.frame_power = o.power_sum = power;
+    o.weighted_center = moment;
+    o.t.peak_power_dbfs = peak;
+    o.t.dc = dc;
+    o.cores.assign(1, { d_frame, core_lo, core_hi });
+    // The frames recorded were the joined band's: its edges start again here.
+    e.clear();
+    o.edge_stride = 1;
+    o.edge_count = 0;
+    o.split_streak = 0;
+    o.hidden_by = -1;
 }
 
 void transmission_tracker::update(std::int64_t first_sample,
@@ -774,6 +938,15 @@ void transmission_tracker::update(std::int64_t first_sample,
                 break;
             }
     }
+    // A row whose pieces, frame after frame, are two groups with a clear gap between
+    // them is two emitters that one band took in at first (their first frame's band
+    // joined them through their skirts, or through an image between them): apart in
+    // apart_frames frames in a row, with the gap in one place, it is split there, each
+    // row from that frame's pieces on. Two FM stations 400 kHz apart (12 and 33 dB),
+    // an IQ image between them, were one band in the first of 292 frames and one row
+    // to the end; a carrier whose load leaves a gap in it (the LTE captures: a gap of
+    // 1.5 MHz between pieces of 8-9 MHz, moving from frame to frame) is no split.
+    split_apart(signals, s_used, s_to, t_used, merged, hidden);
     // Transmissions not seen: ended after their hold without them, or dormant lines.
     auto& keep = d_keep;
     auto& asleep = d_asleep;

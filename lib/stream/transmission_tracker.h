@@ -13,6 +13,7 @@
 #include <gnuradio/gpufft/sensing_plan.h>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace gr {
@@ -38,7 +39,8 @@ GPUFFT_API std::vector<frame_signal> to_hz(const std::vector<sensed_signal>& sig
 
 //! A signal followed over frames: one emitter's burst, packet or carrier.
 struct transmission {
-    std::uint64_t id = 0;          //!< counts from 0 in order of start
+    //! Counts from 0 in order of start; a row split off another takes the next id.
+    std::uint64_t id = 0;
     std::int64_t start_sample = 0; //!< first sample of its first frame
     std::int64_t sample_count = 0; //!< to the end of its last frame
     double start_s = 0;            //!< start_sample / rate
@@ -89,7 +91,10 @@ struct transmission {
  * in the wide one's first frame (its onset), that lies inside its extent. A line seen in
  * a single frame, within beside_bins of a line on in that frame (seen in two frames or
  * more, its span holding that frame), is that line's skirt or noise beside it, not a row
- * of its own; a neighbour seen twice or more stays one. A row reports its frames' edges
+ * of its own; a neighbour seen twice or more stays one. A row whose pieces are two
+ * groups with a clear gap between them, in one place and each group as wide as before,
+ * in apart_frames frames in a row, is two emitters a band took in at first: it is split
+ * (split_apart()). A row reports its frames' edges
  * (edge_frames, edge_trim); the rules above use its strongest frame's. Frames must come
  * in order of first_sample (update() refuses one that goes back); flush() ends the
  * stream, and the next may start anywhere.
@@ -120,6 +125,10 @@ public:
     //! Two transmissions seen apart in this many frames each are two emitters when a
     //! frame's band joins them now and then (update()).
     static constexpr int apart_frames = 3;
+    //! A row seen as two groups of pieces with a clear gap (split_apart()), each as
+    //! wide as in the frame before within this ratio, in apart_frames frames in a row,
+    //! is two emitters.
+    static constexpr double split_width_ratio = 1.5;
     //! A line seen in a single frame whose edges come within this many bins (two
     //! Blackman-Harris main lobes) of a line on in that frame is that line's.
     static constexpr double beside_bins = 8;
@@ -190,11 +199,16 @@ private:
         //! Its edges in the frames it was seen (its pieces' union), every
         //! edge_stride-th such frame (edge_record_cap); a merge adds the other's.
         struct frame_edges {
-            std::int64_t frame;
+            std::int64_t frame, sample; // update() count, first sample
             double lo, hi;
         };
         std::vector<frame_edges> edges;
         std::int64_t edge_stride = 1, edge_count = 0;
+        //! split_apart(): the gap between its two groups of pieces in split_frame,
+        //! and the groups' widths there, seen in split_streak frames in a row.
+        double split_lo = 0, split_hi = 0, split_low_width = 0, split_high_width = 0;
+        std::int64_t split_frame = -2;
+        int split_streak = 0;
     };
     //! o is on, not flickering: seen in every frame of its span, or its last
     //! sightings in a row beat streak_chance at its rate before them.
@@ -226,6 +240,21 @@ private:
     void wide_hull(const open_tx& o, double bin_hz, double& lo, double& hi) const;
     //! o was seen this frame: its edges now join its record.
     void record_edges(open_tx& o) const;
+    //! update()'s split of rows seen as two groups of pieces apart_frames frames in a
+    //! row; the rows split off go to the end of d_active, and their flags (seen, not
+    //! merged, not hidden) to the vectors.
+    void split_apart(const std::vector<frame_signal>& signals,
+                     const std::vector<char>& s_used,
+                     const std::vector<std::size_t>& s_to,
+                     std::vector<char>& t_used,
+                     std::vector<char>& merged,
+                     std::vector<char>& hidden);
+    //! o from this frame's pieces `group` (of `signals`) alone: its edges, power and
+    //! cores; its start where its frames' edges have met the group's in every frame
+    //! recorded up to this one.
+    void restart_as(open_tx& o,
+                    const std::vector<frame_signal>& signals,
+                    const std::vector<std::size_t>& group) const;
     //! Every other entry of o's record dropped when it reaches edge_record_cap.
     static void thin_edges(open_tx& o);
     //! The edges close() reports: the trimmed quantiles of o's frames' edges, or its
@@ -254,6 +283,9 @@ private:
         std::int64_t last;
     };
     std::vector<before_frame> d_before;
+    // split_apart()'s (row, signal) pieces of this frame, and a group of them
+    std::vector<std::pair<std::size_t, std::size_t>> d_pieces;
+    std::vector<std::size_t> d_low, d_high;
     // update()'s indexes of the rows' reaches and hulls (interval_index.h).
     std::vector<interval_index::interval> d_spans;
     interval_index d_reaches, d_hulls;

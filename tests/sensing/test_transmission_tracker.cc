@@ -341,7 +341,8 @@ GPUFFT_TEST(a_sighting_before_a_pulse_train_does_not_chain_its_pulses)
 // skirts fill the gap between them now and then and a frame's band takes in both (11
 // of 292 frames in a synthetic FM band). Each brief join left one row for both from
 // then on; now each station stays its row. Joined in hold_frames + 2 frames in a row or
-// more, they are one emitter after all, merged as before.
+// more they merge, and split again once apart in apart_frames frames in a row: two
+// rows either way.
 GPUFFT_TEST(two_emitters_a_band_joins_now_and_then_stay_two_rows)
 {
     const std::uint64_t seed = gpufft_test::fresh_seed();
@@ -369,13 +370,98 @@ GPUFFT_TEST(two_emitters_a_band_joins_now_and_then_stay_two_rows)
                     run,
                     joins.size(),
                     ended.size());
-        GPUFFT_CHECK_EQ(ended.size(), std::size_t(run <= 3 ? 2 : 1));
-        if (run <= 3 && ended.size() == 2)
+        GPUFFT_CHECK_EQ(ended.size(), std::size_t(2));
+        if (ended.size() == 2)
             for (const auto& t : ended) {
                 GPUFFT_CHECK(t.upper_hz - t.lower_hz < 200e3);
                 GPUFFT_CHECK_EQ(t.start_sample, std::int64_t(0));
             }
     }
+}
+
+// Two emitters one band took in from their first frame (their skirts, or an IQ image
+// between them, fill the gap) and apart after it are two rows, each from its own start:
+// FM stations 400 kHz apart on from frame 0, joined in its first 1-5 frames, a line
+// inside the gap in some frames; a neighbour that starts at frame 50, joined to the
+// carrier beside it in its first frame. Before, each pair was one row to the end. A
+// carrier whose load leaves a gap that moves from frame to frame, or a narrow one (1.5
+// MHz between pieces of 8-9 MHz, as in the LTE captures), stays one row.
+GPUFFT_TEST(two_emitters_joined_from_their_first_frame_split_into_two_rows)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("  seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    const double bin = 2.4e6 / 4096;
+    const auto run = [&](int start_b, int joined, bool line) {
+        transmission_tracker tr(2);
+        std::vector<transmission> ended;
+        for (int f = 0; f < 200; ++f) {
+            std::vector<frame_signal> s;
+            if (f < start_b)
+                s = { sig(-990e3, -810e3, 40) };
+            else if (f < start_b + joined)
+                s = { sig(-990e3, -410e3, 40) };
+            else
+                s = { sig(-990e3 + bin * double(rng() % 8),
+                          -810e3 - bin * double(rng() % 8),
+                          40),
+                      sig(-590e3, -410e3, 30) };
+            if (line && f >= start_b + joined && rng() % 3 == 0) // an image in the gap
+                s.insert(s.begin() + 1, sig(-702e3, -698e3, 12));
+            tr.update(f * 4096, 4096, 2.4e6, 2.4e6 / 4096, s, ended);
+        }
+        tr.flush(ended);
+        return ended;
+    };
+    for (const int joined : { 1, 2, 5 })
+        for (const bool line : { false, true }) {
+            const auto ended = run(0, joined, line);
+            int stations = 0;
+            for (const auto& t : ended)
+                if (t.upper_hz - t.lower_hz > 100e3) {
+                    ++stations;
+                    GPUFFT_CHECK(t.upper_hz - t.lower_hz < 200e3);
+                    GPUFFT_CHECK_EQ(t.start_sample, std::int64_t(0));
+                    GPUFFT_CHECK_EQ(t.sample_count, std::int64_t(200 * 4096));
+                }
+            std::printf("  joined in the first %d frames%s: %zu rows, %d stations\n",
+                        joined,
+                        line ? ", a line in the gap" : "",
+                        ended.size(),
+                        stations);
+            GPUFFT_CHECK_EQ(stations, 2);
+        }
+    const auto late = run(50, 1, false);
+    GPUFFT_CHECK_EQ(late.size(), std::size_t(2));
+    for (const auto& t : late) {
+        const bool upper = t.center_hz > -700e3;
+        std::printf("  row %.0f..%.0f Hz from sample %lld\n",
+                    t.lower_hz,
+                    t.upper_hz,
+                    (long long)t.start_sample);
+        GPUFFT_CHECK_EQ(t.start_sample, std::int64_t(upper ? 50 * 4096 : 0));
+        GPUFFT_CHECK(t.upper_hz - t.lower_hz < 200e3);
+    }
+    // A carrier 18 MHz wide broken by its load: a gap of 1-3 MHz that moves from frame
+    // to frame, and in some frames a gap of 1.5 MHz at one place between pieces of 8 and
+    // 9 MHz.
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    for (int f = 0; f < 200; ++f) {
+        std::vector<frame_signal> s;
+        const double at = -6e6 + 1e6 * double(rng() % 12),
+                     gap = 1e6 + 1e5 * double(rng() % 20);
+        if (f % 4 == 0)
+            s = { sig(-9e6, 9e6, 30) };
+        else if (f % 4 == 1)
+            s = { sig(-9e6, -1e6, 30), sig(0.5e6, 9e6, 30) };
+        else
+            s = { sig(-9e6, at, 30), sig(at + gap, 9e6, 30) };
+        tr.update(f * 65536, 65536, 20e6, 20e6 / 65536, s, ended);
+    }
+    tr.flush(ended);
+    std::printf("  a carrier with gaps that move: %zu rows\n", ended.size());
+    GPUFFT_CHECK_EQ(ended.size(), std::size_t(1));
 }
 
 // A weak line seen in single frames 3-5 frames apart (a spur just over the threshold,
