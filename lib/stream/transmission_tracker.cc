@@ -399,7 +399,7 @@ void transmission_tracker::split_apart(const std::vector<frame_signal>& signals,
             any = true;
         }
         open_tx& o = d_active[i];
-        if (!(widest > 0.5 * std::min(gap_lo - wide_lo, reach - gap_hi))) {
+        if (!(widest > split_gap_ratio * std::min(gap_lo - wide_lo, reach - gap_hi))) {
             o.split_streak = 0;
             continue;
         }
@@ -421,7 +421,7 @@ void transmission_tracker::split_apart(const std::vector<frame_signal>& signals,
         o.split_hi = gap_hi;
         o.split_low_width = low_width;
         o.split_high_width = high_width;
-        if (o.split_streak < apart_frames)
+        if (o.split_streak < split_frames)
             continue;
         // Lines inside the gap take no side: the next frame's open rows of their own.
         d_low.clear();
@@ -941,7 +941,7 @@ void transmission_tracker::update(std::int64_t first_sample,
     // A row whose pieces, frame after frame, are two groups with a clear gap between
     // them is two emitters that one band took in at first (their first frame's band
     // joined them through their skirts, or through an image between them): apart in
-    // apart_frames frames in a row, with the gap in one place, it is split there, each
+    // split_frames frames in a row, with the gap in one place, it is split there, each
     // row from that frame's pieces on. Two FM stations 400 kHz apart (12 and 33 dB),
     // an IQ image between them, were one band in the first of 292 frames and one row
     // to the end; a carrier whose load leaves a gap in it (the LTE captures: a gap of

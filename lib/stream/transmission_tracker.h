@@ -93,7 +93,7 @@ struct transmission {
  * more, its span holding that frame), is that line's skirt or noise beside it, not a row
  * of its own; a neighbour seen twice or more stays one. A row whose pieces are two
  * groups with a clear gap between them, in one place and each group as wide as before,
- * in apart_frames frames in a row, is two emitters a band took in at first: it is split
+ * in split_frames frames in a row, is two emitters a band took in at first: it is split
  * (split_apart()). A row reports its frames' edges
  * (edge_frames, edge_trim); the rules above use its strongest frame's. Frames must come
  * in order of first_sample (update() refuses one that goes back); flush() ends the
@@ -126,9 +126,13 @@ public:
     //! frame's band joins them now and then (update()).
     static constexpr int apart_frames = 3;
     //! A row seen as two groups of pieces with a clear gap (split_apart()), each as
-    //! wide as in the frame before within this ratio, in apart_frames frames in a row,
-    //! is two emitters.
+    //! wide as in the frame before within split_width_ratio, in split_frames frames in
+    //! a row, is two emitters. (A carrier whose load leaves a gap between halves of it
+    //! does so for a few frames at a time: the LTE FDD capture, 3 frames.)
     static constexpr double split_width_ratio = 1.5;
+    static constexpr int split_frames = 4;
+    //! split_apart()'s clear gap: wider than this times the narrower group.
+    static constexpr double split_gap_ratio = 1.0;
     //! A line seen in a single frame whose edges come within this many bins (two
     //! Blackman-Harris main lobes) of a line on in that frame is that line's.
     static constexpr double beside_bins = 8;
