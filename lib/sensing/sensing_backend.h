@@ -43,17 +43,18 @@ struct sensing_band {
 /*!
  * What the plan's floor track gives a frame (sensing_track_floor): the threshold over
  * the floor for this frame, and the track before it, prior[i] the mean log floor of
- * sub-band i and prior[subbands + i] the frames in it (null: no track, the frame's own
- * floors are used).
+ * sub-band i, prior[subbands + i] the frames in it and prior[2 subbands + i] the frames
+ * in a row it was held in (null: no track, the frame's own floors are used).
  */
 struct sensing_floor_track {
     double eta = 0;
     const double* prior = nullptr;
     /*!
-     * Optional (3 subbands + 1 values, the last 0): a backend that applies the track on
+     * Optional (4 subbands + 1 values, the last 0): a backend that applies the track on
      * the host may leave there what the plan's update of the track would make again
-     * from the same floors, each sub-band's sensing_track_floor() new_log, new_frames
-     * and floor used (at i, subbands + i, 2 subbands + i), and set the last value to 1.
+     * from the same floors, each sub-band's sensing_track_floor() new_log, new_frames,
+     * new_held and floor used (at i, subbands + i, 2 subbands + i, 3 subbands + i), and
+     * set the last value to 1.
      */
     double* next = nullptr;
 };

@@ -81,25 +81,28 @@ public:
             const int S = d_k.subbands;
             const double level =
                 sensing_track_level(d_k, d_floor.data(), track.prior, d_scratch.data());
-            double l, w;
+            double l, w, h;
             for (int i = 0; i < S; ++i) {
                 d_floor[std::size_t(i)] = sensing_track_floor(d_k,
                                                               d_floor[std::size_t(i)],
                                                               track.prior[i] + level,
                                                               track.prior[S + i],
+                                                              track.prior[2 * S + i],
                                                               l,
-                                                              w);
+                                                              w,
+                                                              h);
                 // The plan's update of the track makes the same values from the same
-                // floors (2 S logs, S exponentials and a median a frame, a few per cent
-                // of detect() at n = 1024): it takes these.
+                // floors (2 S logs, S exponentials and two ranks a frame, a few per
+                // cent of detect() at n = 1024): it takes these.
                 if (track.next != nullptr) {
                     track.next[i] = l;
                     track.next[S + i] = w;
-                    track.next[2 * S + i] = d_floor[std::size_t(i)];
+                    track.next[2 * S + i] = h;
+                    track.next[3 * S + i] = d_floor[std::size_t(i)];
                 }
             }
             if (track.next != nullptr)
-                track.next[3 * S] = 1;
+                track.next[4 * S] = 1;
         }
         return find_runs(runs);
     }

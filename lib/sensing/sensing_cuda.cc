@@ -39,9 +39,9 @@ public:
         d_X.allocate(n, "sensing spectrum");
         d_floors.allocate(std::size_t(p.k.subbands), "sensing floors");
         d_raw.allocate(std::size_t(p.k.subbands), "sensing floors");
-        d_frame.allocate(frame_track + 2 * std::size_t(p.k.subbands),
+        d_frame.allocate(frame_track + track_values * std::size_t(p.k.subbands),
                          "sensing floor track");
-        d_host_frame.allocate(frame_track + 2 * std::size_t(p.k.subbands));
+        d_host_frame.allocate(frame_track + track_values * std::size_t(p.k.subbands));
         d_header.allocate(1, "sensing header");
         d_floor_done.allocate(1, "sensing floor");
         GPUFFT_CUDA_CHECK(cudaMemset(d_floor_done.get(), 0, sizeof(unsigned)));
@@ -102,7 +102,7 @@ public:
         up[frame_eta] = track.eta;
         up[frame_run_bands] = d_run_bands_on ? 1.0 : 0.0;
         if (tracked)
-            std::copy(track.prior, track.prior + 2 * S, up + frame_track);
+            std::copy(track.prior, track.prior + track_values * S, up + frame_track);
         if (cuda::stream_graph* g = graph_for(in, tracked))
             g->run(s, [&] { enqueue_spectrum(in, tracked); });
         else
@@ -303,12 +303,12 @@ private:
     {
         const auto S = std::size_t(d_p.k.subbands);
         const cudaStream_t s = d_stream.get();
-        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(d_frame.get(),
-                                          d_host_frame.get(),
-                                          (tracked ? frame_track + 2 * S : frame_track) *
-                                              sizeof(double),
-                                          cudaMemcpyHostToDevice,
-                                          s));
+        GPUFFT_CUDA_CHECK(cudaMemcpyAsync(
+            d_frame.get(),
+            d_host_frame.get(),
+            (tracked ? frame_track + track_values * S : frame_track) * sizeof(double),
+            cudaMemcpyHostToDevice,
+            s));
         const double* eta = d_frame.get() + frame_eta;
         const double* track = tracked ? d_frame.get() + frame_track : nullptr;
         GPUFFT_CUDA_CHECK(
@@ -484,8 +484,10 @@ private:
     cuda::device_buffer<std::complex<float>> d_in, d_X;
     cuda::device_buffer<double> d_floors, d_raw; // used, opened
     // d_host_frame goes up to d_frame: the frame's threshold, whether the run bands are
-    // made (1 or 0), then the floor track (2 subbands).
-    static constexpr std::size_t frame_eta = 0, frame_run_bands = 1, frame_track = 2;
+    // made (1 or 0), then the floor track (track_values x subbands: sensing_floor_track's
+    // prior).
+    static constexpr std::size_t frame_eta = 0, frame_run_bands = 1, frame_track = 2,
+                                 track_values = 3;
     cuda::device_buffer<double> d_frame;
     cuda::pinned_buffer<double> d_host_frame;
     struct frame_graph {

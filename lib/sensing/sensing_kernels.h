@@ -40,7 +40,7 @@ struct sensing_ordered_run {
 /*!
  * The floor: for each sub-band the censored log-mean of its samples, then the opening;
  * floors[subbands] as doubles. X: the spectrum, natural order, n complex floats. With
- * a track (2 x subbands: sensing_floor_track::prior on the device), the opened floors
+ * a track (3 x subbands: sensing_floor_track::prior on the device), the opened floors
  * go to raw[subbands] and the floors used (sensing_track_floor) to floors. done: a
  * device counter, 0 before the first launch; each launch leaves it 0.
  */

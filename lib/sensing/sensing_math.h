@@ -59,6 +59,9 @@ struct sensing_consts {
     double track_frames = 1; //!< frames the tracked floor averages, at most (1: none)
     double track_jump = 0;  //!< a frame's floor this far (nepers) off the track resets it
     double track_slack = 1; //!< the floor is at least the frame's own x this (< 1)
+    //! A rise past track_jump is held (the track kept) in up to this many frames in a
+    //! row (sensing_track_floor)
+    double track_hold = 0;
 };
 
 //! Natural-order index of shifted bin s (fftshift order, 0 <= s < n).
@@ -324,27 +327,40 @@ GPUFFT_HD inline void sensing_floor_range(const sensing_consts& k,
  * floor has a shape across the band that holds from frame to frame (its filters'
  * roll-off) and a level that need not (gain, a pulse train's impulses, digital
  * silence), so the track keeps each sub-band's log floor and a frame moves all of them
- * by its level: the median over the sub-bands of (log raw - track), a statistic of the
- * whole band (sensing_track_level). raw: the frame's own (opened) floor; prior_log: the
- * track moved by that level; prior_frames: the frames in the track (0: none). The track
- * is a running mean, then an exponential one of weight 1 / track_frames; a floor more
- * than track_jump nepers off it starts it again (a carrier switching on or off in part
- * of the band). The floor used is the track, but never under raw x track_slack: a
- * sub-band whose floor rises by less than the jump is followed at once, less its
- * estimate's scatter, so a rising floor never lets noise through, while a floor read
- * high or low in one frame by chance no longer moves the threshold. Returns the floor
- * used; the new track in new_log, new_frames. Both backends (and the plan, for the
- * track) call this.
+ * by its level, a change that (nearly) the whole band shares (sensing_track_level).
+ * raw: the frame's own (opened) floor; prior_log: the track moved by that level;
+ * prior_frames: the frames in the track (0: none); prior_held: the frames in a row the
+ * track was held in (below). The track is a running mean, then an exponential one of
+ * weight 1 / track_frames. A floor more than track_jump nepers under it starts it again
+ * (a carrier switched off). A floor more than track_jump over it is a signal over the
+ * floor, not the floor, while that lasts up to track_hold frames in a row: the track is
+ * kept and used (a burst that fills most of the band, an 802.11 packet, is a band over
+ * the floor, where its own frame's floor lay on its plateau); a rise that lasts longer
+ * starts the track again (a carrier that stays). Otherwise the floor used is the track,
+ * but never under raw x track_slack: a sub-band whose floor rises by less than the jump
+ * is followed at once, less its estimate's scatter, so a rising floor never lets noise
+ * through, while a floor read high or low in one frame by chance no longer moves the
+ * threshold. Returns the floor used; the new track in new_log, new_frames, new_held.
+ * Both backends (and the plan, for the track) call this.
  */
 GPUFFT_HD inline double sensing_track_floor(const sensing_consts& k,
                                             double raw,
                                             double prior_log,
                                             double prior_frames,
+                                            double prior_held,
                                             double& new_log,
-                                            double& new_frames)
+                                            double& new_frames,
+                                            double& new_held)
 {
     const double l = log(raw);
     const double d = l - prior_log;
+    new_held = 0;
+    if (d > k.track_jump && prior_frames > 0 && prior_held < k.track_hold) {
+        new_log = prior_log;
+        new_frames = prior_frames;
+        new_held = prior_held + 1;
+        return exp(prior_log);
+    }
     if (prior_frames <= 0 || d > k.track_jump || d < -k.track_jump) {
         new_log = l;
         new_frames = 1;
@@ -357,23 +373,46 @@ GPUFFT_HD inline double sensing_track_floor(const sensing_consts& k,
 }
 
 /*!
- * The median of d[0 .. S) by ranks (ties by index), as a thread block computes it:
- * thread t ranks d[i] for i = t, t + stride, ... and writes the two middle values to
- * mid[0], mid[1]; the median is their mean (the host's sensing_track_level takes the
- * same values by nth_element).
+ * The values of ranks ra and rb of d[0 .. S) (ties by index), as a thread block
+ * computes them: thread t ranks d[i] for i = t, t + stride, ... and writes them to
+ * out[0], out[1] (sensing_track_level's ranks; the host takes the same values by
+ * nth_element).
  */
 GPUFFT_HD inline void
-sensing_median_ranks(const double* d, int S, int t, int stride, double* mid)
+sensing_rank_pair(const double* d, int S, int t, int stride, int ra, int rb, double* out)
 {
     for (int i = t; i < S; i += stride) {
         int rank = 0;
         for (int j = 0; j < S; ++j)
             rank += d[j] < d[i] || (d[j] == d[i] && j < i);
-        if (rank == (S - 1) / 2)
-            mid[0] = d[i];
-        if (rank == S / 2)
-            mid[1] = d[i];
+        if (rank == ra)
+            out[0] = d[i];
+        if (rank == rb)
+            out[1] = d[i];
     }
+}
+
+/*!
+ * The ranks sensing_track_level takes of S sub-bands' changes: an eighth of the way in
+ * from either end.
+ */
+GPUFFT_HD inline void sensing_level_ranks(int S, int& low, int& high)
+{
+    low = (S - 1) / 8;
+    high = S - 1 - low;
+}
+
+/*!
+ * The frame's level from its sub-bands' changes at sensing_level_ranks(): the change
+ * that seven eighths of the band share, up (the low rank's, where it is over 0) or down
+ * (the high rank's, where under 0), else 0. A gain step moves every sub-band; a signal
+ * that fills up to seven eighths of the band (an 802.11 packet at 20 MS/s fills 83 %)
+ * moves none of the level, so its sub-bands' rise is held by the track, not taken for
+ * the floor's (with the median, the track followed the packet's plateau).
+ */
+GPUFFT_HD inline double sensing_level_of(double low, double high)
+{
+    return low > 0 ? low : (high < 0 ? high : 0.0);
 }
 
 //! Whether shifted bin s is inside the DC mask.

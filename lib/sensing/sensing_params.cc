@@ -131,12 +131,12 @@ double sensing_track_level(const sensing_consts& k,
     const int S = k.subbands;
     for (int i = 0; i < S; ++i)
         scratch[i] = std::log(raw[i]) - prior[i];
-    std::nth_element(scratch, scratch + S / 2, scratch + S);
-    const double upper = scratch[S / 2];
-    if (S % 2)
-        return upper;
-    const double lower = *std::max_element(scratch, scratch + S / 2);
-    return 0.5 * (lower + upper);
+    int low = 0, high = 0;
+    sensing_level_ranks(S, low, high);
+    std::nth_element(scratch, scratch + low, scratch + S);
+    const double at_low = scratch[low];
+    std::nth_element(scratch + low, scratch + high, scratch + S);
+    return sensing_level_of(at_low, scratch[high]);
 }
 
 void check_max_signals(std::int64_t n, int max_signals)
@@ -286,6 +286,9 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     k.track_frames = double(o.floor_frames);
     k.track_jump = track_jump_sd * sub_sd * std::sqrt(1.0 + 1.0 / k.track_frames);
     k.track_slack = std::exp(-track_slack_sd * sub_sd);
+    // A rise held as long as the track is (floor_frames, at least 1 with a track):
+    // a burst of up to that many frames stands over the floor before it.
+    k.track_hold = k.track_frames > 1 ? k.track_frames : 0.0;
     k.cut = censor_at;
     k.log_cut = std::log(censor_at);
     k.censored_bias = censored_log_mean(censor_at);

@@ -78,9 +78,10 @@ constexpr int sensing_max_floor_frames = 1024;
 //! Frames a signal is held for, at most (sensing_options::watch_frames).
 constexpr int sensing_max_watch_frames = 8;
 /*!
- * A frame's level over the floor's track (sensing_track_floor): the median over the
- * sub-bands of ln raw[i] - prior[i] (the mean of the two middle values for an even
- * count, as sensing_median_ranks gives them); scratch holds subbands doubles.
+ * A frame's level over the floor's track (sensing_track_floor): sensing_level_of() the
+ * values at sensing_level_ranks() of ln raw[i] - prior[i] over the sub-bands, the change
+ * seven eighths of the band share (as sensing_rank_pair gives them on the device);
+ * scratch holds subbands doubles.
  */
 double sensing_track_level(const sensing_consts& k,
                            const double* raw,

@@ -131,7 +131,7 @@ public:
     void reset_floor()
     {
         const auto S = std::size_t(params.k.subbands);
-        track.assign(2 * S, 0.0);
+        track.assign(3 * S, 0.0);
         track_var.assign(S, 1.0);
         tracked = false;
         history.clear();
@@ -184,7 +184,7 @@ public:
         sensing_floor_track t;
         t.eta = frame_eta();
         t.prior = tracked ? track.data() : nullptr;
-        track_next.resize(3 * std::size_t(params.k.subbands) + 1);
+        track_next.resize(4 * std::size_t(params.k.subbands) + 1);
         track_next.back() = 0; // set to 1 by a backend that fills it
         t.next = track_next.data();
         return t;
@@ -198,14 +198,17 @@ public:
             return;
         const int S = params.k.subbands;
         // The backend's own update from the same floors, where it made one.
-        if (tracked && track_next.size() == 3 * std::size_t(S) + 1 &&
-            track_next[3 * std::size_t(S)] == 1) {
+        if (tracked && track_next.size() == 4 * std::size_t(S) + 1 &&
+            track_next[4 * std::size_t(S)] == 1) {
             for (int i = 0; i < S; ++i) {
-                const auto u = std::size_t(i), v = std::size_t(S + i);
-                track_var[u] = sensing_track_var(track_var[u], track_next[v]);
+                const auto u = std::size_t(i), v = std::size_t(S + i),
+                           h = std::size_t(2 * S + i);
+                if (track_next[h] == 0) // a held frame leaves the track as it was
+                    track_var[u] = sensing_track_var(track_var[u], track_next[v]);
                 track[u] = track_next[u];
                 track[v] = track_next[v];
-                floors[u] = track_next[2 * std::size_t(S) + u];
+                track[h] = track_next[h];
+                floors[u] = track_next[3 * std::size_t(S) + u];
             }
             return;
         }
@@ -215,17 +218,22 @@ public:
                           params.k, floors.data(), track.data(), level_scratch.data())
                     : 0.0;
         for (int i = 0; i < S; ++i) {
-            const auto u = std::size_t(i), v = std::size_t(S + i);
-            double l = 0, w = 0;
+            const auto u = std::size_t(i), v = std::size_t(S + i),
+                       g = std::size_t(2 * S + i);
+            double l = 0, w = 0, h = 0;
             const double used = sensing_track_floor(params.k,
                                                     floors[u],
                                                     tracked ? track[u] + level : 0.0,
                                                     tracked ? track[v] : 0.0,
+                                                    tracked ? track[g] : 0.0,
                                                     l,
-                                                    w);
-            track_var[u] = sensing_track_var(track_var[u], w);
+                                                    w,
+                                                    h);
+            if (h == 0)
+                track_var[u] = sensing_track_var(track_var[u], w);
             track[u] = l;
             track[v] = w;
+            track[g] = h;
             floors[u] = used;
         }
         tracked = true;

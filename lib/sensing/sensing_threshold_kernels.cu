@@ -51,7 +51,7 @@ __device__ inline void push_run_edges(unsigned first,
 
 // The opening of sensing_open_floor by one block, a thread a sub-band; with a track,
 // the opened floor goes to raw and the floor used (sensing_track_floor, moved by the
-// frame's level: the median by sensing_median_ranks, as sensing_track_level) to floors.
+// frame's level: its ranks by sensing_rank_pair, as sensing_track_level) to floors.
 // f, e and o: shared arrays of sensing_max_subbands, mid of 2.
 __device__ void open_floors(const sensing_consts& k,
                             double* floors,
@@ -90,13 +90,16 @@ __device__ void open_floors(const sensing_consts& k,
     for (int i = threadIdx.x; i < S; i += blockDim.x)
         f[i] = log(o[i]) - track[i]; // f is free: the frame's level over the track
     __syncthreads();
-    sensing_median_ranks(f, S, int(threadIdx.x), int(blockDim.x), mid);
+    int low = 0, high = 0;
+    sensing_level_ranks(S, low, high);
+    sensing_rank_pair(f, S, int(threadIdx.x), int(blockDim.x), low, high, mid);
     __syncthreads();
-    const double level = 0.5 * (mid[0] + mid[1]);
+    const double level = sensing_level_of(mid[0], mid[1]);
     for (int i = threadIdx.x; i < S; i += blockDim.x) {
         raw[i] = o[i];
-        double l, w;
-        floors[i] = sensing_track_floor(k, o[i], track[i] + level, track[S + i], l, w);
+        double l, w, h;
+        floors[i] = sensing_track_floor(
+            k, o[i], track[i] + level, track[S + i], track[2 * S + i], l, w, h);
     }
 }
 

@@ -39,6 +39,13 @@ def transmissions(fr, n, rate, backend, f):
     return rows + tracker.flush()
 
 
+def clear_rows(rows, threshold_db):
+    """The rows but single sightings within 1 dB of the threshold: a line that crosses
+    it in one frame crosses it or not by a floor a few hundredths of a dB away (the
+    floor's sub-bands are not symmetric about DC)."""
+    return [t for t in rows if t["frames"] > 1 or t["mean_snr_db"] > threshold_db + 1]
+
+
 def mirrored(r):
     """Frame result r's signals as (lower, upper) bins mirrored about DC."""
     return -r["upper_bin"], -r["lower_bin"]
@@ -113,7 +120,7 @@ class qa_sensing_invariance(gr_unittest.TestCase):
     def test_003_transmissions(self):
         """The tracker's rows: the same at any gain (start, length and edges), and as
         many mirrored within one or 2 % (a signal near the threshold on one side of DC
-        may break or join a row)."""
+        may break or join a row), single sightings near the threshold left out."""
         for backend in backends():
             for name, n in CAPTURES:
                 fr, rate, _ = frames(name, n)
@@ -131,8 +138,11 @@ class qa_sensing_invariance(gr_unittest.TestCase):
                         self.assertEqual(a["duration_s"], b["duration_s"])
                         self.assertLessEqual(abs(a["lower_hz"] - b["lower_hz"]), rate / n)
                         self.assertLessEqual(abs(a["upper_hz"] - b["upper_hz"]), rate / n)
-                    self.assertLessEqual(abs(len(conj) - len(base)),
-                                         max(1, round(0.02 * len(base))))
+                    threshold = gpufft.sensing_plan(n, backend=backend).threshold_db
+                    base_clear = clear_rows(base, threshold)
+                    conj_clear = clear_rows(conj, threshold)
+                    self.assertLessEqual(abs(len(conj_clear) - len(base_clear)),
+                                         max(1, round(0.02 * len(base_clear))))
 
 
 if __name__ == "__main__":

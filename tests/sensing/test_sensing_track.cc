@@ -8,8 +8,8 @@
 // The noise floor tracked over frames (sensing_options::floor_frames): a tone near the
 // threshold is found in more frames than with each frame's own floor, pure noise keeps
 // to false_alarm (also when its level steps by less than the track's reset, or more),
-// a floor that falls is followed, and floor_frames = 1 or reset_floor() give a fresh
-// plan's signals.
+// a floor that falls is followed, a burst that fills most of the band stands over the
+// floor before it, and floor_frames = 1 or reset_floor() give a fresh plan's signals.
 
 #include "../reference.h"
 #include "../test_harness.h"
@@ -170,6 +170,81 @@ GPUFFT_TEST(a_falling_floor_is_followed_at_once)
                 r.signals.size());
     GPUFFT_CHECK(std::fabs(r.noise_floor_dbfs - (loud - 20)) < 1.0);
     GPUFFT_CHECK(found_near(r, -700.3));
+}
+
+// A burst that fills most of the band (an 802.11 packet at 20 MS/s fills 83 % of it)
+// stands over the floor of the frames before it: an OFDM burst over 85 % of the band,
+// 20 dB a bin over the noise, in 3 frames among noise frames, is one signal its width
+// in each, the floor reported within 6 dB of the noise's. Before, the frame's level (the
+// median of its sub-bands' change) and the track's reset took the burst's plateau for the
+// floor: the burst came back as its edges or not at all. A rise that outlasts
+// floor_frames frames is the floor's: a band-filling carrier that stays is no signal from
+// then on (one frame cannot tell it from a front end's passband).
+GPUFFT_TEST(a_burst_that_fills_most_of_the_band_stands_over_the_floor_before_it)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    const std::int64_t n = 4096;
+    const int fft = 256, carriers = 218; // 16 bins a subcarrier: 3488 bins
+    const double sigma = 0.01, width = double(carriers) * double(n) / fft;
+    const double p = 100 * (width / double(n)) * sigma * sigma; // 20 dB a bin
+    const int frames_tracked = 8;
+    sensing_plan plan(n, with_frames(frames_tracked));
+    sensing_result r;
+    double noise_floor = 0;
+    int found = 0, wide_right = 0, floor_right = 0;
+    for (int f = 0; f < 30; ++f) {
+        cvec x(std::size_t(n), 0);
+        add_noise(x, sigma, rng);
+        const bool burst = f >= 20 && f < 23;
+        if (burst)
+            add_ofdm(x, 0.0, fft, 16, carriers, p, 1 << 20, 0.0, int(rng() % 272), rng);
+        plan.detect(x.data(), r);
+        check_thresholds(r);
+        if (f == 19)
+            noise_floor = r.noise_floor_dbfs;
+        if (!burst)
+            continue;
+        const sensed_signal* widest = nullptr;
+        for (const auto& s : r.signals)
+            if (widest == nullptr || s.bandwidth_bins > widest->bandwidth_bins)
+                widest = &s;
+        found += widest != nullptr;
+        if (widest != nullptr) {
+            std::printf("frame %d: %zu signals, the widest %.0f bins (%.0f..%.0f), floor "
+                        "%.1f dBFS (noise %.1f)\n",
+                        f,
+                        r.signals.size(),
+                        widest->bandwidth_bins,
+                        widest->lower_bin,
+                        widest->upper_bin,
+                        r.noise_floor_dbfs,
+                        noise_floor);
+            wide_right += std::fabs(widest->bandwidth_bins - width) < 0.1 * width;
+        }
+        // The edge sub-bands (512 bins), 40 % under the burst, rise by 2-4 dB: the
+        // frame's level follows them (sensing_level_of); the plateau is 20 dB up.
+        floor_right += std::fabs(r.noise_floor_dbfs - noise_floor) < 6.0;
+    }
+    GPUFFT_CHECK_EQ(found, 3);
+    GPUFFT_CHECK_EQ(wide_right, 3);
+    GPUFFT_CHECK_EQ(floor_right, 3);
+    // The same burst on for good: the floor's from frame floor_frames + 1 of it on.
+    int late = 0;
+    for (int f = 0; f < 2 * frames_tracked; ++f) {
+        cvec x(std::size_t(n), 0);
+        add_noise(x, sigma, rng);
+        add_ofdm(x, 0.0, fft, 16, carriers, p, 1 << 20, 0.0, int(rng() % 272), rng);
+        plan.detect(x.data(), r);
+        if (f > frames_tracked)
+            late += r.noise_floor_dbfs > noise_floor + 10;
+    }
+    std::printf("a burst that stays: its plateau the floor in %d of %d frames after "
+                "floor_frames\n",
+                late,
+                frames_tracked - 1);
+    GPUFFT_CHECK_EQ(late, frames_tracked - 1);
 }
 
 // floor_frames = 1 is each frame's own floor: the signals of a fresh plan, frame after
