@@ -62,6 +62,7 @@ struct sensing_consts {
     //! A rise past track_jump is held (the track kept) in up to this many frames in a
     //! row (sensing_track_floor)
     double track_hold = 0;
+    double track_hold_rise = 0; //!< a held rise is more than this (nepers, >= track_jump)
 };
 
 //! Natural-order index of shifted bin s (fftshift order, 0 <= s < n).
@@ -331,17 +332,18 @@ GPUFFT_HD inline void sensing_floor_range(const sensing_consts& k,
  * raw: the frame's own (opened) floor; prior_log: the track moved by that level;
  * prior_frames: the frames in the track (0: none); prior_held: the frames in a row the
  * track was held in (below). The track is a running mean, then an exponential one of
- * weight 1 / track_frames. A floor more than track_jump nepers under it starts it again
- * (a carrier switched off). A floor more than track_jump over it is a signal over the
- * floor, not the floor, while that lasts up to track_hold frames in a row: the track is
- * kept and used (a burst that fills most of the band, an 802.11 packet, is a band over
- * the floor, where its own frame's floor lay on its plateau); a rise that lasts longer
- * starts the track again (a carrier that stays). Otherwise the floor used is the track,
- * but never under raw x track_slack: a sub-band whose floor rises by less than the jump
- * is followed at once, less its estimate's scatter, so a rising floor never lets noise
- * through, while a floor read high or low in one frame by chance no longer moves the
- * threshold. Returns the floor used; the new track in new_log, new_frames, new_held.
- * Both backends (and the plan, for the track) call this.
+ * weight 1 / track_frames. A floor more than track_hold_rise nepers over it (6 dB) is a
+ * signal's plateau, not the floor, while that lasts up to track_hold frames in a row:
+ * the track is kept and used (a burst that fills most of the band, an 802.11 packet, is
+ * a band over the floor, where its own frame's floor lay on its plateau); a rise that
+ * lasts longer starts the track again (a carrier that stays). Otherwise a floor more than
+ * track_jump nepers off the track starts it again (a carrier switched off, a floor whose
+ * shape moved), and the floor used is the track, but never under raw x track_slack: a
+ * sub-band whose floor rises by less than the jump is followed at once, less its
+ * estimate's scatter, so a rising floor never lets noise through, while a floor read
+ * high or low in one frame by chance no longer moves the threshold. Returns the floor
+ * used; the new track in new_log, new_frames, new_held. Both backends (and the plan, for
+ * the track) call this.
  */
 GPUFFT_HD inline double sensing_track_floor(const sensing_consts& k,
                                             double raw,
@@ -355,7 +357,7 @@ GPUFFT_HD inline double sensing_track_floor(const sensing_consts& k,
     const double l = log(raw);
     const double d = l - prior_log;
     new_held = 0;
-    if (d > k.track_jump && prior_frames > 0 && prior_held < k.track_hold) {
+    if (d > k.track_hold_rise && prior_frames > 0 && prior_held < k.track_hold) {
         new_log = prior_log;
         new_frames = prior_frames;
         new_held = prior_held + 1;
@@ -403,16 +405,57 @@ GPUFFT_HD inline void sensing_level_ranks(int S, int& low, int& high)
 }
 
 /*!
- * The frame's level from its sub-bands' changes at sensing_level_ranks(): the change
- * that seven eighths of the band share, up (the low rank's, where it is over 0) or down
- * (the high rank's, where under 0), else 0. A gain step moves every sub-band; a signal
+ * Where the frame's level is read from its sub-bands' changes, given the values at
+ * sensing_level_ranks(): seven eighths of them rose (low > 0: the lower cluster, the
+ * changes up to low + 2 track_jump) or fell (high < 0: the upper cluster, from high - 2
+ * track_jump); else the band did not move as one and the level is 0. [lo, hi] bound
+ * the cluster; false where there is none. A gain step moves every sub-band; a signal
  * that fills up to seven eighths of the band (an 802.11 packet at 20 MS/s fills 83 %)
  * moves none of the level, so its sub-bands' rise is held by the track, not taken for
  * the floor's (with the median, the track followed the packet's plateau).
  */
-GPUFFT_HD inline double sensing_level_of(double low, double high)
+GPUFFT_HD inline bool sensing_level_cluster(
+    const sensing_consts& k, double low, double high, double& lo, double& hi)
 {
-    return low > 0 ? low : (high < 0 ? high : 0.0);
+    const double inf = 1e300;
+    if (low > 0) {
+        lo = -inf;
+        hi = low + 2 * k.track_jump;
+        return true;
+    }
+    if (high < 0) {
+        lo = high - 2 * k.track_jump;
+        hi = inf;
+        return true;
+    }
+    return false;
+}
+
+/*!
+ * The two middle values of the d[i] in [lo, hi] (the values of ranks (m - 1) / 2 and m
+ * / 2 among those m, ties by index), as a thread block computes them: thread t ranks
+ * d[i] for i = t, t + stride, ... and writes them to out[0], out[1]; the level is their
+ * mean, a gain step's median without the extreme ranks' bias (the lowest of 8 sub-bands
+ * lies some 1.4 standard deviations under their mean). The host takes the same values
+ * by nth_element (sensing_track_level).
+ */
+GPUFFT_HD inline void sensing_cluster_middle(
+    const double* d, int S, double lo, double hi, int t, int stride, double* out)
+{
+    int m = 0;
+    for (int j = 0; j < S; ++j)
+        m += d[j] >= lo && d[j] <= hi;
+    for (int i = t; i < S; i += stride) {
+        if (!(d[i] >= lo && d[i] <= hi))
+            continue;
+        int rank = 0;
+        for (int j = 0; j < S; ++j)
+            rank += d[j] >= lo && d[j] <= hi && (d[j] < d[i] || (d[j] == d[i] && j < i));
+        if (rank == (m - 1) / 2)
+            out[0] = d[i];
+        if (rank == m / 2)
+            out[1] = d[i];
+    }
 }
 
 //! Whether shifted bin s is inside the DC mask.

@@ -64,6 +64,12 @@ double censored_log_mean(double c)
 // estimate (sensing_track_floor).
 constexpr double track_jump_sd = 4.0;
 constexpr double track_slack_sd = 1.0;
+// A sub-band's floor this far over its track (dB) is a signal's plateau, held
+// (sensing_track_floor): an 802.11 packet's stands 10-30 dB over the noise. A smaller
+// rise is followed as before: a roll-off whose depth steps by up to 12 dB every 20
+// frames gave 1.1 % of noise frames a signal with the track followed, 8.7 % with any
+// rise over the jump held (n = 4096), 1.8 % with 6 dB.
+constexpr double hold_rise_db = 6.0;
 
 bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
@@ -136,7 +142,19 @@ double sensing_track_level(const sensing_consts& k,
     std::nth_element(scratch, scratch + low, scratch + S);
     const double at_low = scratch[low];
     std::nth_element(scratch + low, scratch + high, scratch + S);
-    return sensing_level_of(at_low, scratch[high]);
+    double lo = 0, hi = 0;
+    if (!sensing_level_cluster(k, at_low, scratch[high], lo, hi))
+        return 0.0;
+    // The cluster's values to the front, then its middle as the median was taken.
+    const auto end = std::partition(
+        scratch, scratch + S, [&](double v) { return v >= lo && v <= hi; });
+    const auto m = end - scratch;
+    std::nth_element(scratch, scratch + m / 2, end);
+    const double upper = scratch[m / 2];
+    if (m % 2)
+        return upper;
+    const double lower = *std::max_element(scratch, scratch + m / 2);
+    return 0.5 * (lower + upper);
 }
 
 void check_max_signals(std::int64_t n, int max_signals)
@@ -289,6 +307,7 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     // A rise held as long as the track is (floor_frames, at least 1 with a track):
     // a burst of up to that many frames stands over the floor before it.
     k.track_hold = k.track_frames > 1 ? k.track_frames : 0.0;
+    k.track_hold_rise = std::max(k.track_jump, std::log(10.0) / 10.0 * hold_rise_db);
     k.cut = censor_at;
     k.log_cut = std::log(censor_at);
     k.censored_bias = censored_log_mean(censor_at);

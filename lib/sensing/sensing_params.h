@@ -78,10 +78,12 @@ constexpr int sensing_max_floor_frames = 1024;
 //! Frames a signal is held for, at most (sensing_options::watch_frames).
 constexpr int sensing_max_watch_frames = 8;
 /*!
- * A frame's level over the floor's track (sensing_track_floor): sensing_level_of() the
- * values at sensing_level_ranks() of ln raw[i] - prior[i] over the sub-bands, the change
- * seven eighths of the band share (as sensing_rank_pair gives them on the device);
- * scratch holds subbands doubles.
+ * A frame's level over the floor's track (sensing_track_floor), from the sub-bands'
+ * changes ln raw[i] - prior[i]: where seven eighths of them moved one way (their values
+ * at sensing_level_ranks(), sensing_level_cluster()), the median of the cluster of
+ * changes about that common move (the mean of its two middle values for an even
+ * count, as sensing_cluster_middle gives them on the device), else 0; scratch holds
+ * subbands doubles.
  */
 double sensing_track_level(const sensing_consts& k,
                            const double* raw,

@@ -51,7 +51,8 @@ __device__ inline void push_run_edges(unsigned first,
 
 // The opening of sensing_open_floor by one block, a thread a sub-band; with a track,
 // the opened floor goes to raw and the floor used (sensing_track_floor, moved by the
-// frame's level: its ranks by sensing_rank_pair, as sensing_track_level) to floors.
+// frame's level: sensing_rank_pair and sensing_cluster_middle, as sensing_track_level)
+// to floors.
 // f, e and o: shared arrays of sensing_max_subbands, mid of 2.
 __device__ void open_floors(const sensing_consts& k,
                             double* floors,
@@ -94,7 +95,13 @@ __device__ void open_floors(const sensing_consts& k,
     sensing_level_ranks(S, low, high);
     sensing_rank_pair(f, S, int(threadIdx.x), int(blockDim.x), low, high, mid);
     __syncthreads();
-    const double level = sensing_level_of(mid[0], mid[1]);
+    double lo = 0, hi = 0;
+    const bool moved = sensing_level_cluster(k, mid[0], mid[1], lo, hi);
+    __syncthreads(); // mid is read by all before it is written again
+    if (moved)
+        sensing_cluster_middle(f, S, lo, hi, int(threadIdx.x), int(blockDim.x), mid);
+    __syncthreads();
+    const double level = moved ? 0.5 * (mid[0] + mid[1]) : 0.0;
     for (int i = threadIdx.x; i < S; i += blockDim.x) {
         raw[i] = o[i];
         double l, w, h;

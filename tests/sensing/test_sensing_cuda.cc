@@ -128,7 +128,11 @@ void check_same(const sensing_result& a,
         GPUFFT_CHECK(std::fabs(s.upper_bin - t.upper_bin) < edge);
         GPUFFT_CHECK(std::fabs(s.center_bin - t.center_bin) < centre);
         GPUFFT_CHECK(std::fabs(s.peak_power_dbfs - t.peak_power_dbfs) < 0.1);
-        GPUFFT_CHECK(std::fabs(s.total_power_dbfs - t.total_power_dbfs) < 0.1);
+        // A run one bin longer puts one more bin (and its lobe) in a weak line's sums:
+        // a 12 dB line of two bins against three moved its total by over 0.1 dB (H200,
+        // seed 3307228823157491678, n = 65536).
+        GPUFFT_CHECK(std::fabs(s.total_power_dbfs - t.total_power_dbfs) <
+                     (tie ? 1.0 : 0.1));
         GPUFFT_CHECK_EQ(s.dc, t.dc);
         if (!tie)
             GPUFFT_CHECK_EQ(s.narrow, t.narrow);
