@@ -15,8 +15,10 @@
 #include "../test_harness.h"
 #include "sensing_signals.h"
 #include <gnuradio/gpufft/sensing_plan.h>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 using namespace gr::gpufft;
 using namespace sensing_test;
@@ -81,6 +83,7 @@ GPUFFT_TEST(a_tracked_floor_finds_a_near_threshold_tone_in_more_frames)
     sensing_result r;
     const int frames = 6000;
     int found_own = 0, found_tracked = 0, other_own = 0, other_tracked = 0;
+    std::vector<double> tracked_db; // the tracked threshold of each frame
     for (int f = 0; f < frames; ++f) {
         cvec x(std::size_t(n), 0);
         add_noise(x, 0.01, rng);
@@ -92,18 +95,27 @@ GPUFFT_TEST(a_tracked_floor_finds_a_near_threshold_tone_in_more_frames)
         found_tracked += found_near(r, 100.0);
         other_tracked += int(r.signals.size()) - int(found_near(r, 100.0));
         check_thresholds(r);
+        tracked_db.push_back(r.threshold_db);
     }
+    // The median frame's: a sub-band whose track started again (a 4-deviation step,
+    // some 2e-4 a frame) holds the threshold up for the frames after it, so the last
+    // frame's was over 10.80 dB in about 0.5 % of runs (seed 9275565313019206528: 10.83).
+    std::nth_element(tracked_db.begin(),
+                     tracked_db.begin() + std::ptrdiff_t(frames / 2),
+                     tracked_db.end());
+    const double tracked_median_db = tracked_db[std::size_t(frames / 2)];
     std::printf("tone 11 dB in %d frames: found %d with each frame's floor (threshold "
-                "%.2f dB), %d tracked (%.2f dB); other signals %d, %d\n",
+                "%.2f dB), %d tracked (%.2f dB, the median frame's); other signals %d, "
+                "%d\n",
                 frames,
                 found_own,
                 own.threshold_db(),
                 found_tracked,
-                tracked.threshold_db(),
+                tracked_median_db,
                 other_own,
                 other_tracked);
     GPUFFT_CHECK(found_tracked >= found_own + frames / 60);
-    GPUFFT_CHECK(tracked.threshold_db() < own.threshold_db() - 0.15);
+    GPUFFT_CHECK(tracked_median_db < own.threshold_db() - 0.15);
     // Noise crossings elsewhere: false_alarm 0.01 a frame, 60 expected.
     GPUFFT_CHECK(other_tracked <= 90);
 }
