@@ -68,9 +68,12 @@ struct sensing_options {
     int floor_subbands = 0;
     //! Frames the noise floor is tracked over, [1, 1024]; 1: each frame's own floor.
     //! Each sub-band's floor is a running mean of its log over the frames, then an
-    //! exponential one of weight 1 / floor_frames; a frame's floor that jumps (4
-    //! standard deviations of its estimate) starts it again, and a floor that rises is
-    //! followed at once. The threshold then needs less allowance for the floor's
+    //! exponential one of weight 1 / floor_frames, moved by the change the whole band
+    //! shares (a gain step); a frame's floor that jumps (4 standard deviations of its
+    //! estimate) starts it again, and a floor that rises a little is followed at once.
+    //! A sub-band 6 dB or more over its track holds a signal (a burst that fills most
+    //! of the band, an 802.11 packet), and the track is kept, for up to floor_frames
+    //! frames in a row. The threshold then needs less allowance for the floor's
     //! scatter and stays put from frame to frame, so an emitter near it is found in
     //! more frames at the same false_alarm. Frames must follow one another without
     //! much overlap (overlapping frames' floors are not independent); reset_floor()
