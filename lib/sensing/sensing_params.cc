@@ -67,8 +67,8 @@ constexpr double track_slack_sd = 1.0;
 // A sub-band's floor this far over its track (dB) is a signal's plateau, held
 // (sensing_track_floor): an 802.11 packet's stands 10-30 dB over the noise. A smaller
 // rise is followed as before: a roll-off whose depth steps by up to 12 dB every 20
-// frames gave 1.1 % of noise frames a signal with the track followed, 8.7 % with any
-// rise over the jump held (n = 4096), 1.8 % with 6 dB.
+// frames gave 1.1 % of noise frames a signal with the track followed, 7.8 % with any
+// rise over the jump held (n = 4096), 1.9 % with 6 dB.
 constexpr double hold_rise_db = 6.0;
 
 bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
