@@ -382,7 +382,8 @@ void transmission_tracker::split_apart(const std::vector<frame_signal>& signals,
         if (i >= rows)
             continue;
         // The widest gap between its wide pieces (lines inside a gap, an image or a
-        // spur, take no side), clear where it is over half the narrower side's width.
+        // spur, take no side), clear where it is wider than split_gap_ratio times the
+        // narrower side.
         bool any = false;
         double wide_lo = 0, reach = 0, widest = 0, gap_lo = 0, gap_hi = 0;
         for (std::size_t k = a; k < b; ++k) {
