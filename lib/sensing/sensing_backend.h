@@ -49,6 +49,9 @@ struct sensing_band {
 struct sensing_floor_track {
     double eta = 0;
     const double* prior = nullptr;
+    //! The last frame's quiet power (sensing_quiet_power; 0: none): with prior, the
+    //! frame's level is sensing_burst_level's.
+    double prior_quiet = 0;
     /*!
      * Optional (4 subbands + 1 values, the last 0): a backend that applies the track on
      * the host may leave there what the plan's update of the track would make again
@@ -74,11 +77,13 @@ class sensing_backend
 public:
     virtual ~sensing_backend() = default;
     //! False when the runs overflowed sensing_max_runs (the first ones are kept).
+    //! time: the frame's samples' power in time.
     virtual bool spectrum(const std::complex<float>* x,
                           memory where,
                           const sensing_floor_track& track,
                           std::vector<double>& floors,
-                          std::vector<sensing_run>& runs) = 0;
+                          std::vector<sensing_run>& runs,
+                          sensing_time_power& time) = 0;
     virtual void bands(std::vector<sensing_band>& bands) = 0;
     /*!
      * level[i]: the mean of P / floor over the bins between runs[i] and runs[i + 1]

@@ -62,7 +62,8 @@ public:
                   memory where,
                   const sensing_floor_track& track,
                   std::vector<double>& floors,
-                  std::vector<sensing_run>& runs) override
+                  std::vector<sensing_run>& runs,
+                  sensing_time_power& time) override
     {
         if (where != memory::host)
             throw std::invalid_argument(
@@ -70,7 +71,15 @@ public:
         // Out of place where the second array is small: FFTW's in-place plan copies
         // (fftwf_cpy1d, ~4 % of the FFT at 2^16).
         std::complex<float>* xw = d_xw.empty() ? d_X.data() : d_xw.data();
-        sensing_window(x, d_w.data(), d_k.n, xw);
+        // The sub-frames' powers on the window's way through the samples where it reads
+        // each one (n <= 2^16), else from a stride of them.
+        double power[sensing_time_blocks];
+        const bool every = d_k.time_stride == 1;
+        sensing_window(x, d_w.data(), d_k.n, xw, every ? power : nullptr);
+        if (!every)
+            strided_time_power(x, power);
+        time.quiet = sensing_quiet_power(power);
+        time.last = power[sensing_time_blocks - 1];
         d_fft.execute(xw, d_X.data(), memory::host);
         power_and_floor();
         sensing_open_floor(d_k, d_floor.data(), d_scratch.data());
@@ -79,8 +88,12 @@ public:
         d_p.k.eta = track.eta;
         if (track.prior != nullptr) {
             const int S = d_k.subbands;
-            const double level =
-                sensing_track_level(d_k, d_floor.data(), track.prior, d_scratch.data());
+            const double level = sensing_burst_level(
+                d_k,
+                sensing_track_level(d_k, d_floor.data(), track.prior, d_scratch.data()),
+                time,
+                track.prior_quiet,
+                track.prior);
             double l, w, h;
             for (int i = 0; i < S; ++i) {
                 d_floor[std::size_t(i)] = sensing_track_floor(d_k,
@@ -105,6 +118,22 @@ public:
                 track.next[4 * S] = 1;
         }
         return find_runs(runs);
+    }
+
+    // The sub-frames' powers from every time_stride-th sample.
+    void strided_time_power(const std::complex<float>* x, double* power) const
+    {
+        const std::int64_t n = d_k.n, step = d_k.time_stride;
+        for (int b = 0; b < sensing_time_blocks; ++b) {
+            const std::int64_t first = b * n / sensing_time_blocks,
+                               end = (b + 1) * n / sensing_time_blocks;
+            double sum = 0;
+            for (std::int64_t t = first; t < end; t += step) {
+                const double re = x[t].real(), im = x[t].imag();
+                sum += re * re + im * im;
+            }
+            power[b] = sum;
+        }
     }
 
     void bands(std::vector<sensing_band>& bands) override

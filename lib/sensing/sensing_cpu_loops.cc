@@ -52,91 +52,232 @@ void sensing_make_window(const sensing_consts& k, float* w)
 
 namespace {
 
-void window_plain(const std::complex<float>* x,
-                  const float* w,
-                  std::int64_t t,
-                  std::int64_t n,
-                  std::complex<float>* out)
+// The window over samples [t, n), and with POWER their sum |x|^2 added to *power.
+template <bool POWER>
+inline __attribute__((always_inline)) void window_plain(const std::complex<float>* x,
+                                                        const float* w,
+                                                        std::int64_t t,
+                                                        std::int64_t n,
+                                                        std::complex<float>* out,
+                                                        double* power)
 {
     const float* a = reinterpret_cast<const float*>(x);
     float* b = reinterpret_cast<float*>(out);
+    double sum = 0;
     for (; t < n; ++t) {
         b[2 * t] = a[2 * t] * w[t];
         b[2 * t + 1] = a[2 * t + 1] * w[t];
+        if (POWER)
+            sum += double(a[2 * t]) * a[2 * t] + double(a[2 * t + 1]) * a[2 * t + 1];
     }
+    if (POWER)
+        *power += sum;
 }
 
 #ifdef SENSING_HAVE_AVX2
 // Eight samples a step: the window's eight values each doubled into a lane pair by one
 // permute, two products, two stores (the compiler's loop split the samples into real
 // and imaginary parts and put them back together, 10 shuffles a step). The same
-// products, so the same values.
-__attribute__((target("avx2"))) std::int64_t window_avx2(const std::complex<float>* x,
-                                                         const float* w,
-                                                         std::int64_t n,
-                                                         std::complex<float>* out)
+// products, so the same values. With POWER, the samples' squares summed on the way in
+// four accumulators, two steps an iteration (one accumulator's chain of additions,
+// 4 cycles a step, would hold up the stores' 2): free beside the stores.
+template <bool POWER>
+__attribute__((target("avx2"), always_inline)) inline void
+window_step_avx2(const float* a,
+                 const float* w,
+                 float* b,
+                 std::int64_t u,
+                 __m256i lo,
+                 __m256i hi,
+                 __m256* s)
+{
+    const __m256 w8 = _mm256_loadu_ps(w + u), v0 = _mm256_loadu_ps(a + 2 * u),
+                 v1 = _mm256_loadu_ps(a + 2 * u + 8);
+    _mm256_storeu_ps(b + 2 * u, _mm256_mul_ps(v0, _mm256_permutevar8x32_ps(w8, lo)));
+    _mm256_storeu_ps(b + 2 * u + 8, _mm256_mul_ps(v1, _mm256_permutevar8x32_ps(w8, hi)));
+    if (POWER) {
+        s[0] = _mm256_add_ps(s[0], _mm256_mul_ps(v0, v0));
+        s[1] = _mm256_add_ps(s[1], _mm256_mul_ps(v1, v1));
+    }
+}
+
+template <bool POWER>
+__attribute__((target("avx2"), always_inline)) inline std::int64_t
+window_avx2(const std::complex<float>* x,
+            const float* w,
+            std::int64_t n,
+            std::complex<float>* out,
+            double* power)
 {
     const float* a = reinterpret_cast<const float*>(x);
     float* b = reinterpret_cast<float*>(out);
     const __m256i lo = _mm256_set_epi32(3, 3, 2, 2, 1, 1, 0, 0),
                   hi = _mm256_set_epi32(7, 7, 6, 6, 5, 5, 4, 4);
+    __m256 s[4] = {
+        _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()
+    };
     std::int64_t t = 0;
-    for (; t + 8 <= n; t += 8) {
-        const __m256 w8 = _mm256_loadu_ps(w + t);
-        _mm256_storeu_ps(
-            b + 2 * t,
-            _mm256_mul_ps(_mm256_loadu_ps(a + 2 * t), _mm256_permutevar8x32_ps(w8, lo)));
-        _mm256_storeu_ps(b + 2 * t + 8,
-                         _mm256_mul_ps(_mm256_loadu_ps(a + 2 * t + 8),
-                                       _mm256_permutevar8x32_ps(w8, hi)));
+    if (POWER)
+        for (; t + 16 <= n; t += 16) {
+            window_step_avx2<POWER>(a, w, b, t, lo, hi, s);
+            window_step_avx2<POWER>(a, w, b, t + 8, lo, hi, s + 2);
+        }
+    for (; t + 8 <= n; t += 8)
+        window_step_avx2<POWER>(a, w, b, t, lo, hi, s);
+    if (POWER) {
+        const __m256 v =
+            _mm256_add_ps(_mm256_add_ps(s[0], s[1]), _mm256_add_ps(s[2], s[3]));
+        __m128 q = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+        q = _mm_hadd_ps(q, q);
+        q = _mm_hadd_ps(q, q);
+        *power += double(_mm_cvtss_f32(q));
     }
     return t;
 }
 
 // 16 samples a step in AVX-512: the window's values doubled into lane pairs by one
-// permute each half, the same products.
-__attribute__((target("avx512f"))) std::int64_t
+// permute each half, the same products (and POWER as window_avx2).
+template <bool POWER>
+__attribute__((target("avx512f"), always_inline)) inline void
+window_step_avx512(const float* a,
+                   const float* w,
+                   float* b,
+                   std::int64_t u,
+                   __m512i lo,
+                   __m512i hi,
+                   __m512* s)
+{
+    const __m512 w16 = _mm512_loadu_ps(w + u), v0 = _mm512_loadu_ps(a + 2 * u),
+                 v1 = _mm512_loadu_ps(a + 2 * u + 16);
+    _mm512_storeu_ps(b + 2 * u, _mm512_mul_ps(v0, _mm512_permutexvar_ps(lo, w16)));
+    _mm512_storeu_ps(b + 2 * u + 16, _mm512_mul_ps(v1, _mm512_permutexvar_ps(hi, w16)));
+    if (POWER) {
+        s[0] = _mm512_add_ps(s[0], _mm512_mul_ps(v0, v0));
+        s[1] = _mm512_add_ps(s[1], _mm512_mul_ps(v1, v1));
+    }
+}
+
+template <bool POWER>
+__attribute__((target("avx512f"), always_inline)) inline std::int64_t
 window_avx512(const std::complex<float>* x,
               const float* w,
               std::int64_t n,
-              std::complex<float>* out)
+              std::complex<float>* out,
+              double* power)
 {
     const float* a = reinterpret_cast<const float*>(x);
     float* b = reinterpret_cast<float*>(out);
     const __m512i lo = _mm512_set_epi32(7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0),
                   hi = _mm512_set_epi32(
                       15, 15, 14, 14, 13, 13, 12, 12, 11, 11, 10, 10, 9, 9, 8, 8);
+    __m512 s[4] = {
+        _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()
+    };
     std::int64_t t = 0;
-    for (; t + 16 <= n; t += 16) {
-        const __m512 w16 = _mm512_loadu_ps(w + t);
-        _mm512_storeu_ps(
-            b + 2 * t,
-            _mm512_mul_ps(_mm512_loadu_ps(a + 2 * t), _mm512_permutexvar_ps(lo, w16)));
-        _mm512_storeu_ps(b + 2 * t + 16,
-                         _mm512_mul_ps(_mm512_loadu_ps(a + 2 * t + 16),
-                                       _mm512_permutexvar_ps(hi, w16)));
-    }
+    if (POWER)
+        for (; t + 32 <= n; t += 32) {
+            window_step_avx512<POWER>(a, w, b, t, lo, hi, s);
+            window_step_avx512<POWER>(a, w, b, t + 16, lo, hi, s + 2);
+        }
+    for (; t + 16 <= n; t += 16)
+        window_step_avx512<POWER>(a, w, b, t, lo, hi, s);
+    if (POWER)
+        *power += double(_mm512_reduce_add_ps(
+            _mm512_add_ps(_mm512_add_ps(s[0], s[1]), _mm512_add_ps(s[2], s[3]))));
     return t;
 }
 #endif
+
+// The window over [0, n); with POWER, also the sub-frames' powers (sensing_window):
+// each sub-frame's vector steps, then its last samples, all within one call of the
+// vector code (a call a sub-frame cost 5-8 % of detect() at n = 1024).
+template <bool POWER>
+void window_parts_plain(const std::complex<float>* x,
+                        const float* w,
+                        std::int64_t n,
+                        std::complex<float>* out,
+                        double* power)
+{
+    const int parts = POWER ? sensing_time_blocks : 1;
+    for (int i = 0; i < parts; ++i) {
+        const std::int64_t first = i * n / parts, end = (i + 1) * n / parts;
+        double* p = POWER ? power + i : nullptr;
+        if (POWER)
+            *p = 0;
+        window_plain<POWER>(x + first, w + first, 0, end - first, out + first, p);
+    }
+}
+
+#ifdef SENSING_HAVE_AVX2
+template <bool POWER>
+__attribute__((target("avx2"))) void window_parts_avx2(const std::complex<float>* x,
+                                                       const float* w,
+                                                       std::int64_t n,
+                                                       std::complex<float>* out,
+                                                       double* power)
+{
+    const int parts = POWER ? sensing_time_blocks : 1;
+    for (int i = 0; i < parts; ++i) {
+        const std::int64_t first = i * n / parts, end = (i + 1) * n / parts;
+        double* p = POWER ? power + i : nullptr;
+        if (POWER)
+            *p = 0;
+        const std::int64_t t =
+            window_avx2<POWER>(x + first, w + first, end - first, out + first, p);
+        window_plain<POWER>(x + first, w + first, t, end - first, out + first, p);
+    }
+}
+
+template <bool POWER>
+__attribute__((target("avx512f"))) void window_parts_avx512(const std::complex<float>* x,
+                                                            const float* w,
+                                                            std::int64_t n,
+                                                            std::complex<float>* out,
+                                                            double* power)
+{
+    const int parts = POWER ? sensing_time_blocks : 1;
+    for (int i = 0; i < parts; ++i) {
+        const std::int64_t first = i * n / parts, end = (i + 1) * n / parts;
+        double* p = POWER ? power + i : nullptr;
+        if (POWER)
+            *p = 0;
+        const std::int64_t t =
+            window_avx512<POWER>(x + first, w + first, end - first, out + first, p);
+        window_plain<POWER>(x + first, w + first, t, end - first, out + first, p);
+    }
+}
+#endif
+
+template <bool POWER>
+void window_span(const std::complex<float>* x,
+                 const float* w,
+                 std::int64_t n,
+                 std::complex<float>* out,
+                 double* power)
+{
+#ifdef SENSING_HAVE_AVX2
+    static const bool avx2 = __builtin_cpu_supports("avx2"),
+                      avx512 = __builtin_cpu_supports("avx512f");
+    if (avx512)
+        return window_parts_avx512<POWER>(x, w, n, out, power);
+    if (avx2)
+        return window_parts_avx2<POWER>(x, w, n, out, power);
+#endif
+    window_parts_plain<POWER>(x, w, n, out, power);
+}
 
 } // namespace
 
 void sensing_window(const std::complex<float>* x,
                     const float* w,
                     std::int64_t n,
-                    std::complex<float>* out)
+                    std::complex<float>* out,
+                    double* power)
 {
-    std::int64_t t = 0;
-#ifdef SENSING_HAVE_AVX2
-    static const bool avx2 = __builtin_cpu_supports("avx2"),
-                      avx512 = __builtin_cpu_supports("avx512f");
-    if (avx512)
-        t = window_avx512(x, w, n, out);
-    else if (avx2)
-        t = window_avx2(x, w, n, out);
-#endif
-    window_plain(x, w, t, n, out);
+    if (power == nullptr)
+        window_span<false>(x, w, n, out, nullptr);
+    else
+        window_span<true>(x, w, n, out, power);
 }
 
 SENSING_SIMD void sensing_block_sums(const float* P, std::int64_t len, float* sums)

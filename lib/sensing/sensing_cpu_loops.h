@@ -64,11 +64,14 @@ using sensing_aligned_vector = std::vector<T, sensing_aligned_allocator<T>>;
  */
 void sensing_make_window(const sensing_consts& k, float* w);
 
-//! out[t] = x[t] w[t], t < n (the window applied to the samples).
+//! out[t] = x[t] w[t], t < n (the window applied to the samples); with power, also
+//! each of the sensing_time_blocks sub-frames' sum |x[t]|^2 to power[i] (in float
+//! lanes: a few ulps from the sum in double).
 void sensing_window(const std::complex<float>* x,
                     const float* w,
                     std::int64_t n,
-                    std::complex<float>* out);
+                    std::complex<float>* out,
+                    double* power = nullptr);
 
 //! P[i] = |X[i]|^2, i < len.
 void sensing_magnitude_squared(const std::complex<float>* X, std::int64_t len, float* P);

@@ -43,6 +43,8 @@ public:
                          "sensing floor track");
         d_host_frame.allocate(frame_track + track_values * std::size_t(p.k.subbands));
         d_header.allocate(1, "sensing header");
+        d_time_power.allocate(sensing_time_blocks * sensing_time_parts,
+                              "sensing time power");
         d_floor_done.allocate(1, "sensing floor");
         GPUFFT_CUDA_CHECK(cudaMemset(d_floor_done.get(), 0, sizeof(unsigned)));
         d_starts.allocate(std::size_t(sensing_max_runs), "sensing runs");
@@ -79,7 +81,8 @@ public:
                   memory where,
                   const sensing_floor_track& track,
                   std::vector<double>& floors,
-                  std::vector<sensing_run>& runs) override
+                  std::vector<sensing_run>& runs,
+                  sensing_time_power& time) override
     {
         cuda::device_guard guard(d_device);
         d_levels_made = false;
@@ -101,6 +104,7 @@ public:
         double* up = d_host_frame.get();
         up[frame_eta] = track.eta;
         up[frame_run_bands] = d_run_bands_on ? 1.0 : 0.0;
+        up[frame_quiet] = track.prior_quiet;
         if (tracked)
             std::copy(track.prior, track.prior + track_values * S, up + frame_track);
         if (cuda::stream_graph* g = graph_for(in, tracked))
@@ -119,6 +123,7 @@ public:
         const sensing_device_header h = *d_host_header.get();
         if (h.bad)
             throw_non_finite_frame();
+        time = h.time;
         floors.assign(d_host_floors.get(), d_host_floors.get() + d_p.k.subbands);
         runs.clear();
         // Every run has one first and one last bin; past the capacity some of either
@@ -317,11 +322,14 @@ private:
         const float* X = reinterpret_cast<const float*>(d_X.get());
         launch_sensing_floor(d_p.k,
                              X,
+                             static_cast<const float*>(in),
+                             d_time_power.get(),
                              d_floors.get(),
                              d_header.get(),
                              d_floor_done.get(),
                              s,
                              track,
+                             tracked ? d_frame.get() + frame_quiet : nullptr,
                              tracked ? d_raw.get() : nullptr);
         launch_sensing_runs(d_p.k,
                             eta,
@@ -484,10 +492,10 @@ private:
     cuda::device_buffer<std::complex<float>> d_in, d_X;
     cuda::device_buffer<double> d_floors, d_raw; // used, opened
     // d_host_frame goes up to d_frame: the frame's threshold, whether the run bands are
-    // made (1 or 0), then the floor track (track_values x subbands: sensing_floor_track's
-    // prior).
-    static constexpr std::size_t frame_eta = 0, frame_run_bands = 1, frame_track = 2,
-                                 track_values = 3;
+    // made (1 or 0), the last frame's quiet power, then the floor track (track_values x
+    // subbands: sensing_floor_track's prior).
+    static constexpr std::size_t frame_eta = 0, frame_run_bands = 1, frame_quiet = 2,
+                                 frame_track = 3, track_values = 3;
     cuda::device_buffer<double> d_frame;
     cuda::pinned_buffer<double> d_host_frame;
     struct frame_graph {
@@ -500,6 +508,8 @@ private:
     std::deque<frame_graph> d_graphs; // graph_for()'s
     int d_captures = 0;
     cuda::device_buffer<sensing_device_header> d_header;
+    // The sub-frames' powers in parts (launch_sensing_floor).
+    cuda::device_buffer<double> d_time_power;
     cuda::device_buffer<unsigned> d_floor_done; // launch_sensing_floor's counter
     cuda::device_buffer<std::int64_t> d_starts, d_ends;
     cuda::device_buffer<sensing_band> d_bands;

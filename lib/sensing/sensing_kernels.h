@@ -26,7 +26,11 @@ struct sensing_device_header {
     int bad;          //!< a floor sample was not finite
     int starts, ends; //!< runs' first and last bins found (may exceed the capacity)
     int ordered;      //!< launch_sensing_order_runs ordered the runs (1) or not (0)
+    sensing_time_power time; //!< the frame's (launch_sensing_floor)
 };
+
+//! Parts a sub-frame's power is summed in (launch_sensing_floor).
+constexpr int sensing_time_parts = 16;
 
 //! Runs a frame may have for launch_sensing_order_runs to order them on the device.
 constexpr int sensing_ordered_cap = 2048;
@@ -39,18 +43,25 @@ struct sensing_ordered_run {
 
 /*!
  * The floor: for each sub-band the censored log-mean of its samples, then the opening;
- * floors[subbands] as doubles. X: the spectrum, natural order, n complex floats. With
- * a track (3 x subbands: sensing_floor_track::prior on the device), the opened floors
- * go to raw[subbands] and the floors used (sensing_track_floor) to floors. done: a
- * device counter, 0 before the first launch; each launch leaves it 0.
+ * floors[subbands] as doubles. X: the spectrum, natural order, n complex floats; x: the
+ * frame's samples, whose sensing_time_blocks sub-frames' powers (every time_stride-th
+ * sample) go in parts to time_power[sensing_time_blocks x sensing_time_parts], then
+ * into header->time, as the CPU backend sums them (to rounding). With a track (3
+ * x subbands: sensing_floor_track::prior on the device, and *prior_quiet its
+ * prior_quiet), the opened floors go to raw[subbands] and the floors used
+ * (sensing_track_floor, at sensing_burst_level's level) to floors. done: a device
+ * counter, 0 before the first launch; each launch leaves it 0.
  */
 void launch_sensing_floor(const sensing_consts& k,
                           const float* X,
+                          const float* x,
+                          double* time_power,
                           double* floors,
                           sensing_device_header* header,
                           unsigned* done,
                           void* stream,
                           const double* track = nullptr,
+                          const double* prior_quiet = nullptr,
                           double* raw = nullptr);
 
 //! Bins of the threshold pass's power sums (block_power[j]: shifted bins j * this on).

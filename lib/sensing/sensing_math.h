@@ -33,6 +33,11 @@ constexpr int sensing_floor_samples = 4096;
 constexpr int sensing_floor_passes = 4;
 //! Half-width of the windowed bins a tone fit reads, at most (Blackman-Harris: 3).
 constexpr int sensing_max_fit_half = 4;
+//! Sub-frames whose powers tell a burst over the band from a gain step
+//! (sensing_quiet_power).
+constexpr int sensing_time_blocks = 16;
+//! Samples of a sub-frame its power is read from, at most (a stride of them beyond).
+constexpr std::int64_t sensing_time_block_samples = 4096;
 
 //! Everything the kernels need; trivially copyable (a kernel argument).
 struct sensing_consts {
@@ -63,6 +68,13 @@ struct sensing_consts {
     //! row (sensing_track_floor)
     double track_hold = 0;
     double track_hold_rise = 0; //!< a held rise is more than this (nepers, >= track_jump)
+    //! Sub-frame powers (sensing_quiet_power): every time_stride-th sample
+    std::int64_t time_stride = 1;
+    //! A band that rose this much more (nepers) than its frame's quiet samples holds a
+    //! burst (sensing_burst_rise)
+    double quiet_jump = 0;
+    //! A sub-frame's noise power (its samples read) for a floor of 1 (|X_w|^2 units)
+    double quiet_noise = 0;
 };
 
 //! Natural-order index of shifted bin s (fftshift order, 0 <= s < n).
@@ -456,6 +468,95 @@ GPUFFT_HD inline void sensing_cluster_middle(
         if (rank == m / 2)
             out[1] = d[i];
     }
+}
+
+//! A frame's samples' power in time (sensing_quiet_power, sensing_burst_rise).
+struct sensing_time_power {
+    double quiet = 0; //!< the quiet samples' (sensing_quiet_power; 0: all silent)
+    double last = 0;  //!< the last sub-frame's
+};
+
+/*!
+ * The power of a frame's quiet samples from its sensing_time_blocks sub-frames' powers:
+ * the sub-frame a quarter of the way up among those that are not digital silence (0
+ * where all are). A burst in a few sub-frames leaves it at the power between bursts; a
+ * gain step moves it with the band.
+ */
+GPUFFT_HD inline double sensing_quiet_power(const double* power)
+{
+    double v[sensing_time_blocks];
+    int m = 0;
+    for (int i = 0; i < sensing_time_blocks; ++i) {
+        if (!(power[i] > 0))
+            continue;
+        int j = m++;
+        for (; j > 0 && v[j - 1] > power[i]; --j)
+            v[j] = v[j - 1];
+        v[j] = power[i];
+    }
+    return m > 0 ? v[(m - 1) / 4] : 0.0;
+}
+
+/*!
+ * Whether a frame whose level (sensing_track_level) is `level` rose as a burst does,
+ * not as a gain: its band rose by quiet_jump more than the power of its quiet samples
+ * (t.quiet; prior_quiet the last frame's, 0: none), and its last sub-frame is quiet
+ * again (t.last within quiet_jump of t.quiet). ADS-B's 120 us messages over a 2 MS/s
+ * band, a packet, lift every sub-band's floor in their frame as a gain step does; a
+ * gain that steps or ramps up ends the frame high. The floor's level is then 0, so the
+ * track holds the burst as a signal (sensing_track_floor), where the quiet samples are
+ * the floor's (sensing_quiet_is_floor).
+ */
+GPUFFT_HD inline bool sensing_burst_rise(const sensing_consts& k,
+                                         double level,
+                                         const sensing_time_power& t,
+                                         double prior_quiet)
+{
+    return level > 0 && t.quiet > 0 && prior_quiet > 0 &&
+           level - log(t.quiet / prior_quiet) > k.quiet_jump &&
+           t.last <= t.quiet * exp(k.quiet_jump);
+}
+
+/*!
+ * Whether the frame's quiet samples hold mostly noise: their power at most 4 times
+ * (6 dB) the noise of a floor whose mean over the sub-bands is mean_floor (|X_w|^2
+ * units, the track's before the frame). Where carriers hold most of the samples'
+ * power, their modulation moves it by more than a floor's rise would, so a rise that
+ * the quiet samples do not share tells nothing (random mixes of QPSK and FM carriers
+ * 20-40 dB over the noise: a level that rose by 6 dB was taken for a burst and the
+ * floor held under the band's). 4: a radio's DC offset and the lines of a quiet band
+ * (ADS-B at 2 MS/s, 8-bit: 3 times the noise) keep the test.
+ */
+GPUFFT_HD inline bool sensing_quiet_is_floor(const sensing_consts& k,
+                                             const sensing_time_power& t,
+                                             double mean_floor)
+{
+    return t.quiet <= 4.0 * mean_floor * k.quiet_noise;
+}
+
+//! The mean over the sub-bands of a track's floor (exp of prior[0 .. subbands)), in
+//! order (the CUDA backend's one thread sums them the same).
+GPUFFT_HD inline double sensing_track_mean_floor(const sensing_consts& k,
+                                                 const double* prior)
+{
+    double sum = 0;
+    for (int i = 0; i < k.subbands; ++i)
+        sum += exp(prior[i]);
+    return sum / k.subbands;
+}
+
+//! The frame's level: 0 where it rose as a burst over the floor (sensing_burst_rise,
+//! sensing_quiet_is_floor with the track prior's floor), else `level`.
+inline double sensing_burst_level(const sensing_consts& k,
+                                  double level,
+                                  const sensing_time_power& t,
+                                  double prior_quiet,
+                                  const double* prior)
+{
+    if (sensing_burst_rise(k, level, t, prior_quiet) &&
+        sensing_quiet_is_floor(k, t, sensing_track_mean_floor(k, prior)))
+        return 0.0;
+    return level;
 }
 
 //! Whether shifted bin s is inside the DC mask.

@@ -70,6 +70,9 @@ constexpr double track_slack_sd = 1.0;
 // frames gave 1.1 % of noise frames a signal with the track followed, 7.8 % with any
 // rise over the jump held (n = 4096), 1.9 % with 6 dB.
 constexpr double hold_rise_db = 6.0;
+// A band's rise over its frame's quiet samples' (sensing_burst_level), in standard
+// deviations of their change from frame to frame.
+constexpr double quiet_jump_sd = 4.0;
 
 bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
@@ -308,6 +311,15 @@ sensing_params make_sensing_params(std::int64_t n, const sensing_options& o)
     // a burst of up to that many frames stands over the floor before it.
     k.track_hold = k.track_frames > 1 ? k.track_frames : 0.0;
     k.track_hold_rise = std::max(k.track_jump, std::log(10.0) / 10.0 * hold_rise_db);
+    // Sub-frame powers from at most sensing_time_block_samples samples each; a quiet
+    // power's log scatters by about 1 / sqrt(samples) (noise), the change of two
+    // frames' by sqrt(2) that: a burst is a rise quiet_jump_sd of those over it.
+    const std::int64_t block = std::max<std::int64_t>(1, n / sensing_time_blocks);
+    k.time_stride = (block + sensing_time_block_samples - 1) / sensing_time_block_samples;
+    const double read = double((block + k.time_stride - 1) / k.time_stride);
+    k.quiet_jump = std::max(std::log(10.0) / 10.0, quiet_jump_sd * std::sqrt(2.0 / read));
+    // White noise of power v a sample gives |X_w|^2 of v sum_t w_t^2 = v n sum c_m^2.
+    k.quiet_noise = read / (double(n) * p.power_sum);
     k.cut = censor_at;
     k.log_cut = std::log(censor_at);
     k.censored_bias = censored_log_mean(censor_at);

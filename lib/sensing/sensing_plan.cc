@@ -68,8 +68,10 @@ public:
             throw std::invalid_argument("x must not be null");
         const sensing_floor_track t = next_track();
         shown_eta = t.eta;
-        const bool complete = be->spectrum(x, where, t, floors, runs);
-        update_track();
+        sensing_time_power time;
+        const bool complete = be->spectrum(x, where, t, floors, runs, time);
+        update_track(time);
+        prior_quiet = time.quiet;
         r.signals.clear();
         r.bins_above = 0;
         for (const auto& run : runs)
@@ -134,6 +136,7 @@ public:
         track.assign(3 * S, 0.0);
         track_var.assign(S, 1.0);
         tracked = false;
+        prior_quiet = 0;
         history.clear();
         shown_eta = frame_eta();
     }
@@ -184,6 +187,7 @@ public:
         sensing_floor_track t;
         t.eta = frame_eta();
         t.prior = tracked ? track.data() : nullptr;
+        t.prior_quiet = prior_quiet;
         track_next.resize(4 * std::size_t(params.k.subbands) + 1);
         track_next.back() = 0; // set to 1 by a backend that fills it
         t.next = track_next.data();
@@ -192,7 +196,7 @@ public:
 
     // The track after this frame, from the frame's own floors (which `floors` then
     // holds no more: it becomes the floors used, as the backend's).
-    void update_track()
+    void update_track(const sensing_time_power& time)
     {
         if (params.k.track_frames <= 1 || floors.size() != track_var.size())
             return;
@@ -214,9 +218,15 @@ public:
         }
         level_scratch.resize(std::size_t(S));
         const double level =
-            tracked ? sensing_track_level(
-                          params.k, floors.data(), track.data(), level_scratch.data())
-                    : 0.0;
+            tracked
+                ? sensing_burst_level(
+                      params.k,
+                      sensing_track_level(
+                          params.k, floors.data(), track.data(), level_scratch.data()),
+                      time,
+                      prior_quiet,
+                      track.data())
+                : 0.0;
         for (int i = 0; i < S; ++i) {
             const auto u = std::size_t(i), v = std::size_t(S + i),
                        g = std::size_t(2 * S + i);
@@ -259,6 +269,7 @@ public:
     std::vector<double> track;     // the floor track: mean log floors, then frames
     std::vector<double> track_var; // its log's variance in units of one frame's
     bool tracked = false;          // the track holds a frame
+    double prior_quiet = 0;        // the last frame's sensing_quiet_power (0: none)
     mutable double eta_var = -1, eta_cached = 0;
     mutable double eta_base_alarm = -1, eta_base = 0; // frame_eta()'s ln(n / false_alarm)
     mutable std::array<std::pair<double, double>, 32> eta_memo{}; // frame_eta()'s r, eta

@@ -51,12 +51,15 @@ __device__ inline void push_run_edges(unsigned first,
 
 // The opening of sensing_open_floor by one block, a thread a sub-band; with a track,
 // the opened floor goes to raw and the floor used (sensing_track_floor, moved by the
-// frame's level: sensing_rank_pair and sensing_cluster_middle, as sensing_track_level)
-// to floors.
+// frame's level: sensing_rank_pair and sensing_cluster_middle, as sensing_track_level,
+// then sensing_burst_level's test with the frame's time power and the track's
+// prior_quiet) to floors.
 // f, e and o: shared arrays of sensing_max_subbands, mid of 2.
 __device__ void open_floors(const sensing_consts& k,
                             double* floors,
                             const double* track,
+                            const sensing_time_power& time,
+                            double prior_quiet,
                             double* raw,
                             double* f,
                             double* e,
@@ -101,7 +104,17 @@ __device__ void open_floors(const sensing_consts& k,
     if (moved)
         sensing_cluster_middle(f, S, lo, hi, int(threadIdx.x), int(blockDim.x), mid);
     __syncthreads();
-    const double level = moved ? 0.5 * (mid[0] + mid[1]) : 0.0;
+    double level = moved ? 0.5 * (mid[0] + mid[1]) : 0.0;
+    // A rise as a burst's (the same in every thread): the track's mean floor by one
+    // thread in the CPU's order, then whether the quiet samples are the floor's.
+    if (sensing_burst_rise(k, level, time, prior_quiet)) {
+        __syncthreads(); // mid is read by all before it is written again
+        if (threadIdx.x == 0)
+            mid[0] = sensing_track_mean_floor(k, track);
+        __syncthreads();
+        if (sensing_quiet_is_floor(k, time, mid[0]))
+            level = 0.0;
+    }
     for (int i = threadIdx.x; i < S; i += blockDim.x) {
         raw[i] = o[i];
         double l, w, h;
@@ -123,6 +136,51 @@ __device__ inline int warp_add(int v)
 #endif
 }
 
+// The frame's sub-frame powers in parts (sensing_time_parts a sub-frame, sub-frame b's
+// part g at part[b * sensing_time_parts + g]): each 256-thread group of the block sums
+// one part, every k.time_stride-th sample, a load or two a thread, in flight with the
+// floor's samples (a kernel of its own beside the FFT, forked onto a second stream,
+// cost 25 us a frame). Called by every thread of the block.
+constexpr int time_group = 256;
+__device__ void time_parts(const sensing_consts& k, const float2* x, double* part)
+{
+    __shared__ double warp_sum[32];
+    const int groups = int(blockDim.x) / time_group,
+              group = int(threadIdx.x) / time_group;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int parts = sensing_time_blocks * sensing_time_parts;
+    for (int p0 = int(blockIdx.x) * groups; p0 < parts; p0 += int(gridDim.x) * groups) {
+        const int p = p0 + group;
+        double sum = 0;
+        if (p < parts) {
+            const int b = p / sensing_time_parts, g = p % sensing_time_parts;
+            const std::int64_t first = b * k.n / sensing_time_blocks,
+                               end = (b + 1) * k.n / sensing_time_blocks;
+            const std::int64_t count = (end - first + k.time_stride - 1) / k.time_stride;
+            for (std::int64_t j = std::int64_t(g) * time_group + threadIdx.x % time_group;
+                 j < count;
+                 j += std::int64_t(sensing_time_parts) * time_group) {
+                const float2 v = x[first + j * k.time_stride];
+                sum += double(v.x) * v.x + double(v.y) * v.y;
+            }
+        }
+#pragma unroll
+        for (int d = 16; d > 0; d >>= 1)
+            sum += __shfl_xor_sync(0xffffffffu, sum, d);
+        if (lane == 0)
+            warp_sum[warp] = sum;
+        __syncthreads();
+        if (threadIdx.x % time_group == 0 && p < parts) {
+            double total = 0;
+            for (int w = 0; w < time_group / 32; ++w)
+                total += warp_sum[group * (time_group / 32) + w];
+            part[p] = total;
+            __threadfence(); // seen by the last block, as the floors are
+        }
+        __syncthreads();
+    }
+}
+
 // One block a sub-band, its floor samples' fixed-point log powers in registers (at most
 // floor_per_thread a thread), then the censoring passes as on the CPU: each pass a sum
 // and count below the cut over the block (32-bit within a warp, 64-bit across warps:
@@ -138,10 +196,13 @@ static_assert(floor_per_thread * 32 <= 256, "a warp's fixed-point sum fits 32 bi
 __global__ void __launch_bounds__(floor_threads)
     floor_kernel(sensing_consts k,
                  const float2* X,
+                 const float2* x,
+                 double* time_power,
                  double* floors,
                  sensing_device_header* header,
                  unsigned* done,
                  const double* track,
+                 const double* prior_quiet,
                  double* raw)
 {
     __shared__ int warp_total[32], warp_count[32];
@@ -171,6 +232,7 @@ __global__ void __launch_bounds__(floor_threads)
     }
     if (bad)
         header->bad = 1;
+    time_parts(k, x, time_power);
     // Thread 0's: the floor's exponent and whether it has one (a pass with no samples
     // below its cut keeps the one before).
     double ex = 0;
@@ -222,9 +284,33 @@ __global__ void __launch_bounds__(floor_threads)
     if (!last)
         return;
     __threadfence();
-    open_floors(k, floors, track, raw, f, e, o, mid);
-    if (threadIdx.x == 0)
+    // The sub-frames' powers from their parts: each part read by a thread of its own
+    // (one thread reading all 256 in turn, L2 latency after latency, cost 25 us), each
+    // sub-frame's summed in order by a thread, then made into the time power.
+    __shared__ double part[sensing_time_blocks * sensing_time_parts];
+    __shared__ double power[sensing_time_blocks];
+    __shared__ sensing_time_power time;
+    for (int p = threadIdx.x; p < sensing_time_blocks * sensing_time_parts;
+         p += blockDim.x)
+        part[p] = __ldcg(time_power + p);
+    __syncthreads();
+    if (threadIdx.x < sensing_time_blocks) {
+        double sum = 0;
+        for (int g = 0; g < sensing_time_parts; ++g)
+            sum += part[threadIdx.x * sensing_time_parts + g];
+        power[threadIdx.x] = sum;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        time.quiet = sensing_quiet_power(power);
+        time.last = power[sensing_time_blocks - 1];
+    }
+    __syncthreads();
+    open_floors(k, floors, track, time, track ? *prior_quiet : 0.0, raw, f, e, o, mid);
+    if (threadIdx.x == 0) {
+        header->time = time;
         *done = 0;
+    }
 }
 
 // The threshold pass where n is not a multiple of 512, a tile of run_tile bins a block
@@ -560,18 +646,30 @@ __global__ void __launch_bounds__(run_threads)
 
 void launch_sensing_floor(const sensing_consts& k,
                           const float* X,
+                          const float* x,
+                          double* time_power,
                           double* floors,
                           sensing_device_header* header,
                           unsigned* done,
                           void* stream,
                           const double* track,
+                          const double* prior_quiet,
                           double* raw)
 {
     const auto st = static_cast<cudaStream_t>(stream);
-    floor_kernel<<<k.subbands, floor_threads, 0, st>>>(
-        k, reinterpret_cast<const float2*>(X), floors, header, done, track, raw);
+    floor_kernel<<<k.subbands, floor_threads, 0, st>>>(k,
+                                                       reinterpret_cast<const float2*>(X),
+                                                       reinterpret_cast<const float2*>(x),
+                                                       time_power,
+                                                       floors,
+                                                       header,
+                                                       done,
+                                                       track,
+                                                       prior_quiet,
+                                                       raw);
     GPUFFT_CUDA_CHECK_LAUNCH();
 }
+
 
 namespace {
 

@@ -9,7 +9,8 @@
 // threshold is found in more frames than with each frame's own floor, pure noise keeps
 // to false_alarm (also when its level steps by less than the track's reset, or more),
 // a floor that falls is followed, a burst that fills most of the band stands over the
-// floor before it, and floor_frames = 1 or reset_floor() give a fresh plan's signals.
+// floor before it, so does one over the whole band for part of a frame (not a gain
+// step), and floor_frames = 1 or reset_floor() give a fresh plan's signals.
 
 #include "../reference.h"
 #include "../test_harness.h"
@@ -259,6 +260,83 @@ GPUFFT_TEST(a_burst_that_fills_most_of_the_band_stands_over_the_floor_before_it)
                 late,
                 frames_tracked - 1);
     GPUFFT_CHECK_EQ(late, frames_tracked - 1);
+}
+
+// A burst over the whole band for a sixteenth of a frame (ADS-B's 120 us messages at
+// 2 MS/s) lifts every sub-band's floor alike, as a gain step does; its frame's quiet
+// samples tell them apart (sensing_burst_level): the burst is one signal the band
+// wide, while a gain that steps or ramps up within a frame is followed (no signal).
+GPUFFT_TEST(a_burst_over_the_band_is_a_signal_a_gain_step_within_a_frame_is_not)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    const std::int64_t n = 4096, len = n / 16;
+    const double sigma = 0.01;
+    sensing_plan plan(n, with_frames(8));
+    sensing_result r;
+    const auto widest = [&]() {
+        double w = 0;
+        for (const auto& s : r.signals)
+            w = std::max(w, s.bandwidth_bins);
+        return w;
+    };
+    int bursts = 0, found = 0, idle_wide = 0;
+    for (int f = 0; f < 60; ++f) {
+        cvec x(std::size_t(n), 0);
+        add_noise(x, sigma, rng);
+        const bool burst = f >= 10 && f % 5 == 0;
+        if (burst) {
+            // 20 dB a sample, where the window is over 0.7 of its peak.
+            std::uniform_int_distribution<std::int64_t> at(3 * n / 8, 5 * n / 8 - len);
+            const std::int64_t t0 = at(rng);
+            cvec b(std::size_t(len), 0);
+            add_noise(b, 10 * sigma, rng);
+            for (std::int64_t t = 0; t < len; ++t)
+                x[std::size_t(t0 + t)] += b[std::size_t(t)];
+        }
+        plan.detect(x.data(), r);
+        check_thresholds(r);
+        if (burst) {
+            ++bursts;
+            found += widest() > 0.8 * double(n);
+            std::printf("burst frame %d: widest signal %.0f bins\n", f, widest());
+        } else {
+            idle_wide += widest() > double(n) / 8;
+        }
+    }
+    GPUFFT_CHECK_EQ(found, bursts);
+    GPUFFT_CHECK_EQ(idle_wide, 0);
+    // A gain that steps up 12 dB at a random sample, or ramps up 12 dB over a frame,
+    // then stays: followed, no wide signal in any frame.
+    for (int kind = 0; kind < 2; ++kind) {
+        double gain_db = 0;
+        int wide = 0;
+        for (int f = 0; f < 60; ++f) {
+            cvec x(std::size_t(n), 0);
+            add_noise(x, sigma, rng);
+            const bool change = f >= 10 && f % 10 == 0;
+            std::uniform_int_distribution<std::int64_t> at(n / 8, 7 * n / 8);
+            const std::int64_t t0 = change ? at(rng) : n;
+            const double from = gain_db, to = change ? gain_db + 12 : gain_db;
+            for (std::int64_t t = 0; t < n; ++t) {
+                double g = t < t0 ? from : to;
+                if (kind == 1 && change)
+                    g = t < t0 ? from
+                               : std::min(to, from + 12 * double(t - t0) / double(n));
+                x[std::size_t(t)] *= std::pow(10.0, g / 20);
+            }
+            gain_db = kind == 1 && change ? from + 12 * double(n - t0) / double(n) : to;
+            plan.detect(x.data(), r);
+            check_thresholds(r);
+            wide += widest() > double(n) / 8;
+        }
+        std::printf("%s: %d frames with a signal over an eighth of the band\n",
+                    kind == 0 ? "gain steps" : "gain ramps",
+                    wide);
+        GPUFFT_CHECK_EQ(wide, 0);
+        plan.reset_floor();
+    }
 }
 
 // floor_frames = 1 is each frame's own floor: the signals of a fresh plan, frame after
