@@ -74,11 +74,11 @@ struct sensing_options {
     //! A sub-band 6 dB or more over its track holds a signal (a burst that fills most
     //! of the band, an 802.11 packet), and the track is kept, for up to floor_frames
     //! frames in a row; so does a band that rose as a burst over all of it for part of
-    //! the frame (ADS-B), which the frame's samples tell from a gain step. The threshold then needs less allowance for the floor's
-    //! scatter and stays put from frame to frame, so an emitter near it is found in
-    //! more frames at the same false_alarm. Frames must follow one another without
-    //! much overlap (overlapping frames' floors are not independent); reset_floor()
-    //! forgets the track.
+    //! the frame (ADS-B), which the frame's samples tell from a gain step. The threshold
+    //! then needs less allowance for the floor's scatter and stays put from frame to
+    //! frame, so an emitter near it is found in more frames at the same false_alarm.
+    //! Frames must follow one another without much overlap (overlapping frames' floors
+    //! are not independent); reset_floor() forgets the track.
     int floor_frames = 8;
     //! Frames a signal is held for, [0, 8]; 0: none. The cores of the last
     //! watch_frames frames' signals (up to 64 bins), a bin wider either side, that no
