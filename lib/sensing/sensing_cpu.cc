@@ -71,13 +71,9 @@ public:
         // Out of place where the second array is small: FFTW's in-place plan copies
         // (fftwf_cpy1d, ~4 % of the FFT at 2^16).
         std::complex<float>* xw = d_xw.empty() ? d_X.data() : d_xw.data();
-        // The sub-frames' powers on the window's way through the samples where it reads
-        // each one (n <= 2^16), else from a stride of them.
+        // The sub-frames' powers on the window's way through the samples.
         double power[sensing_time_blocks];
-        const bool every = d_k.time_stride == 1;
-        sensing_window(x, d_w.data(), d_k.n, xw, every ? power : nullptr);
-        if (!every)
-            strided_time_power(x, power);
+        sensing_window(x, d_w.data(), d_k.n, xw, power, d_k.time_stride);
         time.quiet = sensing_quiet_power(power);
         time.last = power[sensing_time_blocks - 1];
         d_fft.execute(xw, d_X.data(), memory::host);
@@ -118,22 +114,6 @@ public:
                 track.next[4 * S] = 1;
         }
         return find_runs(runs);
-    }
-
-    // The sub-frames' powers from every time_stride-th sample.
-    void strided_time_power(const std::complex<float>* x, double* power) const
-    {
-        const std::int64_t n = d_k.n, step = d_k.time_stride;
-        for (int b = 0; b < sensing_time_blocks; ++b) {
-            const std::int64_t first = b * n / sensing_time_blocks,
-                               end = (b + 1) * n / sensing_time_blocks;
-            double sum = 0;
-            for (std::int64_t t = first; t < end; t += step) {
-                const double re = x[t].real(), im = x[t].imag();
-                sum += re * re + im * im;
-            }
-            power[b] = sum;
-        }
     }
 
     void bands(std::vector<sensing_band>& bands) override

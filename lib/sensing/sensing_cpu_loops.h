@@ -65,13 +65,15 @@ using sensing_aligned_vector = std::vector<T, sensing_aligned_allocator<T>>;
 void sensing_make_window(const sensing_consts& k, float* w);
 
 //! out[t] = x[t] w[t], t < n (the window applied to the samples); with power, also
-//! each of the sensing_time_blocks sub-frames' sum |x[t]|^2 to power[i] (in float
-//! lanes: a few ulps from the sum in double).
+//! each of the sensing_time_blocks sub-frames' sum of |x[t]|^2 over every stride-th
+//! sample from its first to power[i] (stride 1: in float lanes, a few ulps from the sum
+//! in double; else in double, in order).
 void sensing_window(const std::complex<float>* x,
                     const float* w,
                     std::int64_t n,
                     std::complex<float>* out,
-                    double* power = nullptr);
+                    double* power = nullptr,
+                    std::int64_t stride = 1);
 
 //! P[i] = |X[i]|^2, i < len.
 void sensing_magnitude_squared(const std::complex<float>* X, std::int64_t len, float* P);
