@@ -92,6 +92,8 @@ public:
         for (std::size_t i = 0; i < bands.size(); ++i) {
             r.signals.push_back(to_signal(bands[i]));
             r.signals.back().held = held[i] != 0;
+            if (!r.signals.back().held)
+                snr_over_its_runs(bands[i], r.signals.back());
         }
         remember(r.signals);
         fit_narrow(r.signals);
@@ -918,6 +920,25 @@ private:
         s.narrow = (b.core_last - b.core_first + 1) <= params.narrow_bins;
         s.tone_bin = double(b.peak_bin) - half;
         return s;
+    }
+
+    // A band's SNR is its peak bin's over the floor there. Where the floor steps up
+    // across the band (a sub-band whose track holds a burst beside one that follows
+    // the frame), the peak may stand on the high side under the threshold while its
+    // runs pass it on the low side: random mixes of QPSK and FM carriers after digital
+    // silence gave a band 10.9 dB over a floor it crossed at 11.9. Its SNR is then
+    // taken over the floor at the end of its runs that lies lower, where a bin passed
+    // the threshold (the peak is at least that bin), so no signal is reported under it.
+    void snr_over_its_runs(const sensing_band& b, sensed_signal& s) const
+    {
+        if (double(b.peak) > shown_eta * b.floor_at_peak)
+            return;
+        const double f = std::min(sensing_floor_at(params.k, floors.data(), b.core_first),
+                                  sensing_floor_at(params.k, floors.data(), b.core_last));
+        if (!(f < b.floor_at_peak))
+            return;
+        s.floor_dbfs = dbfs_peak(f);
+        s.snr_db = 10.0 * std::log10(double(b.peak) / f);
     }
 
     // Narrow bands: the tone that explains their main lobe best (robust mode's fit on
