@@ -307,8 +307,9 @@ GPUFFT_TEST(a_burst_over_the_band_is_a_signal_a_gain_step_within_a_frame_is_not)
     }
     GPUFFT_CHECK_EQ(found, bursts);
     GPUFFT_CHECK_EQ(idle_wide, 0);
-    // A gain that steps up 12 dB at a random sample, or ramps up 12 dB over a frame,
-    // then stays: followed, no wide signal in any frame.
+    // A gain that steps up 12 dB at a random sample, or ramps up from a random sample
+    // at 12 dB a frame to the frame's end, then stays: followed, no wide signal in any
+    // frame.
     for (int kind = 0; kind < 2; ++kind) {
         double gain_db = 0;
         int wide = 0;
