@@ -206,6 +206,9 @@ void transmission_tracker::add(open_tx& o,
                               : std::max(o.t.peak_power_dbfs, s.peak_power_dbfs);
     o.t.dc = o.t.dc || s.dc;
     add_core(o, s);
+    o.span_lo = o.t.frames == 0 ? s.lower_hz : std::min(o.span_lo, s.lower_hz);
+    o.span_hi = o.t.frames == 0 ? s.upper_hz : std::max(o.span_hi, s.upper_hz);
+    o.last_peak_dbfs = s.peak_power_dbfs;
     // (last_frame is still its last sighting before this frame)
     o.streak =
         s.held ? 0 : (o.t.frames > 0 && o.last_frame == d_frame - 1 ? o.streak + 1 : 1);
@@ -229,6 +232,9 @@ void transmission_tracker::add_piece(open_tx& o, const frame_signal& s, bool cor
     o.t.dc = o.t.dc || s.dc;
     o.lo = std::min(o.lo, s.lower_hz);
     o.hi = std::max(o.hi, s.upper_hz);
+    o.span_lo = std::min(o.span_lo, s.lower_hz);
+    o.span_hi = std::max(o.span_hi, s.upper_hz);
+    o.last_peak_dbfs = std::max(o.last_peak_dbfs, s.peak_power_dbfs);
     if (core)
         add_core(o, s);
     o.frame_power += p;
@@ -267,6 +273,10 @@ void transmission_tracker::merge(open_tx& into, const open_tx& o)
     into.edges.insert(into.edges.end(), o.edges.begin(), o.edges.end());
     into.edge_stride = std::max(into.edge_stride, o.edge_stride);
     thin_edges(into);
+    // (A row does not sweep by a merge: a spur's row that took in a chirp's frames
+    // where a band joined them would take in every signal in the chirp's channel.)
+    into.span_lo = std::min(into.span_lo, o.span_lo);
+    into.span_hi = std::max(into.span_hi, o.span_hi);
 }
 
 void transmission_tracker::record_edges(open_tx& o) const
@@ -315,7 +325,8 @@ void transmission_tracker::reported_edges(open_tx& o, double& lower, double& upp
         los[i] = e[i].lo;
         his[i] = e[i].hi;
     }
-    const auto cut = std::size_t(edge_trim * double(m));
+    const auto cut =
+        std::size_t((o.sweeps >= sweep_steps ? sweep_edge_trim : edge_trim) * double(m));
     std::nth_element(los.begin(), los.begin() + cut, los.end());
     std::nth_element(his.begin(), his.begin() + (m - 1 - cut), his.end());
     lower = los[cut];
@@ -445,6 +456,153 @@ void transmission_tracker::split_apart(const std::vector<frame_signal>& signals,
     }
 }
 
+void transmission_tracker::continue_moving(const std::vector<frame_signal>& signals,
+                                           std::int64_t first_sample,
+                                           std::int64_t frame_len,
+                                           std::vector<char>& s_used,
+                                           std::vector<std::size_t>& s_to,
+                                           std::vector<char>& t_used,
+                                           std::vector<char>& merged,
+                                           const std::vector<char>& hidden)
+{
+    const double bin_hz = d_bin_hz;
+    const auto width = [&](double lo, double hi) { return std::max(bin_hz, hi - lo); };
+    const auto alike = [&](double a, double b) {
+        return std::max(a, b) <= sweep_width_ratio * std::min(a, b);
+    };
+    // The radio's DC spike is no step of a sweep, nor its row a sweep.
+    const auto spike_row = [&](const open_tx& o) {
+        return o.t.dc && o.t.upper_hz - o.t.lower_hz <= line_bins * bin_hz &&
+               o.t.frames >= occlude_frames;
+    };
+    // A step that a young row took by overlap (the piece where the chirp wrapped in
+    // an earlier frame lay there) is the moving row's: the young row joins it.
+    for (std::size_t a = 0; a < d_active.size(); ++a) {
+        open_tx& A = d_active[a];
+        if (t_used[a] || merged[a] || hidden[a] || A.sweeps < 1 ||
+            A.last_frame != d_frame - 1 || spike_row(A))
+            continue;
+        const double wa = width(A.lo, A.hi);
+        for (std::size_t b = 0; b < d_active.size(); ++b) {
+            const open_tx& B = d_active[b];
+            if (b == a || !t_used[b] || merged[b] || hidden[b] || B.sweeps > 0 ||
+                B.t.frames > 2 || B.last_frame != d_frame || spike_row(B))
+                continue;
+            const double wb = width(B.lo, B.hi);
+            const double gap = std::max(B.lo - A.hi, A.lo - B.hi);
+            const double moved = std::fabs(0.5 * (B.lo + B.hi - A.lo - A.hi));
+            if (gap > std::max(wa, wb) || !(alike(wa, wb) || wb < wa) ||
+                moved < 0.5 * std::max(wa, wb) ||
+                std::fabs(B.last_peak_dbfs - A.last_peak_dbfs) > sweep_peak_db)
+                continue;
+            const double lo = B.lo, hi = B.hi;
+            merge(A, B);
+            A.lo = lo;
+            A.hi = hi;
+            A.missed = 0;
+            t_used[a] = 1;
+            merged[b] = 1;
+            for (std::size_t j = 0; j < signals.size(); ++j)
+                if (s_used[j] && s_to[j] == b)
+                    s_to[j] = a;
+            break;
+        }
+    }
+    for (std::size_t j = 0; j < signals.size(); ++j) {
+        const frame_signal& s = signals[j];
+        if (s_used[j])
+            continue;
+        const double ws = width(s.lower_hz, s.upper_hz);
+        // A step: from a row seen in the frame before (and not this one), young or
+        // moving already, its edges then no further than the wider's width.
+        std::size_t step = d_active.size();
+        double step_gap = std::numeric_limits<double>::infinity();
+        bool step_piece = false;
+        for (std::size_t i = 0; i < d_active.size(); ++i) {
+            const open_tx& o = d_active[i];
+            if (t_used[i] || merged[i] || hidden[i] || o.last_frame != d_frame - 1 ||
+                (o.t.frames > 2 && o.sweeps == 0) || spike_row(o))
+                continue;
+            const double wo = width(o.lo, o.hi);
+            const double gap = std::max(s.lower_hz - o.hi, o.lo - s.upper_hz);
+            const double moved = std::fabs(s.center_hz - 0.5 * (o.lo + o.hi));
+            // (or a piece narrower than it, seen once: where a chirp wrapped; below;
+            // or, from a moving row, the piece at the channel's end where it wraps)
+            const bool piece = o.sweeps == 0 && o.t.frames == 1 && wo < ws;
+            const bool end_piece = o.sweeps >= 1 && ws < wo;
+            if (gap > std::max(ws, wo) || !(alike(ws, wo) || piece || end_piece) ||
+                moved < 0.5 * std::max(ws, wo) ||
+                std::fabs(s.peak_power_dbfs - o.last_peak_dbfs) > sweep_peak_db)
+                continue;
+            if (gap < step_gap) {
+                step = i;
+                step_gap = gap;
+                step_piece = !alike(ws, wo) && !end_piece;
+            }
+        }
+        // A row that begins where a sweeping row has just left off, and steps as it
+        // did, is that row: its chirp wrapped to the channel's other end, outside the
+        // edges it had covered yet (its first sweep).
+        if (step < d_active.size() && d_active[step].sweeps == 0) {
+            const open_tx& b = d_active[step];
+            for (std::size_t i = 0; i < d_active.size(); ++i) {
+                const open_tx& a = d_active[i];
+                if (i != step && !t_used[i] && !merged[i] && !hidden[i] &&
+                    a.sweeps >= 1 && a.last_frame >= b.first_frame - 1 &&
+                    alike(a.sweep_width, ws)) {
+                    merge(d_active[i], b);
+                    merged[step] = 1;
+                    step = i;
+                    step_piece = false;
+                    break;
+                }
+            }
+        }
+        if (step_piece) // a narrow piece's step that no sweeping row takes up
+            step = d_active.size();
+        if (step < d_active.size()) {
+            open_tx& o = d_active[step];
+            if (alike(ws, width(o.lo, o.hi)) || o.sweeps == 0) {
+                ++o.sweeps;
+                o.sweep_width = ws;
+            }
+            add(o, s, first_sample, frame_len);
+            t_used[step] = 1;
+            s_used[j] = 5;
+            s_to[j] = step;
+        }
+    }
+    // Then the rest (a chirp's piece at one end of its channel takes its step first,
+    // the piece at the other end is inside the edges covered).
+    for (std::size_t j = 0; j < signals.size(); ++j) {
+        const frame_signal& s = signals[j];
+        if (s_used[j])
+            continue;
+        const double ws = width(s.lower_hz, s.upper_hz);
+        // Inside the edges a sweeping row has covered, within its last step's width:
+        // where a chirp wraps or a symbol starts, its frequency jumps, and the frame's
+        // spectrum spreads past the channel's edge.
+        for (std::size_t i = 0; i < d_active.size(); ++i) {
+            open_tx& o = d_active[i];
+            const double reach = std::max(bin_hz, o.sweep_width);
+            if (merged[i] || hidden[i] || o.sweeps < sweep_steps || spike_row(o) ||
+                d_frame - o.last_frame > std::int64_t(d_hold) ||
+                s.lower_hz < o.span_lo - reach || s.upper_hz > o.span_hi + reach ||
+                ws > sweep_width_ratio * o.sweep_width)
+                continue;
+            if (t_used[i]) {
+                add_piece(o, s);
+            } else {
+                add(o, s, first_sample, frame_len);
+                t_used[i] = 1;
+            }
+            s_used[j] = 5;
+            s_to[j] = i;
+            break;
+        }
+    }
+}
+
 void transmission_tracker::restart_as(open_tx& o,
                                       const std::vector<frame_signal>& signals,
                                       const std::vector<std::size_t>& group) const
@@ -518,6 +676,9 @@ void transmission_tracker::restart_as(open_tx& o,
     o.edge_count = 0;
     o.split_streak = 0;
     o.hidden_by = -1;
+    o.span_lo = lo;
+    o.span_hi = hi;
+    o.sweeps = 0;
 }
 
 void transmission_tracker::update(std::int64_t first_sample,
@@ -891,6 +1052,10 @@ void transmission_tracker::update(std::int64_t first_sample,
             break;
         }
     }
+    // A moving signal (before a dormant line's: a chirp's pieces where it wraps are
+    // narrow, at one place, and would revive a line there).
+    continue_moving(
+        signals, first_sample, frame_len, s_used, s_to, t_used, merged, hidden);
     // A signal that would open a transmission on the bins of a dormant line (its last
     // edges overlap within a bin, the signal no wider than a line) continues it: the
     // line came back while it may still have been on (a dormant line that may not has

@@ -152,6 +152,28 @@ public:
     //! every other frame on recorded, an even sample of a long carrier's frames (512
     //! to 1024 of them: a quantile's error under 1.5 % of its frames' spread).
     static constexpr std::size_t edge_record_cap = 1024;
+    //! A moving signal (update(), docs/sensing.md "A moving signal"): a signal that
+    //! would open a transmission and lies beside one seen in the frame before and not
+    //! this one (seen in 2 frames at most, or moving already), its edges no further
+    //! from that frame's than the wider's width, moved by half its width or more, as
+    //! wide within sweep_width_ratio (or narrower, from a moving one: the piece at the
+    //! channel's end where a chirp wraps) and as strong within sweep_peak_db, continues
+    //! it: a chirp or a drifting carrier that moves further than its width a frame (a
+    //! LoRa chirp at SF 12 sweeps 16 bins a 2 ms frame, of which the window shows 9,
+    //! and was a row a frame). A stationary row (seen in 3 frames or more, never
+    //! moving) is not continued so: a burst on the channel beside an ended one is its
+    //! own. A transmission that moved so in sweep_steps frames sweeps: a signal as
+    //! wide within sweep_width_ratio inside the edges it has covered (within its last
+    //! step's width) continues it too, seen this frame or within its hold (the chirp
+    //! wrapped to the channel's other end, or a symbol began elsewhere in it), and it
+    //! reports its edges with sweep_edge_trim for edge_trim (each frame's edges are a
+    //! part of the channel it sweeps). A young row (2 frames at most) that took a
+    //! moving one's step by overlap, or that began where it left off and steps as it
+    //! did, joins it (the chirp's wrap, before it had covered its channel).
+    static constexpr double sweep_width_ratio = 2;
+    static constexpr double sweep_peak_db = 6;
+    static constexpr int sweep_steps = 2;
+    static constexpr double sweep_edge_trim = 0.01;
 
     /*!
      * The signals of the frame of frame_len samples starting at first_sample (rate in
@@ -213,6 +235,11 @@ private:
         double split_lo = 0, split_hi = 0, split_low_width = 0, split_high_width = 0;
         std::int64_t split_frame = -2;
         int split_streak = 0;
+        //! A moving signal (a chirp, a drifting carrier): the frames it moved in by
+        //! half its width or more (sweep_steps), its width in the last of them, the
+        //! edges its frames have covered (span) and its peak in its last frame.
+        int sweeps = 0;
+        double sweep_width = 0, span_lo = 0, span_hi = 0, last_peak_dbfs = 0;
     };
     //! o is on, not flickering: seen in every frame of its span, or its last
     //! sightings in a row beat streak_chance at its rate before them.
@@ -253,6 +280,16 @@ private:
                      std::vector<char>& t_used,
                      std::vector<char>& merged,
                      std::vector<char>& hidden);
+    //! update()'s rules for a moving signal (sweep_steps): the signals left over
+    //! that continue a transmission beside them or one that sweeps.
+    void continue_moving(const std::vector<frame_signal>& signals,
+                         std::int64_t first_sample,
+                         std::int64_t frame_len,
+                         std::vector<char>& s_used,
+                         std::vector<std::size_t>& s_to,
+                         std::vector<char>& t_used,
+                         std::vector<char>& merged,
+                         const std::vector<char>& hidden);
     //! o from this frame's pieces `group` (of `signals`) alone: its edges, power and
     //! cores; its start where its frames' edges have met the group's in every frame
     //! recorded up to this one.

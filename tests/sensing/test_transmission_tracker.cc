@@ -12,7 +12,9 @@
 #include "stream/transmission_tracker.h"
 #include "test_harness.h"
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 
 using namespace gr::gpufft::stream;
@@ -1001,4 +1003,64 @@ GPUFFT_TEST(frames_out_of_order_are_refused)
     GPUFFT_CHECK_EQ(ended.size(), std::size_t(2));
     if (ended.size() == 2)
         GPUFFT_CHECK_EQ(ended[1].start_sample, std::int64_t(0));
+}
+
+// A chirp that sweeps its channel faster than its width a frame (a LoRa chirp at SF 12
+// in 2 ms frames: the window shows a segment of 9 bins, 16 bins on from the last; here
+// 15, so the wraps do not repeat every 8 frames at one place), wraps
+// at the channel's top (two pieces in that frame) and jumps to a random place where a
+// symbol starts, is one transmission whose edges are its channel's; without the rule
+// it was a row a frame. A burst on the channel beside one that has just ended (each
+// seen in 6 frames, as wide and as strong) stays its own row. Seeded starts and jumps.
+GPUFFT_TEST(a_chirp_is_one_transmission_a_burst_beside_an_ended_one_is_not)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> where(0, 128e3);
+    const double bottom = 100e3, channel = 128e3, seg = 9e3, step = 15e3;
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    double at = where(rng);
+    for (int f = 0; f < 96; ++f) {
+        if (f % 16 == 15)
+            at = where(rng); // a symbol starts elsewhere in the channel
+        std::vector<frame_signal> s;
+        const double lo = bottom + std::fmod(at, channel);
+        if (lo + seg <= bottom + channel) {
+            s.push_back(sig(lo, lo + seg));
+        } else { // wrapped within the frame; a piece under 3 bins is not seen
+            if (lo + seg - channel - bottom >= 3e3)
+                s.push_back(sig(bottom, lo + seg - channel));
+            if (bottom + channel - lo >= 3e3)
+                s.push_back(sig(lo, bottom + channel));
+        }
+        if (f < 6)
+            s.push_back(sig(500e3, 510e3));
+        else if (f < 12)
+            s.push_back(sig(513e3, 523e3));
+        tr.update(f * 1000, 1000, 1e6, 1e3, s, ended);
+        at += step;
+    }
+    tr.flush(ended);
+    for (const auto& t : ended)
+        std::printf("  %lld + %lld: %.1f .. %.1f kHz, %d frames\n",
+                    (long long)t.start_sample,
+                    (long long)t.sample_count,
+                    t.lower_hz / 1e3,
+                    t.upper_hz / 1e3,
+                    t.frames);
+    int chirp = 0, bursts = 0;
+    for (const auto& t : ended) {
+        if (t.upper_hz < 300e3) {
+            ++chirp;
+            GPUFFT_CHECK_LE(t.lower_hz, bottom + step);
+            GPUFFT_CHECK_LE(bottom + channel - step, t.upper_hz);
+        } else {
+            ++bursts;
+            GPUFFT_CHECK_EQ(t.frames, 6);
+        }
+    }
+    GPUFFT_CHECK_EQ(chirp, 1);
+    GPUFFT_CHECK_EQ(bursts, 2);
 }
