@@ -456,6 +456,20 @@ void transmission_tracker::split_apart(const std::vector<frame_signal>& signals,
     }
 }
 
+void transmission_tracker::note_move(open_tx& o, const frame_signal& s, bool step) const
+{
+    if (o.t.frames == 0 || o.last_frame != d_frame - 1)
+        return;
+    const double ws = std::max(d_bin_hz, s.upper_hz - s.lower_hz),
+                 wo = std::max(d_bin_hz, o.hi - o.lo);
+    const bool alike = std::max(ws, wo) <= sweep_width_ratio * std::min(ws, wo);
+    if (step || (alike && std::fabs(s.center_hz - 0.5 * (o.lo + o.hi)) >=
+                              0.5 * std::max(ws, wo))) {
+        ++o.sweeps;
+        o.sweep_width = ws;
+    }
+}
+
 void transmission_tracker::continue_moving(const std::vector<frame_signal>& signals,
                                            std::int64_t first_sample,
                                            std::int64_t frame_len,
@@ -562,10 +576,7 @@ void transmission_tracker::continue_moving(const std::vector<frame_signal>& sign
             step = d_active.size();
         if (step < d_active.size()) {
             open_tx& o = d_active[step];
-            if (alike(ws, width(o.lo, o.hi)) || o.sweeps == 0) {
-                ++o.sweeps;
-                o.sweep_width = ws;
-            }
+            note_move(o, s, o.sweeps == 0);
             add(o, s, first_sample, frame_len);
             t_used[step] = 1;
             s_used[j] = 5;
@@ -840,6 +851,7 @@ void transmission_tracker::update(std::int64_t first_sample,
         // link's fifth frame, was its strongest frame and gave the row its width.
         const bool sliver = s_width(p.s) * width_ratio < t_width(p.t) &&
                             cover_all[p.t] * width_ratio < t_width(p.t);
+        note_move(o, signals[p.s], false);
         add(o, signals[p.s], first_sample, frame_len);
         if (spike_row)
             keep_last_edges(p.t);

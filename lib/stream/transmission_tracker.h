@@ -280,6 +280,10 @@ private:
                      std::vector<char>& t_used,
                      std::vector<char>& merged,
                      std::vector<char>& hidden);
+    //! s continues o: o moved (sweep_steps) when s moved by half the wider's width or
+    //! more from o's edges in the frame before, as wide within sweep_width_ratio, or
+    //! when `step` says so.
+    void note_move(open_tx& o, const frame_signal& s, bool step) const;
     //! update()'s rules for a moving signal (sweep_steps): the signals left over
     //! that continue a transmission beside them or one that sweeps.
     void continue_moving(const std::vector<frame_signal>& signals,

@@ -27,7 +27,7 @@ fs = 1e6; bw = 125e3; N = int(fs * 1.6); n = 2048
 SNR = float(os.environ.get("SNR", "10"))
 SFS = [int(v) for v in os.environ.get("SFS", "7,9,12").split(",")]
 x = (rng.standard_normal(N) + 1j * rng.standard_normal(N)) / math.sqrt(2)
-x += 10 ** (25 / 20) * math.sqrt(1 / n) * np.exp(2j * np.pi * 120e3 * np.arange(N) / fs)
+x += 10 ** (25 / 20) * math.sqrt(1 / n) * np.exp(2j * np.pi * float(os.environ.get("SPUR", "120e3")) * np.arange(N) / fs)
 
 
 def chirp(sf, shift, down=False):
