@@ -456,6 +456,11 @@ void transmission_tracker::split_apart(const std::vector<frame_signal>& signals,
     }
 }
 
+bool transmission_tracker::sweeping(const open_tx& o) const
+{
+    return o.sweeps >= sweep_steps && o.jumps < o.sweeps;
+}
+
 void transmission_tracker::note_move(open_tx& o, const frame_signal& s, bool step) const
 {
     if (o.t.frames == 0 || o.last_frame != d_frame - 1)
@@ -466,7 +471,8 @@ void transmission_tracker::note_move(open_tx& o, const frame_signal& s, bool ste
     if (step || (alike && std::fabs(s.center_hz - 0.5 * (o.lo + o.hi)) >=
                               0.5 * std::max(ws, wo))) {
         ++o.sweeps;
-        o.sweep_width = ws;
+        // the widest: a chirp's pieces where it wraps are narrower than its steps
+        o.sweep_width = std::max(o.sweep_width, ws);
     }
 }
 
@@ -574,9 +580,49 @@ void transmission_tracker::continue_moving(const std::vector<frame_signal>& sign
         }
         if (step_piece) // a narrow piece's step that no sweeping row takes up
             step = d_active.size();
+        // A young row's first step needs the frame before it too: a row seen there
+        // (young, not since) that it lies a step from, the same way and as far within
+        // half a width. A hopper's hop lands beside the last one now and then; three
+        // hops in a row a step apart the same way are rare.
+        if (step < d_active.size() && d_active[step].sweeps == 0) {
+            const open_tx& o = d_active[step];
+            const double wo = width(o.lo, o.hi), mo = 0.5 * (o.lo + o.hi);
+            const double d2 = s.center_hz - mo;
+            std::size_t from = d_active.size();
+            for (std::size_t i = 0;
+                 i < d_active.size() && o.t.frames == 1 && o.first_frame == d_frame - 1;
+                 ++i) {
+                const open_tx& P = d_active[i];
+                if (i == step || t_used[i] || merged[i] || hidden[i] || P.sweeps != 0 ||
+                    P.t.frames > 2 || P.last_frame != d_frame - 2 || spike_row(P))
+                    continue;
+                const double wp = width(P.lo, P.hi), d1 = mo - 0.5 * (P.lo + P.hi);
+                const double gap = std::max(o.lo - P.hi, P.lo - o.hi);
+                if (gap > std::max(wp, wo) || !alike(wp, wo) || d1 * d2 <= 0 ||
+                    std::fabs(d1) < 0.5 * std::max(wp, wo) ||
+                    std::fabs(d2 - d1) > 0.5 * std::max(ws, wo) ||
+                    std::fabs(P.last_peak_dbfs - o.last_peak_dbfs) > sweep_peak_db)
+                    continue;
+                from = i;
+                break;
+            }
+            if (from == d_active.size()) {
+                step = d_active.size();
+            } else {
+                open_tx& P = d_active[from];
+                const double lo = o.lo, hi = o.hi;
+                merge(P, o);
+                P.lo = lo; // its last edges: the young row's, a frame later
+                P.hi = hi;
+                P.sweeps = 1;
+                P.sweep_width = wo;
+                merged[step] = 1;
+                step = from;
+            }
+        }
         if (step < d_active.size()) {
             open_tx& o = d_active[step];
-            note_move(o, s, o.sweeps == 0);
+            note_move(o, s, true);
             add(o, s, first_sample, frame_len);
             t_used[step] = 1;
             s_used[j] = 5;
@@ -590,23 +636,29 @@ void transmission_tracker::continue_moving(const std::vector<frame_signal>& sign
         if (s_used[j])
             continue;
         const double ws = width(s.lower_hz, s.upper_hz);
-        // Inside the edges a sweeping row has covered, within its last step's width:
+        // Inside the edges a sweeping row has covered, within its widest step's width:
         // where a chirp wraps or a symbol starts, its frequency jumps, and the frame's
         // spectrum spreads past the channel's edge.
         for (std::size_t i = 0; i < d_active.size(); ++i) {
             open_tx& o = d_active[i];
             const double reach = std::max(bin_hz, o.sweep_width);
-            if (merged[i] || hidden[i] || o.sweeps < sweep_steps || spike_row(o) ||
+            if (merged[i] || hidden[i] || !sweeping(o) || spike_row(o) ||
                 d_frame - o.last_frame > std::int64_t(d_hold) ||
                 s.lower_hz < o.span_lo - reach || s.upper_hz > o.span_hi + reach ||
                 ws > sweep_width_ratio * o.sweep_width)
                 continue;
+            // (edges it has covered by its moves: a signal taken in here adds none,
+            // or a hopper's row that moved now and then would grow over its hops)
+            const double span_lo = o.span_lo, span_hi = o.span_hi;
             if (t_used[i]) {
                 add_piece(o, s);
             } else {
                 add(o, s, first_sample, frame_len);
                 t_used[i] = 1;
             }
+            o.span_lo = span_lo;
+            o.span_hi = span_hi;
+            ++o.jumps;
             s_used[j] = 5;
             s_to[j] = i;
             break;
@@ -690,6 +742,7 @@ void transmission_tracker::restart_as(open_tx& o,
     o.span_lo = lo;
     o.span_hi = hi;
     o.sweeps = 0;
+    o.jumps = 0;
 }
 
 void transmission_tracker::update(std::int64_t first_sample,

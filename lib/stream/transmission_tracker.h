@@ -152,24 +152,25 @@ public:
     //! every other frame on recorded, an even sample of a long carrier's frames (512
     //! to 1024 of them: a quantile's error under 1.5 % of its frames' spread).
     static constexpr std::size_t edge_record_cap = 1024;
-    //! A moving signal (update(), docs/sensing.md "A moving signal"): a signal that
-    //! would open a transmission and lies beside one seen in the frame before and not
-    //! this one (seen in 2 frames at most, or moving already), its edges no further
-    //! from that frame's than the wider's width, moved by half its width or more, as
-    //! wide within sweep_width_ratio (or narrower, from a moving one: the piece at the
-    //! channel's end where a chirp wraps) and as strong within sweep_peak_db, continues
-    //! it: a chirp or a drifting carrier that moves further than its width a frame (a
-    //! LoRa chirp at SF 12 sweeps 16 bins a 2 ms frame, of which the window shows 9,
-    //! and was a row a frame). A stationary row (seen in 3 frames or more, never
-    //! moving) is not continued so: a burst on the channel beside an ended one is its
-    //! own. A transmission that moved so in sweep_steps frames sweeps: a signal as
-    //! wide within sweep_width_ratio inside the edges it has covered (within its last
-    //! step's width) continues it too, seen this frame or within its hold (the chirp
+    //! A moving signal (continue_moving(), docs/sensing.md "A moving signal"): a
+    //! signal that would open a transmission and lies beside one seen in the frame
+    //! before and not this one, its edges no further from that frame's than the
+    //! wider's width, moved by half its width or more, as wide within
+    //! sweep_width_ratio (or narrower, from a moving one: the piece at the channel's
+    //! end where a chirp wraps) and as strong within sweep_peak_db, continues it (a
+    //! step): a chirp or a drifting carrier that moves further than its width a frame
+    //! (a LoRa chirp at SF 12 sweeps 16 bins a 2 ms frame, of which the window shows
+    //! 9, and was a row a frame). A young one (seen once) steps only where one seen two
+    //! frames back made the same step to it; a stationary row (seen in 3 frames or
+    //! more, never moving) does not. A transmission that moved (note_move()) in
+    //! sweep_steps frames sweeps (sweeping()): a signal no wider than sweep_width_ratio
+    //! times its widest step, inside the edges its moves have covered (within that
+    //! width), continues it too, seen this frame or within its hold (a jump: the chirp
     //! wrapped to the channel's other end, or a symbol began elsewhere in it), and it
     //! reports its edges with sweep_edge_trim for edge_trim (each frame's edges are a
-    //! part of the channel it sweeps). A young row (2 frames at most) that took a
-    //! moving one's step by overlap, or that began where it left off and steps as it
-    //! did, joins it (the chirp's wrap, before it had covered its channel).
+    //! part of the channel it sweeps). A young row that took a moving one's step by
+    //! overlap, or that began where it left off and steps as it did, joins it (the
+    //! chirp's wrap, before it had covered its channel).
     static constexpr double sweep_width_ratio = 2;
     static constexpr double sweep_peak_db = 6;
     static constexpr int sweep_steps = 2;
@@ -236,9 +237,11 @@ private:
         std::int64_t split_frame = -2;
         int split_streak = 0;
         //! A moving signal (a chirp, a drifting carrier): the frames it moved in by
-        //! half its width or more (sweep_steps), its width in the last of them, the
+        //! half its width or more (sweep_steps), its widest width in them, the
         //! edges its frames have covered (span) and its peak in its last frame.
         int sweeps = 0;
+        //! Signals inside the edges it had covered that continued it (sweeping()).
+        int jumps = 0;
         double sweep_width = 0, span_lo = 0, span_hi = 0, last_peak_dbfs = 0;
     };
     //! o is on, not flickering: seen in every frame of its span, or its last
@@ -280,6 +283,12 @@ private:
                      std::vector<char>& t_used,
                      std::vector<char>& merged,
                      std::vector<char>& hidden);
+    //! o moved in sweep_steps frames, and in more frames than signals inside the
+    //! edges it had covered continued it (each jump paid for by a move): a chirp
+    //! moves in most frames and jumps once a symbol; a hopper's row that hops beside
+    //! each other made move now and then would otherwise take in every hop inside its
+    //! edges (800 hops, 157 rows).
+    bool sweeping(const open_tx& o) const;
     //! s continues o: o moved (sweep_steps) when s moved by half the wider's width or
     //! more from o's edges in the frame before, as wide within sweep_width_ratio, or
     //! when `step` says so.
