@@ -456,6 +456,11 @@ void transmission_tracker::split_apart(const std::vector<frame_signal>& signals,
     }
 }
 
+double transmission_tracker::min_move(double w1, double w2) const
+{
+    return std::max(0.5 * std::max(w1, w2), beside_bins * d_bin_hz);
+}
+
 bool transmission_tracker::sweeping(const open_tx& o) const
 {
     return o.sweeps >= sweep_steps && o.jumps < o.sweeps;
@@ -468,8 +473,8 @@ void transmission_tracker::note_move(open_tx& o, const frame_signal& s, bool ste
     const double ws = std::max(d_bin_hz, s.upper_hz - s.lower_hz),
                  wo = std::max(d_bin_hz, o.hi - o.lo);
     const bool alike = std::max(ws, wo) <= sweep_width_ratio * std::min(ws, wo);
-    if (step || (alike && std::fabs(s.center_hz - 0.5 * (o.lo + o.hi)) >=
-                              0.5 * std::max(ws, wo))) {
+    if (step ||
+        (alike && std::fabs(s.center_hz - 0.5 * (o.lo + o.hi)) >= min_move(ws, wo))) {
         ++o.sweeps;
         // the widest: a chirp's pieces where it wraps are narrower than its steps
         o.sweep_width = std::max(o.sweep_width, ws);
@@ -512,7 +517,7 @@ void transmission_tracker::continue_moving(const std::vector<frame_signal>& sign
             const double gap = std::max(B.lo - A.hi, A.lo - B.hi);
             const double moved = std::fabs(0.5 * (B.lo + B.hi - A.lo - A.hi));
             if (gap > std::max(wa, wb) || !(alike(wa, wb) || wb < wa) ||
-                moved < 0.5 * std::max(wa, wb) ||
+                moved < min_move(wa, wb) ||
                 std::fabs(B.last_peak_dbfs - A.last_peak_dbfs) > sweep_peak_db)
                 continue;
             const double lo = B.lo, hi = B.hi;
@@ -551,7 +556,7 @@ void transmission_tracker::continue_moving(const std::vector<frame_signal>& sign
             const bool piece = o.sweeps == 0 && o.t.frames == 1 && wo < ws;
             const bool end_piece = o.sweeps >= 1 && ws < wo;
             if (gap > std::max(ws, wo) || !(alike(ws, wo) || piece || end_piece) ||
-                moved < 0.5 * std::max(ws, wo) ||
+                moved < min_move(ws, wo) ||
                 std::fabs(s.peak_power_dbfs - o.last_peak_dbfs) > sweep_peak_db)
                 continue;
             if (gap < step_gap) {
@@ -599,7 +604,7 @@ void transmission_tracker::continue_moving(const std::vector<frame_signal>& sign
                 const double wp = width(P.lo, P.hi), d1 = mo - 0.5 * (P.lo + P.hi);
                 const double gap = std::max(o.lo - P.hi, P.lo - o.hi);
                 if (gap > std::max(wp, wo) || !alike(wp, wo) || d1 * d2 <= 0 ||
-                    std::fabs(d1) < 0.5 * std::max(wp, wo) ||
+                    std::fabs(d1) < min_move(wp, wo) ||
                     std::fabs(d2 - d1) > 0.5 * std::max(ws, wo) ||
                     std::fabs(P.last_peak_dbfs - o.last_peak_dbfs) > sweep_peak_db)
                     continue;

@@ -283,6 +283,11 @@ private:
                      std::vector<char>& t_used,
                      std::vector<char>& merged,
                      std::vector<char>& hidden);
+    //! The least move of a moving signal whose widths in two frames are w1 and w2:
+    //! half the wider, and beside_bins bins at least (a weak line's sightings wander
+    //! by a few bins about it: the OOK capture's +160 kHz line, 2 bins wide, seen 3-6
+    //! kHz off now and then, swept into the +132 kHz line's bins as one row).
+    double min_move(double w1, double w2) const;
     //! o moved in sweep_steps frames, and in more frames than signals inside the
     //! edges it had covered continued it (each jump paid for by a move): a chirp
     //! moves in most frames and jumps once a symbol; a hopper's row that hops beside
