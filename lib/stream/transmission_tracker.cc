@@ -495,6 +495,24 @@ void transmission_tracker::continue_moving(const std::vector<frame_signal>& sign
     const auto alike = [&](double a, double b) {
         return std::max(a, b) <= sweep_width_ratio * std::min(a, b);
     };
+    // Where a row or a signal lies in its frame, for the step test.
+    struct place {
+        double lo, hi, centre, peak_dbfs;
+    };
+    const auto row_at = [](const open_tx& o) {
+        return place{ o.lo, o.hi, 0.5 * (o.lo + o.hi), o.last_peak_dbfs };
+    };
+    // b lies a step from a: no further than the wider's width, moved by min_move()
+    // or more, as wide within sweep_width_ratio (or narrower, or wider, where the
+    // flags allow it), as strong within sweep_peak_db.
+    const auto is_step = [&](const place& a, const place& b, bool narrower, bool wider) {
+        const double wa = width(a.lo, a.hi), wb = width(b.lo, b.hi);
+        const double gap = std::max(b.lo - a.hi, a.lo - b.hi);
+        return gap <= std::max(wa, wb) &&
+               (alike(wa, wb) || (narrower && wb < wa) || (wider && wb > wa)) &&
+               std::fabs(b.centre - a.centre) >= min_move(wa, wb) &&
+               std::fabs(b.peak_dbfs - a.peak_dbfs) <= sweep_peak_db;
+    };
     // The radio's DC spike is no step of a sweep, nor its row a sweep.
     const auto spike_row = [&](const open_tx& o) {
         return o.t.dc && o.t.upper_hz - o.t.lower_hz <= line_bins * bin_hz &&
@@ -507,18 +525,11 @@ void transmission_tracker::continue_moving(const std::vector<frame_signal>& sign
         if (t_used[a] || merged[a] || hidden[a] || A.sweeps < 1 ||
             A.last_frame != d_frame - 1 || spike_row(A))
             continue;
-        const double wa = width(A.lo, A.hi);
         for (std::size_t b = 0; b < d_active.size(); ++b) {
             const open_tx& B = d_active[b];
             if (b == a || !t_used[b] || merged[b] || hidden[b] || B.sweeps > 0 ||
-                B.t.frames > 2 || B.last_frame != d_frame || spike_row(B))
-                continue;
-            const double wb = width(B.lo, B.hi);
-            const double gap = std::max(B.lo - A.hi, A.lo - B.hi);
-            const double moved = std::fabs(0.5 * (B.lo + B.hi - A.lo - A.hi));
-            if (gap > std::max(wa, wb) || !(alike(wa, wb) || wb < wa) ||
-                moved < min_move(wa, wb) ||
-                std::fabs(B.last_peak_dbfs - A.last_peak_dbfs) > sweep_peak_db)
+                B.t.frames > 2 || B.last_frame != d_frame || spike_row(B) ||
+                !is_step(row_at(A), row_at(B), true, false))
                 continue;
             const double lo = B.lo, hi = B.hi;
             merge(A, B);
@@ -550,14 +561,14 @@ void transmission_tracker::continue_moving(const std::vector<frame_signal>& sign
                 continue;
             const double wo = width(o.lo, o.hi);
             const double gap = std::max(s.lower_hz - o.hi, o.lo - s.upper_hz);
-            const double moved = std::fabs(s.center_hz - 0.5 * (o.lo + o.hi));
-            // (or a piece narrower than it, seen once: where a chirp wrapped; below;
-            // or, from a moving row, the piece at the channel's end where it wraps)
-            const bool piece = o.sweeps == 0 && o.t.frames == 1 && wo < ws;
+            // (or from a piece narrower than it, seen once: where a chirp wrapped;
+            // below; or, from a moving row, the piece at the channel's end where it
+            // wraps)
             const bool end_piece = o.sweeps >= 1 && ws < wo;
-            if (gap > std::max(ws, wo) || !(alike(ws, wo) || piece || end_piece) ||
-                moved < min_move(ws, wo) ||
-                std::fabs(s.peak_power_dbfs - o.last_peak_dbfs) > sweep_peak_db)
+            if (!is_step(row_at(o),
+                         { s.lower_hz, s.upper_hz, s.center_hz, s.peak_power_dbfs },
+                         o.sweeps >= 1,
+                         o.sweeps == 0 && o.t.frames == 1))
                 continue;
             if (gap < step_gap) {
                 step = i;
@@ -601,12 +612,9 @@ void transmission_tracker::continue_moving(const std::vector<frame_signal>& sign
                 if (i == step || t_used[i] || merged[i] || hidden[i] || P.sweeps != 0 ||
                     P.t.frames > 2 || P.last_frame != d_frame - 2 || spike_row(P))
                     continue;
-                const double wp = width(P.lo, P.hi), d1 = mo - 0.5 * (P.lo + P.hi);
-                const double gap = std::max(o.lo - P.hi, P.lo - o.hi);
-                if (gap > std::max(wp, wo) || !alike(wp, wo) || d1 * d2 <= 0 ||
-                    std::fabs(d1) < min_move(wp, wo) ||
-                    std::fabs(d2 - d1) > 0.5 * std::max(ws, wo) ||
-                    std::fabs(P.last_peak_dbfs - o.last_peak_dbfs) > sweep_peak_db)
+                const double d1 = mo - 0.5 * (P.lo + P.hi);
+                if (!is_step(row_at(P), row_at(o), false, false) || d1 * d2 <= 0 ||
+                    std::fabs(d2 - d1) > 0.5 * std::max(ws, wo))
                     continue;
                 from = i;
                 break;
