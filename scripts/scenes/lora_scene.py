@@ -7,9 +7,10 @@
 """Synthetic LoRa (chirp spread spectrum, 125 kHz) at 1 MS/s as an RTL-SDR records it
 (cu8, a DC offset): packets at SF 7, 9 and 12 (SFS) at SNR dB a sample (default 10),
 8 up-chirps, 2 down-chirps and random symbols, at -300, +50 and +250 kHz; a CW spur at
-+120 kHz, 25 dB; 2048-sample frames (2 ms). At SF 12 a frame sees 1/16 of a sweep, so
-the signal moves across the channel from frame to frame. Prints the tracker's rows per
-packet (the target: one each), their edges, and the rows that match no packet.
+SPUR Hz (+120e3), 25 dB; 2048-sample frames (2 ms). At SF 12 a frame sees 1/16 of a
+sweep, so the signal moves across the channel from frame to frame. Prints the tracker's
+rows per packet (the target: one each; SHOW of them, 4), their edges, and the rows that
+match no packet. BACKEND: the plan's backend (cpu).
 
 Usage: scripts/scenes/lora_scene.py BUILD [SEED]   (BUILD: a build directory whose test_modules hold
 gnuradio.gpufft; numpy only besides). Study scripts behind docs/sensing.md and
