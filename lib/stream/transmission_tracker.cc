@@ -476,6 +476,7 @@ void transmission_tracker::note_move(open_tx& o, const frame_signal& s, bool ste
     if (step ||
         (alike && std::fabs(s.center_hz - 0.5 * (o.lo + o.hi)) >= min_move(ws, wo))) {
         ++o.sweeps;
+        o.step_hz = s.center_hz - 0.5 * (o.lo + o.hi);
         // the widest: a chirp's pieces where it wraps are narrower than its steps
         o.sweep_width = std::max(o.sweep_width, ws);
     }
@@ -782,6 +783,7 @@ void transmission_tracker::update(std::int64_t first_sample,
     struct pair_overlap {
         double overlap;
         std::size_t t, s;
+        bool predicted = false; //!< where a sweeping transmission's last step puts it
     };
     const auto t_width = [&](std::size_t i) {
         return std::max(bin_hz, d_active[i].hi - d_active[i].lo);
@@ -829,6 +831,23 @@ void transmission_tracker::update(std::int64_t first_sample,
                 pairs.push_back({ hi - lo, i, j });
         }
     }
+    // A sweeping transmission seen in the frame before pairs first (before the DC
+    // spike's pairs and any overlap of last edges) with a signal where its last step
+    // puts it (its last edges moved by that step, within a bin): a chirp's preamble
+    // repeats each segment at one place every symbol, and a row seen there once, a
+    // flickering line while its hold lasts, took the next by overlap (LoRa at SF 11:
+    // 99 rows for 7 packets, 38 since).
+    for (std::size_t i = 0; i < d_active.size(); ++i) {
+        const auto& o = d_active[i];
+        if (!sweeping(o) || o.last_frame != d_frame - 1 || o.step_hz == 0)
+            continue;
+        for (std::size_t j = 0; j < signals.size(); ++j) {
+            const double lo = std::max(o.lo + o.step_hz, signals[j].lower_hz);
+            const double hi = std::min(o.hi + o.step_hz, signals[j].upper_hz);
+            if (hi - lo >= -bin_hz)
+                pairs.push_back({ hi - lo, i, j, true });
+        }
+    }
     // Largest overlaps first. Before them, the DC spike (a dc signal no wider than a
     // line) and the rows on DC, the nearest in width first: the spike keeps its row.
     // By overlap alone, a burst's row on DC (a message a few kHz off DC, its last edges
@@ -843,6 +862,8 @@ void transmission_tracker::update(std::int64_t first_sample,
     };
     std::sort(
         pairs.begin(), pairs.end(), [&](const pair_overlap& a, const pair_overlap& b) {
+            if (a.predicted != b.predicted)
+                return a.predicted;
             const bool sa = spike_pair(a), sb = spike_pair(b);
             if (sa != sb)
                 return sa;
@@ -859,6 +880,8 @@ void transmission_tracker::update(std::int64_t first_sample,
     // does a carrier continue the spike's transmission.
     std::vector<double> cover(d_active.size(), 0.0), cover_all(d_active.size(), 0.0);
     for (const auto& p : pairs) {
+        if (p.predicted) // (the overlap of its last edges is a pair of its own)
+            continue;
         if (!signals[p.s].dc)
             cover[p.t] += std::max(0.0, p.overlap);
         cover_all[p.t] += std::max(0.0, p.overlap);

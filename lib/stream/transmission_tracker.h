@@ -242,6 +242,9 @@ private:
         int sweeps = 0;
         //! Signals inside the edges it had covered that continued it (sweeping()).
         int jumps = 0;
+        //! Its last move, in Hz (the centre's), where the next frame's step is looked
+        //! for first.
+        double step_hz = 0;
         double sweep_width = 0, span_lo = 0, span_hi = 0, last_peak_dbfs = 0;
     };
     //! o is on, not flickering: seen in every frame of its span, or its last
