@@ -168,9 +168,11 @@ public:
     //! width), continues it too, seen this frame or within its hold (a jump: the chirp
     //! wrapped to the channel's other end, or a symbol began elsewhere in it), and it
     //! reports its edges with sweep_edge_trim for edge_trim (each frame's edges are a
-    //! part of the channel it sweeps). A young row that took a moving one's step by
-    //! overlap, or that began where it left off and steps as it did, joins it (the
-    //! chirp's wrap, before it had covered its channel).
+    //! part of the channel it sweeps); seen in the frame before, it pairs first with
+    //! a signal where its last move puts it (a chirp's preamble repeats its segments
+    //! at one place, where a flickering row would take them by overlap). A young row
+    //! that took a moving one's step by overlap, or that began where it left off and
+    //! steps as it did, joins it (the chirp's wrap, before it had covered its channel).
     static constexpr double sweep_width_ratio = 2;
     static constexpr double sweep_peak_db = 6;
     static constexpr int sweep_steps = 2;
