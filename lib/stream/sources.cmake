@@ -17,4 +17,5 @@ list(APPEND GPUFFT_SOURCES stream/block_frames.cc stream/filterbank_recorder.cc 
             stream/spectrometer_pipeline.cc
             stream/spectrometer_runner.cc stream/spectrometer_setup.cc
             stream/spectrum_axes.cc stream/stream_timeline.cc
-            stream/transmission_tracker.cc)
+            stream/transmission_tracker.cc
+            stream/transmission_tracker_moving.cc)
