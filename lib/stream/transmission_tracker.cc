@@ -531,8 +531,12 @@ void transmission_tracker::restart_as(open_tx& o,
     o.hidden_by = -1;
     o.span_lo = lo;
     o.span_hi = hi;
+    // (a row split off moves afresh: its last step and widest step were the joined
+    // band's)
     o.sweeps = 0;
     o.jumps = 0;
+    o.step_hz = 0;
+    o.sweep_width = 0;
 }
 
 void transmission_tracker::update(std::int64_t first_sample,
