@@ -619,7 +619,9 @@ void transmission_tracker::update(std::int64_t first_sample,
     // 99 rows for 7 packets, 38 since).
     for (std::size_t i = 0; i < d_active.size(); ++i) {
         const auto& o = d_active[i];
-        if (!sweeping(o) || o.last_frame != d_frame - 1 || o.step_hz == 0)
+        // (a step, no further than is_step() allows: not a wrap or a symbol's jump)
+        if (!sweeping(o) || o.last_frame != d_frame - 1 || o.step_hz == 0 ||
+            std::fabs(o.step_hz) > 2 * t_width(i) + bin_hz)
             continue;
         for (std::size_t j = 0; j < signals.size(); ++j) {
             const double lo = std::max(o.lo + o.step_hz, signals[j].lower_hz);
@@ -688,13 +690,15 @@ void transmission_tracker::update(std::int64_t first_sample,
     before.resize(d_active.size());
     for (std::size_t i = 0; i < d_active.size(); ++i) {
         const auto& o = d_active[i];
-        before[i] = {
-            o.lo, o.hi, o.best_power, o.t.lower_hz, o.t.upper_hz, o.last_frame
-        };
+        before[i] = { o.lo,         o.hi,      o.best_power, o.t.lower_hz,
+                      o.t.upper_hz, o.span_lo, o.span_hi,    o.last_frame };
     }
+    // (and the edges its moves covered: a sweep does not cover what it was joined to)
     const auto keep_last_edges = [&](std::size_t i) {
         d_active[i].lo = before[i].lo;
         d_active[i].hi = before[i].hi;
+        d_active[i].span_lo = before[i].span_lo;
+        d_active[i].span_hi = before[i].span_hi;
     };
     const auto keep_strongest = [&](std::size_t i) {
         d_active[i].best_power = before[i].best;
@@ -744,6 +748,67 @@ void transmission_tracker::update(std::int64_t first_sample,
     for (const auto& p : pairs)
         if (!s_used[p.s] && !t_used[p.t] && spike_signal(p))
             s_used[p.s] = 2;
+    // Two emitters that were apart (each seen in apart_frames frames or more before,
+    // whatever its age where the other is a steady line; the second first seen by the
+    // first's last sighting, and seen recently; their last edges further apart than
+    // half the narrower's width) are one band in a frame now and
+    // then, where their skirts fill the gap between them: then the one the band
+    // continued keeps its edges of the frame before, as for a sliver (keep_apart), and
+    // the other is hidden or, a steady line, hidden as below. Two FM stations 400 kHz
+    // apart (50 and 40 dB a bin, their skirts 2 dB over the floor across the gap) were
+    // one band in 11 of 292 frames, and one row from the first; a LoRa chirp's band
+    // joined a spur 90 kHz off its channel through its symbols' splatter, and its row,
+    // its edges then over the spur, took the spur's line for its own until the two
+    // rows merged (one row of 1.6 s across three channels).
+    const auto line_before = [&](std::size_t i) {
+        return d_active[i].t.frames > occlude_frames &&
+               before[i].hi - before[i].lo <= line_bins * bin_hz;
+    };
+    const auto apart = [&](std::size_t a, std::size_t b) {
+        const auto &A = d_active[a], &B = d_active[b];
+        const auto &pa = before[a], &pb = before[b];
+        if (A.t.dc || B.t.dc ||
+            (!line_before(a) && !line_before(b) &&
+             (A.t.frames <= apart_frames || B.t.frames < apart_frames)) ||
+            pa.last < B.first_frame || d_frame - pb.last > std::int64_t(d_hold) + 1)
+            return false;
+        const double gap = std::max(pb.lo - pa.hi, pa.lo - pb.hi);
+        return gap > 0.5 * std::min(pa.hi - pa.lo, pb.hi - pb.lo);
+    };
+    const auto keep_apart = [&](std::size_t i) {
+        keep_last_edges(i);
+        keep_strongest(i);
+        auto& a = d_active[i];
+        if (!a.cores.empty() && a.cores.back().frame == d_frame) {
+            a.cores.back().lo = a.lo;
+            a.cores.back().hi = a.hi;
+        }
+    };
+    // A steady line continued by a band width_ratio times wider than the line's
+    // widest frame (of those its edges record: a 2-FSK burst's row is both tones
+    // wide, though a frame may show one) that it does not sit in the middle of (the
+    // band's centre a quarter of its width or more from the line) keeps its edges,
+    // as keep_apart() keeps them: the band joined it to another emitter
+    // through their skirts. A LoRa chirp's band joined a spur 90 kHz off its channel
+    // through its symbols' splatter; the spur's row took it, and with those edges as
+    // its strongest frame's, the chirp's rows after it (one row of 1.6 s over the
+    // channel). A carrier that starts its modulation widens about itself.
+    for (std::size_t j = 0; j < signals.size(); ++j) {
+        if (s_used[j] != 1)
+            continue;
+        const std::size_t a = s_to[j];
+        const auto& A = d_active[a];
+        if (!line_before(a) || A.t.dc)
+            continue;
+        double widest = before[a].hi - before[a].lo;
+        for (const auto& e : A.edges)
+            widest = std::max(widest, e.hi - e.lo);
+        const double w = s_width(j);
+        if (w >= width_ratio * std::max(bin_hz, widest) &&
+            std::fabs(signals[j].center_hz - 0.5 * (before[a].lo + before[a].hi)) >=
+                0.25 * w)
+            keep_apart(a);
+    }
     // A steady line hidden by another transmission's wide signal: a line (the DC spike
     // too) seen in at least occlude_frames frames, not seen this frame, whose last
     // edges lie inside a signal width_ratio times wider that continued another
@@ -802,6 +867,8 @@ void transmission_tracker::update(std::int64_t first_sample,
         if (by < d_active.size()) {
             hidden[i] = 1;
             o.hidden_by = d_active[by].t.id;
+            if (apart(by, i))
+                keep_apart(by);
         }
     }
     for (const auto& p : pairs) {
@@ -813,6 +880,8 @@ void transmission_tracker::update(std::int64_t first_sample,
             sig.upper_hz - sig.lower_hz >= width_ratio * std::max(bin_hz, o.hi - o.lo)) {
             hidden[p.t] = 1;
             d_active[p.t].hidden_by = d_active[s_to[p.s]].t.id;
+            if (apart(s_to[p.s], p.t))
+                keep_apart(s_to[p.s]);
         }
     }
     // Pieces that joined again: a transmission not seen this frame whose last edges
@@ -820,23 +889,8 @@ void transmission_tracker::update(std::int64_t first_sample,
     // spike's into a carrier's, nor a carrier's into the spike's; nor one on DC into
     // another: a frame has one band on DC, so two rows on it are the spike's and a
     // burst's, which a signal near the spike's width took up as a piece of both).
-    // But two emitters that were apart (each seen in apart_frames frames or more before,
-    // both in the frame the second was last seen in, recently, and their last edges
-    // further apart than half the narrower's width) are one band in a frame now and
-    // then, where their skirts fill the gap between them: then the one the band
-    // continued keeps its edges of the frame before, as for a sliver, and the other is
-    // hidden for that frame, not merged. Two FM stations 400 kHz apart (50 and 40 dB a
-    // bin, their skirts 2 dB over the floor across the gap) were one band in 11 of 292
-    // frames, and one row from the first.
-    const auto apart = [&](std::size_t a, std::size_t b) {
-        const auto &A = d_active[a], &B = d_active[b];
-        const auto& pa = before[a];
-        if (A.t.dc || B.t.dc || A.t.frames <= apart_frames || B.t.frames < apart_frames ||
-            pa.last < B.last_frame || d_frame - B.last_frame > std::int64_t(d_hold) + 1)
-            return false;
-        const double gap = std::max(B.lo - pa.hi, pa.lo - B.hi);
-        return gap > 0.5 * std::min(pa.hi - pa.lo, B.hi - B.lo);
-    };
+    // But two emitters that were apart (apart(), above) are one band now and then:
+    // the other is hidden for that frame, not merged.
     std::vector<char> merged(d_active.size(), 0);
     for (const auto& p : pairs) {
         if (t_used[p.t] || merged[p.t] || hidden[p.t] || s_used[p.s] != 1 ||
@@ -846,13 +900,7 @@ void transmission_tracker::update(std::int64_t first_sample,
         const std::size_t into = s_to[p.s];
         if (apart(into, p.t)) {
             hidden[p.t] = 1;
-            keep_last_edges(into);
-            keep_strongest(into);
-            auto& a = d_active[into];
-            if (!a.cores.empty() && a.cores.back().frame == d_frame) {
-                a.cores.back().lo = a.lo;
-                a.cores.back().hi = a.hi;
-            }
+            keep_apart(into);
             continue;
         }
         merge(d_active[into], d_active[p.t]);

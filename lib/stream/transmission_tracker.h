@@ -343,7 +343,7 @@ private:
     std::vector<open_tx> d_keep, d_asleep, d_ending;
     //! update()'s copy of each transmission's edges as the frame before left them.
     struct before_frame {
-        double lo, hi, best, lower, upper;
+        double lo, hi, best, lower, upper, span_lo, span_hi;
         std::int64_t last;
     };
     std::vector<before_frame> d_before;

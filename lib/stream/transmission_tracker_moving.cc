@@ -141,19 +141,37 @@ void transmission_tracker::continue_moving(const std::vector<frame_signal>& sign
         }
         // A row that begins where a sweeping row has just left off, and steps as it
         // did, is that row: its chirp wrapped to the channel's other end, outside the
-        // edges it had covered yet (its first sweep).
+        // edges it had covered yet (its first sweep: no jump inside them yet). The
+        // moving row nearest it must be that row, and the young row no further from
+        // the edges covered than 4 times their width (or a widest step's): a wrap
+        // that early lands up to the channel's width less what was covered away, but
+        // a row nearer another chirp is that chirp's (LoRa channels 200 kHz apart: a
+        // young row there joined a sweep, then the other chirp's rows).
         if (step < d_active.size() && d_active[step].sweeps == 0) {
             const open_tx& b = d_active[step];
+            std::size_t near = d_active.size();
+            double near_gap = std::numeric_limits<double>::infinity();
             for (std::size_t i = 0; i < d_active.size(); ++i) {
                 const open_tx& a = d_active[i];
-                if (i != step && !t_used[i] && !merged[i] && !hidden[i] &&
-                    a.sweeps >= 1 && a.last_frame >= b.first_frame - 1 &&
-                    alike(a.sweep_width, ws)) {
-                    merge(d_active[i], b);
+                if (i == step || merged[i] || hidden[i] || a.sweeps < 1 ||
+                    a.last_frame < b.first_frame - 1 || spike_row(a))
+                    continue;
+                const double gap = std::max({ 0.0, a.span_lo - b.hi, b.lo - a.span_hi });
+                if (gap < near_gap) {
+                    near = i;
+                    near_gap = gap;
+                }
+            }
+            if (near < d_active.size()) {
+                const open_tx& a = d_active[near];
+                const double reach =
+                    a.jumps > 0 ? a.sweep_width
+                                : 4 * std::max(a.span_hi - a.span_lo, a.sweep_width);
+                if (!t_used[near] && alike(a.sweep_width, ws) && near_gap <= reach) {
+                    merge(d_active[near], b);
                     merged[step] = 1;
-                    step = i;
+                    step = near;
                     step_piece = false;
-                    break;
                 }
             }
         }
@@ -212,12 +230,15 @@ void transmission_tracker::continue_moving(const std::vector<frame_signal>& sign
         if (s_used[j])
             continue;
         const double ws = width(s.lower_hz, s.upper_hz);
-        // Inside the edges a sweeping row has covered, within its widest step's width:
-        // where a chirp wraps or a symbol starts, its frequency jumps, and the frame's
-        // spectrum spreads past the channel's edge.
+        // Inside the edges a sweeping row has covered, within its widest step's width
+        // (a quarter of the edges' width at most): where a chirp wraps or a symbol
+        // starts, its frequency jumps, and the frame's spectrum spreads past the
+        // channel's edge. (A widest step that a joined band made 70 kHz took the next
+        // LoRa channel's bottom, 66 kHz past the edges, as a jump.)
         for (std::size_t i = 0; i < d_active.size(); ++i) {
             open_tx& o = d_active[i];
-            const double reach = std::max(bin_hz, o.sweep_width);
+            const double reach =
+                std::max(bin_hz, std::min(o.sweep_width, 0.25 * (o.span_hi - o.span_lo)));
             if (merged[i] || hidden[i] || !sweeping(o) || spike_row(o) ||
                 d_frame - o.last_frame > std::int64_t(d_hold) ||
                 s.lower_hz < o.span_lo - reach || s.upper_hz > o.span_hi + reach ||

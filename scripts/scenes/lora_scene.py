@@ -9,8 +9,9 @@
 8 up-chirps, 2 down-chirps and random symbols, at -300, +50 and +250 kHz; a CW spur at
 SPUR Hz (+120e3), 25 dB; 2048-sample frames (2 ms). At SF 12 a frame sees 1/16 of a
 sweep, so the signal moves across the channel from frame to frame. Prints the tracker's
-rows per packet (the target: one each; SHOW of them, 4), their edges, and the rows that
-match no packet. BACKEND: the plan's backend (cpu).
+rows per packet (the target: one each; SHOW of them, 4), their edges, the rows wider than
+a channel and a half (one row over two channels), and the rows that match no packet.
+BACKEND: the plan's backend (cpu).
 
 Usage: scripts/scenes/lora_scene.py BUILD [SEED]   (BUILD: a build directory whose test_modules hold
 gnuradio.gpufft; numpy only besides). Study scripts behind docs/sensing.md and
@@ -69,6 +70,10 @@ for sf, fc, t, L in packets:
     for j in mine[:int(os.environ.get("SHOW", "4"))]:
         r = rows[j]
         print('    %7.1f +%6.1f ms  %+7.1f..%+7.1f kHz  snr %.1f' % (r['start_s'] * 1e3, r['duration_s'] * 1e3, r['lower_hz'] / 1e3, r['upper_hz'] / 1e3, r['mean_snr_db']))
+wide = [r for r in rows if r['upper_hz'] - r['lower_hz'] > 1.5 * bw]
+print('rows wider than 1.5 channels: %d' % len(wide))
+for r in wide[:4]:
+    print('    %7.1f +%6.1f ms  %+7.1f..%+7.1f kHz  snr %.1f' % (r['start_s'] * 1e3, r['duration_s'] * 1e3, r['lower_hz'] / 1e3, r['upper_hz'] / 1e3, r['mean_snr_db']))
 other = [r for j, r in enumerate(rows) if j not in used]
 print('rows matching no packet: %d' % len(other))
 for r in other[:12]:

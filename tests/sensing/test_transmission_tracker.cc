@@ -1065,6 +1065,66 @@ GPUFFT_TEST(a_chirp_is_one_transmission_a_burst_beside_an_ended_one_is_not)
     GPUFFT_CHECK_EQ(bursts, 2);
 }
 
+// A steady spur 50 kHz under a chirp's channel (the chirp as above, from a random place),
+// joined to the chirp's segment by one band in random frames (its symbols' splatter
+// fills the gap: the band's power and centre are the chirp's), stays one row with the
+// spur's edges, and no row spans the two. Before, the spur's row took such a band and
+// with those edges took in the chirp's rows (LoRa at SF 9 beside a spur: one row of
+// 1.6 s from the spur across three channels).
+GPUFFT_TEST(a_spur_joined_to_a_chirp_now_and_then_keeps_its_row_and_edges)
+{
+    const std::uint64_t seed = gpufft_test::fresh_seed();
+    std::printf("seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> where(0, 128e3), u(0, 1);
+    const double bottom = 100e3, channel = 128e3, seg = 9e3, step = 15e3;
+    const double spur_lo = 49.5e3, spur_hi = 50.5e3;
+    transmission_tracker tr(2);
+    std::vector<transmission> ended;
+    double at = where(rng);
+    int joins = 0;
+    for (int f = 0; f < 200; ++f) {
+        if (f % 16 == 15)
+            at = where(rng);
+        const double lo = bottom + std::fmod(at, channel);
+        const double hi = std::min(lo + seg, bottom + channel);
+        std::vector<frame_signal> s;
+        if (f > 20 && u(rng) < 0.1) {
+            frame_signal band = sig(spur_lo, hi);
+            band.center_hz = 0.5 * (lo + hi);
+            s.push_back(band);
+            ++joins;
+        } else {
+            s.push_back(sig(spur_lo, spur_hi, 15));
+            s.push_back(sig(lo, hi));
+        }
+        tr.update(f * 1000, 1000, 1e6, 1e3, s, ended);
+        at += step;
+    }
+    tr.flush(ended);
+    int spur = 0, across = 0;
+    for (const auto& t : ended) {
+        if (t.upper_hz < 60e3) {
+            ++spur;
+            GPUFFT_CHECK_EQ(t.lower_hz, spur_lo);
+            GPUFFT_CHECK_EQ(t.upper_hz, spur_hi);
+            GPUFFT_CHECK_EQ(t.start_sample, std::int64_t(0));
+        }
+        if (t.lower_hz < 60e3 && t.upper_hz > bottom) {
+            ++across;
+            std::printf("  across: %lld + %lld: %.1f .. %.1f kHz, %d frames\n",
+                        (long long)t.start_sample,
+                        (long long)t.sample_count,
+                        t.lower_hz / 1e3,
+                        t.upper_hz / 1e3,
+                        t.frames);
+        }
+    }
+    std::printf("%d joined frames: %d spur rows, %d rows across\n", joins, spur, across);
+    GPUFFT_CHECK_EQ(spur, 1);
+    GPUFFT_CHECK_EQ(across, 0);
+}
+
 // A hopper (Bluetooth-like: 79 channels 1 MHz apart, 0.8 MHz wide, two hops a frame,
 // each one frame long, at random channels, none on a channel of the 8 frames before: a
 // hop seen once is held 7 frames) is a row a hop: a hop beside one of the frame before
