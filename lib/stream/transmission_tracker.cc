@@ -617,6 +617,24 @@ void transmission_tracker::update(std::int64_t first_sample,
     // repeats each segment at one place every symbol, and a row seen there once, a
     // flickering line while its hold lasts, took the next by overlap (LoRa at SF 11:
     // 99 rows for 7 packets, 38 since).
+    // (Not a line on the last edges of a steady line, a stationary one: that line's,
+    // which its overlap pairs it with. A CW spur 7.5 kHz past a LoRa channel's top lay
+    // where the chirp was looked for; the chirp's row took it, and then the spur's
+    // row.)
+    const auto on_a_steady_line = [&](std::size_t i, std::size_t j) {
+        const auto& s = signals[j];
+        if (s_width(j) > line_bins * bin_hz)
+            return false;
+        for (std::size_t k = 0; k < d_active.size(); ++k) {
+            const auto& l = d_active[k];
+            if (k != i && l.sweeps == 0 && l.t.frames >= occlude_frames &&
+                l.hi - l.lo <= line_bins * bin_hz &&
+                d_frame - l.last_frame <= std::int64_t(d_hold) + 1 &&
+                l.lo <= s.upper_hz + bin_hz && l.hi >= s.lower_hz - bin_hz)
+                return true;
+        }
+        return false;
+    };
     for (std::size_t i = 0; i < d_active.size(); ++i) {
         const auto& o = d_active[i];
         // (a step, no further than is_step() allows: not a wrap or a symbol's jump)
@@ -626,7 +644,7 @@ void transmission_tracker::update(std::int64_t first_sample,
         for (std::size_t j = 0; j < signals.size(); ++j) {
             const double lo = std::max(o.lo + o.step_hz, signals[j].lower_hz);
             const double hi = std::min(o.hi + o.step_hz, signals[j].upper_hz);
-            if (hi - lo >= -bin_hz)
+            if (hi - lo >= -bin_hz && !on_a_steady_line(i, j))
                 pairs.push_back({ hi - lo, i, j, true });
         }
     }
