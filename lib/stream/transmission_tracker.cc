@@ -617,6 +617,10 @@ void transmission_tracker::update(std::int64_t first_sample,
     // repeats each segment at one place every symbol, and a row seen there once, a
     // flickering line while its hold lasts, took the next by overlap (LoRa at SF 11:
     // 99 rows for 7 packets, 38 since).
+    // A line seen in occlude_frames frames or more (on DC: the spike's row).
+    const auto steady_line = [&](const open_tx& o) {
+        return o.t.frames >= occlude_frames && o.hi - o.lo <= line_bins * bin_hz;
+    };
     // (Not a line on the last edges of a steady line, a stationary one: that line's,
     // which its overlap pairs it with. A CW spur 7.5 kHz past a LoRa channel's top lay
     // where the chirp was looked for; the chirp's row took it, and then the spur's
@@ -627,8 +631,7 @@ void transmission_tracker::update(std::int64_t first_sample,
             return false;
         for (std::size_t k = 0; k < d_active.size(); ++k) {
             const auto& l = d_active[k];
-            if (k != i && l.sweeps == 0 && l.t.frames >= occlude_frames &&
-                l.hi - l.lo <= line_bins * bin_hz &&
+            if (k != i && l.sweeps == 0 && steady_line(l) &&
                 d_frame - l.last_frame <= std::int64_t(d_hold) + 1 &&
                 l.lo <= s.upper_hz + bin_hz && l.hi >= s.lower_hz - bin_hz)
                 return true;
@@ -696,10 +699,6 @@ void transmission_tracker::update(std::int64_t first_sample,
         if (signals[p.s].dc && b * width_ratio < a)
             return spike_signal(p);
         return a * width_ratio < b && d_active[p.t].t.dc; // the spike's row, a carrier
-    };
-    // A line seen in occlude_frames frames or more (on DC: the spike's row).
-    const auto steady_line = [&](const open_tx& o) {
-        return o.t.frames >= occlude_frames && o.hi - o.lo <= line_bins * bin_hz;
     };
     // Each transmission as the frame before left it: a signal that continues it may
     // leave its last edges (the spike's row) or its strongest frame's (a sliver, a
@@ -818,13 +817,17 @@ void transmission_tracker::update(std::int64_t first_sample,
         const auto& A = d_active[a];
         if (!line_before(a) || A.t.dc)
             continue;
-        double widest = before[a].hi - before[a].lo;
+        // (the cheap tests first: most frames of a line are the line; its record,
+        // up to edge_record_cap frames, is read only for a band that may be joined)
+        const double w = s_width(j), line_w = before[a].hi - before[a].lo;
+        if (w < width_ratio * std::max(bin_hz, line_w) ||
+            std::fabs(signals[j].center_hz - 0.5 * (before[a].lo + before[a].hi)) <
+                0.25 * w)
+            continue;
+        double widest = line_w;
         for (const auto& e : A.edges)
             widest = std::max(widest, e.hi - e.lo);
-        const double w = s_width(j);
-        if (w >= width_ratio * std::max(bin_hz, widest) &&
-            std::fabs(signals[j].center_hz - 0.5 * (before[a].lo + before[a].hi)) >=
-                0.25 * w)
+        if (w >= width_ratio * std::max(bin_hz, widest))
             keep_apart(a);
     }
     // A steady line hidden by another transmission's wide signal: a line (the DC spike
